@@ -1,0 +1,115 @@
+import { Inject } from '@nestjs/common';
+import type { Account, Awaitable, User } from '../types/common.types.js';
+import type { AdapterAccountType } from '../providers/provider.types.js';
+
+/** A stored user (SPEC 2.8). */
+export interface AdapterUser extends User {
+  /** Unique user identifier. */
+  id: string;
+  /** The user's email address. */
+  email: string;
+  /** Null until the user signs in with an email provider; then the date of the first success. */
+  emailVerified: Date | null;
+  name?: string | null;
+  image?: string | null;
+}
+
+/** A stored account: links a user to one provider (SPEC 2.9). */
+export interface AdapterAccount extends Account {
+  userId: string;
+  type: AdapterAccountType;
+  provider: string;
+  providerAccountId: string;
+}
+
+/** A stored session of the `database` strategy (SPEC 2.10). */
+export interface AdapterSession {
+  /** The random value kept in the session cookie. */
+  sessionToken: string;
+  userId: string;
+  /** Absolute expiry. */
+  expires: Date;
+}
+
+/** A single-use token of an email sign-in (SPEC 2.11). */
+export interface VerificationToken {
+  /** The user's email address. */
+  identifier: string;
+  /** The token, hashed with the configured secret. */
+  token: string;
+  expires: Date;
+}
+
+/** A WebAuthn authenticator (SPEC 2.12). */
+export interface Authenticator {
+  /** Base64-encoded credential id. */
+  credentialID: string;
+  /** Base64-encoded public key. */
+  credentialPublicKey: string;
+  userId?: string;
+  /** The provider account id connected to the authenticator. */
+  providerAccountId: string;
+  /** How many times the authenticator has been used. */
+  counter: number;
+  /** `singleDevice` or `multiDevice`. */
+  credentialDeviceType: string;
+  /** Whether the authenticator backed the credential up. */
+  credentialBackedUp: boolean;
+  /** Comma-separated transports (`usb,nfc,internal`...). */
+  transports?: string | null;
+}
+
+/** A stored authenticator, assigned to a user (SPEC 2.12). */
+export interface AdapterAuthenticator extends Authenticator {
+  userId: string;
+}
+
+/**
+ * The storage contract (SPEC section 4). Every method is optional: the library checks at bootstrap
+ * that the configured features have what they call, and fails with `MissingAdapterMethods` otherwise.
+ *
+ * This interface is also the DI token: inject the configured adapter with `@InjectAuthAdapter()`.
+ */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  getUser?(id: string): Awaitable<AdapterUser | null>;
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Awaitable<AdapterUser | null>;
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>;
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>;
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>;
+  unlinkAccount?(
+    providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+  ): Promise<void> | Awaitable<AdapterAccount | undefined>;
+  getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>;
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>;
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>;
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>;
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+  getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>;
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>;
+  updateAuthenticatorCounter?(
+    credentialID: AdapterAuthenticator['credentialID'],
+    newCounter: AdapterAuthenticator['counter'],
+  ): Awaitable<AdapterAuthenticator>;
+}
+
+/** The names of every adapter method. */
+export type AdapterMethod = keyof Adapter;
+
+/** DI token of the configured adapter (same name as the interface, as `@nestjs/throttler` does). */
+export const Adapter: unique symbol = Symbol('nestjs-auth:Adapter');
+
+/** Injects the configured adapter (`null` when the module runs without storage). */
+export const InjectAuthAdapter = (): PropertyDecorator & ParameterDecorator => Inject(Adapter);
+
+/** True when `value` is a string or number that parses as a valid date (used when reviving JSON dates). */
+export function isDate(value: any): any {
+  if (value instanceof Date) return !Number.isNaN(value.getTime());
+  if (typeof value !== 'string' || value.length < 10) return false;
+  const parsed = new Date(value);
+  return !Number.isNaN(parsed.getTime()) && /^\d{4}-\d{2}-\d{2}/.test(value);
+}

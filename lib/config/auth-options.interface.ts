@@ -1,0 +1,204 @@
+import type { FactoryProvider, Type } from '@nestjs/common';
+import type { SerializeOptions } from 'cookie';
+import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/common.types.js';
+import type { Adapter, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import type { AppProviders } from '../providers/provider.types.js';
+import type { CredentialInput } from '../providers/credentials.types.js';
+
+/** How sessions are kept. */
+export interface SessionOptions {
+  /**
+   * `jwt`: an encrypted JWE in the cookie, nothing stored. `database`: a random token in the cookie
+   * and a row in the adapter's sessions.
+   * @default 'database' when an adapter is available, otherwise 'jwt'
+   */
+  strategy?: 'jwt' | 'database';
+  /** Seconds until an idle session expires. @default 2592000 (30 days) */
+  maxAge?: number;
+  /** Database strategy: seconds between two extensions of a session's expiry. @default 86400 (1 day) */
+  updateAge?: number;
+  /** Generates database session tokens. @default 32 random bytes, hex */
+  generateSessionToken?: () => string;
+  /**
+   * Database strategy: keep a looked-up session in memory for this many seconds, so the guard does
+   * not query the database on every request. A revoked session may then be accepted for up to this
+   * long on other instances (sign-out on the same instance evicts at once). @default 0 (off)
+   */
+  cacheTtl?: number;
+}
+
+/** Options of the JWT session codec. */
+export interface JWTOptions {
+  /** Seconds until the JWT expires. @default session.maxAge */
+  maxAge?: number;
+  /** Replaces the JWE encoder. */
+  encode?: (params: JWTEncodeParams) => Awaitable<string>;
+  /** Replaces the JWE decoder. Return `null` for an invalid token. */
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+export interface JWTEncodeParams {
+  token?: JWT;
+  /** The key-derivation salt: the session cookie's name. */
+  salt: string;
+  secret: string | string[];
+  /** Seconds until expiry. @default 2592000 */
+  maxAge?: number;
+}
+
+export interface JWTDecodeParams {
+  token?: string;
+  salt: string;
+  secret: string | string[];
+}
+
+/** Callbacks that shape sign-in, redirects, the session and the JWT (Auth.js signatures). */
+export interface CallbacksOptions {
+  /** Return `false` to refuse the sign-in (`AccessDenied`), or a URL to redirect to. */
+  signIn: (params: {
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    email?: { verificationRequest?: boolean };
+    credentials?: Record<string, CredentialInput>;
+  }) => Awaitable<boolean | string>;
+  /** Decides where to redirect. The default allows relative and same-origin URLs only. */
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  /** Shapes the session returned by `/session` and injected by `@AuthSession()`. */
+  session: (params: {
+    session: Session & Partial<AdapterSession> & { user: User | AdapterUser };
+    token: JWT;
+    user: AdapterUser;
+    newSession?: unknown;
+    trigger?: 'update';
+  }) => Awaitable<Session>;
+  /** Shapes the JWT stored in the cookie (JWT strategy). Return `null` to end the session. */
+  jwt: (params: {
+    token: JWT;
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    trigger?: 'signIn' | 'signUp' | 'update';
+    isNewUser?: boolean;
+    session?: unknown;
+  }) => Awaitable<JWT | null>;
+}
+
+/** Fire-and-forget notifications; a handler that throws is logged and never breaks the request. */
+export interface EventCallbacks {
+  signIn: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  signOut: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>;
+  createUser: (message: { user: User }) => Awaitable<void>;
+  updateUser: (message: { user: User }) => Awaitable<void>;
+  linkAccount: (message: { user: User | AdapterUser; account: Account; profile?: User | AdapterUser }) => Awaitable<void>;
+  session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+}
+
+/** Paths of the application's own pages, used instead of the built-in ones. */
+export interface PagesOptions {
+  signIn: string;
+  signOut: string;
+  /** Receives `?error=<type>`. */
+  error: string;
+  verifyRequest: string;
+  /** Where new users land after their first sign-in (`?callbackUrl=` is appended). */
+  newUser: string;
+}
+
+/** Branding of the built-in pages and emails. */
+export interface Theme {
+  /** @default 'auto' */
+  colorScheme?: 'auto' | 'dark' | 'light';
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
+}
+
+/** One cookie's name and attributes. */
+export interface CookieOption {
+  name: string;
+  options: SerializeOptions;
+}
+
+/** The cookies the library sets; each can be renamed or given other attributes. */
+export interface CookiesOptions {
+  sessionToken: CookieOption;
+  callbackUrl: CookieOption;
+  csrfToken: CookieOption;
+  pkceCodeVerifier: CookieOption;
+  state: CookieOption;
+  nonce: CookieOption;
+  webauthnChallenge: CookieOption;
+}
+
+/** Where the library logs. Messages never contain secrets, tokens, codes or cookies. */
+export interface LoggerInstance {
+  error: (error: Error) => void;
+  warn: (code: string) => void;
+  debug: (message: string, metadata?: unknown) => void;
+}
+
+/** A user-supplied adapter: a class Nest instantiates, an instance, or a factory provider. */
+export type AdapterOption =
+  | Type<Adapter>
+  | Adapter
+  | Pick<FactoryProvider<Adapter | null>, 'useFactory' | 'inject'> & { imports?: any[] };
+
+/** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
+export interface AuthModuleOptions {
+  /**
+   * Encrypts sessions and signs CSRF and check cookies. An array rotates secrets: the first
+   * encrypts, any decrypts. At least 32 characters. @default process.env.AUTH_SECRET
+   */
+  secret?: string | string[];
+  /** The sign-in providers. */
+  providers: AppProviders;
+  /** How sessions are kept. */
+  session?: SessionOptions;
+  /** JWT codec options. */
+  jwt?: JWTOptions;
+  callbacks?: Partial<CallbacksOptions>;
+  events?: Partial<EventCallbacks>;
+  pages?: Partial<PagesOptions>;
+  theme?: Theme;
+  /** Cookie names and attributes, merged over the defaults. */
+  cookies?: Partial<CookiesOptions>;
+  /** Use `__Secure-`/`__Host-` cookies. @default true when the request URL is https */
+  useSecureCookies?: boolean;
+  /**
+   * Trust `X-Forwarded-Host`/`X-Forwarded-Proto` to build absolute URLs. Enable behind a proxy you
+   * control. @default true unless NODE_ENV is 'production' (or AUTH_TRUST_HOST / AUTH_URL set)
+   */
+  trustHost?: boolean;
+  /**
+   * The public origin of the app (e.g. `https://app.example.com`); absolute URLs use it instead of
+   * the request's host. @default process.env.AUTH_URL
+   */
+  url?: string;
+  /** A stable deployment that bounces OAuth callbacks to the originating one. @default process.env.AUTH_REDIRECT_PROXY_URL */
+  redirectProxyUrl?: string;
+  /** Log debug information (redacted). @default false */
+  debug?: boolean;
+  /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
+  logger?: Partial<LoggerInstance>;
+}
+
+/**
+ * Module-definition settings, given next to the options in `forRoot` and at the top level of
+ * `forRootAsync` (they shape the module itself, so they cannot come from an async factory).
+ */
+export interface AuthModuleExtras {
+  /** Register the module globally. @default false */
+  isGlobal?: boolean;
+  /** Path prefix of the auth routes. @default '/auth' */
+  basePath?: string;
+  /**
+   * The adapter. Default: `TypeOrmAdapter` when the app has a TypeORM data source, otherwise none
+   * (JWT sessions only).
+   */
+  adapter?: AdapterOption;
+  /** The TypeORM data source (name or token) of the default adapter. @default the default data source */
+  dataSource?: string;
+  /** Register `AuthGuard` as a global guard; opt routes out with `@Public()`. @default false */
+  globalGuard?: boolean;
+}

@@ -1,0 +1,59 @@
+import type { SerializeOptions } from 'cookie';
+import type {
+  CallbacksOptions,
+  CookiesOptions,
+  EventCallbacks,
+  JWTOptions,
+  LoggerInstance,
+  PagesOptions,
+  Theme,
+} from './auth-options.interface.js';
+import type { ProviderType } from '../providers/provider.types.js';
+
+/** A configured provider after normalisation: the user's options merged over the factory's defaults. */
+export interface InternalProvider {
+  id: string;
+  name: string;
+  type: ProviderType;
+  /**
+   * The full provider config (OAuth2Config, OIDCConfig, EmailConfig, CredentialsConfig or
+   * WebAuthnConfig, with `options` merged in and env defaults applied). Flows cast it to their type.
+   */
+  config: Record<string, unknown> & { id: string; name: string; type: ProviderType };
+}
+
+/** The options after defaults, env fallbacks and validation: built once at bootstrap. */
+export interface ResolvedAuthConfig {
+  /** Secrets, first one encrypts/signs; at least one. */
+  secrets: string[];
+  /** Normalised path prefix: leading slash, no trailing slash (e.g. `/auth`). */
+  basePath: string;
+  providers: InternalProvider[];
+  providerById: ReadonlyMap<string, InternalProvider>;
+  session: {
+    strategy: 'jwt' | 'database';
+    maxAge: number;
+    updateAge: number;
+    generateSessionToken: () => string;
+    cacheTtl: number;
+  };
+  jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
+  callbacks: CallbacksOptions;
+  events: Partial<EventCallbacks>;
+  pages: Partial<PagesOptions>;
+  theme: Required<Theme>;
+  /** Cookie names and options for plain-HTTP and for secure requests. */
+  cookies: { plain: CookiesOptions; secure: CookiesOptions };
+  /** Forced secure cookies (`true`/`false`), or `undefined` to follow the request's protocol. */
+  useSecureCookies?: boolean;
+  trustHost: boolean;
+  /** Public origin forced by the `url` option / AUTH_URL. */
+  url?: URL;
+  redirectProxyUrl?: string;
+  debug: boolean;
+  logger: LoggerInstance;
+  /** True when an adapter is configured (not necessarily with every method). */
+  hasAdapter: boolean;
+}
+
+export type { SerializeOptions };

@@ -1,0 +1,47 @@
+import type { CookiesOptions } from '../config/auth-options.interface.js';
+import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { AuthRequest, AuthResponse, ResponseCookie } from './http.types.js';
+
+/**
+ * Everything a flow needs about the current request, built once by the router.
+ * Flows append cookies to `responseCookies`; the router adds them to whatever response is returned
+ * (including error redirects).
+ */
+export interface RequestContext {
+  request: AuthRequest;
+  config: ResolvedAuthConfig;
+  /** Origin of absolute URLs, e.g. `http://127.0.0.1:3000`. */
+  origin: string;
+  /** `origin + basePath`, e.g. `http://127.0.0.1:3000/auth`. */
+  authUrl: string;
+  /** Whether cookies get the `__Secure-`/`__Host-` prefixes and `Secure`. */
+  secure: boolean;
+  /** Cookie names and options for this request. */
+  cookies: CookiesOptions;
+  /** Where to send the user after sign-in/sign-out: validated by the `redirect` callback. */
+  callbackUrl: string;
+  /** The CSRF token of this request (from a valid cookie, or freshly minted). */
+  csrfToken: string;
+  /** True when the body's `csrfToken` matched a valid CSRF cookie (POST only). */
+  csrfVerified: boolean;
+  /** Cookies to set on the response. */
+  responseCookies: ResponseCookie[];
+}
+
+/** A request context that targets one provider (`/signin/:provider`, `/callback/:provider`). */
+export interface ProviderContext extends RequestContext {
+  provider: InternalProvider;
+  /** Absolute URL of `POST {basePath}/signin/{id}`. */
+  signinUrl: string;
+  /** Absolute URL of `{basePath}/callback/{id}`. */
+  providerCallbackUrl: string;
+}
+
+/**
+ * The flow of one provider type. The router calls `signIn` for `POST /signin/:provider` (after the
+ * CSRF check) and `callback` for `GET|POST /callback/:provider` (after the CSRF check for credentials).
+ */
+export interface ProviderFlow {
+  signIn?(ctx: ProviderContext): Promise<AuthResponse>;
+  callback(ctx: ProviderContext): Promise<AuthResponse>;
+}

@@ -1,0 +1,327 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../auth.constants.js';
+import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import { AdapterService } from '../adapters/adapter.service.js';
+import type { CookiesOptions } from '../config/auth-options.interface.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { AuthError, EventError, JWTSessionError, SessionTokenError, SignOutError } from '../errors/auth.errors.js';
+import type { Account, JWT, Profile, Session, User } from '../types/common.types.js';
+import type { AuthResponse, ResponseCookie } from './http.types.js';
+import { createJwtCodec } from './jwt.js';
+import type { RequestContext } from './request-context.js';
+import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
+
+/** The signed-in user, as `@CurrentUser()` injects it. `id` is always present. */
+export type AuthUser = User & { id: string } & Record<string, unknown>;
+
+/** What the guard and `/session` need to find a session. */
+export interface SessionLookup {
+  cookies: Record<string, string>;
+  /** The `Authorization` header, for `Bearer <session token>`. */
+  authorization?: string;
+  /** Whether the request uses the secure cookie names. */
+  secure: boolean;
+}
+
+/** The outcome of reading a request's session. */
+export type SessionState =
+  | { status: 'none' }
+  | { status: 'invalid' | 'expired'; clearCookies: ResponseCookie[] }
+  | {
+      status: 'active';
+      user: AuthUser;
+      session: Session;
+      strategy: 'jwt' | 'database';
+      /** The raw session token (JWE or database token). */
+      sessionToken: string;
+      /** The decoded JWT (JWT strategy). */
+      token?: JWT;
+      /** The stored session (database strategy). */
+      stored?: AdapterSession;
+      /** True when the token came from `Authorization: Bearer`. */
+      bearer: boolean;
+    };
+
+interface CachedJwt { token: JWT; expMs: number }
+interface CachedDb { session: AdapterSession; user: AdapterUser; until: number }
+
+const JWT_CACHE_MAX = 10_000;
+const DB_CACHE_MAX = 10_000;
+
+/**
+ * Reads, creates, extends and ends sessions for both strategies. Reading runs on every guarded
+ * request: JWTs are decoded once per distinct cookie value (bounded cache, expiry still checked),
+ * database sessions cost one `getSessionAndUser` call (or none within `session.cacheTtl`).
+ */
+@Injectable()
+export class SessionService {
+  private readonly codecs: { plain: ReturnType<typeof createJwtCodec>; secure: ReturnType<typeof createJwtCodec> };
+  private readonly jwtCache = new Map<string, CachedJwt>();
+  private readonly dbCache = new Map<string, CachedDb>();
+  /** True when the user supplied jwt/session callbacks: they run on every read. */
+  private readonly customCallbacks: boolean;
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly adapters: AdapterService,
+  ) {
+    const { secrets, cookies, jwt } = config;
+    this.codecs = {
+      plain: createJwtCodec(secrets, cookies.plain.sessionToken.name, jwt.maxAge),
+      secure: createJwtCodec(secrets, cookies.secure.sessionToken.name, jwt.maxAge),
+    };
+    this.customCallbacks = config.callbacks.session !== DEFAULT_SESSION_CB || config.callbacks.jwt !== DEFAULT_JWT_CB;
+  }
+
+  /** The cookie names and options for a request. */
+  cookiesFor(secure: boolean): CookiesOptions {
+    return secure ? this.config.cookies.secure : this.config.cookies.plain;
+  }
+
+  /** Reads the session of a request, without side effects beyond deleting an expired database row. */
+  async read(lookup: SessionLookup): Promise<SessionState> {
+    const cookieName = this.cookiesFor(lookup.secure).sessionToken.name;
+    let raw = readSessionCookie(lookup.cookies, cookieName);
+    let bearer = false;
+    if (!raw && lookup.authorization) {
+      raw = parseBearer(lookup.authorization);
+      bearer = raw !== undefined;
+      if (!raw && /^bearer\s/i.test(lookup.authorization)) return { status: 'invalid', clearCookies: [] };
+    }
+    if (!raw) return { status: 'none' };
+    const clear = () => (bearer ? [] : clearSessionCookie(lookup.cookies, cookieName, this.cookiesFor(lookup.secure).sessionToken.options));
+    if (raw.length > 16_384) return { status: 'invalid', clearCookies: clear() };
+
+    return this.config.session.strategy === 'jwt'
+      ? this.readJwt(raw, lookup.secure, bearer, clear)
+      : this.readDatabase(raw, bearer, clear);
+  }
+
+  private async readJwt(raw: string, secure: boolean, bearer: boolean, clear: () => ResponseCookie[]): Promise<SessionState> {
+    const now = Date.now();
+    let token: JWT | null;
+    const cached = this.jwtCache.get(raw);
+    if (cached && cached.expMs > now) {
+      token = cached.token;
+    } else {
+      if (cached) this.jwtCache.delete(raw);
+      try {
+        token = this.config.jwt.decode
+          ? await this.config.jwt.decode({ token: raw, secret: this.config.secrets, salt: this.cookiesFor(secure).sessionToken.name })
+          : await (secure ? this.codecs.secure : this.codecs.plain).decode(raw);
+      } catch (error) {
+        this.config.logger.debug(`${JWTSessionError.type}: the session cookie could not be decoded`);
+        token = null;
+      }
+      if (!token) return { status: 'invalid', clearCookies: clear() };
+      const expMs = typeof token.exp === 'number' ? token.exp * 1000 : 0;
+      if (expMs <= now) return { status: 'expired', clearCookies: clear() };
+      if (this.jwtCache.size >= JWT_CACHE_MAX) this.jwtCache.delete(this.jwtCache.keys().next().value!);
+      this.jwtCache.set(raw, { token, expMs });
+    }
+    const expires = new Date(token.exp! * 1000).toISOString();
+    if (!this.customCallbacks) {
+      const user: AuthUser = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
+      return { status: 'active', strategy: 'jwt', user, session: { user, expires }, token, sessionToken: raw, bearer };
+    }
+    const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
+    if (!shaped) return { status: 'invalid', clearCookies: clear() };
+    const session = await this.config.callbacks.session({
+      session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires },
+      token: shaped,
+      user: undefined as unknown as AdapterUser,
+    });
+    const user = { ...(session.user ?? {}), id: String((session.user as User | undefined)?.id ?? shaped.sub ?? '') } as AuthUser;
+    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
+  }
+
+  private async readDatabase(raw: string, bearer: boolean, clear: () => ResponseCookie[]): Promise<SessionState> {
+    const now = Date.now();
+    let found: { session: AdapterSession; user: AdapterUser } | null = null;
+    const ttl = this.config.session.cacheTtl;
+    const cached = ttl > 0 ? this.dbCache.get(raw) : undefined;
+    if (cached && cached.until > now) {
+      found = cached;
+    } else {
+      try {
+        const adapter = this.adapters.require('getSessionAndUser', 'deleteSession', 'updateSession');
+        found = await adapter.getSessionAndUser(raw);
+        if (found && found.session.expires.valueOf() < now) {
+          await adapter.deleteSession(raw);
+          this.dbCache.delete(raw);
+          return { status: 'expired', clearCookies: clear() };
+        }
+        if (found) found = await this.extendIfDue(found, now);
+      } catch (error) {
+        this.logError(error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }));
+        return { status: 'invalid', clearCookies: [] };
+      }
+      if (!found) return { status: 'invalid', clearCookies: clear() };
+      if (ttl > 0) {
+        if (this.dbCache.size >= DB_CACHE_MAX) this.dbCache.delete(this.dbCache.keys().next().value!);
+        this.dbCache.set(raw, { ...found, until: Math.min(now + ttl * 1000, found.session.expires.valueOf()) });
+      }
+    }
+    if (found.session.expires.valueOf() < now) return { status: 'expired', clearCookies: clear() };
+    const expires = found.session.expires.toISOString();
+    const shaped = await this.config.callbacks.session({
+      session: { ...found.session, user: found.user, expires } as never,
+      user: found.user,
+      token: undefined as unknown as JWT,
+    });
+    const user = { ...(shaped.user ?? {}), id: String((shaped.user as User | undefined)?.id ?? found.user.id) } as AuthUser;
+    return { status: 'active', strategy: 'database', user, session: shaped, stored: found.session, sessionToken: raw, bearer };
+  }
+
+  /** Extends a database session's expiry at most once per `updateAge` (SPEC section 3). */
+  private async extendIfDue(found: { session: AdapterSession; user: AdapterUser }, now: number) {
+    const { maxAge, updateAge } = this.config.session;
+    const dueAt = found.session.expires.valueOf() - maxAge * 1000 + updateAge * 1000;
+    if (dueAt > now) return found;
+    const expires = new Date(now + maxAge * 1000);
+    const updated = await this.adapters.require('updateSession').updateSession({ sessionToken: found.session.sessionToken, expires });
+    return { session: updated ?? { ...found.session, expires }, user: found.user };
+  }
+
+  /**
+   * Starts a new session for `user` after a successful sign-in (a new token every time) and returns
+   * the cookies to set. Returns `null` cookies when the `jwt` callback ended the session.
+   */
+  async create(
+    ctx: RequestContext,
+    user: User & { id?: string },
+    details: { account?: Account | null; profile?: Profile; isNewUser?: boolean },
+  ): Promise<ResponseCookie[]> {
+    const cookie = ctx.cookies.sessionToken;
+    const { maxAge } = this.config.session;
+    const expires = new Date(Date.now() + maxAge * 1000);
+    if (this.config.session.strategy === 'jwt') {
+      const defaults: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id };
+      const token = await this.config.callbacks.jwt({
+        token: defaults,
+        user,
+        account: details.account ?? null,
+        profile: details.profile,
+        isNewUser: details.isNewUser,
+        trigger: details.isNewUser ? 'signUp' : 'signIn',
+      });
+      if (!token) return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
+      const value = await this.encodeJwt(ctx.secure, token);
+      return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires });
+    }
+    if (!user.id) throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
+    const sessionToken = this.config.session.generateSessionToken();
+    const created = await this.adapters.require('createSession').createSession({ sessionToken, userId: user.id, expires });
+    return writeSessionCookie(ctx.request.cookies, cookie.name, created.sessionToken, { ...cookie.options, expires: created.expires });
+  }
+
+  private encodeJwt(secure: boolean, token: JWT): Promise<string> {
+    const salt = this.cookiesFor(secure).sessionToken.name;
+    if (this.config.jwt.encode) {
+      return Promise.resolve(this.config.jwt.encode({ token, salt, secret: this.config.secrets, maxAge: this.config.jwt.maxAge }));
+    }
+    return (secure ? this.codecs.secure : this.codecs.plain).encode(token);
+  }
+
+  /** `GET /session` and `POST /session` (update): the session as JSON, with the cookie rolled. */
+  async sessionRoute(ctx: RequestContext, update?: { data: unknown }): Promise<AuthResponse> {
+    const cookie = ctx.cookies.sessionToken;
+    const state = await this.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
+    const noCache = { 'Cache-Control': 'private, no-cache, no-store', Expires: '0', Pragma: 'no-cache' };
+    if (state.status !== 'active') {
+      return { json: null, headers: noCache, cookies: state.status === 'none' ? [] : state.clearCookies };
+    }
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    if (state.strategy === 'jwt') {
+      const token = await this.config.callbacks.jwt({
+        token: state.token!,
+        user: undefined as unknown as User,
+        ...(update ? { trigger: 'update' as const, session: update.data } : {}),
+      });
+      if (!token) return { json: null, headers: noCache, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
+      const session = await this.config.callbacks.session({
+        session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() },
+        token,
+        user: undefined as unknown as AdapterUser,
+      });
+      const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, await this.encodeJwt(ctx.secure, token), { ...cookie.options, expires });
+      this.emit('session', { session, token });
+      return { json: session, headers: update ? {} : noCache, cookies };
+    }
+    let session = state.session;
+    if (update) {
+      const stored = state.stored!;
+      session = await this.config.callbacks.session({
+        session: { ...stored, user: state.user, expires: stored.expires.toISOString() } as never,
+        user: state.user as unknown as AdapterUser,
+        token: undefined as unknown as JWT,
+        newSession: update.data,
+        trigger: 'update',
+      });
+    }
+    const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
+    this.emit('session', { session });
+    return { json: session, headers: update ? {} : noCache, cookies };
+  }
+
+  /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */
+  async signOut(ctx: RequestContext): Promise<ResponseCookie[]> {
+    const cookie = ctx.cookies.sessionToken;
+    const raw = readSessionCookie(ctx.request.cookies, cookie.name);
+    try {
+      if (raw && this.config.session.strategy === 'database') {
+        this.dbCache.delete(raw);
+        const deleted = await this.adapters.require('deleteSession').deleteSession(raw);
+        this.emit('signOut', { session: deleted ?? null });
+      } else if (raw) {
+        this.jwtCache.delete(raw);
+        const state = await this.readJwt(raw, ctx.secure, false, () => []);
+        this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
+      }
+    } catch (error) {
+      this.logError(new SignOutError('Signing out on the server failed; the cookie was cleared anyway.', { cause: error }));
+    }
+    return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
+  }
+
+  /** Deletes a database session by token and forgets it (used by AuthService). */
+  async revoke(sessionToken: string): Promise<void> {
+    this.dbCache.delete(sessionToken);
+    this.jwtCache.delete(sessionToken);
+    if (this.config.session.strategy === 'database') await this.adapters.require('deleteSession').deleteSession(sessionToken);
+  }
+
+  /** The signed-in user of a request context, or null. */
+  async getCurrentUser(ctx: RequestContext): Promise<AuthUser | null> {
+    const state = await this.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
+    return state.status === 'active' && state.user.id ? state.user : null;
+  }
+
+  /** Fires an event; a handler that throws is logged and never breaks the request. */
+  emit<K extends keyof ResolvedAuthConfig['events']>(name: K, message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0]): void {
+    const handler = this.config.events[name] as ((m: unknown) => unknown) | undefined;
+    if (!handler) return;
+    Promise.resolve()
+      .then(() => handler(message))
+      .catch((error) => this.logError(new EventError(`The ${String(name)} event handler threw: ${(error as Error)?.message ?? error}`)));
+  }
+
+  private logError(error: Error): void {
+    this.config.logger.error(error);
+  }
+}
+
+import { defaultCallbacks } from '../config/defaults.js';
+const DEFAULT_SESSION_CB = defaultCallbacks.session;
+const DEFAULT_JWT_CB = defaultCallbacks.jwt;
+
+/** The token of `Authorization: Bearer <token>` (percent-decoded), or undefined when malformed. */
+function parseBearer(header: string): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match || match[1].length > 16_384) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}

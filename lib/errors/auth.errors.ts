@@ -1,0 +1,145 @@
+/**
+ * Every error the library raises. Each class has a stable `type` (Auth.js's name where it has
+ * one): the `?error=` value of the error page and the `type` of JSON error bodies. Messages say
+ * what to do and never contain secrets, tokens, codes or cookies.
+ */
+
+/** Where a user is sent for this error: the error page, or the sign-in page with a message. */
+export type ErrorPageKind = 'error' | 'signIn';
+
+export abstract class AuthError extends Error {
+  /** Stable machine-readable type of the error. */
+  static readonly type: string = 'AuthError';
+  /** Which page shows the error. */
+  readonly kind: ErrorPageKind = 'error';
+
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.type;
+  }
+
+  /** The stable type of this error (the static `type` of its class). */
+  get type(): string {
+    return (this.constructor as typeof AuthError).type;
+  }
+}
+
+/** Errors shown on the sign-in page (`?error=<type>`). */
+export abstract class SignInError extends AuthError {
+  override readonly kind: ErrorPageKind = 'signIn';
+}
+
+// ---- configuration (reported at bootstrap) ---------------------------------------------------
+
+/** The options given to `AuthModule` are invalid; `problems` lists every problem with what to do. */
+export class AuthConfigurationError extends AuthError {
+  static override readonly type = 'Configuration';
+  constructor(readonly problems: string[]) {
+    super(
+      `nestjs-auth: invalid AuthModule options (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.map((p) => `  - ${p}`).join('\n'),
+    );
+  }
+}
+export class MissingSecret extends AuthError { static override readonly type = 'MissingSecret'; }
+export class MissingAdapter extends AuthError { static override readonly type = 'MissingAdapter'; }
+/** A flow needs adapter methods the configured adapter does not implement. Nothing was written. */
+export class MissingAdapterMethods extends AuthError {
+  static override readonly type = 'MissingAdapterMethods';
+  constructor(readonly methods: string[], message?: string) {
+    super(message ?? `The adapter does not implement ${methods.join(', ')}; implement them or configure an adapter that does.`);
+  }
+}
+export class InvalidEndpoints extends AuthError { static override readonly type = 'InvalidEndpoints'; }
+export class UnsupportedStrategy extends AuthError { static override readonly type = 'UnsupportedStrategy'; }
+export class MissingAuthorize extends AuthError { static override readonly type = 'MissingAuthorize'; }
+export class UntrustedHost extends AuthError { static override readonly type = 'UntrustedHost'; }
+export class InvalidCallbackUrl extends AuthError { static override readonly type = 'InvalidCallbackUrl'; }
+export class DuplicateConditionalUI extends AuthError { static override readonly type = 'DuplicateConditionalUI'; }
+export class MissingWebAuthnAutocomplete extends AuthError { static override readonly type = 'MissingWebAuthnAutocomplete'; }
+
+// ---- request errors ---------------------------------------------------------------------------
+
+/** The route, method or action does not exist (400). */
+export class UnknownAction extends AuthError { static override readonly type = 'UnknownAction'; }
+/** The provider id is unknown, or the provider does not support the action. */
+export class InvalidProvider extends AuthError { static override readonly type = 'InvalidProvider'; }
+/** The request body, query or a header is malformed or too large. */
+export class InvalidRequest extends AuthError { static override readonly type = 'InvalidRequest'; }
+/** The CSRF token was missing or did not match the CSRF cookie. */
+export class MissingCSRF extends SignInError { static override readonly type = 'MissingCSRF'; }
+/** The `signIn` callback refused the user (403). */
+export class AccessDenied extends AuthError { static override readonly type = 'AccessDenied'; }
+/** A storage call failed. */
+export class AdapterError extends AuthError { static override readonly type = 'AdapterError'; }
+/** An unexpected failure inside a callback route. */
+export class CallbackRouteError extends AuthError { static override readonly type = 'CallbackRouteError'; }
+/** An `events.*` handler threw (logged only). */
+export class EventError extends AuthError { static override readonly type = 'EventError'; }
+/** Sign-out failed on the server side (logged only; the cookie is still cleared). */
+export class SignOutError extends AuthError { static override readonly type = 'SignOutError'; }
+/** The session cookie could not be decoded (logged only; read as no session). */
+export class JWTSessionError extends AuthError { static override readonly type = 'JWTSessionError'; }
+/** The database session lookup failed (logged only; read as no session). */
+export class SessionTokenError extends AuthError { static override readonly type = 'SessionTokenError'; }
+/** Too many attempts for this identifier or client; `retryAfter` is in seconds. */
+export class RateLimited extends SignInError {
+  static override readonly type = 'RateLimited';
+  constructor(readonly retryAfter: number, message?: string) {
+    super(message ?? `Too many attempts. Try again in ${retryAfter} seconds.`);
+  }
+}
+
+// ---- OAuth / OIDC -------------------------------------------------------------------------------
+
+/** A PKCE, state, nonce or WebAuthn-challenge check failed (missing, tampered, expired, other provider). */
+export class InvalidCheck extends AuthError { static override readonly type = 'InvalidCheck'; }
+/** The provider returned an error in the authorization response, or the token exchange failed. */
+export class OAuthCallbackError extends SignInError { static override readonly type = 'OAuthCallbackError'; }
+/** The account exists for another user, or the email belongs to a user without this account. */
+export class OAuthAccountNotLinked extends SignInError { static override readonly type = 'OAuthAccountNotLinked'; }
+/** `profile()` threw or returned no usable id. */
+export class OAuthProfileParseError extends AuthError { static override readonly type = 'OAuthProfileParseError'; }
+/** Starting an OAuth sign-in failed (discovery, authorization URL). */
+export class OAuthSignInError extends SignInError { static override readonly type = 'OAuthSignInError'; }
+
+// ---- email, credentials, webauthn --------------------------------------------------------------
+
+/** The magic link is invalid, expired or already used (403). */
+export class Verification extends AuthError { static override readonly type = 'Verification'; }
+/** The sign-in email could not be sent, or the address was refused. */
+export class EmailSignInError extends SignInError { static override readonly type = 'EmailSignin'; }
+/**
+ * `authorize` refused the credentials. Subclass it and set `code` to tell the user why
+ * (`?error=CredentialsSignin&code=<code>`).
+ */
+export class CredentialsSignin extends SignInError {
+  static override readonly type = 'CredentialsSignin';
+  /** Shown in the `code` query parameter; keep it free of secrets. @default 'credentials' */
+  code = 'credentials';
+}
+/** A WebAuthn linking conflict. */
+export class AccountNotLinked extends SignInError { static override readonly type = 'AccountNotLinked'; }
+/** A WebAuthn registration or authentication failed verification. */
+export class WebAuthnVerificationError extends AuthError { static override readonly type = 'WebAuthnVerificationError'; }
+
+// ---- the guard -----------------------------------------------------------------------------------
+
+/** Reasons the guard refuses a request (the `type` of its 401 body). */
+export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession';
+
+/**
+ * Types safe to show to the client as-is; every other error is shown as `Configuration` (server
+ * problem) so internals never leak.
+ */
+const CLIENT_SAFE = new Set<string>([
+  CredentialsSignin.type, OAuthAccountNotLinked.type, OAuthCallbackError.type, AccessDenied.type,
+  Verification.type, MissingCSRF.type, AccountNotLinked.type, WebAuthnVerificationError.type,
+  EmailSignInError.type, RateLimited.type, InvalidCheck.type, InvalidRequest.type, InvalidProvider.type,
+  UnknownAction.type, MissingAdapterMethods.type, OAuthSignInError.type,
+]);
+
+/** True when the error's `type` may be shown to the client. */
+export function isClientError(error: unknown): error is AuthError {
+  return error instanceof AuthError && CLIENT_SAFE.has(error.type);
+}
