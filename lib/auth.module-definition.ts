@@ -57,6 +57,9 @@ function adapterProvider(option: AdapterOption | undefined, dataSource: string |
   if (typeof option === 'function') {
     return { providers: [{ provide: Adapter, useClass: option }], imports: [] };
   }
+  if ('useClass' in option && typeof option.useClass === 'function') {
+    return { providers: [{ provide: Adapter, useClass: option.useClass }], imports: option.imports ?? [] };
+  }
   if ('useFactory' in option && typeof option.useFactory === 'function') {
     return {
       providers: [{ provide: Adapter, useFactory: option.useFactory, inject: option.inject ?? [] }],

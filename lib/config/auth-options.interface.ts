@@ -4,6 +4,7 @@ import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/c
 import type { Adapter, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { CredentialInput } from '../providers/credentials.types.js';
+import type { RateLimitStore } from '../core/rate-limit/rate-limit.store.js';
 
 /** How sessions are kept. */
 export interface SessionOptions {
@@ -138,11 +139,15 @@ export interface LoggerInstance {
   debug: (message: string, metadata?: unknown) => void;
 }
 
-/** A user-supplied adapter: a class Nest instantiates, an instance, or a factory provider. */
+/**
+ * A user-supplied adapter: a class Nest instantiates (its dependencies must be visible to
+ * AuthModule: global, or given with `{ useClass, imports }`), an instance, or a factory provider.
+ */
 export type AdapterOption =
   | Type<Adapter>
   | Adapter
-  | Pick<FactoryProvider<Adapter | null>, 'useFactory' | 'inject'> & { imports?: any[] };
+  | { useClass: Type<Adapter>; imports?: any[] }
+  | (Pick<FactoryProvider<Adapter | null>, 'useFactory' | 'inject'> & { imports?: any[] });
 
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
 export interface AuthModuleOptions {
@@ -181,6 +186,15 @@ export interface AuthModuleOptions {
   debug?: boolean;
   /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
   logger?: Partial<LoggerInstance>;
+  /** Where brute-force counters (credentials lockout, email sends) are kept. */
+  rateLimit?: {
+    /**
+     * The counters' store. Give several instances of the app one shared store (e.g.
+     * `new RedisRateLimitStore(redisClient)`), or each enforces its own limits.
+     * @default a `MemoryRateLimitStore` per process
+     */
+    store?: RateLimitStore;
+  };
 }
 
 /**

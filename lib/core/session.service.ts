@@ -127,7 +127,7 @@ export class SessionService {
     const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
     if (!shaped) return { status: 'invalid', clearCookies: clear() };
     const session = await this.config.callbacks.session({
-      session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires },
+      session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires } as never,
       token: shaped,
       user: undefined as unknown as AdapterUser,
     });
@@ -240,7 +240,7 @@ export class SessionService {
       });
       if (!token) return { json: null, headers: noCache, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
       const session = await this.config.callbacks.session({
-        session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() },
+        session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() } as never,
         token,
         user: undefined as unknown as AdapterUser,
       });

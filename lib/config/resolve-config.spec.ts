@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+import { AuthConfigurationError } from '../errors/auth.errors.js';
+import { resolveConfig } from './resolve-config.js';
+import { defaultRedirect } from './defaults.js';
+import type { AuthModuleOptions } from './auth-options.interface.js';
+
+const SECRET = 'a-secret-that-is-long-enough-for-tests-000';
+
+function problemsOf(options: AuthModuleOptions, env: NodeJS.ProcessEnv = {}, adapter: object | null = null): string[] {
+  try {
+    resolveConfig(options, {}, adapter, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AuthConfigurationError);
+    return (error as AuthConfigurationError).problems;
+  }
+  return [];
+}
+
+describe('resolveConfig', () => {
+  it('reports every problem at once, each saying what to do', () => {
+    const problems = problemsOf({
+      secret: 'short',
+      session: { strategy: 'database', maxAge: -1 },
+      providers: [
+        { id: 'a b', name: 'A', type: 'oauth' } as never,
+        { id: 'dup', name: 'One', type: 'oidc', issuer: 'https://idp.test', clientId: 'x' },
+        { id: 'dup', name: 'Two', type: 'oidc', issuer: 'https://idp.test', clientId: 'x' },
+        { id: 'weird', name: 'W', type: 'saml' } as never,
+        { id: 'bare', name: 'Bare', type: 'oauth', clientId: 'x' },
+        { id: 'email', name: 'Email', type: 'email', sendVerificationRequest: () => undefined },
+        { id: 'creds', name: 'Creds', type: 'credentials', credentials: {} } as never,
+      ],
+    });
+    const text = problems.join('\n');
+    expect(text).toMatch(/secret is too short/);
+    expect(text).toMatch(/session.maxAge must be a positive number/);
+    expect(text).toMatch(/URL-safe/);
+    expect(text).toMatch(/used by another provider/);
+    expect(text).toMatch(/unknown type "saml"/);
+    expect(text).toMatch(/"bare".*issuer.*authorization.*token.*userinfo/);
+    expect(text).toMatch(/"email".*needs storage/);
+    expect(text).toMatch(/MissingAuthorize/);
+    expect(text).toMatch(/session.strategy is 'database' but no adapter/);
+    expect(problems.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('falls back to AUTH_SECRET and rotates with AUTH_SECRET_1..3', () => {
+    const config = resolveConfig({ providers: [] }, {}, null, { AUTH_SECRET: SECRET, AUTH_SECRET_1: `${SECRET}-old` });
+    expect(config.secrets).toEqual([`${SECRET}-old`, SECRET]);
+    expect(problemsOf({ providers: [] }, {})).toEqual([expect.stringMatching(/No secret: set the AUTH_SECRET/)]);
+  });
+
+  it('lists the adapter methods a feature needs but the adapter lacks', () => {
+    const problems = problemsOf(
+      { secret: SECRET, session: { strategy: 'database' }, providers: [] },
+      {},
+      { createUser: () => null, getUser: () => null },
+    );
+    expect(problems.join()).toMatch(/lacks getUserByEmail, getUserByAccount, updateUser, linkAccount, createSession, getSessionAndUser, updateSession, deleteSession \(MissingAdapterMethods\)/);
+  });
+
+  it('merges a factory\'s options over its defaults and reads AUTH_<ID>_* env vars', () => {
+    const config = resolveConfig(
+      {
+        secret: SECRET,
+        providers: [
+          { id: 'my-idp', name: 'IdP', type: 'oidc', issuer: 'https://default.test', style: { brandColor: '#111', logo: 'x' }, options: { style: { brandColor: '#222' } } } as never,
+        ],
+      },
+      {},
+      null,
+      { AUTH_MY_IDP_ID: 'client-id', AUTH_MY_IDP_SECRET: 'client-secret' },
+    );
+    const p = config.providerById.get('my-idp')!.config;
+    expect(p.clientId).toBe('client-id');
+    expect(p.clientSecret).toBe('client-secret');
+    expect(p.style).toEqual({ brandColor: '#222', logo: 'x' });
+  });
+
+  it('applies the documented defaults', () => {
+    const config = resolveConfig({ secret: SECRET, providers: [] }, {}, null, {});
+    expect(config.basePath).toBe('/auth');
+    expect(config.session).toMatchObject({ strategy: 'jwt', maxAge: 2592000, updateAge: 86400, cacheTtl: 0 });
+    expect(config.cookies.plain.sessionToken.name).toBe('authjs.session-token');
+    expect(config.cookies.secure.sessionToken.name).toBe('__Secure-authjs.session-token');
+    expect(config.cookies.secure.csrfToken.name).toBe('__Host-authjs.csrf-token');
+    expect(config.session.generateSessionToken()).toMatch(/^[0-9a-f]{64}$/);
+    // With an adapter the default strategy is 'database', so an incomplete adapter is reported.
+    expect(() => resolveConfig({ secret: SECRET, providers: [] }, {}, {}, {})).toThrow(/database sessions: the adapter lacks/);
+  });
+
+  it('refuses a malformed basePath, url and pages', () => {
+    const problems = problemsOf({ secret: SECRET, providers: [], url: 'ftp://x', pages: { signIn: 'login' } }, {});
+    expect(problems.join()).toMatch(/url "ftp:\/\/x"/);
+    expect(problems.join()).toMatch(/pages.signIn must be a path/);
+    expect(() => resolveConfig({ secret: SECRET, providers: [] }, { basePath: '/a b' }, null, {})).toThrow(/basePath/);
+  });
+});
+
+describe('defaultRedirect', () => {
+  const base = 'https://app.test';
+  it.each([
+    ['/dashboard?x=1', 'https://app.test/dashboard?x=1'],
+    ['https://app.test/ok', 'https://app.test/ok'],
+    ['https://evil.test/', base],
+    ['//evil.test/x', base],
+    ['/\\evil.test', base],
+    ['javascript:alert(1)', base],
+    ['https://app.test.evil.test/', base],
+    ['%zz', base],
+    ['', base],
+  ])('%s → %s', (url, expected) => {
+    expect(defaultRedirect(url, base)).toBe(expected);
+  });
+});

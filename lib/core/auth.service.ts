@@ -1,0 +1,65 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { AUTH_CONFIG } from '../auth.constants.js';
+import type { AdapterAccount } from '../adapters/adapter.interface.js';
+import { AdapterService } from '../adapters/adapter.service.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import type { Session } from '../types/common.types.js';
+import { SessionService, type AuthUser } from './session.service.js';
+import { deletePasskey, listPasskeys, type PasskeyInfo } from './passkeys.js';
+
+/**
+ * Session and account operations for application code (controllers, services).
+ */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly sessions: SessionService,
+    private readonly adapters: AdapterService,
+  ) {}
+
+  /** The session of an Express request (cookie or bearer), or `null`. */
+  async getSession(request: Request): Promise<{ user: AuthUser; session: Session } | null> {
+    const state = await this.sessions.read({
+      cookies: requestCookies(request.headers.cookie),
+      authorization: request.headers.authorization,
+      secure: isSecureRequest(request, this.config),
+    });
+    return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * Ends the request's session on the server (database strategy: the row is deleted, so the cookie
+   * is refused at once). JWT sessions cannot be revoked server-side; clear the cookie with the
+   * sign-out route instead.
+   */
+  async signOut(request: Request): Promise<void> {
+    const state = await this.sessions.read({
+      cookies: requestCookies(request.headers.cookie),
+      authorization: request.headers.authorization,
+      secure: isSecureRequest(request, this.config),
+    });
+    if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
+  }
+
+  /** The accounts linked to a user (needs `getUser` and the TypeORM or Memory adapter's `listAccounts`). */
+  async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
+    await this.adapters.require('unlinkAccount').unlinkAccount(account);
+  }
+
+  /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */
+  async listPasskeys(userId: string): Promise<PasskeyInfo[]> {
+    return listPasskeys(this.adapters, this.config, userId);
+  }
+
+  /**
+   * Removes one of the user's passkeys by `credentialID` (from `listPasskeys`). Throws
+   * `LastSignInMethod` when it is the user's only way to sign in, `InvalidRequest` when the user
+   * has no such passkey. Ask for a recent sign-in before calling it.
+   */
+  async deletePasskey(userId: string, credentialID: string): Promise<void> {
+    await deletePasskey(this.adapters, this.config, userId, credentialID);
+  }
+}

@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, Get } from '@nestjs/common';
+import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
+import { Public } from '../lib/http/public.decorator.js';
+import { CurrentUser } from '../lib/http/current-user.decorator.js';
+import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
+import { createTestApp, type TestApp } from './setup/app.js';
+import { TestClient, location } from './setup/http-client.js';
+
+const USERS: Record<string, { id: string; email: string; name: string; password: string }> = {
+  alice: { id: 'user-alice', email: 'alice@example.test', name: 'Alice', password: 'correct horse' },
+};
+
+/** A credentials provider: the first real sign-in path, used here to test the session layer. */
+function credentialsProvider() {
+  return {
+    id: 'credentials',
+    name: 'Password',
+    type: 'credentials' as const,
+    credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+    authorize: async (c: Partial<Record<string, unknown>>) => {
+      const user = USERS[String(c.username)];
+      return user && user.password === c.password ? { id: user.id, email: user.email, name: user.name } : null;
+    },
+  };
+}
+
+async function signIn(client: TestClient, username = 'alice', password = 'correct horse') {
+  const csrfToken = await client.csrf();
+  return client.post('/auth/callback/credentials', { csrfToken, username, password, callbackUrl: '/public' });
+}
+
+const strategies: Array<[string, Partial<AuthModuleOptions> & AuthModuleExtras]> = [
+  ['jwt', { session: { strategy: 'jwt' } }],
+  ['database', { session: { strategy: 'database' }, adapter: new MemoryAdapter() }],
+  ['database with cache', { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() }],
+];
+
+describe.each(strategies)('sessions (%s)', (strategy, settings) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { ...settings, providers: [credentialsProvider()] } });
+  });
+  afterAll(() => t.close());
+
+  it('signs in, reads the session, reaches the guarded route, updates, signs out; the old cookie is refused', async () => {
+    const client = new TestClient(t.url);
+    const res = await signIn(client);
+    expect(res.status).toBe(302);
+    expect(location(res).href).toBe(`${t.url}/public`);
+    const sessionCookie = client.cookies.get('authjs.session-token');
+    expect(sessionCookie).toBeTruthy();
+
+    const session = await (await client.get('/auth/session')).json();
+    expect(session).toMatchObject({ user: { id: 'user-alice', email: 'alice@example.test', name: 'Alice' } });
+    expect(new Date((session as { expires: string }).expires).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
+
+    const me = await client.get('/me');
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { user: { id: string } }).user.id).toBe('user-alice');
+
+    const csrfToken = await client.csrf();
+    const updated = await client.post('/auth/session', { csrfToken, data: { theme: 'dark' } }, { json: true });
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({ user: { id: 'user-alice' } });
+
+    const out = await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
+    expect(out.status).toBe(302);
+    expect(location(out).href).toBe(`${t.url}/public`);
+    expect(client.cookies.has('authjs.session-token')).toBe(false);
+    expect((await client.get('/me')).status).toBe(401);
+
+    // Replaying the old cookie: a database session was deleted, so it is refused at once.
+    const replay = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${sessionCookie}` } });
+    if (strategy === 'jwt') {
+      // A JWT cannot be revoked server-side (documented): it stays valid until it expires.
+      expect(replay.status).toBe(200);
+    } else {
+      expect(replay.status).toBe(401);
+      expect(await replay.json()).toMatchObject({ error: 'InvalidSession' });
+    }
+  });
+
+  it('gives a new session token on every sign-in', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const first = client.cookies.get('authjs.session-token');
+    await signIn(client);
+    const second = client.cookies.get('authjs.session-token');
+    expect(second).toBeTruthy();
+    expect(second).not.toBe(first);
+    if (strategy !== 'jwt') {
+      const stale = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${first}` } });
+      expect(stale.status).toBe(401);
+    }
+  });
+
+  it('accepts the session token as a Bearer header', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    const res = await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } });
+    expect(res.status).toBe(200);
+    const bad = await fetch(`${t.url}/me`, { headers: { authorization: 'Bearer %E0%A4%A' } });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ error: 'InvalidSession' });
+  });
+
+  it('answers 401 SessionRequired without a session', async () => {
+    const res = await fetch(`${t.url}/me`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ statusCode: 401, error: 'SessionRequired' });
+  });
+
+  it('reads bad cookies and headers as "no session", clears them, never a 500', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const good = client.cookies.get('authjs.session-token')!;
+    const csrfCookie = client.cookies.get('authjs.csrf-token')!;
+    const junk = [
+      good.slice(0, -5),
+      good.slice(0, 20) + 'A' + good.slice(21),
+      'x'.repeat(10_000),
+      '%E0%A4%A',
+      'eyJhbGciOiJub25lIn0.e30.',
+      'a.b.c.d.e',
+      csrfCookie,
+    ];
+    for (const value of junk) {
+      const res = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${value}` } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+      expect(res.headers.getSetCookie().join()).toMatch(/authjs\.session-token=;/);
+      const session = await fetch(`${t.url}/auth/session`, { headers: { cookie: `authjs.session-token=${value}` } });
+      expect(session.status).toBe(200);
+      expect(await session.json()).toBeNull();
+    }
+    const hugeHeader = await fetch(`${t.url}/auth/session`, { headers: { cookie: `a=${'%'.repeat(10_000)}`, 'x-junk': 'y'.repeat(10_000) } });
+    expect(hugeHeader.status).toBeLessThan(500);
+  });
+
+  it('refuses state-changing POSTs without the CSRF token', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const out = await client.post('/auth/signout', { csrfToken: 'forged' });
+    expect(location(out).searchParams.get('error')).toBe('MissingCSRF');
+    expect((await client.get('/me')).status).toBe(200);
+    const update = await client.post('/auth/session', { data: { x: 1 } }, { json: true });
+    expect(update.status).toBe(400);
+    expect(await update.json()).toMatchObject({ error: 'MissingCSRF' });
+    const signin = await client.post('/auth/callback/credentials', { username: 'alice', password: 'correct horse' });
+    expect(location(signin).searchParams.get('error')).toBe('MissingCSRF');
+  });
+});
+
+describe('routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()] } });
+  });
+  afterAll(() => t.close());
+
+  it('lists providers with their URLs', async () => {
+    const res = await fetch(`${t.url}/auth/providers`);
+    expect(await res.json()).toEqual({
+      credentials: { id: 'credentials', name: 'Password', type: 'credentials', signinUrl: `${t.url}/auth/signin/credentials`, callbackUrl: `${t.url}/auth/callback/credentials` },
+    });
+  });
+
+  it('issues a CSRF token with no-store headers and keeps it while the cookie is valid', async () => {
+    const client = new TestClient(t.url);
+    const res = await client.get('/auth/csrf');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache, no-store');
+    const { csrfToken } = (await res.json()) as { csrfToken: string };
+    expect(await client.csrf()).toBe(csrfToken);
+    expect(client.cookies.get('authjs.csrf-token')).toMatch(new RegExp(`^${csrfToken}(%7C|\\|)[0-9a-f]{64}$`));
+  });
+
+  it('answers unknown actions, methods and providers with a 400 or an error page, never a 500', async () => {
+    expect((await fetch(`${t.url}/auth/nope`)).status).toBe(400);
+    expect((await fetch(`${t.url}/auth/providers`, { method: 'POST' })).status).toBe(400);
+    expect((await fetch(`${t.url}/auth/callback/unknown`, { redirect: 'manual' })).headers.get('location')).toMatch(/\/auth\/error\?error=InvalidProvider$/);
+    const client = new TestClient(t.url);
+    const csrfToken = await client.csrf();
+    const res = await client.post('/auth/signin/unknown', { csrfToken });
+    expect(location(res).searchParams.get('error')).toBe('InvalidProvider');
+    const malformed = await fetch(`${t.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"oops' });
+    expect(malformed.status).toBe(400);
+  });
+
+  it('turns a redirect into 200 {url} with X-Auth-Return-Redirect', async () => {
+    const client = new TestClient(t.url);
+    const csrfToken = await client.csrf();
+    const res = await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' }, { headers: { 'X-Auth-Return-Redirect': '1' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ url: `${t.url}/public` });
+  });
+
+  it('never redirects off-origin', async () => {
+    for (const callbackUrl of ['https://evil.test/', '//evil.test', '/\\evil.test', 'javascript:alert(1)', '%zz']) {
+      const client = new TestClient(t.url);
+      const res = await signIn(client);
+      expect(location(res).origin).toBe(t.url);
+      const csrfToken = await client.csrf();
+      const out = await client.post('/auth/signout', { csrfToken, callbackUrl });
+      expect(location(out).origin).toBe(t.url);
+    }
+  });
+});
+
+describe('chunked session cookie', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      auth: {
+        providers: [credentialsProvider()],
+        callbacks: {
+          jwt: ({ token, trigger, session }) => (trigger === 'update' ? { ...token, blob: (session as { blob?: string })?.blob } : { ...token, blob: 'x'.repeat(6000) }),
+        },
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('splits a large JWT across cookies and cleans the chunks when it shrinks', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    expect(client.cookies.has('authjs.session-token.0')).toBe(true);
+    expect(client.cookies.has('authjs.session-token.1')).toBe(true);
+    expect((await client.get('/me')).status).toBe(200);
+    const csrfToken = await client.csrf();
+    await client.post('/auth/session', { csrfToken, data: { blob: '' } }, { json: true });
+    expect(client.cookies.has('authjs.session-token.0')).toBe(false);
+    expect(client.cookies.has('authjs.session-token')).toBe(true);
+    expect((await client.get('/me')).status).toBe(200);
+  });
+});
+
+describe('global guard', () => {
+  @Controller('open')
+  @Public()
+  class OpenController {
+    @Get() open() {
+      return { ok: true };
+    }
+    @Get('closed') @Public(false) closed(@CurrentUser('email') email: string) {
+      return { email };
+    }
+  }
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], globalGuard: true }, controllers: [OpenController] });
+  });
+  afterAll(() => t.close());
+
+  it('protects every route except @Public ones; @Public(false) on a handler undoes its controller', async () => {
+    expect((await fetch(`${t.url}/public`)).status).toBe(401);
+    expect((await fetch(`${t.url}/open`)).status).toBe(200);
+    expect((await fetch(`${t.url}/open/closed`)).status).toBe(401);
+    expect((await fetch(`${t.url}/auth/csrf`)).status).toBe(200);
+    const client = new TestClient(t.url);
+    await signIn(client);
+    expect(await (await client.get('/open/closed')).json()).toEqual({ email: 'alice@example.test' });
+  });
+});

@@ -1,0 +1,67 @@
+import { Controller, Get, type DynamicModule, type INestApplication, Module, type Provider, type Type, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+import { AuthModule } from '../../lib/auth.module.js';
+import type { AuthModuleExtras, AuthModuleOptions } from '../../lib/config/auth-options.interface.js';
+import { AuthGuard } from '../../lib/http/auth.guard.js';
+import { AuthSession, CurrentUser } from '../../lib/http/current-user.decorator.js';
+import type { Session } from '../../lib/types/common.types.js';
+
+/** A secret for tests (32+ characters). */
+export const TEST_SECRET = 'test-secret-that-is-long-enough-0123456789';
+
+@Controller()
+class TestRoutesController {
+  /** Guarded: the signed-in user and session. */
+  @Get('me')
+  @UseGuards(AuthGuard)
+  me(@CurrentUser() user: unknown, @AuthSession() session: Session) {
+    return { user, session };
+  }
+
+  /** Not guarded. */
+  @Get('public')
+  open() {
+    return { ok: true };
+  }
+}
+
+export interface TestAppOptions {
+  /** AuthModule options and extras (secret defaults to TEST_SECRET). */
+  auth: Partial<AuthModuleOptions> & AuthModuleExtras;
+  /** Extra modules (e.g. TypeOrmModule.forRoot(...)). */
+  imports?: Array<Type<unknown> | DynamicModule>;
+  controllers?: Type<unknown>[];
+  providers?: Provider[];
+  /** Log Nest's messages (off by default to keep test output readable). */
+  logger?: boolean;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  /** e.g. `http://127.0.0.1:41234` */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a Nest Express app with AuthModule on 127.0.0.1 (random port), a guarded `GET /me`
+ * and an open `GET /public`.
+ */
+export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
+  const { auth } = options;
+  @Module({
+    imports: [
+      ...(options.imports ?? []),
+      AuthModule.forRoot({ secret: TEST_SECRET, providers: [], ...auth } as AuthModuleOptions & AuthModuleExtras),
+    ],
+    controllers: [TestRoutesController, ...(options.controllers ?? [])],
+    providers: options.providers ?? [],
+  })
+  class TestAppModule {}
+
+  const app = await NestFactory.create(TestAppModule, { logger: options.logger ? undefined : false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
