@@ -91,9 +91,20 @@ export interface Adapter {
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>;
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>;
+  /**
+   * Sets the authenticator's signature counter and returns the updated authenticator. Throws when
+   * the credential is unknown.
+   *
+   * @param expectedCounter When given, a compare-and-set: the update happens only if the stored
+   *   counter still equals `expectedCounter`, otherwise the method throws and changes nothing. Two
+   *   concurrent assertions that read the same counter thus cannot both succeed (a cloned
+   *   authenticator replaying a signature loses). Adapters written before this parameter existed
+   *   ignore it; `TypeOrmAdapter` and `MemoryAdapter` honour it, and the conformance suite checks it.
+   */
   updateAuthenticatorCounter?(
     credentialID: AdapterAuthenticator['credentialID'],
     newCounter: AdapterAuthenticator['counter'],
+    expectedCounter?: AdapterAuthenticator['counter'],
   ): Awaitable<AdapterAuthenticator>;
 }
 

@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from './adapter.interface.js';
+import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
+
+type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
+
+/**
+ * A complete adapter that keeps everything in process memory: for tests, demos and single-process
+ * prototypes. Data is lost on restart and not shared between processes.
+ *
+ * It enforces what a database schema would: unique `users.email`, unique
+ * `(provider, providerAccountId)`, unique session tokens and credential ids, records that point
+ * to a user require that user, and `deleteUser` cascades to sessions, accounts and authenticators.
+ * Every method works on copies, so callers can never change the store by mutating a result.
+ * Every method runs without awaiting before it writes, so each call is atomic in Node's event loop
+ * (`useVerificationToken` hands a token out once even under concurrent calls).
+ *
+ * @example
+ * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
+ */
+@Injectable()
+export class MemoryAdapter implements Adapter {
+  private readonly users = new Map<string, AdapterUser>();
+  /** email → user id, the unique index on `users.email`. */
+  private readonly usersByEmail = new Map<string, string>();
+  private readonly accounts = new Map<string, AdapterAccount>();
+  private readonly sessions = new Map<string, AdapterSession>();
+  private readonly verificationTokens = new Map<string, VerificationToken>();
+  private readonly authenticators = new Map<string, AdapterAuthenticator>();
+
+  async createUser(user: AdapterUser): Promise<AdapterUser> {
+    const id = user.id || randomUUID();
+    if (this.users.has(id)) throw new AdapterConflictError('user', 'Storage refused the write: a user with this id exists.');
+    if (hasEmail(user) && this.usersByEmail.has(user.email)) throw new AdapterConflictError('user.email');
+    const stored: AdapterUser = copy({ ...definedOnly(user), id, emailVerified: user.emailVerified ?? null });
+    this.users.set(id, stored);
+    if (hasEmail(stored)) this.usersByEmail.set(stored.email, id);
+    return copy(stored);
+  }
+
+  async getUser(id: string): Promise<AdapterUser | null> {
+    return copyOrNull(this.users.get(id));
+  }
+
+  async getUserByEmail(email: string): Promise<AdapterUser | null> {
+    const id = this.usersByEmail.get(email);
+    return id === undefined ? null : copyOrNull(this.users.get(id));
+  }
+
+  async getUserByAccount(key: AccountKey): Promise<AdapterUser | null> {
+    const account = this.accounts.get(accountKey(key));
+    return account ? copyOrNull(this.users.get(account.userId)) : null;
+  }
+
+  async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
+    const current = this.users.get(user.id);
+    if (!current) throw new AdapterNotFoundError('user');
+    const changes = definedOnly(user);
+    if (hasEmail(changes) && changes.email !== current.email && this.usersByEmail.has(changes.email)) {
+      throw new AdapterConflictError('user.email');
+    }
+    const next: AdapterUser = { ...current, ...copy(changes), id: current.id };
+    if (next.email !== current.email) {
+      if (hasEmail(current)) this.usersByEmail.delete(current.email);
+      if (hasEmail(next)) this.usersByEmail.set(next.email, next.id);
+    }
+    this.users.set(next.id, next);
+    return copy(next);
+  }
+
+  async deleteUser(userId: string): Promise<AdapterUser | null> {
+    const user = this.users.get(userId);
+    if (!user) return null;
+    // The cascade a database does with ON DELETE CASCADE.
+    for (const [key, session] of this.sessions) if (session.userId === userId) this.sessions.delete(key);
+    for (const [key, account] of this.accounts) if (account.userId === userId) this.accounts.delete(key);
+    for (const [key, authenticator] of this.authenticators) if (authenticator.userId === userId) this.authenticators.delete(key);
+    this.users.delete(userId);
+    if (hasEmail(user)) this.usersByEmail.delete(user.email);
+    return copy(user);
+  }
+
+  async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
+    const key = accountKey(account);
+    if (!this.users.has(account.userId)) throw new AdapterNotFoundError('user', 'Cannot link an account to a user that does not exist.');
+    if (this.accounts.has(key)) throw new AdapterConflictError('account', 'This provider account is already linked to a user.');
+    const stored = copy(definedOnly(account)) as AdapterAccount;
+    this.accounts.set(key, stored);
+    return copy(stored);
+  }
+
+  async unlinkAccount(key: AccountKey): Promise<AdapterAccount | undefined> {
+    const k = accountKey(key);
+    const account = this.accounts.get(k);
+    if (!account) return undefined;
+    this.accounts.delete(k);
+    return copy(account);
+  }
+
+  async getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null> {
+    return copyOrNull(this.accounts.get(accountKey({ provider, providerAccountId })));
+  }
+
+  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+    if (!this.users.has(session.userId)) throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
+    if (this.sessions.has(session.sessionToken)) throw new AdapterConflictError('session');
+    const stored: AdapterSession = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) };
+    this.sessions.set(stored.sessionToken, stored);
+    return copy(stored);
+  }
+
+  async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+    const session = this.sessions.get(sessionToken);
+    const user = session && this.users.get(session.userId);
+    return session && user ? { session: copy(session), user: copy(user) } : null;
+  }
+
+  async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
+    const current = this.sessions.get(session.sessionToken);
+    if (!current) return null;
+    if (session.userId !== undefined && !this.users.has(session.userId)) throw new AdapterNotFoundError('user');
+    const next: AdapterSession = {
+      sessionToken: current.sessionToken,
+      userId: session.userId ?? current.userId,
+      expires: session.expires ? new Date(session.expires) : current.expires,
+    };
+    this.sessions.set(next.sessionToken, next);
+    return copy(next);
+  }
+
+  async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
+    const session = this.sessions.get(sessionToken);
+    if (!session) return null;
+    this.sessions.delete(sessionToken);
+    return copy(session);
+  }
+
+  async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
+    const key = tokenKey(token);
+    if (this.verificationTokens.has(key)) throw new AdapterConflictError('verificationToken');
+    const stored: VerificationToken = { identifier: token.identifier, token: token.token, expires: new Date(token.expires) };
+    this.verificationTokens.set(key, stored);
+    return copy(stored);
+  }
+
+  async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
+    // Read and delete with no await in between: the event loop makes it one atomic step.
+    const key = tokenKey(params);
+    const token = this.verificationTokens.get(key);
+    if (!token) return null;
+    this.verificationTokens.delete(key);
+    return copy(token);
+  }
+
+  async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
+    if (!this.users.has(authenticator.userId)) throw new AdapterNotFoundError('user', 'Cannot create an authenticator for a user that does not exist.');
+    if (this.authenticators.has(authenticator.credentialID)) throw new AdapterConflictError('authenticator');
+    const stored: AdapterAuthenticator = { ...copy(definedOnly(authenticator)), transports: authenticator.transports ?? null };
+    this.authenticators.set(stored.credentialID, stored);
+    return copy(stored);
+  }
+
+  async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
+    return copyOrNull(this.authenticators.get(credentialID));
+  }
+
+  async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
+    return [...this.authenticators.values()].filter((a) => a.userId === userId).map(copy);
+  }
+
+  async updateAuthenticatorCounter(credentialID: string, newCounter: number, expectedCounter?: number): Promise<AdapterAuthenticator> {
+    const current = this.authenticators.get(credentialID);
+    if (!current) throw new AdapterNotFoundError('authenticator');
+    if (expectedCounter !== undefined && current.counter !== expectedCounter) {
+      throw new AdapterConflictError('authenticator.counter', 'The authenticator was used concurrently: its counter changed since it was read.');
+    }
+    const next: AdapterAuthenticator = { ...current, counter: newCounter };
+    this.authenticators.set(credentialID, next);
+    return copy(next);
+  }
+}
+
+/** Users without an address (some providers give none) are not in the unique email index, as NULLs in SQL. */
+function hasEmail(user: { email?: string | null }): user is { email: string } {
+  return typeof user.email === 'string';
+}
+
+function accountKey(key: AccountKey): string {
+  // NUL cannot appear in either part coming from a provider, so the pair maps to one key.
+  return `${key.provider}\u0000${key.providerAccountId}`;
+}
+
+function tokenKey(key: { identifier: string; token: string }): string {
+  return `${key.identifier}\u0000${key.token}`;
+}
+
+/**
+ * A deep copy that keeps `Date`s as dates. Not `structuredClone`: it builds objects of the host's
+ * realm, so `instanceof Date` fails in VM contexts (jest) where the caller's `Date` is another one.
+ */
+function copy<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = copy(v);
+    return out as T;
+  }
+  return value;
+}
+
+function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value);
+}
+
+/** The object without its `undefined` properties (a partial update leaves those fields alone). */
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,37 @@
+import { AccountEntity } from './account.entity.js';
+import { AuthenticatorEntity } from './authenticator.entity.js';
+import { SessionEntity } from './session.entity.js';
+import { UserEntity } from './user.entity.js';
+import { VerificationTokenEntity } from './verification-token.entity.js';
+
+/** A class TypeORM knows as an entity, building instances of `T`. */
+export type EntityClass<T> = new () => T;
+
+/**
+ * The entity classes `TypeOrmAdapter` works with: the exported ones, or subclasses of them that
+ * add columns (keep the table names: the foreign keys reference `users` by name).
+ */
+export interface TypeOrmAdapterEntities {
+  User: EntityClass<UserEntity>;
+  Account: EntityClass<AccountEntity>;
+  Session: EntityClass<SessionEntity>;
+  VerificationToken: EntityClass<VerificationTokenEntity>;
+  Authenticator: EntityClass<AuthenticatorEntity>;
+}
+
+/** The default entities, by role. */
+export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.freeze({
+  User: UserEntity,
+  Account: AccountEntity,
+  Session: SessionEntity,
+  VerificationToken: VerificationTokenEntity,
+  Authenticator: AuthenticatorEntity,
+});
+
+/**
+ * The default entities as a list, for a data source's `entities` when `autoLoadEntities` is off:
+ * `TypeOrmModule.forRoot({ ..., entities: [...authEntities, ...yours] })`.
+ */
+export const authEntities: readonly EntityClass<object>[] = Object.freeze([
+  UserEntity, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity,
+]);

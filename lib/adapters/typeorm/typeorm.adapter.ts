@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { EntityManager, EntityMetadata, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type {
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
+} from '../adapter.interface.js';
+import {
+  AdapterConflictError,
+  AdapterNotFoundError,
+  type AdapterConflictKind,
+} from '../../errors/auth.errors.js';
+import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
+
+const SQLITE_TYPES = new Set(['sqlite', 'better-sqlite3', 'capacitor', 'cordova', 'expo', 'nativescript', 'react-native', 'sqljs']);
+const MYSQL_TYPES = new Set(['mysql', 'mariadb', 'aurora-mysql']);
+
+type Keys = Record<string, string | number>;
+
+/**
+ * The adapter over the app's TypeORM `DataSource` (SQLite, PostgreSQL, MySQL/MariaDB), using the
+ * exported entities or subclasses of them. `AuthModule` builds it for you when you give no
+ * `adapter` and the app has a data source; build it yourself for custom entities:
+ *
+ * @example
+ * AuthModule.forRootAsync({
+ *   adapter: { inject: [DataSource], useFactory: (ds: DataSource) => new TypeOrmAdapter(ds, { User: AppUser }) },
+ *   ...
+ * })
+ *
+ * Correct under concurrency: `useVerificationToken` consumes the token in one `DELETE ... RETURNING`
+ * (PostgreSQL, SQLite, MariaDB) or a locking transaction (MySQL); `updateAuthenticatorCounter` is a
+ * compare-and-set; uniqueness is the database's (a duplicate insert fails with
+ * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
+ */
+@Injectable()
+export class TypeOrmAdapter implements Adapter {
+  /** The entity classes in use. */
+  readonly entities: Readonly<TypeOrmAdapterEntities>;
+  private readonly mysql: boolean;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    entities: Partial<TypeOrmAdapterEntities> = {},
+  ) {
+    this.entities = { ...defaultAuthEntities, ...entities };
+    this.mysql = MYSQL_TYPES.has(dataSource.options.type);
+  }
+
+  // ---- users ------------------------------------------------------------------------------------
+
+  async createUser(user: AdapterUser): Promise<AdapterUser> {
+    const repo = this.repo(this.entities.User);
+    const id = user.id || randomUUID();
+    await this.insert(repo, { ...user, id, emailVerified: user.emailVerified ?? null }, (e) =>
+      /email/i.test(constraintOf(e)) ? 'user.email' : 'user');
+    // Read back: columns of a custom entity may have database defaults.
+    const created = await this.getUser(id);
+    if (!created) throw new AdapterNotFoundError('user');
+    return created;
+  }
+
+  async getUser(id: string): Promise<AdapterUser | null> {
+    return plain(await this.select(this.entities.User, 'u', { id }).getOne());
+  }
+
+  async getUserByEmail(email: string): Promise<AdapterUser | null> {
+    return plain(await this.select(this.entities.User, 'u', { email }).getOne());
+  }
+
+  async getUserByAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterUser | null> {
+    const [where, params] = this.where('a', { provider: key.provider, providerAccountId: key.providerAccountId });
+    const user = await this.repo(this.entities.User)
+      .createQueryBuilder('u')
+      .innerJoin(this.entities.Account, 'a', 'a.userId = u.id')
+      .where(where, params)
+      .getOne();
+    return plain(user);
+  }
+
+  async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
+    const repo = this.repo(this.entities.User);
+    const { id, ...rest } = user;
+    const changes = columnsOnly(repo.metadata, rest);
+    if (Object.keys(changes).length) {
+      const [where, params] = this.where(repo.metadata, { id });
+      try {
+        await repo.createQueryBuilder().update().set(changes).where(where, params).execute();
+      } catch (error) {
+        throw mapWriteError(error, () => 'user.email');
+      }
+    }
+    const updated = await this.getUser(id);
+    if (!updated) throw new AdapterNotFoundError('user');
+    return updated;
+  }
+
+  async deleteUser(userId: string): Promise<AdapterUser | null> {
+    // Sessions, accounts and authenticators go with the user: ON DELETE CASCADE.
+    const rows = await this.deleteReturning(this.entities.User, { id: userId });
+    return plain(rows[0]);
+  }
+
+  // ---- accounts ---------------------------------------------------------------------------------
+
+  async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
+    await this.insert(this.repo(this.entities.Account), account, () => 'account');
+    return account;
+  }
+
+  async unlinkAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterAccount | undefined> {
+    const rows = await this.deleteReturning(this.entities.Account, { provider: key.provider, providerAccountId: key.providerAccountId });
+    return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  async getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null> {
+    const row = await this.select(this.entities.Account, 'a', { provider, providerAccountId }).getOne();
+    return row ? accountOf(row) : null;
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------------
+
+  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+    const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
+    await this.insert(this.repo(this.entities.Session), value, () => 'session');
+    return { ...value };
+  }
+
+  async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+    // One query: the session joined with its user.
+    const row = await this.select(this.entities.Session, 's', { sessionToken })
+      .innerJoinAndMapOne('s.user', this.entities.User, 'u', 'u.id = s.userId')
+      .getOne();
+    if (!row) return null;
+    const { user, ...session } = row as typeof row & { user: AdapterUser };
+    return { session: plain(session) as AdapterSession, user: plain(user) as AdapterUser };
+  }
+
+  async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
+    const repo = this.repo(this.entities.Session);
+    const { sessionToken, ...rest } = session;
+    const changes = columnsOnly(repo.metadata, rest);
+    if (Object.keys(changes).length) {
+      const [where, params] = this.where(repo.metadata, { sessionToken });
+      try {
+        await repo.createQueryBuilder().update().set(changes).where(where, params).execute();
+      } catch (error) {
+        throw mapWriteError(error, () => 'session');
+      }
+    }
+    return plain(await this.select(this.entities.Session, 's', { sessionToken }).getOne()) as AdapterSession | null;
+  }
+
+  async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
+    const rows = await this.deleteReturning(this.entities.Session, { sessionToken });
+    return (plain(rows[0]) as AdapterSession | null) ?? null;
+  }
+
+  // ---- verification tokens ------------------------------------------------------------------------
+
+  async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
+    const value = { identifier: token.identifier, token: token.token, expires: token.expires };
+    await this.insert(this.repo(this.entities.VerificationToken), value, () => 'verificationToken');
+    return { ...value };
+  }
+
+  async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
+    // One atomic statement: of concurrent calls, exactly one gets the row.
+    const rows = await this.deleteReturning(this.entities.VerificationToken, { identifier: params.identifier, token: params.token });
+    const row = rows[0];
+    return row ? { identifier: row.identifier, token: row.token, expires: row.expires } : null;
+  }
+
+  // ---- authenticators ---------------------------------------------------------------------------
+
+  async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
+    const value = { ...authenticator, transports: authenticator.transports ?? null };
+    await this.insert(this.repo(this.entities.Authenticator), value, () => 'authenticator');
+    const created = await this.getAuthenticator(authenticator.credentialID);
+    if (!created) throw new AdapterNotFoundError('authenticator');
+    return created;
+  }
+
+  async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
+    return plain(await this.select(this.entities.Authenticator, 'a', { credentialID }).getOne());
+  }
+
+  async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
+    const rows = await this.select(this.entities.Authenticator, 'a', { userId }).getMany();
+    return rows.map((row) => plain(row) as AdapterAuthenticator);
+  }
+
+  async updateAuthenticatorCounter(credentialID: string, newCounter: number, expectedCounter?: number): Promise<AdapterAuthenticator> {
+    const repo = this.repo(this.entities.Authenticator);
+    const keys: Keys = expectedCounter === undefined ? { credentialID } : { credentialID, counter: expectedCounter };
+    const [where, params] = this.where(repo.metadata, keys);
+    // Compare-and-set: the WHERE carries the counter that was read, so of concurrent updates from
+    // the same value exactly one changes a row.
+    const result = await repo.createQueryBuilder().update().set({ counter: newCounter }).where(where, params).execute();
+    const current = await this.getAuthenticator(credentialID);
+    if (!current) throw new AdapterNotFoundError('authenticator');
+    if (result.affected === 0 || (result.affected === undefined && current.counter !== newCounter)) {
+      throw new AdapterConflictError('authenticator.counter', 'The authenticator was used concurrently: its counter changed since it was read.');
+    }
+    return current;
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  private repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
+    return this.dataSource.getRepository(entity);
+  }
+
+  /**
+   * `alias.column = :param AND ...` for `keys`. On MySQL/MariaDB each comparison is repeated with
+   * `BINARY`: a case-insensitive collation (the server default) must not let `ABC` match `abc`; the
+   * plain comparison keeps the index usable.
+   */
+  private where(target: string | EntityMetadata, keys: Keys): [string, ObjectLiteral] {
+    const parts: string[] = [];
+    const params: ObjectLiteral = {};
+    for (const [property, value] of Object.entries(keys)) {
+      // With an alias TypeORM maps `alias.property` to the column; UPDATE and DELETE take the column name.
+      const column = typeof target === 'string'
+        ? `${target}.${property}`
+        : this.dataSource.driver.escape(target.findColumnWithPropertyName(property)?.databaseName ?? property);
+      const param = `k_${property}`;
+      params[param] = value;
+      parts.push(`${column} = :${param}`);
+      if (this.mysql && typeof value === 'string') parts.push(`BINARY ${column} = :${param}`);
+    }
+    return [parts.join(' AND '), params];
+  }
+
+  private select<T extends ObjectLiteral>(entity: EntityClass<T>, alias: string, keys: Keys): SelectQueryBuilder<T> {
+    const [where, params] = this.where(alias, keys);
+    return this.repo(entity).createQueryBuilder(alias).where(where, params);
+  }
+
+  private async insert<T extends ObjectLiteral>(repo: Repository<T>, value: object, conflict: (error: unknown) => AdapterConflictKind): Promise<void> {
+    try {
+      await repo.createQueryBuilder().insert().values(repo.create(value as T) as never).execute();
+    } catch (error) {
+      throw mapWriteError(error, conflict);
+    }
+  }
+
+  /**
+   * Deletes the rows matching `keys` and returns them, atomically: `DELETE ... RETURNING` where the
+   * database has it, otherwise a transaction that locks the rows (`SELECT ... FOR UPDATE`) first.
+   */
+  private async deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
+    if (!this.supportsDeleteReturning()) return this.deleteLocking(entity, keys);
+    const metadata = this.dataSource.getMetadata(entity);
+    const [where, params] = this.where(metadata, keys);
+    const [sql, parameters] = this.dataSource.createQueryBuilder().delete().from(entity).where(where, params).getQueryAndParameters();
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(`${sql} RETURNING *`, parameters, true);
+      return (result.records as ObjectLiteral[]).map((raw) => this.hydrate(metadata, raw) as T);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async deleteLocking<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
+      const [selectWhere, selectParams] = this.where('t', keys);
+      const rows = await manager.createQueryBuilder(entity, 't').setLock('pessimistic_write').where(selectWhere, selectParams).getMany();
+      if (!rows.length) return [];
+      const [where, params] = this.where(manager.connection.getMetadata(entity), keys);
+      await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
+      return rows;
+    });
+  }
+
+  /**
+   * Whether the database deletes and returns in one statement: PostgreSQL, SQLite 3.35+ and MariaDB
+   * 10.0.5+ do (also when reached through the `mysql` driver); MySQL does not.
+   */
+  protected supportsDeleteReturning(): boolean {
+    const { type } = this.dataSource.options;
+    if (type === 'postgres' || type === 'cockroachdb' || SQLITE_TYPES.has(type)) return true;
+    if (!MYSQL_TYPES.has(type)) return false;
+    const driver = this.dataSource.driver as typeof this.dataSource.driver & { version?: string };
+    if (driver.isReturningSqlSupported('delete')) return true;
+    const match = /^(\d+)\.(\d+)\.(\d+)-MariaDB/i.exec(driver.version ?? '');
+    return !!match && versionAtLeast(match.slice(1).map(Number), [10, 0, 5]);
+  }
+
+  /** A raw row (database column names and values) turned into an entity instance. */
+  private hydrate(metadata: EntityMetadata, raw: ObjectLiteral): ObjectLiteral {
+    const entity = metadata.create() as ObjectLiteral;
+    for (const column of metadata.columns) {
+      if (!(column.databaseName in raw)) continue;
+      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(raw[column.databaseName], column));
+    }
+    return entity;
+  }
+}
+
+function versionAtLeast(actual: number[], wanted: number[]): boolean {
+  for (let i = 0; i < wanted.length; i++) {
+    if ((actual[i] ?? 0) !== wanted[i]) return (actual[i] ?? 0) > wanted[i]!;
+  }
+  return true;
+}
+
+/** The entity as a plain object (so callers hold no TypeORM instance), or `null`. */
+function plain<T extends object>(row: T | null | undefined): T | null {
+  return row ? ({ ...row } as T) : null;
+}
+
+/** An account without the `null`s of its unset token columns (the type has them optional). */
+function accountOf(row: ObjectLiteral): AdapterAccount {
+  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)) as AdapterAccount;
+}
+
+/** Only the properties that are columns of the entity, and not undefined (a partial update). */
+function columnsOnly(metadata: EntityMetadata, values: object): ObjectLiteral {
+  const out: ObjectLiteral = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined && metadata.findColumnWithPropertyName(key)) out[key] = value;
+  }
+  return out;
+}
+
+interface DriverError {
+  code?: string;
+  errno?: number;
+  constraint?: string;
+  message?: string;
+}
+
+function driverErrorOf(error: unknown): DriverError {
+  const e = error as { driverError?: DriverError } & DriverError;
+  return e?.driverError ?? e ?? {};
+}
+
+/** The name of the violated constraint, as far as the driver tells (for choosing the conflict kind). */
+function constraintOf(error: unknown): string {
+  const e = driverErrorOf(error);
+  return `${e.constraint ?? ''} ${e.message ?? ''}`;
+}
+
+/**
+ * A driver's unique or foreign-key violation as a typed error that names the rule, never the values
+ * (drivers quote the duplicate key in their messages). Anything else is rethrown as it is.
+ */
+function mapWriteError(error: unknown, conflict: (error: unknown) => AdapterConflictKind): unknown {
+  const { code, errno } = driverErrorOf(error);
+  if (code === '23505' || code === 'ER_DUP_ENTRY' || errno === 1062 || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new AdapterConflictError(conflict(error), undefined, { cause: error });
+  }
+  if (code === '23503' || code === 'ER_NO_REFERENCED_ROW_2' || errno === 1452 || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new AdapterNotFoundError('user', 'The record refers to a user that does not exist.');
+  }
+  return error;
+}

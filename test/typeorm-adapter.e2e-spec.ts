@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Column, DataSource, Entity, type DataSourceOptions, type Logger } from 'typeorm';
+import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
+import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
+import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
+import { UserEntity } from '../lib/adapters/typeorm/user.entity.js';
+import { AccountEntity } from '../lib/adapters/typeorm/account.entity.js';
+import { SessionEntity } from '../lib/adapters/typeorm/session.entity.js';
+import { VerificationTokenEntity } from '../lib/adapters/typeorm/verification-token.entity.js';
+import { AuthenticatorEntity } from '../lib/adapters/typeorm/authenticator.entity.js';
+import { authMigrationsPostgres } from '../lib/adapters/typeorm/migrations/postgres.migrations.js';
+import { authMigrationsMysql } from '../lib/adapters/typeorm/migrations/mysql.migrations.js';
+import { authMigrationsSqlite } from '../lib/adapters/typeorm/migrations/sqlite.migrations.js';
+import { AdapterConflictError, AdapterNotFoundError } from '../lib/errors/auth.errors.js';
+import type { AdapterUser } from '../lib/adapters/adapter.interface.js';
+import { createDatabase, databaseTargets, dropDatabase, type DatabaseName, type TestDatabase } from './setup/databases.js';
+
+const MIGRATIONS: Record<DatabaseName, Function[]> = {
+  sqlite: authMigrationsSqlite,
+  postgres: authMigrationsPostgres,
+  mariadb: authMigrationsMysql,
+};
+
+/** A user entity with an extra column, as the README shows. */
+@Entity('users')
+class AppUser extends UserEntity {
+  @Column({ type: 'varchar', length: 32, default: 'member' })
+  role!: string;
+}
+
+/** An account entity with an extra column. */
+@Entity('accounts')
+class AppAccount extends AccountEntity {
+  @Column({ type: 'text', nullable: true })
+  oauth_token_secret?: string | null;
+}
+
+/** A TypeOrmAdapter that takes the locking-transaction path even where DELETE ... RETURNING exists. */
+class LockingTypeOrmAdapter extends TypeOrmAdapter {
+  protected override supportsDeleteReturning(): boolean {
+    return false;
+  }
+}
+
+type Schema = 'migrations' | 'synchronize';
+
+const noopLogger: Logger = {
+  logQuery: () => undefined, logQueryError: () => undefined, logQuerySlow: () => undefined,
+  logSchemaBuild: () => undefined, logMigration: () => undefined, log: () => undefined,
+};
+
+/** A data source on a fresh database, its schema made by the shipped migrations or by `synchronize`. */
+async function openDataSource(db: TestDatabase, schema: Schema, entities: Function[] = [...authEntities]): Promise<DataSource> {
+  const options = {
+    ...db.options,
+    entities,
+    migrations: MIGRATIONS[db.target.name],
+    synchronize: schema === 'synchronize',
+    logging: false,
+  } as DataSourceOptions;
+  const ds = await new DataSource(options).initialize();
+  if (schema === 'migrations') await ds.runMigrations();
+  return ds;
+}
+
+const targets = await databaseTargets();
+
+for (const target of targets) {
+  target.describe(`TypeOrmAdapter on ${target.name}`, () => {
+    describe.each<Schema>(['migrations', 'synchronize'])('schema from %s', (schema) => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      runAdapterConformanceTests({
+        name: `TypeOrmAdapter (${target.name}, ${schema})`,
+        setup: async () => {
+          db = await createDatabase(target, `conformance_${schema}`);
+          ds = await openDataSource(db, schema);
+        },
+        teardown: async () => {
+          await ds?.destroy();
+          await dropDatabase(db);
+        },
+        adapter: () => new TypeOrmAdapter(ds),
+        db: {
+          user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
+          account: (provider, providerAccountId) => ds.getRepository(AccountEntity).findOneBy({ provider, providerAccountId }),
+          session: (sessionToken) => ds.getRepository(SessionEntity).findOneBy({ sessionToken }),
+          verificationToken: (identifier, token) => ds.getRepository(VerificationTokenEntity).findOneBy({ identifier, token }),
+          authenticator: (credentialID) => ds.getRepository(AuthenticatorEntity).findOneBy({ credentialID }),
+        },
+      });
+    });
+
+    describe('the schema', () => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      beforeAll(async () => {
+        db = await createDatabase(target, 'schema');
+        ds = await openDataSource(db, 'migrations');
+      });
+      afterAll(async () => {
+        await ds?.destroy();
+        await dropDatabase(db);
+      });
+
+      it('the shipped migrations produce exactly the schema the entities describe', async () => {
+        const pending = await ds.driver.createSchemaBuilder().log();
+        expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+      });
+
+      it('declares the unique keys, native date columns, text tokens and cascading foreign keys', async () => {
+        const runner = ds.createQueryRunner();
+        try {
+          const users = (await runner.getTable('users'))!;
+          expect(users.indices.find((i) => i.name === 'UQ_users_email')).toMatchObject({ isUnique: true, columnNames: ['email'] });
+          expect(users.findColumnByName('emailVerified')?.type).toMatch(/timestamp|datetime/);
+          const accounts = (await runner.getTable('accounts'))!;
+          expect(accounts.primaryColumns.map((c) => c.name).sort()).toEqual(['provider', 'providerAccountId']);
+          for (const column of ['access_token', 'refresh_token', 'id_token']) expect(accounts.findColumnByName(column)?.type).toBe('text');
+          expect((await runner.getTable('sessions'))!.primaryColumns.map((c) => c.name)).toEqual(['sessionToken']);
+          expect((await runner.getTable('sessions'))!.findColumnByName('expires')?.type).toMatch(/timestamp|datetime/);
+          expect((await runner.getTable('verification_tokens'))!.primaryColumns.map((c) => c.name).sort()).toEqual(['identifier', 'token']);
+          expect((await runner.getTable('authenticators'))!.primaryColumns.map((c) => c.name)).toEqual(['credentialID']);
+          for (const table of ['accounts', 'sessions', 'authenticators']) {
+            const fks = (await runner.getTable(table))!.foreignKeys;
+            expect(fks).toHaveLength(1);
+            expect(fks[0]).toMatchObject({ columnNames: ['userId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' });
+            expect(fks[0]!.referencedTableName).toMatch(/users$/);
+          }
+        } finally {
+          await runner.release();
+        }
+      });
+
+      it('the database itself refuses duplicates and orphans, and cascades a raw DELETE of a user', async () => {
+        const users = ds.getRepository(UserEntity);
+        const user = await users.save(users.create({ id: randomUUID(), email: `raw-${randomUUID()}@example.com`, emailVerified: null }));
+        await expect(users.insert({ id: randomUUID(), email: user.email })).rejects.toThrow();
+        const accounts = ds.getRepository(AccountEntity);
+        await accounts.insert({ provider: 'p', providerAccountId: user.id, userId: user.id, type: 'oauth' });
+        await expect(accounts.insert({ provider: 'p', providerAccountId: user.id, userId: user.id, type: 'oauth' })).rejects.toThrow();
+        await expect(ds.getRepository(SessionEntity).insert({ sessionToken: randomUUID(), userId: 'no-such-user', expires: new Date() })).rejects.toThrow();
+        await ds.getRepository(SessionEntity).insert({ sessionToken: `raw-${user.id}`, userId: user.id, expires: new Date() });
+        await ds.getRepository(AuthenticatorEntity).insert({
+          credentialID: `raw-${user.id}`, userId: user.id, providerAccountId: 'x', credentialPublicKey: 'k', counter: 0,
+          credentialDeviceType: 'singleDevice', credentialBackedUp: false, transports: null,
+        });
+        await users.delete({ id: user.id });
+        expect(await accounts.countBy({ userId: user.id })).toBe(0);
+        expect(await ds.getRepository(SessionEntity).countBy({ userId: user.id })).toBe(0);
+        expect(await ds.getRepository(AuthenticatorEntity).countBy({ userId: user.id })).toBe(0);
+      });
+
+      it('the migrations can be reverted', async () => {
+        const scratch = await createDatabase(target, 'schema_revert');
+        const other = await openDataSource(scratch, 'migrations');
+        try {
+          await other.undoLastMigration();
+          const runner = other.createQueryRunner();
+          try {
+            for (const table of ['users', 'accounts', 'sessions', 'verification_tokens', 'authenticators']) {
+              expect(await runner.hasTable(table)).toBe(false);
+            }
+          } finally {
+            await runner.release();
+          }
+        } finally {
+          await other.destroy();
+          await dropDatabase(scratch);
+        }
+      });
+    });
+
+    describe('behaviour only a real database shows', () => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      let adapter: TypeOrmAdapter;
+      beforeAll(async () => {
+        db = await createDatabase(target, 'behaviour');
+        ds = await openDataSource(db, 'migrations');
+        adapter = new TypeOrmAdapter(ds);
+      });
+      afterAll(async () => {
+        await ds?.destroy();
+        await dropDatabase(db);
+      });
+
+      const newUser = (): Promise<AdapterUser> =>
+        adapter.createUser({ id: randomUUID(), email: `b-${randomUUID()}@example.com`, emailVerified: null });
+
+      it('50 concurrent useVerificationToken calls for one token: exactly one winner, also through a locking transaction', async () => {
+        // SQLite has one connection, on which TypeORM cannot nest transactions: there the adapter
+        // never takes the locking path (SQLite has DELETE ... RETURNING, and serialises writes anyway).
+        for (const a of target.name === 'sqlite' ? [adapter] : [adapter, new LockingTypeOrmAdapter(ds)]) {
+          const token = { identifier: `race-${randomUUID()}@example.com`, token: randomBytes(32).toString('hex'), expires: new Date(Date.now() + 600_000) };
+          await a.createVerificationToken(token);
+          const results = await Promise.all(Array.from({ length: 50 }, () => a.useVerificationToken({ identifier: token.identifier, token: token.token })));
+          expect(results.filter((r) => r !== null)).toHaveLength(1);
+          expect(await ds.getRepository(VerificationTokenEntity).countBy({ identifier: token.identifier })).toBe(0);
+        }
+      });
+
+      it('the loser of a concurrent linkAccount gets AdapterConflictError naming the rule, not the values', async () => {
+        const user = await newUser();
+        const account = { userId: user.id, type: 'oauth' as const, provider: 'race', providerAccountId: `pa-${randomUUID()}` };
+        const results = await Promise.allSettled(Array.from({ length: 10 }, () => adapter.linkAccount(account)));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'rejected') {
+            expect(r.reason).toBeInstanceOf(AdapterConflictError);
+            expect((r.reason as AdapterConflictError).conflict).toBe('account');
+            expect((r.reason as Error).message).not.toContain(account.providerAccountId);
+          }
+        }
+        expect(await ds.getRepository(AccountEntity).countBy({ provider: 'race', providerAccountId: account.providerAccountId })).toBe(1);
+      });
+
+      it('a duplicate email is AdapterConflictError user.email; an orphan row is AdapterNotFoundError', async () => {
+        const user = await newUser();
+        const error = await adapter.createUser({ id: randomUUID(), email: user.email, emailVerified: null }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(AdapterConflictError);
+        expect((error as AdapterConflictError).conflict).toBe('user.email');
+        await expect(adapter.createSession({ sessionToken: randomUUID(), userId: 'nobody', expires: new Date() })).rejects.toBeInstanceOf(AdapterNotFoundError);
+      });
+
+      it('a compare-and-set that leaves the counter unchanged (authenticators that always report 0) succeeds', async () => {
+        const user = await newUser();
+        const credentialID = randomBytes(16).toString('base64url');
+        await adapter.createAuthenticator({
+          credentialID, userId: user.id, providerAccountId: credentialID, credentialPublicKey: 'k', counter: 0,
+          credentialDeviceType: 'multiDevice', credentialBackedUp: true, transports: null,
+        });
+        expect(await adapter.updateAuthenticatorCounter(credentialID, 0, 0)).toMatchObject({ counter: 0 });
+        // Counters are unsigned 32-bit: values past 2^31 must fit.
+        expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({ counter: 4_294_967_295 });
+      });
+
+      it('getSessionAndUser is one query', async () => {
+        const user = await newUser();
+        const sessionToken = randomUUID();
+        await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+        const queries: string[] = [];
+        // Every query runner reports each statement to the data source's logger, whatever the logging option.
+        const logger = ds.logger;
+        const counting: Logger = { ...noopLogger, logQuery: (sql: string) => void queries.push(sql) };
+        (ds as { logger: Logger }).logger = counting;
+        try {
+          expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken }, user: { id: user.id } });
+        } finally {
+          (ds as { logger: Logger }).logger = logger;
+        }
+        expect(queries).toHaveLength(1);
+        expect(queries[0]).toMatch(/JOIN/i);
+      });
+    });
+
+    describe('custom entities with extra columns', () => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      let adapter: TypeOrmAdapter;
+      beforeAll(async () => {
+        db = await createDatabase(target, 'custom');
+        ds = await openDataSource(db, 'synchronize', [AppUser, AppAccount, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+        adapter = new TypeOrmAdapter(ds, { User: AppUser, Account: AppAccount });
+      });
+      afterAll(async () => {
+        await ds?.destroy();
+        await dropDatabase(db);
+      });
+
+      it('round-trips the extra columns through every user and account method', async () => {
+        const input = { id: randomUUID(), email: `c-${randomUUID()}@example.com`, emailVerified: null, role: 'admin' };
+        expect(await adapter.createUser(input)).toMatchObject(input);
+        expect(await adapter.getUser(input.id)).toMatchObject({ role: 'admin' });
+        expect(await adapter.updateUser({ id: input.id, role: 'owner' } as Partial<AdapterUser> & Pick<AdapterUser, 'id'>)).toMatchObject({ role: 'owner' });
+        // Database default for a user created without the column.
+        const plain = await adapter.createUser({ id: randomUUID(), email: `d-${randomUUID()}@example.com`, emailVerified: null });
+        expect(plain).toMatchObject({ role: 'member' });
+
+        const account = { userId: input.id, type: 'oauth' as const, provider: 'twitter', providerAccountId: randomUUID(), oauth_token_secret: 's3cr3t' };
+        await adapter.linkAccount(account);
+        expect(await adapter.getAccount(account.providerAccountId, 'twitter')).toMatchObject(account);
+
+        const sessionToken = randomUUID();
+        await adapter.createSession({ sessionToken, userId: input.id, expires: new Date(Date.now() + 60_000) });
+        expect((await adapter.getSessionAndUser(sessionToken))?.user).toMatchObject({ role: 'owner' });
+        expect(await adapter.getUserByAccount(account)).toMatchObject({ role: 'owner' });
+
+        // The foreign keys follow the subclass (they reference the `users` table by name).
+        await adapter.deleteUser(input.id);
+        expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+        expect(await adapter.getAccount(account.providerAccountId, 'twitter')).toBeNull();
+      });
+    });
+  });
+}
