@@ -3,8 +3,10 @@ import { Controller, Get } from '@nestjs/common';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { Public } from '../lib/http/public.decorator.js';
 import { CurrentUser } from '../lib/http/current-user.decorator.js';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { createTestApp, type TestApp } from './setup/app.js';
+import { createTestApp, type TestApp, type TestAppOptions } from './setup/app.js';
+import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';
 
 const USERS: Record<string, { id: string; email: string; name: string; password: string }> = {
@@ -30,18 +32,43 @@ async function signIn(client: TestClient, username = 'alice', password = 'correc
   return client.post('/auth/callback/credentials', { csrfToken, username, password, callbackUrl: '/public' });
 }
 
-const strategies: Array<[string, Partial<AuthModuleOptions> & AuthModuleExtras]> = [
-  ['jwt', { session: { strategy: 'jwt' } }],
-  ['database', { session: { strategy: 'database' }, adapter: new MemoryAdapter() }],
-  ['database with cache', { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() }],
+type Setup = () => Promise<{ options: Partial<TestAppOptions> & { auth: Partial<AuthModuleOptions> & AuthModuleExtras }; db?: TestDatabase }>;
+
+const targets = await databaseTargets(['sqlite', 'postgres']);
+const strategies: Array<[string, 'jwt' | 'database', Setup, string | undefined]> = [
+  ['jwt', 'jwt', async () => ({ options: { auth: { session: { strategy: 'jwt' } } } }), undefined],
+  ['database on MemoryAdapter', 'database', async () => ({ options: { auth: { session: { strategy: 'database' }, adapter: new MemoryAdapter() } } }), undefined],
+  ['database with cache', 'database', async () => ({ options: { auth: { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() } } }), undefined],
+  // The default adapter: TypeORM in the app, no adapter code written.
+  ...targets.map((target): [string, 'jwt' | 'database', Setup, string | undefined] => [
+    `database on TypeORM ${target.name}`,
+    'database',
+    async () => {
+      const db = await createDatabase(target, 'sessions');
+      return { db, options: { auth: {}, imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })] } };
+    },
+    target.available ? undefined : target.reason ?? 'unavailable',
+  ]),
 ];
 
-describe.each(strategies)('sessions (%s)', (strategy, settings) => {
+describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) => {
   let t: TestApp;
+  let db: TestDatabase | undefined;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { ...settings, providers: [credentialsProvider()] } });
+    if (unavailable) return;
+    const made = await setup();
+    db = made.db;
+    t = await createTestApp({ ...made.options, auth: { ...made.options.auth, providers: [credentialsProvider()] } });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t?.close();
+    await dropDatabase(db);
+  });
+  if (unavailable) {
+    process.stderr.write(`[skipped] sessions (${name}): ${unavailable}\n`);
+    it.skip(`${name}: ${unavailable}`, () => undefined);
+    return;
+  }
 
   it('signs in, reads the session, reaches the guarded route, updates, signs out; the old cookie is refused', async () => {
     const client = new TestClient(t.url);
@@ -261,5 +288,43 @@ describe('global guard', () => {
     const client = new TestClient(t.url);
     await signIn(client);
     expect(await (await client.get('/open/closed')).json()).toEqual({ email: 'alice@example.test' });
+  });
+});
+
+describe('database session lifetime (SPEC section 3)', () => {
+  const adapter = new MemoryAdapter();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', maxAge: 100, updateAge: 10 } } });
+  });
+  afterAll(() => t.close());
+
+  async function signedIn() {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    return { client, token: client.cookies.get('authjs.session-token')! };
+  }
+  const expiresOf = async (token: string) => (await adapter.getSessionAndUser(token))?.session.expires.getTime();
+
+  it('extends the expiry at most once per updateAge', async () => {
+    const { client, token } = await signedIn();
+    // Last extended 15 s ago (> updateAge): the next access extends it to now + maxAge.
+    await adapter.updateSession({ sessionToken: token, expires: new Date(Date.now() + 85_000) });
+    expect((await client.get('/me')).status).toBe(200);
+    expect((await expiresOf(token))!).toBeGreaterThan(Date.now() + 98_000);
+    // Last extended 5 s ago (< updateAge): left alone.
+    const recent = new Date(Date.now() + 95_000);
+    await adapter.updateSession({ sessionToken: token, expires: recent });
+    expect((await client.get('/me')).status).toBe(200);
+    expect(await expiresOf(token)).toBe(recent.getTime());
+  });
+
+  it('deletes an expired session on access and answers SessionExpired', async () => {
+    const { client, token } = await signedIn();
+    await adapter.updateSession({ sessionToken: token, expires: new Date(Date.now() - 1000) });
+    const res = await client.get('/me');
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: 'SessionExpired' });
+    expect(await adapter.getSessionAndUser(token)).toBeNull();
   });
 });
