@@ -42,8 +42,40 @@ export interface EmailConfig extends CommonProviderOptions, InternalProviderOpti
   apiKey?: string;
   /** Generates the token put in the link. The default uses 32 random bytes. */
   generateVerificationToken?: () => Awaitable<string>;
-  /** Normalises (and validates) the address typed by the user. Throw to refuse it. */
+  /**
+   * Normalises (and validates) the address typed by the user; throw to refuse it. The result is
+   * the identifier everywhere: the mail recipient, the token's identifier, the user's `email`.
+   * @default `defaultNormalizeIdentifier`: Unicode NFKC, trim, lower-case, exactly one `@`, no
+   * quotes, commas, semicolons, spaces, angle brackets, brackets, backslashes or control
+   * characters, the domain in ASCII (punycode), at most 254 characters
+   */
   normalizeIdentifier?: (identifier: string) => string;
+  /**
+   * Opening the link with `GET` signs the user in at once (Auth.js's behaviour). Off by default:
+   * `GET` shows a page whose button `POST`s the link, so mail scanners that fetch links (GET or
+   * HEAD) never use it up.
+   * @default false
+   */
+  consumeOnGet?: boolean;
+  /**
+   * Limits on how many links may be requested per address and per client IP, or `false` for none.
+   * Counters live in the module's rate-limit store (`rateLimit.store`, in memory by default).
+   * @default { maxPerAddress: 3, maxPerIp: 30, windowSeconds: 600 }
+   */
+  rateLimit?: EmailRateLimitOptions | false;
+}
+
+/**
+ * How many sign-in links may be requested, in fixed windows. A request past either limit is
+ * refused with `RateLimited` (no token stored, no mail sent).
+ */
+export interface EmailRateLimitOptions {
+  /** Links per address (after normalisation) in one window. @default 3 */
+  maxPerAddress?: number;
+  /** Links per client IP (IPv6: per /64), all addresses together, in one window. @default 30 */
+  maxPerIp?: number;
+  /** Length of a window in seconds, from its first request. @default 600 (10 minutes) */
+  windowSeconds?: number;
 }
 
 /** What a user passes to the `Email` factory. */
