@@ -223,7 +223,9 @@ export class SignInService {
     try {
       user = await adapter.createUser({
         ...profile,
-        id: input.account.type === 'credentials' && input.user.id ? input.user.id : randomUUID(),
+        // Credentials: the id authorize() returned. WebAuthn: the id the server generated and sealed in
+        // the challenge (the passkey's user handle is derived from it). Never a client-chosen id.
+        id: (input.account.type === 'credentials' || input.account.type === 'webauthn') && input.user.id ? input.user.id : randomUUID(),
         email: (profile.email ?? null) as string,
         emailVerified: null,
       });

@@ -1,38 +1,127 @@
 import type { Awaitable, User } from '../types/common.types.js';
+import type { AuthRequest } from '../core/http.types.js';
 import type { CommonProviderOptions, InternalProviderOptions } from './provider.types.js';
 import type { CredentialInput } from './credentials.types.js';
 
 /** The type of WebAuthn (passkey) providers. */
 export type WebAuthnProviderType = 'webauthn';
 
+/** How strongly the ceremonies ask for a resident key or user verification (WebAuthn's enum). */
+export type WebAuthnRequirement = 'required' | 'preferred' | 'discouraged';
+
 /** The relying party: this application, as authenticators know it. */
 export interface RelyingParty {
-  /** The RP ID: a registrable domain suffix of every origin (e.g. `example.com`). */
+  /**
+   * The RP ID: a registrable domain suffix of the host of every origin (e.g. `example.com` for
+   * `https://app.example.com`). Credentials are bound to it: changing it orphans every passkey.
+   * @default the hostname of the request (or of the `url` option)
+   */
   id: string;
-  /** Human-readable name shown by authenticators. */
+  /** Human-readable name shown by authenticators. @default the host of the request */
   name: string;
-  /** Origins allowed to run the ceremonies (e.g. `https://app.example.com`). */
+  /**
+   * Every origin allowed to run the ceremonies (scheme, host and port, no path), e.g.
+   * `['https://example.com', 'https://app.example.com']`. Exact matches only: no wildcards.
+   * @default the origin of the request (or of the `url` option)
+   */
   origin: string | string[];
+}
+
+/** Options passed to SimpleWebAuthn's `generateRegistrationOptions()` (besides those the flow sets). */
+export interface WebAuthnRegistrationOptions {
+  /** Milliseconds the browser waits for the user. @default 300000 */
+  timeout?: number;
+  /** Attestation conveyance. @default 'none' (consumer passkeys; no attestation trust decisions) */
+  attestationType?: 'direct' | 'enterprise' | 'none';
+  /** Merged over the `residentKey` / `userVerification` the provider sets. */
+  authenticatorSelection?: {
+    authenticatorAttachment?: 'platform' | 'cross-platform';
+    residentKey?: WebAuthnRequirement;
+    requireResidentKey?: boolean;
+    userVerification?: WebAuthnRequirement;
+  };
+  /** Hint for the browser's prompt. */
+  preferredAuthenticatorType?: 'securityKey' | 'localDevice' | 'remoteDevice';
+  /** Client extensions, passed through. */
+  extensions?: Record<string, unknown>;
+}
+
+/** Options passed to SimpleWebAuthn's `generateAuthenticationOptions()` (besides those the flow sets). */
+export interface WebAuthnAuthenticationOptions {
+  /** Milliseconds the browser waits for the user. @default 300000 */
+  timeout?: number;
+  /** Overrides the provider's `userVerification` for sign-in prompts. */
+  userVerification?: WebAuthnRequirement;
+  /** Client extensions, passed through. */
+  extensions?: Record<string, unknown>;
+}
+
+/** Who a registration is for, as `getUserInfo` resolves it. */
+export interface WebAuthnUserInfo {
+  /** At least an `email` for a new user; the stored user when `exists`. */
+  user: User;
+  /** True when the user is already stored. */
+  exists: boolean;
 }
 
 /** A WebAuthn provider (`WebAuthn()` or `Passkey()`). */
 export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderOptions {
   type: WebAuthnProviderType;
-  /** Relying-party settings; derived from the request URL when absent. */
+  /**
+   * Relying-party settings, validated at bootstrap (the RP ID must be a registrable suffix of the
+   * host of every origin). Each field falls back to the request's URL (see {@link RelyingParty}).
+   */
+  relyingParty?: Partial<RelyingParty>;
+  /** Auth.js's spelling of `relyingParty`, accepted for configs moved over from Auth.js. */
   relayingParty?: Partial<RelyingParty>;
-  /** Lets the browser offer passkeys in the email field's autofill. @default false */
+  /**
+   * Offers the user's passkeys in the email field's autofill (conditional mediation). At most one
+   * provider may enable it. @default true (as in Auth.js)
+   */
   enableConditionalUI?: boolean;
-  /** Form fields shown for registration (the email). */
+  /**
+   * Fields shown on the sign-in page for registration (the email). With conditional UI, one field's
+   * `autocomplete` must contain `webauthn`.
+   * @default { email: { label: 'Email', type: 'email', autocomplete: 'username webauthn' } }
+   */
   formFields: Record<string, CredentialInput>;
-  /** Require a discoverable (resident) credential. */
-  residentKey?: 'required' | 'preferred' | 'discouraged';
-  /** Require user verification (PIN, biometrics). */
-  userVerification?: 'required' | 'preferred' | 'discouraged';
-  /** Resolves the user a registration is for, from the request (default: the `email` field). */
-  getUserInfo?: (request: Request) => Awaitable<{ user: User; exists: boolean } | null>;
-  /** Extra options passed to SimpleWebAuthn's generators and verifiers. */
-  authenticationOptions?: Record<string, unknown>;
-  registrationOptions?: Record<string, unknown>;
-  verifyAuthenticationOptions?: Record<string, unknown>;
-  verifyRegistrationOptions?: Record<string, unknown>;
+  /**
+   * Whether credentials must be discoverable (stored on the authenticator, so sign-in needs no email).
+   * @default 'preferred' (WebAuthn), 'required' (Passkey)
+   */
+  residentKey?: WebAuthnRequirement;
+  /**
+   * User verification (PIN, biometrics). Only `'required'` makes the server refuse responses
+   * without the UV flag; with `'preferred'` a security key without a PIN signs in on possession alone.
+   * @default 'preferred' (WebAuthn), 'required' (Passkey)
+   */
+  userVerification?: WebAuthnRequirement;
+  /**
+   * Seconds a challenge stays valid (the challenge cookie's lifetime). Keep it at least the
+   * ceremonies' `timeout`. @default 300
+   */
+  challengeMaxAge?: number;
+  /**
+   * COSE algorithm ids offered at registration and accepted at verification.
+   * @default [-8, -7, -257] (EdDSA, ES256, RS256)
+   */
+  supportedAlgorithmIDs?: number[];
+  /**
+   * Checks that a sign-in's `userHandle` is the one this library gave the credential's owner
+   * (WebAuthn §7.2 step 6). Turn it off only for passkeys registered by Auth.js, whose user
+   * handles are random and unrecorded. @default true
+   */
+  verifyUserHandle?: boolean;
+  /**
+   * Resolves the user a registration is for when nobody is signed in. Return `null` to refuse.
+   * @default the `email` query parameter: the stored user with that address, else `{ email }` as a new user
+   */
+  getUserInfo?: (request: AuthRequest, lookup: (email: string) => Promise<User | null>) => Awaitable<WebAuthnUserInfo | null>;
+  /** Passed to `generateAuthenticationOptions()`. */
+  authenticationOptions?: WebAuthnAuthenticationOptions;
+  /** Passed to `generateRegistrationOptions()`. */
+  registrationOptions?: WebAuthnRegistrationOptions;
 }
+
+/** What `WebAuthn()` / `Passkey()` accept: every field optional. */
+export type WebAuthnUserConfig = Partial<Omit<WebAuthnConfig, 'type' | 'options'>>;
