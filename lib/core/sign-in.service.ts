@@ -203,6 +203,10 @@ export class SignInService {
     if (byEmail) {
       const dangerous = (this.providerConfig(account.provider) as { allowDangerousEmailAccountLinking?: boolean }).allowDangerousEmailAccountLinking === true;
       if (!dangerous || account.type === 'webauthn') {
+        // A concurrent first sign-in of this same account may have created the user and not yet
+        // linked the account: give it a moment before refusing (works across instances).
+        const winner = await this.awaitAccountOwner(account);
+        if (winner) return { user: winner, isNewUser: false };
         throw new NotLinked('Another account already uses this email address. Sign in the way you did before, then link this account.');
       }
       const linked = toAdapterAccount(account, byEmail.id);
@@ -244,6 +248,17 @@ export class SignInService {
       throw error;
     }
     return { user, isNewUser: true, linked, created: true };
+  }
+
+  /** Re-reads the account's owner a few times over ~300 ms; null if it stays unlinked. */
+  private async awaitAccountOwner(account: Account): Promise<AdapterUser | null> {
+    const adapter = this.adapters.require('getUserByAccount');
+    for (const delay of [20, 40, 80, 160]) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      const owner = await adapter.getUserByAccount(account);
+      if (owner) return owner;
+    }
+    return null;
   }
 
   private async linkOrFindWinner(account: AdapterAccount): Promise<void> {

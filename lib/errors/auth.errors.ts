@@ -71,7 +71,34 @@ export class MissingCSRF extends SignInError { static override readonly type = '
 /** The `signIn` callback refused the user (403). */
 export class AccessDenied extends AuthError { static override readonly type = 'AccessDenied'; }
 /** A storage call failed. */
-export class AdapterError extends AuthError { static override readonly type = 'AdapterError'; }
+export class AdapterError extends AuthError { static override readonly type: string = 'AdapterError'; }
+/** Which uniqueness rule or guard a storage write ran into. */
+export type AdapterConflictKind =
+  | 'user'
+  | 'user.email'
+  | 'account'
+  | 'session'
+  | 'verificationToken'
+  | 'authenticator'
+  | 'authenticator.counter';
+/**
+ * A write refused by a uniqueness rule (a second account for the same provider account, an email
+ * already taken...) or by a compare-and-set (`authenticator.counter`: another request used the
+ * authenticator first). Nothing was written. The message names the rule, never the values.
+ */
+export class AdapterConflictError extends AdapterError {
+  static override readonly type = 'AdapterConflict';
+  constructor(readonly conflict: AdapterConflictKind, message?: string, options?: { cause?: unknown }) {
+    super(message ?? `Storage refused the write: ${conflict} must be unique.`, options);
+  }
+}
+/** An update or a link named a record that does not exist (unknown user, credential...). Nothing was written. */
+export class AdapterNotFoundError extends AdapterError {
+  static override readonly type = 'AdapterNotFound';
+  constructor(readonly record: 'user' | 'session' | 'authenticator', message?: string) {
+    super(message ?? `Storage has no such ${record}.`);
+  }
+}
 /** An unexpected failure inside a callback route. */
 export class CallbackRouteError extends AuthError { static override readonly type = 'CallbackRouteError'; }
 /** An `events.*` handler threw (logged only). */
@@ -122,6 +149,8 @@ export class CredentialsSignin extends SignInError {
 export class AccountNotLinked extends SignInError { static override readonly type = 'AccountNotLinked'; }
 /** A WebAuthn registration or authentication failed verification. */
 export class WebAuthnVerificationError extends AuthError { static override readonly type = 'WebAuthnVerificationError'; }
+/** Removing this passkey would leave the user no way to sign in (add another passkey or account first). */
+export class LastSignInMethod extends AuthError { static override readonly type = 'LastSignInMethod'; }
 
 // ---- the guard -----------------------------------------------------------------------------------
 
@@ -136,7 +165,7 @@ const CLIENT_SAFE = new Set<string>([
   CredentialsSignin.type, OAuthAccountNotLinked.type, OAuthCallbackError.type, AccessDenied.type,
   Verification.type, MissingCSRF.type, AccountNotLinked.type, WebAuthnVerificationError.type,
   EmailSignInError.type, RateLimited.type, InvalidCheck.type, InvalidRequest.type, InvalidProvider.type,
-  UnknownAction.type, MissingAdapterMethods.type, OAuthSignInError.type,
+  UnknownAction.type, MissingAdapterMethods.type, OAuthSignInError.type, OAuthProfileParseError.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

@@ -76,6 +76,8 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   for (const c of response.cookies ?? []) {
     res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
   }
+  // Auth URLs carry codes, states and tokens in their query: never leak them through Referer.
+  res.setHeader('Referrer-Policy', 'no-referrer');
   for (const [k, v] of Object.entries(response.headers ?? {})) res.setHeader(k, v);
   if (response.redirect) {
     if (req.headers['x-auth-return-redirect']) {

@@ -115,6 +115,27 @@ export interface OAuth2Config<P> extends CommonProviderOptions, Partial<PartialI
   clientSecret?: string;
   redirectProxyUrl?: string;
   style?: OAuthProviderButtonStyles;
+  /**
+   * Replaces `fetch` for every request the flow makes for this provider (discovery, JWKS, token,
+   * userinfo), as oauth4webapi's `[customFetch]`: for proxies, or to repair a vendor's metadata
+   * (Microsoft Entra ID's `common` discovery document names its issuer as a `{tenantid}` template).
+   * @default globalThis.fetch
+   */
+  customFetch?: (url: string, init: RequestInit) => Promise<Response>;
+  /**
+   * Runs after the profile is read (ID token claims or userinfo response) and before `profile()`,
+   * with the callback parameters: lets a provider fold in data that the vendor sends only in the
+   * callback. Apple posts the user's name once, on first consent, as a JSON `user` form field.
+   */
+  conformProfile?: (profile: P, context: { params: CallbackParamsType; tokens: TokenSet }) => Awaitable<P>;
+  /**
+   * Multi-tenant issuers: given an ID token's claims (before verification), returns the issuer that
+   * token must be validated against, or `undefined` to keep the configured one. Microsoft Entra ID's
+   * `common`/`organizations`/`consumers` endpoints issue tokens whose `iss` is the signing tenant's
+   * own (`https://login.microsoftonline.com/{tid}/v2.0`). The flow then discovers that issuer
+   * (through `customFetch`) and verifies the token's signature, `iss` and `aud` against it.
+   */
+  idTokenIssuer?: (claims: Record<string, unknown>) => string | undefined;
 }
 
 /** An OpenID Connect provider (SPEC 2.5). */
