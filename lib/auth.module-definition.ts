@@ -4,6 +4,8 @@ import { Adapter } from './adapters/adapter.interface.js';
 import { createDefaultAdapterProvider } from './adapters/typeorm/typeorm-adapter.provider.js';
 import { AUTH_CONFIG, AUTH_EXTRAS } from './auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
+import { MemoryRateLimitStore } from './core/rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './core/rate-limit/rate-limit.store.js';
 import type { AdapterOption, AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
 import { AUTH_DEFAULTS } from './config/defaults.js';
 import { resolveConfig } from './config/resolve-config.js';
@@ -36,6 +38,12 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
       useFactory: (options: AuthModuleOptions, instance: Adapter | null) => resolveConfig(options, extras, instance ?? null),
     },
     ...AUTH_SERVICES,
+    // The user's store (e.g. Redis, shared by several instances) replaces the in-memory default.
+    {
+      provide: RateLimitStore,
+      inject: [AUTH_MODULE_OPTIONS],
+      useFactory: (options: AuthModuleOptions) => options.rateLimit?.store ?? new MemoryRateLimitStore(),
+    },
     AuthGuard,
     ...(extras.globalGuard ? [{ provide: APP_GUARD, useExisting: AuthGuard }] : []),
   ];

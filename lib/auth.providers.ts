@@ -1,5 +1,17 @@
 import type { Provider } from '@nestjs/common';
 import { AdapterService } from './adapters/adapter.service.js';
+import { AuthRouterService } from './core/auth-router.service.js';
+import { AuthService } from './core/auth.service.js';
+import { ChecksService } from './core/checks.service.js';
+import { OAuthService } from './core/oauth.service.js';
+import { SessionService } from './core/session.service.js';
+import { SignInService } from './core/sign-in.service.js';
+import { CredentialsService } from './core/credentials.service.js';
+import { EmailService } from './core/email.service.js';
+import { WebAuthnService } from './core/webauthn.service.js';
+import { MemoryRateLimitStore } from './core/rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './core/rate-limit/rate-limit.store.js';
+import { RateLimiterService } from './core/rate-limit/rate-limiter.service.js';
 
 /**
  * The injectables AuthModule registers (besides config, adapter and controller wiring, which
@@ -7,4 +19,15 @@ import { AdapterService } from './adapters/adapter.service.js';
  */
 export const AUTH_SERVICES: Provider[] = [
   AdapterService,
+  SessionService,
+  ChecksService,
+  SignInService,
+  AuthRouterService,
+  AuthService,
+  { provide: RateLimitStore, useClass: MemoryRateLimitStore },
+  RateLimiterService,
+  CredentialsService,
+  EmailService,
+  OAuthService,
+  WebAuthnService,
 ];

@@ -1,3 +1,4 @@
+import { jwtVerify } from 'jose';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { importJWK } from 'jose';
@@ -313,6 +314,17 @@ export class OAuthService implements ProviderFlow {
    */
   private async verifyIdTokenSignature(p: NormalizedOAuthProvider, as: o.AuthorizationServer, response: Response, idToken: string): Promise<void> {
     const alg = headerAlg(idToken);
+    const declared = p.client.id_token_signed_response_alg as string | undefined;
+    if (alg && /^HS(256|384|512)$/.test(alg) && declared === alg && p.clientSecret) {
+      // Providers that declare a symmetric ID-token algorithm (LINE: HS256) sign with the client
+      // secret (OIDC Core 10.1); only then is an HS* token accepted.
+      try {
+        await jwtVerify(idToken, new TextEncoder().encode(p.clientSecret), { algorithms: [alg] });
+        return;
+      } catch {
+        throw new OAuthCallbackError(`${p.name}'s ID token signature is invalid.`);
+      }
+    }
     if (!alg || alg === 'none' || alg.startsWith('HS')) throw new OAuthCallbackError(`${p.name}'s ID token is not signed with an asymmetric algorithm.`);
     if (!as.jwks_uri) throw new OAuthCallbackError(`${p.name} has no jwks_uri to verify the ID token with: set \`issuer\` or \`jwks_endpoint\`.`);
     try {

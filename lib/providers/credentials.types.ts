@@ -27,4 +27,36 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * Throw a `CredentialsSignin` subclass to set a `code` shown to the user.
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+  /**
+   * Brute-force protection of this provider's callback; `false` turns it off (only if the app limits
+   * attempts itself).
+   * @default { maxAttempts: 5, maxAttemptsPerIp: 30, windowSeconds: 900 }
+   */
+  lockout?: CredentialsLockoutOptions | false;
+  /**
+   * Longest accepted value of each credentials field, in characters; longer submissions are refused
+   * with `InvalidRequest` before `authorize` runs.
+   * @default 1024
+   */
+  maxInputLength?: number;
+}
+
+/**
+ * Limits on failed sign-in attempts. Attempts are counted per identifier (the value of
+ * `identifierField`, trimmed and lower-cased) and per client IP (IPv6 per /64) in fixed windows;
+ * once a count reaches its limit, further attempts are refused with `RateLimited` until the window
+ * ends. A successful sign-in clears the identifier's count.
+ */
+export interface CredentialsLockoutOptions {
+  /** Failed attempts allowed per identifier in one window. @default 5 */
+  maxAttempts?: number;
+  /** Failed attempts allowed per client IP (all identifiers together) in one window. @default 30 */
+  maxAttemptsPerIp?: number;
+  /** Length of a window in seconds, from its first failed attempt. @default 900 (15 minutes) */
+  windowSeconds?: number;
+  /**
+   * The credentials field that names the account.
+   * @default 'email', else 'username', when `credentials` has such a field; otherwise the first field
+   */
+  identifierField?: string;
 }

@@ -1,0 +1,177 @@
+import { describe, expect, it } from '@jest/globals';
+import { scryptSync } from 'node:crypto';
+import { hashPassword, needsRehash, PASSWORD_DEFAULTS, verifyPassword } from './password.js';
+
+const PHC = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+function parts(hash: string) {
+  const m = PHC.exec(hash);
+  if (!m) throw new Error(`not a PHC scrypt string: ${hash}`);
+  return { ln: Number(m[1]), r: Number(m[2]), p: Number(m[3]), salt: Buffer.from(m[4], 'base64'), key: Buffer.from(m[5], 'base64'), saltB64: m[4], keyB64: m[5] };
+}
+
+/** A hash made with weaker, older parameters, the way a previous release could have stored it. */
+function legacyHash(password: string, ln: number): string {
+  const salt = Buffer.alloc(16, 7);
+  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N: 2 ** ln, r: 8, p: 1 });
+  const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');
+  return `$scrypt$ln=${ln},r=8,p=1$${b64(salt)}$${b64(key)}`;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+describe('hashPassword / verifyPassword', () => {
+  it('stores scrypt at or above the OWASP minimum (p=1: N ≥ 2^17, r = 8) in a PHC string', async () => {
+    const hash = await hashPassword('correct horse battery staple');
+    const h = parts(hash);
+    expect(h.ln).toBeGreaterThanOrEqual(17);
+    expect(h.r).toBeGreaterThanOrEqual(8);
+    expect(h.p).toBe(1);
+    expect(h.salt.length).toBe(16);
+    expect(h.key.length).toBeGreaterThanOrEqual(32);
+    // Unpadded standard base64, as the PHC format says.
+    expect(h.saltB64 + h.keyB64).not.toContain('=');
+    expect(await verifyPassword('correct horse battery staple', hash)).toBe(true);
+    expect(await verifyPassword('correct horse battery stapl', hash)).toBe(false);
+    expect(await verifyPassword('Correct horse battery staple', hash)).toBe(false);
+  });
+
+  it('salts every hash', async () => {
+    const [a, b] = await Promise.all([hashPassword('same password'), hashPassword('same password')]);
+    expect(parts(a).saltB64).not.toBe(parts(b).saltB64);
+    expect(parts(a).keyB64).not.toBe(parts(b).keyB64);
+  });
+
+  it('verifies a passphrase typed as composed or decomposed Unicode (NFKC)', async () => {
+    const composed = 'caf\u00e9 cr\u00e8me br\u00fbl\u00e9e';
+    const decomposed = composed.normalize('NFD');
+    expect(decomposed).not.toBe(composed);
+    const hash = await hashPassword(composed);
+    expect(await verifyPassword(decomposed, hash)).toBe(true);
+  });
+
+  it('accepts a 64-character passphrase and refuses a password over 1024 bytes before hashing', async () => {
+    const long = 'x'.repeat(64);
+    expect(await verifyPassword(long, await hashPassword(long))).toBe(true);
+    const hash = await hashPassword('short enough');
+    await expect(hashPassword('a'.repeat(1025))).rejects.toThrow(RangeError);
+    // 400 three-byte characters: 400 UTF-16 units but 1200 bytes.
+    await expect(hashPassword('\u20ac'.repeat(400))).rejects.toThrow(/1024 bytes/);
+    const started = performance.now();
+    expect(await verifyPassword('a'.repeat(10 * 1024), hash)).toBe(false);
+    expect(await verifyPassword('\u20ac'.repeat(400), hash)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(20);
+    expect(PASSWORD_DEFAULTS.maxPasswordBytes).toBe(1024);
+  });
+
+  it('refuses empty passwords and parameters below the OWASP table', async () => {
+    await expect(hashPassword('')).rejects.toThrow(RangeError);
+    await expect(hashPassword(undefined as unknown as string)).rejects.toThrow(RangeError);
+    await expect(hashPassword('pw', { ln: 16 })).rejects.toThrow(/OWASP/);
+    await expect(hashPassword('pw', { r: 4 })).rejects.toThrow(/OWASP/);
+    await expect(hashPassword('pw', { ln: 15, p: 2 })).rejects.toThrow(/OWASP/);
+    await expect(hashPassword('pw', { keyLength: 8 })).rejects.toThrow(/keyLength/);
+    await expect(hashPassword('pw', { ln: 30 })).rejects.toThrow(/MiB/);
+    await expect(hashPassword('pw', { ln: 17.5 })).rejects.toThrow(/integer/);
+  });
+
+  it('answers false, never throws, for malformed hashes and inputs', async () => {
+    const good = await hashPassword('pw-123456');
+    const h = parts(good);
+    const malformed: unknown[] = [
+      '',
+      'plaintext',
+      '$scrypt$',
+      '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2g',
+      '$2b$10$abcdefghijklmnopqrstuuABCDEFGHIJKLMNOPQRSTUVWXYZ01234',
+      good.replace('$scrypt$', '$Scrypt$'),
+      good.replace('ln=17', 'ln=abc'),
+      good.replace('ln=17', 'ln=0'),
+      good.replace('ln=17', 'ln=40'),
+      good.replace('r=8', 'r=999'),
+      good.replace('p=1', 'p=0'),
+      good + '$',
+      good + 'A',
+      good.slice(0, -1),
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}`,
+      `$scrypt$ln=17,r=8,p=1$$${h.keyB64}`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}$${h.keyB64}==`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64.slice(0, 8)}$${h.keyB64}`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}$${h.keyB64.slice(0, 10)}`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}$${h.keyB64}${h.keyB64}${h.keyB64}`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}$${h.keyB64.replace(/./, '-')}`,
+      `$scrypt$ln=17,r=8,p=1$${h.saltB64}$${h.keyB64} `,
+      `$scrypt$ln=24,r=32,p=16$${h.saltB64}$${h.keyB64}`,
+      '$'.repeat(100_000),
+      42,
+      {},
+      ['$scrypt$'],
+    ];
+    for (const hash of malformed) {
+      await expect(verifyPassword('pw-123456', hash as string)).resolves.toBe(false);
+      expect(needsRehash(hash as string)).toBe(true);
+    }
+    await expect(verifyPassword(undefined as unknown as string, good)).resolves.toBe(false);
+    await expect(verifyPassword(123 as unknown as string, good)).resolves.toBe(false);
+    await expect(verifyPassword({ toString: () => 'pw-123456' } as unknown as string, good)).resolves.toBe(false);
+  });
+
+  it('compares the whole key: a key differing only in its first or last byte is refused', async () => {
+    const hash = await hashPassword('pw-abcdef');
+    const h = parts(hash);
+    for (const index of [0, h.key.length - 1]) {
+      const key = Buffer.from(h.key);
+      key[index] ^= 0x01;
+      const tampered = `$scrypt$ln=${h.ln},r=${h.r},p=${h.p}$${h.saltB64}$${key.toString('base64').replace(/=+$/, '')}`;
+      expect(await verifyPassword('pw-abcdef', tampered)).toBe(false);
+    }
+  });
+
+  it('verifies hashes made with older parameters, and needsRehash says to upgrade them', async () => {
+    const legacy = legacyHash('old password', 14);
+    expect(await verifyPassword('old password', legacy)).toBe(true);
+    expect(await verifyPassword('wrong password', legacy)).toBe(false);
+    expect(needsRehash(legacy)).toBe(true);
+
+    const current = await hashPassword('old password');
+    expect(needsRehash(current)).toBe(false);
+    expect(needsRehash(current, { ln: 18 })).toBe(true);
+    expect(needsRehash(current, { keyLength: 64 })).toBe(true);
+    expect(needsRehash(current, { ln: 17, r: 8, p: 1, keyLength: 32 })).toBe(false);
+  });
+
+  it('takes about as long for an unknown user (null hash) as for a wrong password', async () => {
+    const hash = await hashPassword('the real password');
+    await verifyPassword('warm-up', null); // the dummy hash is made once per process
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      let t = performance.now();
+      expect(await verifyPassword('a wrong password', hash)).toBe(false);
+      known.push(performance.now() - t);
+      t = performance.now();
+      expect(await verifyPassword('a wrong password', null)).toBe(false);
+      unknown.push(performance.now() - t);
+    }
+    const k = median(known);
+    const u = median(unknown);
+    // The work is the same scrypt derivation; allow for a loaded test machine.
+    expect(Math.abs(k - u)).toBeLessThan(Math.max(30, 0.25 * k));
+    expect(await verifyPassword('a wrong password', undefined)).toBe(false);
+  });
+
+  it('does not block the event loop while hashing', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = performance.now();
+    await hashPassword('event loop stays free');
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    expect(elapsed).toBeGreaterThan(50);
+    // A synchronous hash would let no timer fire at all.
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 5 / 3));
+  });
+});
