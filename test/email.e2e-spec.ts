@@ -172,7 +172,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       const device = new TestClient(t.url);
       const page = await device.get(link.href);
       expect(page.status).toBe(200);
-      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('referrer-policy')).toBe('same-origin');
       expect(page.headers.get('cache-control')).toContain('no-store');
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       const html = await page.text();
@@ -185,7 +185,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       const signedIn = await device.post(action, fields);
       expect(signedIn.status).toBe(302);
       expect(location(signedIn).href).toBe(`${t.url}/me`);
-      expect(signedIn.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(signedIn.headers.get('referrer-policy')).toBe('same-origin');
       expect(device.cookies.get('authjs.session-token')).toBeTruthy();
 
       const me = await device.get('/me');

@@ -29,7 +29,9 @@ import { SignInRedirect, SignInService } from './sign-in.service.js';
 /** Headers of every response that carries or follows a magic link. */
 const LINK_HEADERS = {
   // The token is in the URL: never hand it to another site, never keep the page in a cache.
-  'Referrer-Policy': 'no-referrer',
+  // (`same-origin` rather than `no-referrer`: with the latter Chromium sends `Origin: null` on the
+  // confirmation form's POST, which the same-origin check below could not tell from a forgery.)
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'private, no-cache, no-store',
   Pragma: 'no-cache',
   Expires: '0',

@@ -76,8 +76,10 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   for (const c of response.cookies ?? []) {
     res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
   }
-  // Auth URLs carry codes, states and tokens in their query: never leak them through Referer.
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // Auth URLs carry codes, states and tokens in their query: never send them to other sites in
+  // Referer. (`same-origin`, not `no-referrer`: with the latter Chromium sends `Origin: null` on the
+  // pages' own form POSTs, which same-origin checks must then refuse.)
+  res.setHeader('Referrer-Policy', 'same-origin');
   for (const [k, v] of Object.entries(response.headers ?? {})) res.setHeader(k, v);
   if (response.redirect) {
     if (req.headers['x-auth-return-redirect']) {
@@ -90,6 +92,9 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   res.status(response.status ?? 200);
   if (response.html !== undefined) {
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    // The pages hold forms that sign in and out: never inside another site's frame (clickjacking).
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
     res.send(response.html);
   } else if (response.json !== undefined) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
