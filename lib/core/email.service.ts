@@ -5,7 +5,6 @@ import { AdapterService } from '../adapters/adapter.service.js';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import {
-  AccessDenied,
   AuthError,
   CallbackRouteError,
   EmailSignInError,
@@ -24,7 +23,7 @@ import type { AuthRequest, AuthResponse } from './http.types.js';
 import { clientIpBucket } from './rate-limit/client-ip.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import type { ProviderContext, ProviderFlow } from './request-context.js';
-import { SignInRedirect, SignInService } from './sign-in.service.js';
+import { SignInService } from './sign-in.service.js';
 
 /** Headers of every response that carries or follows a magic link. */
 const LINK_HEADERS = {
@@ -73,7 +72,7 @@ export class EmailService implements ProviderFlow {
     const known = await adapter.getUserByEmail(identifier);
     const user: AdapterUser = known ?? { id: randomUUID(), email: identifier, emailVerified: null };
     const account: Account = { provider: provider.id, providerAccountId: identifier, userId: user.id, type: 'email' };
-    await this.authorize(ctx, { user, account, email: { verificationRequest: true } });
+    await this.signIns.runSignInCallback(ctx, { user, account, email: { verificationRequest: true } });
 
     const token = await generateToken(provider);
     const expires = new Date(Date.now() + (provider.maxAge ?? EMAIL_DEFAULTS.maxAge) * 1000);
@@ -166,21 +165,6 @@ export class EmailService implements ProviderFlow {
     if (typeof own === 'string' && own) return [own];
     if (Array.isArray(own) && own.length && own.every((s) => typeof s === 'string' && s)) return own as string[];
     return this.config.secrets;
-  }
-
-  /** The `signIn` callback, with the same rules as every other sign-in (AuthErrors pass through). */
-  private async authorize(ctx: ProviderContext, params: Parameters<ResolvedAuthConfig['callbacks']['signIn']>[0]): Promise<void> {
-    let result: boolean | string;
-    try {
-      result = await this.config.callbacks.signIn(params);
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      throw new AccessDenied('The signIn callback threw; no sign-in email was sent.', { cause: error });
-    }
-    if (typeof result === 'string') {
-      throw new SignInRedirect(toAbsolute(await this.config.callbacks.redirect({ url: result, baseUrl: ctx.origin }), ctx.origin));
-    }
-    if (!result) throw new AccessDenied('The signIn callback refused this address; no sign-in email was sent.');
   }
 
   /** Counts this request per address and per client IP; over either limit → `RateLimited`. */

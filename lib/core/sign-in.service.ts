@@ -72,7 +72,7 @@ export class SignInService {
       known = await this.adapters.require('getUserByEmail').getUserByEmail(input.user.email);
     }
     const callbackUser = known ?? this.statelessUser(input.user, account);
-    await this.authorize(ctx, { user: callbackUser, account, profile, email: input.email, credentials: input.credentials as never });
+    await this.runSignInCallback(ctx, { user: callbackUser, account, profile, email: input.email, credentials: input.credentials as never });
 
     const resolved = stateful
       ? await this.loginOrRegister(input, known, currentUser)
@@ -105,8 +105,12 @@ export class SignInService {
     return { redirect, cookies };
   }
 
-  /** The `signIn` callback: `false` refuses, a string redirects (through the `redirect` callback). */
-  private async authorize(ctx: ProviderContext, params: Parameters<ResolvedAuthConfig['callbacks']['signIn']>[0]): Promise<void> {
+  /**
+   * The `signIn` callback, with the same rules for every flow: `false` refuses (`AccessDenied`), a
+   * thrown AuthError passes through, any other throw refuses, a string redirects (through the
+   * `redirect` callback, so it stays on this origin by default).
+   */
+  async runSignInCallback(ctx: ProviderContext, params: Parameters<ResolvedAuthConfig['callbacks']['signIn']>[0]): Promise<void> {
     let result: boolean | string;
     try {
       result = await this.config.callbacks.signIn(params);
