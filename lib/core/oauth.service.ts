@@ -23,6 +23,7 @@ import {
 } from '../providers/oauth.normalize.js';
 import type { Profile, TokenSet, User } from '../types/common.types.js';
 import { ChecksService } from './checks.service.js';
+import { readCappedBody } from './read-capped.js';
 import type { AuthResponse } from './http.types.js';
 import { createJwtCodec } from './jwt.js';
 import type { ProviderContext, ProviderFlow } from './request-context.js';
@@ -569,28 +570,12 @@ async function boundedFetch(url: string, init: FetchInit, customFetch?: (url: st
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS)]) : AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS);
   const response = await (customFetch ?? fetch)(url, { ...(init as RequestInit), signal });
   if (!response.body || response.status === 204 || response.status === 304) return response;
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > OAUTH_MAX_RESPONSE_BYTES) {
-    await response.body.cancel().catch(() => undefined);
-    throw new Error(`the response from ${new URL(url).origin} is too large`);
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > OAUTH_MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new Error(`the response from ${new URL(url).origin} is too large`);
-    }
-    chunks.push(value);
-  }
+  const body = await readCappedBody(response, OAUTH_MAX_RESPONSE_BYTES);
+  if (!body) throw new Error(`the response from ${new URL(url).origin} is too large`);
   const headers = new Headers(response.headers);
   headers.delete('content-encoding');
   headers.delete('content-length');
-  return new Response(Buffer.concat(chunks), { status: response.status, statusText: response.statusText, headers });
+  return new Response(new Uint8Array(body), { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Maps oauth4webapi and transport failures to the library's typed errors (no token or code in messages). */

@@ -1,5 +1,6 @@
 import { OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { TokenSet, User } from '../../types/common.types.js';
+import { readCappedBody } from '../../core/read-capped.js';
 
 /** What the catalogue's custom requests need from the provider the flow hands them. */
 export interface CatalogProviderContext {
@@ -71,25 +72,7 @@ export async function vendorJson<T>(provider: CatalogProviderContext, url: URL |
 
 /** The body as text, or `undefined` when it is larger than `max` bytes (reading stops there). */
 async function readCapped(response: Response, max: number): Promise<string | undefined> {
-  if (!response.body) return '';
-  if (Number(response.headers.get('content-length')) > max) {
-    await response.body.cancel().catch(() => undefined);
-    return undefined;
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readCappedBody(response, max))?.toString('utf8');
 }
 
 /** `Authorization: Bearer <access token>` (other schemes through `scheme`). */
