@@ -44,7 +44,7 @@ export class AuthService {
     if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
   }
 
-  /** The accounts linked to a user (needs `getUser` and the TypeORM or Memory adapter's `listAccounts`). */
+  /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */
   async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
     await this.adapters.require('unlinkAccount').unlinkAccount(account);
   }
