@@ -2,7 +2,7 @@
 // its own core). It serves one small route through AuthGuard and the same route without it, mints
 // a session for the scenario, prints `READY <json>` and runs until SIGTERM.
 import 'reflect-metadata';
-import { Controller, Get, Module, UseGuards, type DynamicModule } from '@nestjs/common';
+import { type CanActivate, Controller, Get, Injectable, Module, UseGuards, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AddressInfo } from 'node:net';
@@ -31,12 +31,26 @@ export interface BenchServerReady {
   userId: string;
 }
 
+/** The floor: a guard that lets everything through, to show what any Nest guard costs. */
+@Injectable()
+class AllowAllGuard implements CanActivate {
+  canActivate(): boolean {
+    return true;
+  }
+}
+
 @Controller()
 class BenchController {
   @Get('guarded')
   @UseGuards(AuthGuard)
   guarded(@CurrentUser('id') id: string) {
     return { ok: true, id };
+  }
+
+  @Get('allow-all')
+  @UseGuards(AllowAllGuard)
+  allowAll(@CurrentUser('id') id: string | undefined) {
+    return { ok: true, id: id ?? 'anonymous' };
   }
 
   // The same handler, parameter decorator included, without the guard: the difference is the guard.

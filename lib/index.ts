@@ -31,7 +31,7 @@ export { AUTH_DEFAULTS, defaultRedirect } from './config/defaults.js';
 
 // ---- storage: MemoryAdapter, TypeORM ----
 export { MemoryAdapter } from './adapters/memory.adapter.js';
-export { TypeOrmAdapter } from './adapters/typeorm/typeorm.adapter.js';
+export { TypeOrmAdapter, type TypeOrmAdapterOptions } from './adapters/typeorm/typeorm.adapter.js';
 export { authEntities, defaultAuthEntities } from './adapters/typeorm/auth-entities.js';
 export type { TypeOrmAdapterEntities, EntityClass } from './adapters/typeorm/auth-entities.js';
 export { UserEntity } from './adapters/typeorm/user.entity.js';
@@ -44,7 +44,7 @@ export { AuthSchemaMysql1764547200000, authMigrationsMysql } from './adapters/ty
 export { AuthSchemaSqlite1764547200000, authMigrationsSqlite } from './adapters/typeorm/migrations/sqlite.migrations.js';
 
 // ---- sessions, guard, decorators, services ----
-export { AuthGuard, type AuthenticatedRequest } from './http/auth.guard.js';
+export { AuthGuard, requestSession, type AuthenticatedRequest } from './http/auth.guard.js';
 export { CurrentUser, AuthSession } from './http/current-user.decorator.js';
 export { Public, IS_PUBLIC_KEY } from './http/public.decorator.js';
 export { AuthService } from './core/auth.service.js';

@@ -5,7 +5,8 @@ import { Public } from '../lib/http/public.decorator.js';
 import { CurrentUser } from '../lib/http/current-user.decorator.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { createTestApp, type TestApp, type TestAppOptions } from './setup/app.js';
+import { encode } from '../lib/core/jwt.js';
+import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';
 
@@ -105,6 +106,18 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     } else {
       expect(replay.status).toBe(401);
       expect(await replay.json()).toMatchObject({ error: 'InvalidSession' });
+    }
+  });
+
+  it('gives each request its own user and session: what a handler changes does not reach the next one', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    for (let i = 0; i < 3; i++) {
+      const me = (await (await client.get('/me')).json()) as { user: Record<string, unknown>; session: { user: Record<string, unknown>; expires: string } };
+      expect(me.user).toEqual({ id: 'user-alice', email: 'alice@example.test', name: 'Alice', image: null });
+      expect(me.session.user).toMatchObject({ id: 'user-alice', name: 'Alice' });
+      expect(new Date(me.session.expires).getTime()).toBeGreaterThan(Date.now());
+      expect((await client.get('/me/scribble')).status).toBe(200);
     }
   });
 
@@ -235,6 +248,42 @@ describe('routes', () => {
   });
 });
 
+describe('secure cookie names behind a TLS-terminating proxy', () => {
+  // Over https the session cookie is `__Secure-authjs.session-token`; behind a proxy the guard
+  // learns the scheme from X-Forwarded-Proto, but only from a proxy it trusts (`trustHost`).
+  const apps: TestApp[] = [];
+  afterAll(() => Promise.all(apps.map((a) => a.close())));
+  const start = async (trustHost: boolean) => {
+    const t = await createTestApp({ auth: { session: { strategy: 'jwt' }, trustHost } });
+    apps.push(t);
+    return t;
+  };
+  const mint = (salt: string) => encode({ token: { sub: 'user-proxy', name: 'Proxied', email: 'p@example.test' }, secret: TEST_SECRET, salt });
+
+  it('trusted: https in X-Forwarded-Proto selects the __Secure- cookie, http or none the plain one', async () => {
+    const t = await start(true);
+    const secure = `__Secure-authjs.session-token=${await mint('__Secure-authjs.session-token')}`;
+    const plain = `authjs.session-token=${await mint('authjs.session-token')}`;
+    const me = (cookie: string, proto?: string) =>
+      fetch(`${t.url}/me`, { headers: { cookie, ...(proto ? { 'x-forwarded-proto': proto } : {}) } });
+    expect((await me(secure, 'https')).status).toBe(200);
+    expect((await me(secure, 'https, http')).status).toBe(200);
+    expect((await me(plain, 'https')).status).toBe(401);
+    expect((await me(secure, 'http')).status).toBe(401);
+    expect((await me(secure)).status).toBe(401);
+    expect((await me(plain)).status).toBe(200);
+    expect((await me(plain, 'http')).status).toBe(200);
+  });
+
+  it('untrusted: X-Forwarded-Proto is ignored', async () => {
+    const t = await start(false);
+    const secure = `__Secure-authjs.session-token=${await mint('__Secure-authjs.session-token')}`;
+    const plain = `authjs.session-token=${await mint('authjs.session-token')}`;
+    expect((await fetch(`${t.url}/me`, { headers: { cookie: secure, 'x-forwarded-proto': 'https' } })).status).toBe(401);
+    expect((await fetch(`${t.url}/me`, { headers: { cookie: plain, 'x-forwarded-proto': 'https' } })).status).toBe(200);
+  });
+});
+
 describe('chunked session cookie', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -326,5 +375,45 @@ describe('database session lifetime (SPEC section 3)', () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'SessionExpired' });
     expect(await adapter.getSessionAndUser(token)).toBeNull();
+  });
+});
+
+describe('custom callbacks on cached sessions', () => {
+  // A decoded JWT and a database session within cacheTtl are served from memory; a custom `jwt` or
+  // `session` callback must still run on every request (it may read a live permission, say).
+  describe.each<[string, Partial<AuthModuleOptions> & AuthModuleExtras]>([
+    ['jwt', { session: { strategy: 'jwt' } }],
+    ['database with cache', { session: { strategy: 'database', cacheTtl: 60 }, adapter: new MemoryAdapter() }],
+  ])('%s', (_name, auth) => {
+    let t: TestApp;
+    let calls = 0;
+    let role = 'reader';
+    beforeAll(async () => {
+      t = await createTestApp({
+        auth: {
+          ...auth,
+          providers: [credentialsProvider()],
+          callbacks: {
+            session: ({ session }) => {
+              calls++;
+              return { ...session, user: { ...session.user, role } } as never;
+            },
+          },
+        },
+      });
+    });
+    afterAll(() => t?.close());
+
+    it('runs the session callback on every guarded request, with what it returns', async () => {
+      const client = new TestClient(t.url);
+      await signIn(client);
+      calls = 0;
+      for (const expected of ['reader', 'reader', 'admin']) {
+        if (expected === 'admin') role = 'admin';
+        const me = (await (await client.get('/me')).json()) as { user: { id: string; role: string } };
+        expect(me.user).toMatchObject({ id: 'user-alice', role: expected });
+      }
+      expect(calls).toBe(3);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Column, DataSource, Entity, type DataSourceOptions, type Logger } from 'typeorm';
+import { Column, DataSource, DeleteDateColumn, Entity, type DataSourceOptions, type Logger } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
@@ -27,6 +27,24 @@ const MIGRATIONS: Record<DatabaseName, Function[]> = {
 class AppUser extends UserEntity {
   @Column({ type: 'varchar', length: 32, default: 'member' })
   role!: string;
+}
+
+/**
+ * A user entity with what changes how a row is read: a column transformer, a column left out of
+ * selects, a soft-delete column and a property that is no column.
+ */
+@Entity('users')
+class ShapedUser extends UserEntity {
+  @Column({ type: 'text', nullable: true, transformer: { to: (v: string[] | null) => (v ? v.join(',') : null), from: (v: string | null) => (v ? v.split(',') : []) } })
+  tags!: string[];
+
+  @Column({ type: 'varchar', length: 64, nullable: true, select: false })
+  secretNote!: string | null;
+
+  @DeleteDateColumn({ type: Date, precision: 3, nullable: true })
+  deletedAt!: Date | null;
+
+  kind = 'shaped';
 }
 
 /** An account entity with an extra column. */
@@ -236,22 +254,114 @@ for (const target of targets) {
         expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({ counter: 4_294_967_295 });
       });
 
-      it('getSessionAndUser is one query', async () => {
-        const user = await newUser();
-        const sessionToken = randomUUID();
-        await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+      /** The statements the data source's query runners report while `fn` runs. */
+      async function loggedQueries(fn: () => Promise<unknown>): Promise<string[]> {
         const queries: string[] = [];
         // Every query runner reports each statement to the data source's logger, whatever the logging option.
         const logger = ds.logger;
-        const counting: Logger = { ...noopLogger, logQuery: (sql: string) => void queries.push(sql) };
-        (ds as { logger: Logger }).logger = counting;
+        (ds as { logger: Logger }).logger = { ...noopLogger, logQuery: (sql: string) => void queries.push(sql) };
         try {
-          expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken }, user: { id: user.id } });
+          await fn();
         } finally {
           (ds as { logger: Logger }).logger = logger;
         }
+        return queries;
+      }
+
+      it('getSessionAndUser through DataSource.query (preparedStatements: false) is one JOIN', async () => {
+        const plainAdapter = new TypeOrmAdapter(ds, {}, { preparedStatements: false });
+        const user = await newUser();
+        const sessionToken = randomUUID();
+        await plainAdapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+        const queries = await loggedQueries(async () => {
+          expect(await plainAdapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken }, user: { id: user.id } });
+        });
         expect(queries).toHaveLength(1);
         expect(queries[0]).toMatch(/JOIN/i);
+      });
+
+      it('getSessionAndUser prepares its statement once and sends one statement per lookup', async () => {
+        const user = await newUser();
+        const tokens = [randomUUID(), randomUUID(), randomUUID()];
+        for (const sessionToken of tokens) await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+        await adapter.getSessionAndUser(tokens[0]!); // the first lookup builds (and, on SQLite, prepares) the statement
+        // Count the real driver's entry points (they still run): the pg pool's query, better-sqlite3's prepare.
+        const driver = ds.driver as unknown as { master?: { query: Function }; databaseConnection?: { prepare: Function } };
+        const calls: unknown[][] = [];
+        const restore: (() => void)[] = [];
+        const count = (owner: Record<string, Function>, key: string) => {
+          const original = owner[key]!;
+          owner[key] = function (this: unknown, ...args: unknown[]) {
+            calls.push(args);
+            return original.apply(this, args);
+          };
+          restore.push(() => void (owner[key] = original));
+        };
+        if (target.name === 'postgres') count(driver.master as never, 'query');
+        if (target.name === 'sqlite') count(driver.databaseConnection as never, 'prepare');
+        let queries: string[];
+        try {
+          queries = await loggedQueries(async () => {
+            for (const sessionToken of tokens) {
+              expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken, userId: user.id }, user: { id: user.id } });
+            }
+            expect(await adapter.getSessionAndUser(tokens[0]!.toUpperCase())).toBeNull();
+          });
+        } finally {
+          for (const undo of restore) undo();
+        }
+        if (target.name === 'postgres') {
+          // One named statement (parsed and planned once per connection), one call per lookup.
+          expect(calls).toHaveLength(4);
+          const names = new Set(calls.map(([config]) => (config as { name: string }).name));
+          expect(names.size).toBe(1);
+          expect([...names][0]).toMatch(/^nestjs_auth_session_[0-9a-f]{16}$/);
+          expect((calls[0]![0] as { text: string }).text).toMatch(/JOIN/i);
+          expect(queries).toHaveLength(0);
+        } else if (target.name === 'sqlite') {
+          // Prepared by the first lookup, never again.
+          expect(calls).toHaveLength(0);
+          expect(queries).toHaveLength(0);
+        } else {
+          expect(queries).toHaveLength(4);
+          for (const sql of queries) expect(sql).toMatch(/JOIN/i);
+        }
+      });
+    });
+
+    describe('the session lookup reads rows as the query builder does', () => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      beforeAll(async () => {
+        db = await createDatabase(target, 'shaped');
+        ds = await openDataSource(db, 'synchronize', [ShapedUser, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+      });
+      afterAll(async () => {
+        await ds?.destroy();
+        await dropDatabase(db);
+      });
+
+      it.each([true, false])('transformers, unselected and soft-deleted columns (preparedStatements: %s)', async (preparedStatements) => {
+        const adapter = new TypeOrmAdapter(ds, { User: ShapedUser }, { preparedStatements });
+        const id = randomUUID();
+        const emailVerified = new Date('2026-03-04T05:06:07.089Z');
+        await ds.getRepository(ShapedUser).insert({ id, email: `s-${id}@example.com`, name: 'Shaped', image: null, emailVerified, tags: ['a', 'b'], secretNote: 'hidden' });
+        const sessionToken = randomUUID();
+        const expires = new Date(Date.now() + 3_600_000);
+        expires.setUTCMilliseconds(123);
+        await adapter.createSession({ sessionToken, userId: id, expires });
+
+        const found = await adapter.getSessionAndUser(sessionToken);
+        // The same user the query builder reads (getUser), field for field, and the session as stored.
+        expect(found?.user).toEqual(await adapter.getUser(id));
+        expect(found?.user).toMatchObject({ id, tags: ['a', 'b'], emailVerified, deletedAt: null, kind: 'shaped' });
+        expect(found?.user).not.toHaveProperty('secretNote');
+        expect(found?.session).toEqual({ sessionToken, userId: id, expires });
+        expect(found?.session.expires).toBeInstanceOf(Date);
+
+        // A soft-deleted user has no session, as the query builder would say.
+        await ds.getRepository(ShapedUser).softDelete({ id });
+        expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
       });
     });
 

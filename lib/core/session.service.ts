@@ -42,16 +42,35 @@ export type SessionState =
       bearer: boolean;
     };
 
-interface CachedJwt { token: JWT; expMs: number }
-interface CachedDb { session: AdapterSession; user: AdapterUser; until: number }
+/** A decoded JWT, kept per exact cookie value until it expires. */
+interface CachedJwt {
+  token: JWT;
+  expMs: number;
+  /** The session's `expires` as sent (ISO string). */
+  expires: string;
+  /** The user as the default callbacks shape it; absent with custom callbacks (they run every time). */
+  user?: AuthUser;
+}
+/** A looked-up database session, served from memory until `until` (`session.cacheTtl`). */
+interface CachedDb {
+  session: AdapterSession;
+  user: AdapterUser;
+  until: number;
+  /** What the default `session` callback makes of it; absent with a custom callback. */
+  shaped?: { user: AuthUser; session: Session };
+}
+/** Where a request's session token came from, or the verdict when there is none to look up. */
+type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionState, { status: 'active' }>;
 
 const JWT_CACHE_MAX = 10_000;
 const DB_CACHE_MAX = 10_000;
+const NO_SESSION: SessionState = Object.freeze({ status: 'none' });
 
 /**
  * Reads, creates, extends and ends sessions for both strategies. Reading runs on every guarded
  * request: JWTs are decoded once per distinct cookie value (bounded cache, expiry still checked),
- * database sessions cost one `getSessionAndUser` call (or none within `session.cacheTtl`).
+ * database sessions cost one `getSessionAndUser` call (or none within `session.cacheTtl`). With the
+ * default callbacks a cache hit is answered synchronously ({@link SessionService.readCached}).
  */
 @Injectable()
 export class SessionService {
@@ -80,52 +99,88 @@ export class SessionService {
 
   /** Reads the session of a request, without side effects beyond deleting an expired database row. */
   async read(lookup: SessionLookup): Promise<SessionState> {
-    const cookieName = this.cookiesFor(lookup.secure).sessionToken.name;
-    let raw = readSessionCookie(lookup.cookies, cookieName);
-    let bearer = false;
-    if (!raw && lookup.authorization) {
-      raw = parseBearer(lookup.authorization);
-      bearer = raw !== undefined;
-      if (!raw && /^bearer\s/i.test(lookup.authorization)) return { status: 'invalid', clearCookies: [] };
-    }
-    if (!raw) return { status: 'none' };
-    const clear = () => (bearer ? [] : clearSessionCookie(lookup.cookies, cookieName, this.cookiesFor(lookup.secure).sessionToken.options));
-    if (raw.length > 16_384) return { status: 'invalid', clearCookies: clear() };
-
-    return this.config.session.strategy === 'jwt'
-      ? this.readJwt(raw, lookup.secure, bearer, clear)
-      : this.readDatabase(raw, bearer, clear);
+    const source = this.tokenOf(lookup);
+    if (!('raw' in source)) return source;
+    return (
+      this.cachedState(source.raw, source.bearer) ??
+      (this.config.session.strategy === 'jwt'
+        ? this.readJwt(source.raw, lookup, source.bearer)
+        : this.readDatabase(source.raw, lookup, source.bearer))
+    );
   }
 
-  private async readJwt(raw: string, secure: boolean, bearer: boolean, clear: () => ResponseCookie[]): Promise<SessionState> {
+  /**
+   * The session of a request when it can be told without waiting: no token, a malformed one, or a
+   * cache hit (a JWT decoded before and not expired, a database session within `cacheTtl`) with
+   * the default callbacks. `undefined` means: call {@link read}. The guard uses it to answer
+   * without a promise on the hot path.
+   */
+  readCached(lookup: SessionLookup): SessionState | undefined {
+    const source = this.tokenOf(lookup);
+    return 'raw' in source ? this.cachedState(source.raw, source.bearer) : source;
+  }
+
+  /** The session token of a request (cookie first, then `Authorization: Bearer`), or the verdict. */
+  private tokenOf(lookup: SessionLookup): TokenSource {
+    const raw = readSessionCookie(lookup.cookies, this.cookiesFor(lookup.secure).sessionToken.name);
+    if (raw) return raw.length > 16_384 ? { status: 'invalid', clearCookies: this.clearFor(lookup, false) } : { raw, bearer: false };
+    if (!lookup.authorization) return NO_SESSION as TokenSource;
+    const token = parseBearer(lookup.authorization);
+    if (token) return { raw: token, bearer: true };
+    return /^bearer\s/i.test(lookup.authorization) ? { status: 'invalid', clearCookies: [] } : (NO_SESSION as TokenSource);
+  }
+
+  /** The deletion cookies for a bad session cookie (none for a bearer token: there is no cookie). */
+  private clearFor(lookup: SessionLookup, bearer: boolean): ResponseCookie[] {
+    if (bearer) return [];
+    const cookie = this.cookiesFor(lookup.secure).sessionToken;
+    return clearSessionCookie(lookup.cookies, cookie.name, cookie.options);
+  }
+
+  /** The active session served from memory, when the token is cached, current and needs no callback. */
+  private cachedState(raw: string, bearer: boolean): SessionState | undefined {
     const now = Date.now();
-    let token: JWT | null;
-    const cached = this.jwtCache.get(raw);
-    if (cached && cached.expMs > now) {
-      token = cached.token;
-    } else {
+    if (this.config.session.strategy === 'jwt') {
+      const cached = this.jwtCache.get(raw);
+      if (!cached?.user || cached.expMs <= now) return undefined;
+      // A copy per request: a handler that changes its user must not change the next request's.
+      const user = { ...cached.user };
+      return { status: 'active', strategy: 'jwt', user, session: { user, expires: cached.expires }, token: cached.token, sessionToken: raw, bearer };
+    }
+    const cached = this.dbCache.get(raw);
+    if (!cached?.shaped || cached.until <= now || cached.session.expires.valueOf() < now) return undefined;
+    const user = { ...cached.shaped.user };
+    return { status: 'active', strategy: 'database', user, session: { ...cached.shaped.session, user }, stored: cached.session, sessionToken: raw, bearer };
+  }
+
+  private async readJwt(raw: string, lookup: SessionLookup, bearer: boolean): Promise<SessionState> {
+    const now = Date.now();
+    let cached = this.jwtCache.get(raw);
+    if (!cached || cached.expMs <= now) {
       if (cached) this.jwtCache.delete(raw);
+      let token: JWT | null;
       try {
         token = this.config.jwt.decode
-          ? await this.config.jwt.decode({ token: raw, secret: this.config.secrets, salt: this.cookiesFor(secure).sessionToken.name })
-          : await (secure ? this.codecs.secure : this.codecs.plain).decode(raw);
-      } catch (error) {
+          ? await this.config.jwt.decode({ token: raw, secret: this.config.secrets, salt: this.cookiesFor(lookup.secure).sessionToken.name })
+          : await (lookup.secure ? this.codecs.secure : this.codecs.plain).decode(raw);
+      } catch {
         this.config.logger.debug(`${JWTSessionError.type}: the session cookie could not be decoded`);
         token = null;
       }
-      if (!token) return { status: 'invalid', clearCookies: clear() };
+      if (!token) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
       const expMs = typeof token.exp === 'number' ? token.exp * 1000 : 0;
-      if (expMs <= now) return { status: 'expired', clearCookies: clear() };
+      if (expMs <= now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
+      cached = { token, expMs, expires: new Date(expMs).toISOString() };
+      if (!this.customCallbacks) {
+        cached.user = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
+      }
       if (this.jwtCache.size >= JWT_CACHE_MAX) this.jwtCache.delete(this.jwtCache.keys().next().value!);
-      this.jwtCache.set(raw, { token, expMs });
+      this.jwtCache.set(raw, cached);
+      if (cached.user) return this.cachedState(raw, bearer)!;
     }
-    const expires = new Date(token.exp! * 1000).toISOString();
-    if (!this.customCallbacks) {
-      const user: AuthUser = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
-      return { status: 'active', strategy: 'jwt', user, session: { user, expires }, token, sessionToken: raw, bearer };
-    }
+    const { token, expires } = cached;
     const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
-    if (!shaped) return { status: 'invalid', clearCookies: clear() };
+    if (!shaped) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
     const session = await this.config.callbacks.session({
       session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires } as never,
       token: shaped,
@@ -135,10 +190,10 @@ export class SessionService {
     return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
   }
 
-  private async readDatabase(raw: string, bearer: boolean, clear: () => ResponseCookie[]): Promise<SessionState> {
+  private async readDatabase(raw: string, lookup: SessionLookup, bearer: boolean): Promise<SessionState> {
     const now = Date.now();
-    let found: { session: AdapterSession; user: AdapterUser } | null = null;
     const ttl = this.config.session.cacheTtl;
+    let found: { session: AdapterSession; user: AdapterUser } | null = null;
     const cached = ttl > 0 ? this.dbCache.get(raw) : undefined;
     if (cached && cached.until > now) {
       found = cached;
@@ -149,20 +204,16 @@ export class SessionService {
         if (found && found.session.expires.valueOf() < now) {
           await adapter.deleteSession(raw);
           this.dbCache.delete(raw);
-          return { status: 'expired', clearCookies: clear() };
+          return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
         }
         if (found) found = await this.extendIfDue(found, now);
       } catch (error) {
         this.logError(error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }));
         return { status: 'invalid', clearCookies: [] };
       }
-      if (!found) return { status: 'invalid', clearCookies: clear() };
-      if (ttl > 0) {
-        if (this.dbCache.size >= DB_CACHE_MAX) this.dbCache.delete(this.dbCache.keys().next().value!);
-        this.dbCache.set(raw, { ...found, until: Math.min(now + ttl * 1000, found.session.expires.valueOf()) });
-      }
+      if (!found) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
     }
-    if (found.session.expires.valueOf() < now) return { status: 'expired', clearCookies: clear() };
+    if (found.session.expires.valueOf() < now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
     const expires = found.session.expires.toISOString();
     const shaped = await this.config.callbacks.session({
       session: { ...found.session, user: found.user, expires } as never,
@@ -170,6 +221,12 @@ export class SessionService {
       token: undefined as unknown as JWT,
     });
     const user = { ...(shaped.user ?? {}), id: String((shaped.user as User | undefined)?.id ?? found.user.id) } as AuthUser;
+    if (ttl > 0 && found !== cached) {
+      if (this.dbCache.size >= DB_CACHE_MAX) this.dbCache.delete(this.dbCache.keys().next().value!);
+      const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, found.session.expires.valueOf()) };
+      if (!this.customCallbacks) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
+      this.dbCache.set(raw, entry);
+    }
     return { status: 'active', strategy: 'database', user, session: shaped, stored: found.session, sessionToken: raw, bearer };
   }
 
@@ -275,7 +332,7 @@ export class SessionService {
         this.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.jwtCache.delete(raw);
-        const state = await this.readJwt(raw, ctx.secure, false, () => []);
+        const state = await this.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
         this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
       }
     } catch (error) {

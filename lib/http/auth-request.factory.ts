@@ -28,8 +28,12 @@ export function requestOrigin(req: Request, config: ResolvedAuthConfig): string 
 export function isSecureRequest(req: Request, config: ResolvedAuthConfig): boolean {
   if (config.useSecureCookies !== undefined) return config.useSecureCookies;
   if (config.url) return config.url.protocol === 'https:';
+  if ((req.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
+  // Without X-Forwarded-Proto only the socket can say https (skips Express's trust-proxy lookup).
+  const forwarded = req.headers['x-forwarded-proto'];
+  if (forwarded === undefined) return false;
   if (req.secure) return true;
-  return config.trustHost && firstHeader(req.headers['x-forwarded-proto']) === 'https';
+  return config.trustHost && firstHeader(forwarded) === 'https';
 }
 
 /** Parses the Cookie header; malformed pairs are dropped, never thrown. */
@@ -37,10 +41,8 @@ export function requestCookies(header: string | undefined): Record<string, strin
   if (!header) return {};
   if (header.length > 32_768) return {};
   try {
-    const parsed = parseCookie(header);
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') out[k] = v;
-    return out;
+    // Every value is a string (undecodable ones are kept as sent); the object has no prototype.
+    return parseCookie(header) as Record<string, string>;
   } catch {
     return {};
   }

@@ -4,16 +4,27 @@ import type { Request, Response } from 'express';
 import { stringifySetCookie } from 'cookie';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { SessionService, type AuthUser, type SessionState } from '../core/session.service.js';
+import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../core/session.service.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import type { Session } from '../types/common.types.js';
 import { isSecureRequest, requestCookies } from './auth-request.factory.js';
 import { IS_PUBLIC_KEY } from './public.decorator.js';
 
-/** Where the guard leaves what it found on the request. */
+/** Where the guard leaves the user: `req.user`, as Passport does. */
 export interface AuthenticatedRequest extends Request {
   user?: AuthUser;
-  authSession?: Session;
+}
+
+/**
+ * The sessions the guard let in, by request (`@AuthSession()`, {@link requestSession}). A WeakMap
+ * rather than another property on the request: adding properties to Express's requests (whose
+ * prototype is swapped per request) takes V8's slow path, about a microsecond each.
+ */
+const sessionsByRequest = new WeakMap<object, Session>();
+
+/** The session `AuthGuard` found for a request (what `@AuthSession()` injects), or undefined. */
+export function requestSession(req: object): Session | undefined {
+  return sessionsByRequest.get(req);
 }
 
 const MESSAGES: Record<GuardRejection, string> = {
@@ -30,23 +41,34 @@ const MESSAGES: Record<GuardRejection, string> = {
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  /** `@Public()` by handler, then controller (a handler can be inherited by several controllers). */
+  private readonly publicRoutes = new WeakMap<Function, Map<Function, boolean>>();
+
   constructor(
     protected readonly reflector: Reflector,
     protected readonly sessions: SessionService,
     @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
     const req = this.getRequest(context);
-    const state = await this.sessions.read({
+    const lookup: SessionLookup = {
       cookies: requestCookies(req.headers.cookie),
       authorization: req.headers.authorization,
       secure: isSecureRequest(req, this.config),
-    });
+    };
+    // A cache hit (or no token at all) is decided without a promise: this runs on every request.
+    const known = this.sessions.readCached(lookup);
+    if (known) return this.decide(context, req, known);
+    return this.sessions.read(lookup).then((state) => this.decide(context, req, state));
+  }
+
+  /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */
+  private decide(context: ExecutionContext, req: AuthenticatedRequest, state: SessionState): boolean {
     if (state.status === 'active') {
       req.user = state.user;
-      req.authSession = state.session;
+      sessionsByRequest.set(req, state.session);
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
@@ -55,12 +77,24 @@ export class AuthGuard implements CanActivate {
 
   /** True for routes marked `@Public()` (handler first, then controller). */
   protected shouldSkip(context: ExecutionContext): boolean {
-    return this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [context.getHandler(), context.getClass()]) === true;
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    // Decorator metadata is fixed once the app runs: read it once per route, not on every request.
+    const byController = typeof handler === 'function' ? this.publicRoutes.get(handler) : undefined;
+    const known = byController?.get(controller);
+    if (known !== undefined) return known;
+    const skip = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [handler, controller]) === true;
+    if (typeof handler === 'function') {
+      if (byController) byController.set(controller, skip);
+      else this.publicRoutes.set(handler, new Map([[controller, skip]]));
+    }
+    return skip;
   }
 
   /** The HTTP request; override for GraphQL (`GqlExecutionContext`) or WebSockets. */
   protected getRequest(context: ExecutionContext): AuthenticatedRequest {
-    return context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // What `switchToHttp().getRequest()` returns, without the closures it attaches to the context.
+    return context.getArgByIndex<AuthenticatedRequest>(0);
   }
 
   /** The HTTP response, used to clear a bad session cookie; override with `getRequest`. */

@@ -19,6 +19,16 @@ class TestRoutesController {
     return { user, session };
   }
 
+  /** Guarded: changes the user and session it was given (they must not leak into the next request). */
+  @Get('me/scribble')
+  @UseGuards(AuthGuard)
+  scribble(@CurrentUser() user: Record<string, unknown>, @AuthSession() session: Session) {
+    user.name = 'scribbled';
+    user.extra = true;
+    session.expires = 'scribbled';
+    return { ok: true };
+  }
+
   /** Not guarded. */
   @Get('public')
   open() {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { EntityManager, EntityMetadata, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
@@ -43,13 +43,18 @@ export class TypeOrmAdapter implements Adapter {
   /** The entity classes in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   private readonly mysql: boolean;
+  private readonly options: Required<TypeOrmAdapterOptions>;
+  /** The session lookup, built on first use (`null`: the entities need the query builder). */
+  private lookup?: SessionLookupPlan | null;
 
   constructor(
     private readonly dataSource: DataSource,
     entities: Partial<TypeOrmAdapterEntities> = {},
+    options: TypeOrmAdapterOptions = {},
   ) {
     this.entities = { ...defaultAuthEntities, ...entities };
     this.mysql = MYSQL_TYPES.has(dataSource.options.type);
+    this.options = { preparedStatements: options.preparedStatements ?? true };
   }
 
   // ---- users ------------------------------------------------------------------------------------
@@ -132,7 +137,20 @@ export class TypeOrmAdapter implements Adapter {
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
-    // One query: the session joined with its user.
+    // One query, the session joined with its user. It runs on every guarded request, so its SQL is
+    // built once from the entities' metadata and, where the driver allows, prepared once.
+    const plan = (this.lookup ??= buildSessionLookup(this.dataSource, this.entities, this.mysql, this.options));
+    if (!plan) return this.getSessionAndUserWithBuilder(sessionToken);
+    const row = await plan.run(sessionToken);
+    if (!row) return null;
+    return {
+      session: this.hydrateAliased(plan.session, row) as AdapterSession,
+      user: this.hydrateAliased(plan.user, row) as AdapterUser,
+    };
+  }
+
+  /** The same lookup through the query builder, for entities the prepared plan does not cover. */
+  private async getSessionAndUserWithBuilder(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     const row = await this.select(this.entities.Session, 's', { sessionToken })
       .innerJoinAndMapOne('s.user', this.entities.User, 'u', 'u.id = s.userId')
       .getOne();
@@ -302,6 +320,143 @@ export class TypeOrmAdapter implements Adapter {
     }
     return entity;
   }
+
+  /** The columns of one entity from a row selected under the plan's aliases, as a plain object. */
+  private hydrateAliased(part: LookupPart, row: ObjectLiteral): ObjectLiteral {
+    const entity = part.metadata.create() as ObjectLiteral;
+    const { driver } = this.dataSource;
+    for (const { alias, column } of part.columns) column.setEntityValue(entity, driver.prepareHydratedValue(row[alias], column));
+    return { ...entity };
+  }
+}
+
+/** Options of {@link TypeOrmAdapter}. */
+export interface TypeOrmAdapterOptions {
+  /**
+   * Prepare the session lookup once per connection (PostgreSQL: a named prepared statement;
+   * better-sqlite3: a cached statement) instead of sending its text on every request.
+   * Turn it off behind a pooler that does not support prepared statements (PgBouncer before 1.21
+   * in transaction mode). Default `true`.
+   */
+  preparedStatements?: boolean;
+}
+
+type ColumnMetadata = EntityMetadata['columns'][number];
+
+/** The columns one entity contributes to the lookup's row, each under its own short alias. */
+interface LookupPart {
+  metadata: EntityMetadata;
+  columns: { alias: string; column: ColumnMetadata }[];
+}
+
+/** The session lookup: SQL built once from the entities' metadata, and how to run it. */
+interface SessionLookupPlan {
+  session: LookupPart;
+  user: LookupPart;
+  /** The row for a session token (columns under the parts' aliases), or undefined. */
+  run(sessionToken: string): Promise<ObjectLiteral | undefined>;
+}
+
+/**
+ * Builds the SQL of `getSessionAndUser` once: `SELECT <session columns>, <user columns> FROM
+ * sessions JOIN users WHERE token = ?`, with the same rules the query builder applies (selectable,
+ * non-virtual columns; soft-deleted rows excluded; `BINARY` on MySQL). Returns null for entities
+ * it does not cover (table inheritance, missing properties): those use the query builder.
+ */
+function buildSessionLookup(
+  dataSource: DataSource,
+  entities: Readonly<TypeOrmAdapterEntities>,
+  mysql: boolean,
+  options: Required<TypeOrmAdapterOptions>,
+): SessionLookupPlan | null {
+  const { driver } = dataSource;
+  const sessionMeta = dataSource.getMetadata(entities.Session);
+  const userMeta = dataSource.getMetadata(entities.User);
+  if (sessionMeta.tableType !== 'regular' || userMeta.tableType !== 'regular') return null;
+  const token = sessionMeta.findColumnWithPropertyName('sessionToken');
+  const userId = sessionMeta.findColumnWithPropertyName('userId');
+  const id = userMeta.findColumnWithPropertyName('id');
+  if (!token || !userId || !id) return null;
+
+  const esc = (name: string) => driver.escape(name);
+  const table = (metadata: EntityMetadata) => metadata.tablePath.split('.').map((part) => (part === '' ? part : esc(part))).join('.');
+  const part = (metadata: EntityMetadata, prefix: string): LookupPart => ({
+    metadata,
+    columns: metadata.columns
+      .filter((column) => column.isSelect && !column.isVirtual && !column.isVirtualProperty)
+      .map((column, i) => ({ alias: `${prefix}${i}`, column })),
+  });
+  const session = part(sessionMeta, 's');
+  const user = part(userMeta, 'u');
+  const select = (tableAlias: string, p: LookupPart) =>
+    p.columns.map(({ alias, column }) => `${esc(tableAlias)}.${esc(column.databaseName)} AS ${esc(alias)}`);
+
+  const conditions = [`${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 0)}`];
+  // A case-insensitive collation (MySQL's default) must not let `ABC` match `abc`.
+  if (mysql) conditions.push(`BINARY ${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 1)}`);
+  if (sessionMeta.deleteDateColumn) conditions.push(`${esc('s')}.${esc(sessionMeta.deleteDateColumn.databaseName)} IS NULL`);
+  if (userMeta.deleteDateColumn) conditions.push(`${esc('u')}.${esc(userMeta.deleteDateColumn.databaseName)} IS NULL`);
+  const sql =
+    `SELECT ${[...select('s', session), ...select('u', user)].join(', ')}` +
+    ` FROM ${table(sessionMeta)} ${esc('s')}` +
+    ` INNER JOIN ${table(userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}` +
+    ` WHERE ${conditions.join(' AND ')}`;
+  const params = (sessionToken: string) => (mysql ? [sessionToken, sessionToken] : [sessionToken]);
+
+  return { session, user, run: lookupRunner(dataSource, sql, params, options.preparedStatements) };
+}
+
+/**
+ * How the lookup's SQL runs. PostgreSQL (`pg`): a named prepared statement on TypeORM's pool, parsed
+ * and planned once per connection. better-sqlite3: one statement prepared on TypeORM's connection.
+ * Elsewhere (or with `preparedStatements: false`): `DataSource.query`. The direct paths skip
+ * TypeORM's query logging and subscribers' query events; the statement reads only.
+ */
+function lookupRunner(
+  dataSource: DataSource,
+  sql: string,
+  params: (sessionToken: string) => unknown[],
+  prepared: boolean,
+): SessionLookupPlan['run'] {
+  const viaDataSource = async (sessionToken: string) => {
+    const rows = (await dataSource.query(sql, params(sessionToken))) as ObjectLiteral[];
+    return rows[0];
+  };
+  if (!prepared) return viaDataSource;
+  const driver = dataSource.driver as typeof dataSource.driver & { master?: PgPool; databaseConnection?: SqliteDatabase };
+  const type = dataSource.options.type;
+  if (type === 'postgres') {
+    const name = `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
+    return async (sessionToken) => {
+      const pool = driver.master;
+      if (!pool || typeof pool.query !== 'function') return viaDataSource(sessionToken);
+      const result = await pool.query({ name, text: sql, values: params(sessionToken) });
+      return result.rows[0];
+    };
+  }
+  if (type === 'better-sqlite3') {
+    let statementOf: { connection: SqliteDatabase; statement: SqliteStatement } | undefined;
+    return async (sessionToken) => {
+      const connection = driver.databaseConnection;
+      if (!connection || typeof connection.prepare !== 'function') return viaDataSource(sessionToken);
+      if (statementOf?.connection !== connection) statementOf = { connection, statement: connection.prepare(sql) };
+      return statementOf.statement.get(...params(sessionToken));
+    };
+  }
+  return viaDataSource;
+}
+
+/** The part of a `pg` Pool the lookup uses. */
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: ObjectLiteral[] }>;
+}
+
+/** The part of a better-sqlite3 Database the lookup uses. */
+interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+}
+interface SqliteStatement {
+  get(...params: unknown[]): ObjectLiteral | undefined;
 }
 
 function versionAtLeast(actual: number[], wanted: number[]): boolean {
