@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Column, DataSource, DeleteDateColumn, Entity, type DataSourceOptions, type Logger } from 'typeorm';
+import { ChildEntity, Column, DataSource, DeleteDateColumn, Entity, TableInheritance, type DataSourceOptions, type Logger } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
@@ -45,6 +45,17 @@ class ShapedUser extends UserEntity {
   deletedAt!: Date | null;
 
   kind = 'shaped';
+}
+
+/** Users in single-table inheritance: the session lookup falls back to the query builder. */
+@Entity('users')
+@TableInheritance({ column: { type: 'varchar', length: 16, name: 'kind' } })
+class BaseMember extends UserEntity {}
+
+@ChildEntity('staff')
+class StaffMember extends BaseMember {
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  desk!: string | null;
 }
 
 /** An account entity with an extra column. */
@@ -362,6 +373,37 @@ for (const target of targets) {
         // A soft-deleted user has no session, as the query builder would say.
         await ds.getRepository(ShapedUser).softDelete({ id });
         expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+      });
+    });
+
+    describe('the session lookup with single-table inheritance', () => {
+      let db: TestDatabase;
+      let ds: DataSource;
+      beforeAll(async () => {
+        db = await createDatabase(target, 'sti');
+        ds = await openDataSource(db, 'synchronize', [BaseMember, StaffMember, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+      });
+      afterAll(async () => {
+        await ds?.destroy();
+        await dropDatabase(db);
+      });
+
+      it('reads the child entity and keeps users of another type out, as getUser does', async () => {
+        const adapter = new TypeOrmAdapter(ds, { User: StaffMember });
+        const staff = randomUUID();
+        const plainMember = randomUUID();
+        await ds.getRepository(StaffMember).insert({ id: staff, email: `st-${staff}@example.com`, emailVerified: null, desk: 'B2' });
+        await ds.getRepository(BaseMember).insert({ id: plainMember, email: `m-${plainMember}@example.com`, emailVerified: null });
+        const staffToken = randomUUID();
+        const memberToken = randomUUID();
+        await adapter.createSession({ sessionToken: staffToken, userId: staff, expires: new Date(Date.now() + 60_000) });
+        await adapter.createSession({ sessionToken: memberToken, userId: plainMember, expires: new Date(Date.now() + 60_000) });
+        const found = await adapter.getSessionAndUser(staffToken);
+        expect(found?.user).toMatchObject({ id: staff, desk: 'B2' });
+        expect(found?.user).toEqual(await adapter.getUser(staff));
+        // A user of another type is not a StaffMember: the discriminator keeps it out, as getUser does.
+        expect(await adapter.getUser(plainMember)).toBeNull();
+        expect(await adapter.getSessionAndUser(memberToken)).toBeNull();
       });
     });
 

@@ -17,8 +17,8 @@ export interface AuthenticatedRequest extends Request {
 
 /**
  * The sessions the guard let in, by request (`@AuthSession()`, {@link requestSession}). A WeakMap
- * rather than another property on the request: adding properties to Express's requests (whose
- * prototype is swapped per request) takes V8's slow path, about a microsecond each.
+ * rather than another property on the request: each property added to Express's requests (whose
+ * prototype is swapped per request) measured about 1% of the guarded route's throughput.
  */
 const sessionsByRequest = new WeakMap<object, Session>();
 

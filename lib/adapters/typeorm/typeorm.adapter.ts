@@ -44,8 +44,8 @@ export class TypeOrmAdapter implements Adapter {
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   private readonly mysql: boolean;
   private readonly options: Required<TypeOrmAdapterOptions>;
-  /** The session lookup, built on first use (`null`: the entities need the query builder). */
-  private lookup?: SessionLookupPlan | null;
+  /** The session lookup, built on first use. */
+  private lookup?: SessionLookupPlan;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -140,23 +140,12 @@ export class TypeOrmAdapter implements Adapter {
     // One query, the session joined with its user. It runs on every guarded request, so its SQL is
     // built once from the entities' metadata and, where the driver allows, prepared once.
     const plan = (this.lookup ??= buildSessionLookup(this.dataSource, this.entities, this.mysql, this.options));
-    if (!plan) return this.getSessionAndUserWithBuilder(sessionToken);
     const row = await plan.run(sessionToken);
     if (!row) return null;
     return {
       session: this.hydrateAliased(plan.session, row) as AdapterSession,
       user: this.hydrateAliased(plan.user, row) as AdapterUser,
     };
-  }
-
-  /** The same lookup through the query builder, for entities the prepared plan does not cover. */
-  private async getSessionAndUserWithBuilder(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
-    const row = await this.select(this.entities.Session, 's', { sessionToken })
-      .innerJoinAndMapOne('s.user', this.entities.User, 'u', 'u.id = s.userId')
-      .getOne();
-    if (!row) return null;
-    const { user, ...session } = row as typeof row & { user: AdapterUser };
-    return { session: plain(session) as AdapterSession, user: plain(user) as AdapterUser };
   }
 
   async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
@@ -359,49 +348,66 @@ interface SessionLookupPlan {
 
 /**
  * Builds the SQL of `getSessionAndUser` once: `SELECT <session columns>, <user columns> FROM
- * sessions JOIN users WHERE token = ?`, with the same rules the query builder applies (selectable,
- * non-virtual columns; soft-deleted rows excluded; `BINARY` on MySQL). Returns null for entities
- * it does not cover (table inheritance, missing properties): those use the query builder.
+ * sessions JOIN users WHERE token = ?`, with the rules the query builder applies to an entity it
+ * selects: selectable, non-virtual columns of that entity (not its table-inheritance children's or
+ * the discriminator), soft-deleted rows excluded, a child entity limited to its discriminator values,
+ * and `BINARY` on MySQL.
  */
 function buildSessionLookup(
   dataSource: DataSource,
   entities: Readonly<TypeOrmAdapterEntities>,
   mysql: boolean,
   options: Required<TypeOrmAdapterOptions>,
-): SessionLookupPlan | null {
+): SessionLookupPlan {
   const { driver } = dataSource;
   const sessionMeta = dataSource.getMetadata(entities.Session);
   const userMeta = dataSource.getMetadata(entities.User);
-  if (sessionMeta.tableType !== 'regular' || userMeta.tableType !== 'regular') return null;
-  const token = sessionMeta.findColumnWithPropertyName('sessionToken');
-  const userId = sessionMeta.findColumnWithPropertyName('userId');
-  const id = userMeta.findColumnWithPropertyName('id');
-  if (!token || !userId || !id) return null;
+  const column = (metadata: EntityMetadata, property: string) => {
+    const found = metadata.findColumnWithPropertyName(property);
+    if (!found) throw new Error(`TypeOrmAdapter: the ${metadata.name} entity has no column for "${property}".`);
+    return found;
+  };
+  const token = column(sessionMeta, 'sessionToken');
+  const userId = column(sessionMeta, 'userId');
+  const id = column(userMeta, 'id');
 
   const esc = (name: string) => driver.escape(name);
   const table = (metadata: EntityMetadata) => metadata.tablePath.split('.').map((part) => (part === '' ? part : esc(part))).join('.');
   const part = (metadata: EntityMetadata, prefix: string): LookupPart => ({
     metadata,
     columns: metadata.columns
-      .filter((column) => column.isSelect && !column.isVirtual && !column.isVirtualProperty)
-      .map((column, i) => ({ alias: `${prefix}${i}`, column })),
+      .filter((c) => c.isSelect && !c.isVirtual && !c.isVirtualProperty && !c.isDiscriminator)
+      .filter((c) => !metadata.childEntityMetadatas.some((child) => child.target === c.target))
+      .map((c, i) => ({ alias: `${prefix}${i}`, column: c })),
   });
   const session = part(sessionMeta, 's');
   const user = part(userMeta, 'u');
   const select = (tableAlias: string, p: LookupPart) =>
-    p.columns.map(({ alias, column }) => `${esc(tableAlias)}.${esc(column.databaseName)} AS ${esc(alias)}`);
+    p.columns.map(({ alias, column: c }) => `${esc(tableAlias)}.${esc(c.databaseName)} AS ${esc(alias)}`);
 
+  // Parameters: the token (twice on MySQL), then any discriminator values.
+  const fixed: unknown[] = [];
+  let index = mysql ? 2 : 1;
+  const param = (value: unknown) => {
+    fixed.push(value);
+    return driver.createParameter(`p${index}`, index++);
+  };
   const conditions = [`${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 0)}`];
   // A case-insensitive collation (MySQL's default) must not let `ABC` match `abc`.
   if (mysql) conditions.push(`BINARY ${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 1)}`);
-  if (sessionMeta.deleteDateColumn) conditions.push(`${esc('s')}.${esc(sessionMeta.deleteDateColumn.databaseName)} IS NULL`);
-  if (userMeta.deleteDateColumn) conditions.push(`${esc('u')}.${esc(userMeta.deleteDateColumn.databaseName)} IS NULL`);
+  for (const [alias, metadata] of [['s', sessionMeta], ['u', userMeta]] as const) {
+    if (metadata.deleteDateColumn) conditions.push(`${esc(alias)}.${esc(metadata.deleteDateColumn.databaseName)} IS NULL`);
+    if (metadata.discriminatorColumn && metadata.parentEntityMetadata) {
+      const values = [...metadata.childEntityMetadatas.filter((child) => child.discriminatorColumn).map((child) => child.discriminatorValue), metadata.discriminatorValue];
+      conditions.push(`${esc(alias)}.${esc(metadata.discriminatorColumn.databaseName)} IN (${values.map(param).join(', ')})`);
+    }
+  }
   const sql =
     `SELECT ${[...select('s', session), ...select('u', user)].join(', ')}` +
     ` FROM ${table(sessionMeta)} ${esc('s')}` +
     ` INNER JOIN ${table(userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}` +
     ` WHERE ${conditions.join(' AND ')}`;
-  const params = (sessionToken: string) => (mysql ? [sessionToken, sessionToken] : [sessionToken]);
+  const params = (sessionToken: string) => (mysql ? [sessionToken, sessionToken, ...fixed] : [sessionToken, ...fixed]);
 
   return { session, user, run: lookupRunner(dataSource, sql, params, options.preparedStatements) };
 }
