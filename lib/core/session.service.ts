@@ -211,7 +211,10 @@ export class SessionService {
         this.logError(error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }));
         return { status: 'invalid', clearCookies: [] };
       }
-      if (!found) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
+      if (!found) {
+        this.dbCache.delete(raw);
+        return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
+      }
     }
     if (found.session.expires.valueOf() < now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
     const expires = found.session.expires.toISOString();
@@ -332,6 +335,7 @@ export class SessionService {
         this.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.jwtCache.delete(raw);
+        // Decoded only for the signOut event's `token`; the cookies to clear are built below.
         const state = await this.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
         this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
       }
