@@ -351,6 +351,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
     let rows: () => Promise<{ users: number; accounts: number; sessions: number }>;
     let profileThrows = false;
     const ids = { a: `c${++seq}-link-a`, b: `c${++seq}-link-b`, trusting: `c${++seq}-link-t` };
+    const seen: { signIn: Record<string, unknown>[]; linkAccount: Record<string, unknown>[] } = { signIn: [], linkAccount: [] };
 
     beforeAll(async () => {
       const memory = target ? undefined : new MemoryAdapter();
@@ -372,6 +373,13 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
             p('b', ids.b),
             p('trusting', ids.trusting, { allowDangerousEmailAccountLinking: true }),
           ] as never,
+          callbacks: {
+            signIn: ({ account }) => {
+              seen.signIn.push({ ...account });
+              return true;
+            },
+          },
+          events: { linkAccount: ({ account }) => void seen.linkAccount.push({ ...account }) },
         },
       });
       adapter = app.app.get(Adapter);
@@ -406,6 +414,26 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       expectSignedIn(await signIn(app, again, 'a'), app, again);
       expect((await me(again)).user?.id).toBe(userId);
       expect((await rows())).toMatchObject({ users: 1, accounts: 1 });
+    });
+
+    it('the signIn callback gets the whole token response; the stored account keeps what account() keeps', async () => {
+      op.signInAs({ sub: 'link-tokens', email: 'tokens@example.com', name: 'Tokens' });
+      seen.signIn.length = 0;
+      seen.linkAccount.length = 0;
+      const client = new TestClient(app.url);
+      expectSignedIn(await signIn(app, client, 'a'), app, client);
+      const [account] = seen.signIn;
+      // As Auth.js passes it: every field of the token response, expires_in included, plus the keys.
+      expect(account).toMatchObject({
+        provider: 'a', type: 'oidc', providerAccountId: 'link-tokens',
+        access_token: expect.any(String), id_token: expect.any(String), token_type: 'bearer',
+        expires_in: expect.any(Number), expires_at: expect.any(Number), scope: expect.stringContaining('openid'),
+      });
+      const stored = await adapter.getAccount!('link-tokens', 'a');
+      expect(stored).toMatchObject({ access_token: account!.access_token, id_token: account!.id_token, expires_at: account!.expires_at });
+      expect(stored).not.toHaveProperty('expires_in');
+      expect(seen.linkAccount[0]).not.toHaveProperty('expires_in');
+      expect(seen.linkAccount[0]).toMatchObject({ provider: 'a', providerAccountId: 'link-tokens', access_token: account!.access_token });
     });
 
     it('links a new account to the signed-in user', async () => {

@@ -215,7 +215,9 @@ export class OAuthService implements ProviderFlow {
     const response = await this.oneAtATime(`${p.id}\0${providerAccountId}`, () =>
       this.signInService.completeSignIn(ctx, {
         user: { ...user, id: providerAccountId, email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email },
-        account: { ...stored, provider: p.id, providerAccountId, type: p.type },
+        // The callbacks see the whole token response (as in Auth.js); the row keeps what account() keeps.
+        account: { ...tokens, provider: p.id, providerAccountId, type: p.type },
+        storedAccount: { ...stored, provider: p.id, providerAccountId, type: p.type },
         profile,
       }),
     );

@@ -21,8 +21,13 @@ import { SessionService, type AuthUser } from './session.service.js';
 export interface SignInInput {
   /** What `profile()` / `authorize()` / the email / the passkey gave (the id may be absent). */
   user: User;
-  /** `{ provider, providerAccountId, type, ...tokens }`. */
+  /**
+   * `{ provider, providerAccountId, type, ...tokens }`, as the `signIn` and `jwt` callbacks and the
+   * `signIn` event see it (OAuth: the whole token response, as Auth.js passes it).
+   */
   account: Account;
+  /** The account row to store when linking (OAuth: what the provider's `account()` keeps); default `account`. */
+  storedAccount?: Account;
   /** The provider's raw profile (oauth/oidc). */
   profile?: Profile;
   email?: { verificationRequest?: boolean };
@@ -187,6 +192,7 @@ export class SignInService {
   /** OAuth/OIDC (reference 9.4) and WebAuthn (9.3) accounts. */
   private async accountSignIn(input: SignInInput, known: AdapterUser | null, currentUser: AuthUser | null): Promise<Resolved> {
     const { account } = input;
+    const stored = input.storedAccount ?? account;
     const NotLinked = account.type === 'webauthn' ? AccountNotLinked : OAuthAccountNotLinked;
     if (known) {
       if (currentUser && currentUser.id !== known.id) {
@@ -197,10 +203,10 @@ export class SignInService {
     const adapter = this.adapters.require('getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount');
     if (currentUser) {
       // Signed in: link the new account to the current user.
-      const linked = toAdapterAccount(account, currentUser.id);
+      const linked = toAdapterAccount(stored, currentUser.id);
       await this.linkOrFindWinner(linked);
-      const stored = this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(currentUser.id) : null;
-      return { user: stored ?? currentUser, isNewUser: false, linked };
+      const user = this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(currentUser.id) : null;
+      return { user: user ?? currentUser, isNewUser: false, linked };
     }
     const email = input.user.email;
     const byEmail = email ? await adapter.getUserByEmail(email) : null;
@@ -213,11 +219,11 @@ export class SignInService {
         if (winner) return { user: winner, isNewUser: false };
         throw new NotLinked('Another account already uses this email address. Sign in the way you did before, then link this account.');
       }
-      const linked = toAdapterAccount(account, byEmail.id);
+      const linked = toAdapterAccount(stored, byEmail.id);
       await this.linkOrFindWinner(linked);
       return { user: byEmail, isNewUser: false, linked };
     }
-    return this.createUserWithAccount(input, toAdapterAccount(account, ''));
+    return this.createUserWithAccount(input, toAdapterAccount(stored, ''));
   }
 
   /**
