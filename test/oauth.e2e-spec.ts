@@ -12,6 +12,7 @@ import { createDatabase, databaseTargets, dropDatabase, type DatabaseTarget, typ
 import { location, TestClient } from './setup/http-client.js';
 import { startOAuth2Server, type TestOAuth2Server } from './setup/oauth2-server.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { startVendorServer, type VendorServer } from './setup/vendor-server.js';
 
 const SESSION_COOKIE = 'authjs.session-token';
 let seq = 0;
@@ -568,6 +569,105 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         expect((await rows())).toEqual(before);
       });
     });
+  });
+});
+
+describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.1.2.1)', () => {
+  let app: TestApp;
+  let vendor: VendorServer;
+  const clientIds = { op: `c${++seq}-maxage`, none: 'maxage-none' };
+  /** The auth_time the vendor server puts in its next ID tokens (seconds), or undefined for none. */
+  let authTime: number | undefined;
+
+  beforeAll(async () => {
+    // A provider that signs whatever auth_time the test chooses: a real OP always tells the truth.
+    vendor = await startVendorServer();
+    const issuer = vendor.url;
+    vendor.route('GET /.well-known/openid-configuration', () => ({
+      json: {
+        issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], id_token_signing_alg_values_supported: ['RS256'],
+      },
+    }));
+    vendor.route('GET /authorize', (req) => {
+      const q = Object.fromEntries(req.query);
+      const code = vendor.issueCode({ clientId: q.client_id!, redirectUri: q.redirect_uri!, codeChallenge: q.code_challenge, nonce: q.nonce, data: {} });
+      const back = new URL(q.redirect_uri!);
+      back.searchParams.set('code', code);
+      if (q.state) back.searchParams.set('state', q.state);
+      return { redirect: back.href };
+    });
+    vendor.route('POST /token', async (req) => {
+      const creds = vendor.clientCredentials(req);
+      const grant = vendor.redeem(req.form, creds.id);
+      if (!('clientId' in grant)) return grant;
+      const now = Math.floor(Date.now() / 1000);
+      const idToken = await vendor.signIdToken({
+        iss: issuer, aud: grant.clientId, sub: 'step-up-user', iat: now, exp: now + 600,
+        ...(grant.nonce ? { nonce: grant.nonce } : {}), ...(authTime !== undefined ? { auth_time: authTime } : {}),
+      });
+      return { json: { access_token: 'at', token_type: 'Bearer', expires_in: 600, id_token: idToken } };
+    });
+    const vendorProvider = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: id, type: 'oidc' as const, issuer, clientId: id, clientSecret: `${id}-secret`, ...extra });
+    app = await createTestApp({
+      auth: {
+        providers: [
+          { id: 'op', name: 'OP', type: 'oidc', issuer: op.issuer, clientId: clientIds.op, clientSecret: `${clientIds.op}-secret` },
+          vendorProvider('vendor'),
+          // max_age in the provider's own parameters, and no check cookie to carry anything.
+          vendorProvider('strict', { authorization: { params: { max_age: '60' } }, checks: ['none'] }),
+        ] as never,
+      },
+    });
+    await registerOidcClient(app, 'op', clientIds.op);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await vendor?.close();
+  });
+
+  it('a real OP: max_age from the sign-in request reaches it, and its ID token passes the auth_time check', async () => {
+    op.signInAs({ sub: 'max-age-user', email: 'maxage@example.com', name: 'Max Age' });
+    const client = new TestClient(app.url);
+    const { start, back } = await startFlow(app, client, 'op', '?max_age=300');
+    expect(location(start).searchParams.get('max_age')).toBe('300');
+    expectSignedIn(await deliver(client, back), app, client);
+  });
+
+  it('an ID token without auth_time, or with one older than max_age, is refused; a recent one is accepted', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const [time, accepted] of [[undefined, false], [now - 3600, false], [now - 5, true]] as const) {
+      authTime = time;
+      const client = new TestClient(app.url);
+      const res = await signIn(app, client, 'vendor', '?max_age=60');
+      if (accepted) expectSignedIn(res, app, client);
+      else expectRejected(res, app, client, 'OAuthCallbackError');
+    }
+    // Without max_age, auth_time is not required.
+    authTime = undefined;
+    const client = new TestClient(app.url);
+    expectSignedIn(await signIn(app, client, 'vendor'), app, client);
+  });
+
+  it('max_age set in the provider\'s params is enforced even without check cookies', async () => {
+    authTime = Math.floor(Date.now() / 1000) - 3600;
+    const client = new TestClient(app.url);
+    expectRejected(await signIn(app, client, 'strict'), app, client, 'OAuthCallbackError');
+    authTime = Math.floor(Date.now() / 1000);
+    expectSignedIn(await signIn(app, client, 'strict'), app, client);
+  });
+
+  it('a max_age that is not a whole number of seconds is refused before the provider is asked', async () => {
+    const client = new TestClient(app.url);
+    const csrfToken = await client.csrf();
+    const authorizations = () => vendor.requests.filter((r) => r.path === '/authorize').length;
+    const before = authorizations();
+    const res = await client.post('/auth/signin/vendor?max_age=soon', { csrfToken, callbackUrl: `${app.url}/me` });
+    expect(res.status).toBe(302);
+    expect(location(res).pathname).toBe('/auth/error');
+    expect(location(res).searchParams.get('error')).toBe('InvalidRequest');
+    expect(res.headers.getSetCookie().some((c) => /authjs\.(pkce|state|nonce)/.test(c) && !/max-age=0/i.test(c))).toBe(false);
+    expect(authorizations()).toBe(before);
   });
 });
 

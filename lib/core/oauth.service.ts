@@ -22,7 +22,7 @@ import {
   type OAuthCheck,
 } from '../providers/oauth.normalize.js';
 import type { Profile, TokenSet, User } from '../types/common.types.js';
-import { ChecksService } from './checks.service.js';
+import { ChecksService, type OpenedCheck } from './checks.service.js';
 import { readCappedBody } from './read-capped.js';
 import type { AuthResponse } from './http.types.js';
 import { createJwtCodec } from './jwt.js';
@@ -105,7 +105,10 @@ export class OAuthService implements ProviderFlow {
     for (const [key, value] of Object.entries(this.extraAuthorizationParams(ctx))) params.set(key, value);
 
     const checks = this.effectiveChecks(p, as);
-    const sealOptions = { provider: p.id, sameSiteNone: p.formPost };
+    // OIDC Core 3.1.2.1: with max_age the ID token must carry a recent enough auth_time. The value
+    // (from the provider's params or this request's) rides in the check cookies to the callback.
+    const maxAge = p.type === 'oidc' ? parseMaxAge(params.get('max_age')) : undefined;
+    const sealOptions = { provider: p.id, sameSiteNone: p.formPost, ...(maxAge !== undefined ? { data: { maxAge } } : {}) };
     if (checks.has('state')) {
       const state = await this.stateCodec.encode({ origin: proxying ? ctx.providerCallbackUrl : undefined, random: o.generateRandomState() });
       await this.checks.seal(ctx, 'state', state, sealOptions);
@@ -153,11 +156,18 @@ export class OAuthService implements ProviderFlow {
 
     // Every check cookie is consumed (cleared) up front, so a failed callback leaves none behind.
     const values: CheckValues = {};
+    let maxAge: number | undefined;
+    const keep = (key: keyof CheckValues) => (check: OpenedCheck) => {
+      values[key] = check.value;
+      if (typeof check.data?.maxAge === 'number') maxAge = check.data.maxAge;
+    };
     const opened = await Promise.allSettled([
-      checks.has('state') ? this.open(ctx, 'state', p.id).then((v) => (values.state = v)) : undefined,
-      checks.has('pkce') ? this.open(ctx, 'pkceCodeVerifier', p.id).then((v) => (values.code_verifier = v)) : undefined,
-      checks.has('nonce') ? this.open(ctx, 'nonce', p.id).then((v) => (values.nonce = v)) : undefined,
+      checks.has('state') ? this.open(ctx, 'state', p.id).then(keep('state')) : undefined,
+      checks.has('pkce') ? this.open(ctx, 'pkceCodeVerifier', p.id).then(keep('code_verifier')) : undefined,
+      checks.has('nonce') ? this.open(ctx, 'nonce', p.id).then(keep('nonce')) : undefined,
     ]);
+    // Without check cookies ('none'), only the provider's own max_age is known here.
+    if (maxAge === undefined && p.type === 'oidc') maxAge = parseMaxAge(p.authorization?.params?.max_age ?? null);
     const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason instanceof AuthError ? failed.reason : new InvalidCheck('A check cookie could not be read.', { cause: failed.reason });
 
@@ -181,7 +191,7 @@ export class OAuthService implements ProviderFlow {
     if (!validated.get('code')) throw new OAuthCallbackError(`${p.name} returned no authorization code.`);
     this.markUsed(p.id, values, validated.get('code')!);
 
-    const { tokens, claims } = await this.exchangeCode(ctx, p, as, client, validated, values).catch((error) => {
+    const { tokens, claims } = await this.exchangeCode(ctx, p, as, client, validated, values, maxAge).catch((error) => {
       throw mapProtocolError(error, p.name);
     });
     let profile = await this.readProfile(ctx, p, as, client, tokens, claims).catch((error) => {
@@ -233,6 +243,7 @@ export class OAuthService implements ProviderFlow {
     client: o.Client,
     params: URLSearchParams,
     values: CheckValues,
+    maxAge: number | undefined,
   ): Promise<{ tokens: TokenSet; claims?: o.IDToken }> {
     let response: Response;
     if (p.token?.request) {
@@ -258,6 +269,7 @@ export class OAuthService implements ProviderFlow {
     as = await this.idTokenServer(p, as, response);
     const processed = await o.processAuthorizationCodeResponse(as, client, response, {
       expectedNonce: values.nonce ?? o.expectNoNonce,
+      ...(maxAge !== undefined ? { maxAge } : {}),
       requireIdToken: p.type === 'oidc',
     });
     // oauth4webapi checks the ID token's claims; its signature is checked here, before any token is used.
@@ -516,10 +528,10 @@ export class OAuthService implements ProviderFlow {
     return params;
   }
 
-  private async open(ctx: ProviderContext, kind: 'state' | 'pkceCodeVerifier' | 'nonce', provider: string): Promise<string> {
-    const { value } = await this.checks.open(ctx, kind, provider, { consume: true });
-    if (typeof value !== 'string' || value === '') throw new InvalidCheck(`The ${kind} check value is empty.`);
-    return value;
+  private async open(ctx: ProviderContext, kind: 'state' | 'pkceCodeVerifier' | 'nonce', provider: string): Promise<OpenedCheck> {
+    const opened = await this.checks.open(ctx, kind, provider, { consume: true });
+    if (typeof opened.value !== 'string' || opened.value === '') throw new InvalidCheck(`The ${kind} check value is empty.`);
+    return opened;
   }
 
   /**
@@ -646,4 +658,14 @@ function isLoopback(target: string | URL): boolean {
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message.slice(0, 300);
   return 'unknown error';
+}
+
+/**
+ * The `max_age` authorization parameter as seconds, or undefined when absent. A value that is not a
+ * whole number of seconds is refused (`InvalidRequest`) before the user is sent to the provider.
+ */
+function parseMaxAge(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.');
+  return Number(value);
 }
