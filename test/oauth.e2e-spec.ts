@@ -13,6 +13,10 @@ import { location, TestClient } from './setup/http-client.js';
 import { startOAuth2Server, type TestOAuth2Server } from './setup/oauth2-server.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
 import { startVendorServer, type VendorServer } from './setup/vendor-server.js';
+import { connectRedis, redisOrSkip } from './setup/redis.js';
+import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 
 const SESSION_COOKIE = 'authjs.session-token';
 let seq = 0;
@@ -668,6 +672,53 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     expect(location(res).searchParams.get('error')).toBe('InvalidRequest');
     expect(res.headers.getSetCookie().some((c) => /authjs\.(pkce|state|nonce)/.test(c) && !/max-age=0/i.test(c))).toBe(false);
     expect(authorizations()).toBe(before);
+  });
+});
+
+const redis = await redisOrSkip('OAuth replay across instances');
+
+(redis ? describe : describe.skip)('two instances sharing a Redis rate-limit store: a callback replayed to the other is refused', () => {
+  const apps: TestApp[] = [];
+  const clients: Redis[] = [];
+  const prefix = `nestjs-auth-test:${randomUUID()}:`;
+  const clientId = `c${++seq}-cluster`;
+
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      const connection = i === 0 ? redis! : (await connectRedis())!;
+      clients.push(connection);
+      apps.push(await createTestApp({
+        auth: {
+          providers: [{ id: 'idp', name: 'IdP', type: 'oidc', issuer: op.issuer, clientId, clientSecret: `${clientId}-secret`, checks: ['pkce', 'state', 'nonce'] }],
+          rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
+        },
+      }));
+    }
+    await op.addClient({ client_id: clientId, client_secret: `${clientId}-secret`, redirect_uris: apps.map((a) => `${a.url}/auth/callback/idp`) });
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    const keys = await redis!.keys(`${prefix}*`);
+    if (keys.length) await redis!.del(...keys);
+    await Promise.all(clients.map((c) => c.quit()));
+  });
+
+  it('the check cookies used on instance A are refused on instance B before any token request', async () => {
+    const [a, b] = apps as [TestApp, TestApp];
+    op.signInAs({ sub: 'cluster-user', email: 'cluster@example.com', name: 'Cluster' });
+    const client = new TestClient(a.url);
+    const flow = await startFlow(a, client, 'idp');
+    const checkCookies = new Map(client.cookies);
+    expectSignedIn(await deliver(client, flow.back), a, client);
+
+    // A thief with every cookie and the callback URL tries the other instance.
+    const thief = new TestClient(b.url);
+    for (const [k, v] of checkCookies) if (k !== SESSION_COOKIE) thief.cookies.set(k, v);
+    const tokenRequests = () => op.requests.filter((r) => r.includes('/token')).length;
+    const before = tokenRequests();
+    const replayed = new URL(flow.back.url.pathname + flow.back.url.search, b.url);
+    expectRejected(await deliver(thief, { ...flow.back, url: replayed }), b, thief, 'InvalidCheck');
+    expect(tokenRequests()).toBe(before);
   });
 });
 

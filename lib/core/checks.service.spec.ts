@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { InvalidCheck } from '../errors/auth.errors.js';
 import { ChecksService, type CheckKind } from './checks.service.js';
@@ -6,12 +6,18 @@ import { defaultCookies } from './cookies.js';
 import type { ResponseCookie } from './http.types.js';
 import { createJwtCodec, encode } from './jwt.js';
 import type { RequestContext } from './request-context.js';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+import type { RateLimitStore } from './rate-limit/rate-limit.store.js';
+import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
+import { connectRedis, redisOrSkip } from '../../test/setup/redis.js';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 
 const SECRET = 'checks-secret-that-is-long-enough-0000000';
 const OTHER = 'checks-other-secret-long-enough-111111111';
 
-function service(secrets = [SECRET]): ChecksService {
-  return new ChecksService({ secrets } as ResolvedAuthConfig);
+function service(secrets = [SECRET], store: RateLimitStore = new MemoryRateLimitStore()): ChecksService {
+  return new ChecksService({ secrets } as ResolvedAuthConfig, store);
 }
 
 /** A request context carrying `requestCookies`, built by hand (the router builds the real one). */
@@ -168,5 +174,55 @@ describe('ChecksService', () => {
   it('refuses to seal an empty value or without a provider', async () => {
     await expect(checks.seal(context(), 'state', '', { provider: 'idp' })).rejects.toThrow(TypeError);
     await expect(checks.seal(context(), 'state', 'v', { provider: '' })).rejects.toThrow(TypeError);
+  });
+});
+
+const redis = await redisOrSkip('ChecksService replay across instances');
+
+(redis ? describe : describe.skip)('ChecksService with a shared store (real Redis): replay refused across instances', () => {
+  const prefix = `nestjs-auth-test:${randomUUID()}:`;
+  const clients: Redis[] = [];
+  let instances: ChecksService[] = [];
+  beforeAll(async () => {
+    clients.push(redis!, (await connectRedis())!, (await connectRedis())!);
+    // Three app instances: each its own connection and store, one Redis.
+    instances = clients.map((client) => service([SECRET], new RedisRateLimitStore(client, { prefix })));
+  });
+  afterAll(async () => {
+    const keys = await redis!.keys(`${prefix}*`);
+    if (keys.length) await redis!.del(...keys);
+    await Promise.all(clients.map((c) => c.quit()));
+  });
+
+  it('a check opened on one instance is refused on the others, until it expires', async () => {
+    const [a, b, c] = instances;
+    const { cookies } = await sealed('webauthnChallenge', 'challenge', { provider: 'passkey' }, a);
+    expect(await a!.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true })).toEqual({ value: 'challenge' });
+    for (const other of [b!, c!, a!]) {
+      const error = await invalidCheck(() => other.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true }));
+      expect(error.message).toMatch(/WebAuthn challenge cookie was replayed/);
+    }
+    // Remembered in Redis for the check's own lifetime (15 minutes by default), then forgotten.
+    const [key] = await redis!.keys(`${prefix}check:webauthnChallenge:*`);
+    expect(await redis!.pttl(key!)).toBeGreaterThan(14 * 60_000);
+  });
+
+  it('of 30 concurrent opens of one cookie spread over three instances, exactly one succeeds', async () => {
+    const { cookies } = await sealed('state', 'racy', { provider: 'idp' }, instances[0]);
+    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => instances[i % 3]!.open(context(cookies), 'state', 'idp', { consume: true })));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
+  });
+
+  it('a store that does not answer refuses the check (InvalidCheck), never lets it through', async () => {
+    // A real client whose server is gone: nothing listens on this port.
+    expect(await connectRedis('redis://127.0.0.1:1')).toBeNull();
+    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    dead.on('error', () => undefined);
+    const checks = service([SECRET], new RedisRateLimitStore(dead, { prefix }));
+    const { cookies } = await sealed('nonce', 'n', { provider: 'idp' }, checks);
+    const error = await invalidCheck(() => checks.open(context(cookies), 'nonce', 'idp', { consume: true }));
+    expect(error.message).toMatch(/could not be checked for replay/);
+    dead.disconnect();
   });
 });

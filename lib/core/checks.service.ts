@@ -5,6 +5,8 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { InvalidCheck } from '../errors/auth.errors.js';
 import type { ResponseCookie } from './http.types.js';
 import { createJwtCodec, type JwtCodec } from './jwt.js';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import type { RequestContext } from './request-context.js';
 
 /** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge. */
@@ -88,14 +90,19 @@ class ConsumedChecks {
  * A sealed value is a JWE (the session format) keyed with the cookie's name as salt, so a check
  * cookie can never be read as a session or as another check. Opening deletes the cookie on the
  * client; with `consume` the value is also refused if it comes back (replay) within its lifetime.
- * Replay tracking is per process: several instances each keep their own.
+ * Replay tracking uses the configured `rateLimit.store` when it is shared (e.g. `RedisRateLimitStore`),
+ * so a check used on one instance is refused on every other; with the default in-memory store it
+ * is per process (in its own bounded map, so a flood of sign-ins cannot evict lockout counters).
  */
 @Injectable()
 export class ChecksService {
   private readonly codecs = new Map<string, JwtCodec>();
   private readonly consumed = new ConsumedChecks();
 
-  constructor(@Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {}
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    @Inject(RateLimitStore) private readonly store: RateLimitStore,
+  ) {}
 
   /**
    * Seals `value` and adds the check cookie to `ctx.responseCookies`, with the cookie's configured
@@ -153,12 +160,27 @@ export class ChecksService {
       const jti = typeof payload.jti === 'string' ? payload.jti : undefined;
       const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : now;
       if (!jti) throw new InvalidCheck(`The ${label} cookie has no id, so it cannot be used once only.`);
-      if (!this.consumed.consume(`${kind}:${jti}`, expiresAt, now)) {
+      if (!(await this.consumeOnce(`${kind}:${jti}`, expiresAt, now, label))) {
         throw new InvalidCheck(`The ${label} cookie was replayed: it was already used.`);
       }
     }
     const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
     return isRecord(payload.data) ? { value: payload.value, data: payload.data } : { value: payload.value };
+  }
+
+  /**
+   * Records a check id as used until it expires; false when it was used before. Shared stores count
+   * atomically across instances (the first increment wins); a store that does not answer refuses
+   * the check rather than risk a replay.
+   */
+  private async consumeOnce(id: string, expiresAt: number, now: number, label: string): Promise<boolean> {
+    if (this.store instanceof MemoryRateLimitStore) return this.consumed.consume(id, expiresAt, now);
+    try {
+      const { count } = await this.store.increment(`check:${id}`, Math.max(1_000, expiresAt - now));
+      return count === 1;
+    } catch (error) {
+      throw new InvalidCheck(`The ${label} cookie could not be checked for replay: the rate-limit store did not answer. Try again.`, { cause: error });
+    }
   }
 
   /** The deletion cookie of a check cookie: same attributes, empty value, `maxAge: 0`. */

@@ -1,32 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis as connect, redisOrSkip } from '../../../test/setup/redis.js';
 import { RateLimited } from '../../errors/auth.errors.js';
 import { RateLimiterService } from './rate-limiter.service.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Connects once with a short timeout; `null` when Redis is not there. */
-async function connect(): Promise<Redis | null> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.ping();
-    return client;
-  } catch {
-    client.disconnect();
-    return null;
-  }
-}
-
-const probe = await connect();
-if (!probe) {
-  if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=true: the Redis store tests must run).`);
-  console.warn(`Skipping RedisRateLimitStore tests: Redis is not reachable at ${REDIS_URL}.`);
-}
+const probe = await redisOrSkip('RedisRateLimitStore');
 const describeRedis = probe ? describe : describe.skip;
 
 describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', () => {

@@ -1,0 +1,30 @@
+import { Redis } from 'ioredis';
+
+/** The Redis the tests use (the machine's, unless `REDIS_URL` says otherwise). */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Connects once with a short timeout; `null` when Redis is not there. */
+export async function connectRedis(url = REDIS_URL): Promise<Redis | null> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    return client;
+  } catch {
+    client.disconnect();
+    return null;
+  }
+}
+
+/**
+ * A first connection, or `null` when Redis is down: then under `CI=true` this throws (nothing may
+ * be skipped in CI), and otherwise it prints one line saying which suite is skipped and why.
+ */
+export async function redisOrSkip(suite: string): Promise<Redis | null> {
+  const client = await connectRedis();
+  if (client) return client;
+  if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=true: the ${suite} tests must run).`);
+  console.warn(`Skipping ${suite} tests: Redis is not reachable at ${REDIS_URL}.`);
+  return null;
+}
