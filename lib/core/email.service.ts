@@ -9,7 +9,6 @@ import {
   CallbackRouteError,
   EmailSignInError,
   MissingCSRF,
-  RateLimited,
   Verification,
 } from '../errors/auth.errors.js';
 import { renderEmailConfirmPage } from '../http/pages/email-confirm.page.js';
@@ -173,19 +172,14 @@ export class EmailService implements ProviderFlow {
     if (!rule) return;
     const prefix = `email:${provider.id}`;
     // The address is hashed: the counter store never holds addresses.
-    const keys = [
-      { key: `${prefix}:addr:${createHash('sha256').update(identifier).digest('base64url')}`, limit: rule.maxPerAddress },
+    const { windowSeconds } = rule;
+    const hits = [
+      { key: `${prefix}:addr:${createHash('sha256').update(identifier).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds },
     ];
     const ip = clientIpBucket(ctx.request.ip);
-    if (ip) keys.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp });
-    const results = await Promise.allSettled(keys.map((k) => this.limiter.hit(k.key, { limit: k.limit, windowSeconds: rule.windowSeconds })));
-    let refusal: RateLimited | undefined;
-    for (const result of results) {
-      if (result.status === 'fulfilled') continue;
-      if (!(result.reason instanceof RateLimited)) throw result.reason;
-      if (!refusal || result.reason.retryAfter > refusal.retryAfter) refusal = result.reason;
-    }
-    if (refusal) throw refusal;
+    if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
+    // Both counters move; the refusal with the longest wait wins.
+    await this.limiter.hitAll(hits);
   }
 }
 
