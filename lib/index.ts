@@ -46,7 +46,7 @@ export { AuthSchemaSqlite1764547200000, authMigrationsSqlite } from './adapters/
 // ---- sessions, guard, decorators, services ----
 export { AuthGuard, requestSession, type AuthenticatedRequest } from './http/auth.guard.js';
 export { CurrentUser, AuthSession } from './http/current-user.decorator.js';
-export { Public, IS_PUBLIC_KEY } from './http/public.decorator.js';
+export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './http/public.decorator.js';
 export { AuthService } from './core/auth.service.js';
 export { SessionService, type AuthUser, type SessionState, type SessionLookup } from './core/session.service.js';
 export { SignInService, type SignInInput } from './core/sign-in.service.js';

@@ -6,6 +6,7 @@ import { CurrentUser } from '../lib/http/current-user.decorator.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { encode } from '../lib/core/jwt.js';
+import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';
@@ -415,5 +416,43 @@ describe('custom callbacks on cached sessions', () => {
       }
       expect(calls).toBe(3);
     });
+  });
+});
+
+describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
+  const adapter = new MemoryAdapter();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } } });
+  });
+  afterAll(() => t?.close());
+
+  it('a session revoked behind the cache is served from it until cacheTtl, but refused at once on @SkipSessionCache() routes', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    expect((await client.get('/me')).status).toBe(200);
+    // Revoked elsewhere (another instance, an admin): straight in the store, not through this app.
+    await adapter.deleteSession(token);
+    // The documented staleness bound: the cached lookup still answers...
+    expect((await client.get('/me')).status).toBe(200);
+    // ...except where the route asks the database every time.
+    const fresh = await client.get('/me/fresh');
+    expect(fresh.status).toBe(401);
+    expect(await fresh.json()).toMatchObject({ error: 'InvalidSession' });
+    // The fresh answer also dropped the stale entry: every route refuses now.
+    expect((await client.get('/me')).status).toBe(401);
+  });
+
+  it('AuthService.getSession({ fresh: true }) asks the database too', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    const auth = t.app.get(AuthService);
+    const request = { headers: { cookie: `authjs.session-token=${token}` }, socket: {} } as never;
+    expect(await auth.getSession(request)).toMatchObject({ user: { id: 'user-alice' } });
+    await adapter.deleteSession(token);
+    expect(await auth.getSession(request)).toMatchObject({ user: { id: 'user-alice' } });
+    expect(await auth.getSession(request, { fresh: true })).toBeNull();
   });
 });

@@ -20,13 +20,19 @@ export class AuthService {
     private readonly adapters: AdapterService,
   ) {}
 
-  /** The session of an Express request (cookie or bearer), or `null`. */
-  async getSession(request: Request): Promise<{ user: AuthUser; session: Session } | null> {
-    const state = await this.sessions.read({
-      cookies: requestCookies(request.headers.cookie),
-      authorization: request.headers.authorization,
-      secure: isSecureRequest(request, this.config),
-    });
+  /**
+   * The session of an Express request (cookie or bearer), or `null`. With `fresh: true` a database
+   * session is looked up even within `session.cacheTtl` (as `@SkipSessionCache()` does for a route).
+   */
+  async getSession(request: Request, options: { fresh?: boolean } = {}): Promise<{ user: AuthUser; session: Session } | null> {
+    const state = await this.sessions.read(
+      {
+        cookies: requestCookies(request.headers.cookie),
+        authorization: request.headers.authorization,
+        secure: isSecureRequest(request, this.config),
+      },
+      options,
+    );
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
   }
 

@@ -97,16 +97,16 @@ export class SessionService {
     return secure ? this.config.cookies.secure : this.config.cookies.plain;
   }
 
-  /** Reads the session of a request, without side effects beyond deleting an expired database row. */
-  async read(lookup: SessionLookup): Promise<SessionState> {
+  /**
+   * Reads the session of a request, without side effects beyond deleting an expired database row.
+   * With `fresh`, a database session is looked up even within `session.cacheTtl` (and the cache
+   * entry refreshed with the answer); JWT sessions have nothing to look up.
+   */
+  async read(lookup: SessionLookup, options: { fresh?: boolean } = {}): Promise<SessionState> {
     const source = this.tokenOf(lookup);
     if (!('raw' in source)) return source;
-    return (
-      this.cachedState(source.raw, source.bearer) ??
-      (this.config.session.strategy === 'jwt'
-        ? this.readJwt(source.raw, lookup, source.bearer)
-        : this.readDatabase(source.raw, lookup, source.bearer))
-    );
+    if (this.config.session.strategy === 'jwt') return this.cachedState(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
+    return (options.fresh ? undefined : this.cachedState(source.raw, source.bearer)) ?? this.readDatabase(source.raw, lookup, source.bearer, options.fresh === true);
   }
 
   /**
@@ -190,11 +190,11 @@ export class SessionService {
     return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
   }
 
-  private async readDatabase(raw: string, lookup: SessionLookup, bearer: boolean): Promise<SessionState> {
+  private async readDatabase(raw: string, lookup: SessionLookup, bearer: boolean, fresh = false): Promise<SessionState> {
     const now = Date.now();
     const ttl = this.config.session.cacheTtl;
     let found: { session: AdapterSession; user: AdapterUser } | null = null;
-    const cached = ttl > 0 ? this.dbCache.get(raw) : undefined;
+    const cached = ttl > 0 && !fresh ? this.dbCache.get(raw) : undefined;
     if (cached && cached.until > now) {
       found = cached;
     } else {

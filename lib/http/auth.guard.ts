@@ -8,7 +8,7 @@ import { SessionService, type AuthUser, type SessionLookup, type SessionState } 
 import type { GuardRejection } from '../errors/auth.errors.js';
 import type { Session } from '../types/common.types.js';
 import { isSecureRequest, requestCookies } from './auth-request.factory.js';
-import { IS_PUBLIC_KEY } from './public.decorator.js';
+import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from './public.decorator.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
 export interface AuthenticatedRequest extends Request {
@@ -27,6 +27,14 @@ export function requestSession(req: object): Session | undefined {
   return sessionsByRequest.get(req);
 }
 
+/** What a route's decorators ask of the guard, read once per route. */
+interface RoutePolicy {
+  /** `@Public()` */
+  public: boolean;
+  /** `@SkipSessionCache()` */
+  uncached: boolean;
+}
+
 const MESSAGES: Record<GuardRejection, string> = {
   SessionRequired: 'Sign in to access this resource.',
   SessionExpired: 'Your session has expired. Sign in again.',
@@ -41,8 +49,8 @@ const MESSAGES: Record<GuardRejection, string> = {
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  /** `@Public()` by handler, then controller (a handler can be inherited by several controllers). */
-  private readonly publicRoutes = new WeakMap<Function, Map<Function, boolean>>();
+  /** Route policies by handler, then controller (a handler can be inherited by several controllers). */
+  private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
 
   constructor(
     protected readonly reflector: Reflector,
@@ -58,6 +66,9 @@ export class AuthGuard implements CanActivate {
       authorization: req.headers.authorization,
       secure: isSecureRequest(req, this.config),
     };
+    if (this.policy(context).uncached) {
+      return this.sessions.read(lookup, { fresh: true }).then((state) => this.decide(context, req, state));
+    }
     // A cache hit (or no token at all) is decided without a promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
     if (known) return this.decide(context, req, known);
@@ -77,18 +88,27 @@ export class AuthGuard implements CanActivate {
 
   /** True for routes marked `@Public()` (handler first, then controller). */
   protected shouldSkip(context: ExecutionContext): boolean {
+    return this.policy(context).public;
+  }
+
+  /** The route's `@Public()` and `@SkipSessionCache()`, handler first, then controller. */
+  private policy(context: ExecutionContext): RoutePolicy {
     const handler = context.getHandler();
     const controller = context.getClass();
     // Decorator metadata is fixed once the app runs: read it once per route, not on every request.
-    const byController = typeof handler === 'function' ? this.publicRoutes.get(handler) : undefined;
+    const byController = typeof handler === 'function' ? this.routes.get(handler) : undefined;
     const known = byController?.get(controller);
-    if (known !== undefined) return known;
-    const skip = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, [handler, controller]) === true;
+    if (known) return known;
+    const targets = [handler, controller];
+    const policy: RoutePolicy = {
+      public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
+      uncached: this.reflector.getAllAndOverride<boolean>(SKIP_SESSION_CACHE_KEY, targets) === true,
+    };
     if (typeof handler === 'function') {
-      if (byController) byController.set(controller, skip);
-      else this.publicRoutes.set(handler, new Map([[controller, skip]]));
+      if (byController) byController.set(controller, policy);
+      else this.routes.set(handler, new Map([[controller, policy]]));
     }
-    return skip;
+    return policy;
   }
 
   /** The HTTP request; override for GraphQL (`GqlExecutionContext`) or WebSockets. */

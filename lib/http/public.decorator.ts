@@ -8,3 +8,14 @@ export const IS_PUBLIC_KEY = 'nestjs-auth:public';
  * its controller's `@Public()`.
  */
 export const Public = (isPublic = true): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC_KEY, isPublic);
+
+/** Metadata key read by `AuthGuard`. */
+export const SKIP_SESSION_CACHE_KEY = 'nestjs-auth:skip-session-cache';
+
+/**
+ * On a handler or controller: the guard asks the database on every request even when
+ * `session.cacheTtl` is on, so a session revoked on another instance is refused at once here
+ * (payments, account settings). The cache entry is refreshed with the answer. No effect on JWT
+ * sessions, which have no database to ask.
+ */
+export const SkipSessionCache = (skip = true): MethodDecorator & ClassDecorator => SetMetadata(SKIP_SESSION_CACHE_KEY, skip);

@@ -5,6 +5,7 @@ import { AuthModule } from '../../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../../lib/config/auth-options.interface.js';
 import { AuthGuard } from '../../lib/http/auth.guard.js';
 import { AuthSession, CurrentUser } from '../../lib/http/current-user.decorator.js';
+import { SkipSessionCache } from '../../lib/http/public.decorator.js';
 import type { Session } from '../../lib/types/common.types.js';
 
 /** A secret for tests (32+ characters). */
@@ -27,6 +28,14 @@ class TestRoutesController {
     user.extra = true;
     session.expires = 'scribbled';
     return { ok: true };
+  }
+
+  /** Guarded, and always checked against the database (`@SkipSessionCache()`). */
+  @Get('me/fresh')
+  @UseGuards(AuthGuard)
+  @SkipSessionCache()
+  fresh(@CurrentUser('id') id: string) {
+    return { id };
   }
 
   /** Not guarded. */
