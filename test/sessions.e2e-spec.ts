@@ -5,7 +5,11 @@ import { Public } from '../lib/http/public.decorator.js';
 import { CurrentUser } from '../lib/http/current-user.decorator.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { encode } from '../lib/core/jwt.js';
+import { decode, encode } from '../lib/core/jwt.js';
+import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
+import { connectRedis, redisOrSkip } from './setup/redis.js';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
 import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
@@ -454,5 +458,117 @@ describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
     await adapter.deleteSession(token);
     expect(await auth.getSession(request)).toMatchObject({ user: { id: 'user-alice' } });
     expect(await auth.getSession(request, { fresh: true })).toBeNull();
+  });
+});
+
+describe('JWT revocation (session.jwtRevocation)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true } } });
+  });
+  afterAll(() => t?.close());
+
+  const meWith = (cookie: string) => fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${cookie}` } });
+
+  it('sign-out revokes the session: the old cookie, a re-issued copy and the bearer form are all refused', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const first = client.cookies.get('authjs.session-token')!;
+    const decoded = await decode({ token: first, secret: TEST_SECRET, salt: 'authjs.session-token' });
+    expect(decoded?.sid).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+    expect((await meWith(first)).status).toBe(200);
+    // GET /session re-issues the cookie (a new JWE, same session id).
+    await client.get('/auth/session');
+    const reissued = client.cookies.get('authjs.session-token')!;
+    expect(reissued).not.toBe(first);
+    expect((await meWith(reissued)).status).toBe(200);
+
+    const csrfToken = await client.csrf();
+    expect((await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' })).status).toBe(302);
+    for (const copy of [first, reissued]) {
+      const res = await meWith(copy);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+    }
+    expect((await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${reissued}` } })).status).toBe(401);
+    expect(await (await fetch(`${t.url}/auth/session`, { headers: { cookie: `authjs.session-token=${first}` } })).json()).toBeNull();
+  });
+
+  it('signing in again in the same browser revokes the session it replaces', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const before = client.cookies.get('authjs.session-token')!;
+    await signIn(client);
+    const after = client.cookies.get('authjs.session-token')!;
+    expect((await meWith(after)).status).toBe(200);
+    expect((await meWith(before)).status).toBe(401);
+  });
+
+  it('AuthService.signOut(request) revokes it too; other sessions of the user are untouched', async () => {
+    const phone = new TestClient(t.url);
+    const laptop = new TestClient(t.url);
+    await signIn(phone);
+    await signIn(laptop);
+    const token = phone.cookies.get('authjs.session-token')!;
+    const request = { headers: { cookie: `authjs.session-token=${token}` }, socket: {} } as never;
+    await t.app.get(AuthService).signOut(request);
+    expect((await meWith(token)).status).toBe(401);
+    expect((await laptop.get('/me')).status).toBe(200);
+  });
+});
+
+const revocationRedis = await redisOrSkip('JWT revocation across instances');
+
+(revocationRedis ? describe : describe.skip)('JWT revocation across instances sharing a Redis store', () => {
+  const prefix = `nestjs-auth-test:${randomUUID()}:`;
+  const apps: TestApp[] = [];
+  const clients: Redis[] = [];
+  let dead: Redis;
+  let broken: TestApp;
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      const connection = i === 0 ? revocationRedis! : (await connectRedis())!;
+      clients.push(connection);
+      apps.push(await createTestApp({
+        auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true }, rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) } },
+      }));
+    }
+    // An instance whose store is down: nothing listens on port 1.
+    dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    dead.on('error', () => undefined);
+    broken = await createTestApp({
+      auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true }, rateLimit: { store: new RedisRateLimitStore(dead, { prefix }) } },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([...apps, broken].map((a) => a?.close()));
+    const keys = await revocationRedis!.keys(`${prefix}*`);
+    if (keys.length) await revocationRedis!.del(...keys);
+    await Promise.all(clients.map((c) => c.quit()));
+    dead?.disconnect();
+  });
+
+  it('signed out on instance A, the session is refused on instance B, which had it decoded and cached', async () => {
+    const [a, b] = apps as [TestApp, TestApp];
+    const client = new TestClient(a.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    const onB = () => fetch(`${b.url}/me`, { headers: { cookie: `authjs.session-token=${token}` } });
+    expect((await onB()).status).toBe(200);
+    expect((await onB()).status).toBe(200);
+    const csrfToken = await client.csrf();
+    await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
+    expect((await onB()).status).toBe(401);
+    // Kept in Redis until the token would have expired (30 days by default).
+    const [key] = await revocationRedis!.keys(`${prefix}jwt-revoked:sid:*`);
+    expect(await revocationRedis!.pttl(key!)).toBeGreaterThan(29 * 86_400_000);
+  });
+
+  it('when the store does not answer, JWT sessions are refused (fail closed) and their cookie kept', async () => {
+    const token = await encode({ token: { sub: 'user-alice', name: 'Alice', sid: randomUUID() }, secret: TEST_SECRET, salt: 'authjs.session-token' });
+    const res = await fetch(`${broken.url}/me`, { headers: { cookie: `authjs.session-token=${token}` } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+    expect(res.headers.getSetCookie()).toEqual([]);
   });
 });

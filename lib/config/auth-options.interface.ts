@@ -26,6 +26,13 @@ export interface SessionOptions {
    * long on other instances (sign-out on the same instance evicts at once). @default 0 (off)
    */
   cacheTtl?: number;
+  /**
+   * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
+   * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
+   * expired. Revoked ids are kept in memory per process and, when `rateLimit.store` is shared (e.g.
+   * `RedisRateLimitStore`), there too: every JWT request then asks that store. @default false
+   */
+  jwtRevocation?: boolean;
 }
 
 /** Options of the JWT session codec. */

@@ -74,6 +74,9 @@ export function resolveConfig(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
+  if (session.jwtRevocation !== undefined && typeof session.jwtRevocation !== 'boolean') {
+    problems.push(`session.jwtRevocation must be true or false, not ${JSON.stringify(session.jwtRevocation)}.`);
+  }
   if (strategy === 'database') requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
   // ---- providers ----
@@ -166,6 +169,7 @@ export function resolveConfig(
       maxAge,
       updateAge,
       cacheTtl,
+      jwtRevocation: session.jwtRevocation === true,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },

@@ -36,6 +36,7 @@ export interface ResolvedAuthConfig {
     updateAge: number;
     generateSessionToken: () => string;
     cacheTtl: number;
+    jwtRevocation: boolean;
   };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;

@@ -37,9 +37,9 @@ export class AuthService {
   }
 
   /**
-   * Ends the request's session on the server (database strategy: the row is deleted, so the cookie
-   * is refused at once). JWT sessions cannot be revoked server-side; clear the cookie with the
-   * sign-out route instead.
+   * Ends the request's session on the server: a database session's row is deleted, so the cookie is
+   * refused at once; a JWT session is revoked when `session.jwtRevocation` is on (without it a JWT
+   * stays valid until it expires). The cookie itself is cleared by the sign-out route.
    */
   async signOut(request: Request): Promise<void> {
     const state = await this.sessions.read({

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
@@ -8,6 +9,8 @@ import { AuthError, EventError, JWTSessionError, SessionTokenError, SignOutError
 import type { Account, JWT, Profile, Session, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from './http.types.js';
 import { createJwtCodec } from './jwt.js';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import type { RequestContext } from './request-context.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 
@@ -50,6 +53,8 @@ interface CachedJwt {
   expires: string;
   /** The user as the default callbacks shape it; absent with custom callbacks (they run every time). */
   user?: AuthUser;
+  /** With `session.jwtRevocation`: the id the token is revoked by. */
+  revocationId?: string;
 }
 /** A looked-up database session, served from memory until `until` (`session.cacheTtl`). */
 interface CachedDb {
@@ -63,6 +68,8 @@ interface CachedDb {
 type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionState, { status: 'active' }>;
 
 const JWT_CACHE_MAX = 10_000;
+/** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
+const JWT_REVOKED_MAX = 100_000;
 const DB_CACHE_MAX = 10_000;
 const NO_SESSION: SessionState = Object.freeze({ status: 'none' });
 
@@ -79,11 +86,17 @@ export class SessionService {
   private readonly dbCache = new Map<string, CachedDb>();
   /** True when the user supplied jwt/session callbacks: they run on every read. */
   private readonly customCallbacks: boolean;
+  /** `session.jwtRevocation`: revoked JWT ids (`sid:` or `jti:`) and when their tokens expire. */
+  private readonly revokedJwts = new Map<string, number>();
+  /** The shared store revocations go to and every JWT read asks (a shared `rateLimit.store`), or null. */
+  private readonly revocationStore: RateLimitStore | null;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
+    @Inject(RateLimitStore) store: RateLimitStore,
   ) {
+    this.revocationStore = config.session.jwtRevocation && !(store instanceof MemoryRateLimitStore) ? store : null;
     const { secrets, cookies, jwt } = config;
     this.codecs = {
       plain: createJwtCodec(secrets, cookies.plain.sessionToken.name, jwt.maxAge),
@@ -143,14 +156,21 @@ export class SessionService {
     if (this.config.session.strategy === 'jwt') {
       const cached = this.jwtCache.get(raw);
       if (!cached?.user || cached.expMs <= now) return undefined;
-      // A copy per request: a handler that changes its user must not change the next request's.
-      const user = { ...cached.user };
-      return { status: 'active', strategy: 'jwt', user, session: { user, expires: cached.expires }, token: cached.token, sessionToken: raw, bearer };
+      // With revocation, a shared store must be asked (async) and a revoked id answers in readJwt.
+      if (this.config.session.jwtRevocation && (this.revocationStore || (this.revokedJwts.get(cached.revocationId ?? '') ?? 0) > now)) return undefined;
+      return this.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     }
     const cached = this.dbCache.get(raw);
     if (!cached?.shaped || cached.until <= now || cached.session.expires.valueOf() < now) return undefined;
     const user = { ...cached.shaped.user };
     return { status: 'active', strategy: 'database', user, session: { ...cached.shaped.session, user }, stored: cached.session, sessionToken: raw, bearer };
+  }
+
+  /** The active state of a decoded JWT with the default callbacks. */
+  private jwtState(raw: string, cached: CachedJwt & { user: AuthUser }, bearer: boolean): SessionState {
+    // A copy per request: a handler that changes its user must not change the next request's.
+    const user = { ...cached.user };
+    return { status: 'active', strategy: 'jwt', user, session: { user, expires: cached.expires }, token: cached.token, sessionToken: raw, bearer };
   }
 
   private async readJwt(raw: string, lookup: SessionLookup, bearer: boolean): Promise<SessionState> {
@@ -171,13 +191,25 @@ export class SessionService {
       const expMs = typeof token.exp === 'number' ? token.exp * 1000 : 0;
       if (expMs <= now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
       cached = { token, expMs, expires: new Date(expMs).toISOString() };
+      if (this.config.session.jwtRevocation) cached.revocationId = this.revocationId(token);
       if (!this.customCallbacks) {
         cached.user = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
       }
       if (this.jwtCache.size >= JWT_CACHE_MAX) this.jwtCache.delete(this.jwtCache.keys().next().value!);
       this.jwtCache.set(raw, cached);
-      if (cached.user) return this.cachedState(raw, bearer)!;
     }
+    if (this.config.session.jwtRevocation) {
+      let revoked: boolean;
+      try {
+        revoked = await this.isRevoked(cached.token, now);
+      } catch (error) {
+        // Fail closed, as a failed database lookup does: no session, the cookie kept for later.
+        this.logError(new SessionTokenError('The JWT revocation list could not be read (rateLimit.store).', { cause: error }));
+        return { status: 'invalid', clearCookies: [] };
+      }
+      if (revoked) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
+    }
+    if (cached.user) return this.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     const { token, expires } = cached;
     const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
     if (!shaped) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
@@ -233,6 +265,43 @@ export class SessionService {
     return { status: 'active', strategy: 'database', user, session: shaped, stored: found.session, sessionToken: raw, bearer };
   }
 
+  /**
+   * The id a JWT is revoked by: its `sid` (set at sign-in with `jwtRevocation`, kept when the
+   * cookie is re-issued, so every copy of the session goes), else its `jti`.
+   */
+  private revocationId(token: JWT): string | undefined {
+    if (typeof token.sid === 'string' && token.sid) return `sid:${token.sid}`;
+    if (typeof token.jti === 'string' && token.jti) return `jti:${token.jti}`;
+    return undefined;
+  }
+
+  private revokedLocally(token: JWT, now: number): boolean {
+    const id = this.revocationId(token);
+    return id !== undefined && (this.revokedJwts.get(id) ?? 0) > now;
+  }
+
+  private async isRevoked(token: JWT, now: number): Promise<boolean> {
+    if (this.revokedLocally(token, now)) return true;
+    const id = this.revocationId(token);
+    if (!id || !this.revocationStore) return false;
+    const record = await this.revocationStore.get(`jwt-revoked:${id}`);
+    return record !== null && record.count > 0;
+  }
+
+  /** Revokes a JWT session (every copy of it, by `sid`) until the token would have expired. */
+  private async revokeJwt(token: JWT): Promise<void> {
+    const id = this.revocationId(token);
+    const now = Date.now();
+    const until = typeof token.exp === 'number' ? token.exp * 1000 : 0;
+    if (!id || until <= now) return;
+    if (this.revokedJwts.size >= JWT_REVOKED_MAX) {
+      for (const [key, expiry] of this.revokedJwts) if (expiry <= now) this.revokedJwts.delete(key);
+      if (this.revokedJwts.size >= JWT_REVOKED_MAX) this.revokedJwts.delete(this.revokedJwts.keys().next().value!);
+    }
+    this.revokedJwts.set(id, until);
+    await this.revocationStore?.increment(`jwt-revoked:${id}`, until - now);
+  }
+
   /** Extends a database session's expiry at most once per `updateAge` (SPEC section 3). */
   private async extendIfDue(found: { session: AdapterSession; user: AdapterUser }, now: number) {
     const { maxAge, updateAge } = this.config.session;
@@ -257,6 +326,8 @@ export class SessionService {
     const expires = new Date(Date.now() + maxAge * 1000);
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id };
+      // A session id that survives re-issued cookies, so revoking it revokes every copy.
+      if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
       const token = await this.config.callbacks.jwt({
         token: defaults,
         user,
@@ -335,8 +406,11 @@ export class SessionService {
         this.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.jwtCache.delete(raw);
-        // Decoded only for the signOut event's `token`; the cookies to clear are built below.
+        // Decoded for the signOut event's `token` (and revocation); the cookies to clear are built below.
         const state = await this.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
+        const decoded = this.jwtCache.get(raw)?.token;
+        this.jwtCache.delete(raw);
+        if (state.status === 'active' && decoded && this.config.session.jwtRevocation) await this.revokeJwt(decoded);
         this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
       }
     } catch (error) {
@@ -345,11 +419,17 @@ export class SessionService {
     return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
   }
 
-  /** Deletes a database session by token and forgets it (used by AuthService). */
+  /**
+   * Ends a session by token (used by AuthService and a new sign-in): deletes a database session;
+   * with `session.jwtRevocation`, revokes a JWT read by `read` just before.
+   */
   async revoke(sessionToken: string): Promise<void> {
     this.dbCache.delete(sessionToken);
+    // A JWT read just before (the caller's `read`) is in the cache, decoded: its id is what goes.
+    const decoded = this.jwtCache.get(sessionToken)?.token;
     this.jwtCache.delete(sessionToken);
     if (this.config.session.strategy === 'database') await this.adapters.require('deleteSession').deleteSession(sessionToken);
+    else if (decoded && this.config.session.jwtRevocation) await this.revokeJwt(decoded);
   }
 
   /** The signed-in user of a request context, or null. */

@@ -92,8 +92,9 @@ export class SignInService {
       }
     }
 
-    // A new session on every sign-in: end the one the request came with (database strategy).
-    if (current.status === 'active' && current.strategy === 'database' && !current.bearer) {
+    // A new session on every sign-in: end the one the request came with (database strategy, or a
+    // JWT with `session.jwtRevocation`).
+    if (current.status === 'active' && !current.bearer && (current.strategy === 'database' || this.config.session.jwtRevocation)) {
       await this.sessions.revoke(current.sessionToken).catch(() => undefined);
     }
     const cookies = await this.sessions.create(ctx, resolved.user, { account, profile, isNewUser: resolved.isNewUser });
