@@ -20,6 +20,8 @@ export interface BenchServerConfig {
   database?: Record<string, unknown>;
   /** `session.cacheTtl` in seconds. */
   cacheTtl?: number;
+  /** `session.jwtRevocation`. */
+  jwtRevocation?: boolean;
   secret: string;
 }
 
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
     secret: config.secret,
     providers: [],
     trustHost: true,
-    session: { strategy: config.strategy, ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}) },
+    session: { strategy: config.strategy, ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}), ...(config.jwtRevocation ? { jwtRevocation: true } : {}) },
   };
 
   @Module({ imports: [...imports, AuthModule.forRoot(options)], controllers: [BenchController] })

@@ -104,6 +104,11 @@ const SCENARIOS: Scenario[] = [
     setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
   },
   {
+    id: 'jwt-revocation',
+    label: 'JWT sessions, `jwtRevocation` (in-memory list)',
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true }, cleanup: async () => undefined }),
+  },
+  {
     id: 'sqlite',
     label: 'Database sessions, SQLite',
     setup: async () => {
