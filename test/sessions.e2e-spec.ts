@@ -216,6 +216,10 @@ describe('routes', () => {
     const client = new TestClient(t.url);
     const res = await client.get('/auth/csrf');
     expect(res.headers.get('cache-control')).toBe('private, no-cache, no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const session = await client.get('/auth/session');
+    expect(session.headers.get('cache-control')).toBe('private, no-cache, no-store');
+    expect(session.headers.get('x-content-type-options')).toBe('nosniff');
     const { csrfToken } = (await res.json()) as { csrfToken: string };
     expect(await client.csrf()).toBe(csrfToken);
     expect(client.cookies.get('authjs.csrf-token')).toMatch(new RegExp(`^${csrfToken}(%7C|\\|)[0-9a-f]{64}$`));
@@ -238,6 +242,7 @@ describe('routes', () => {
     const csrfToken = await client.csrf();
     const res = await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' }, { headers: { 'X-Auth-Return-Redirect': '1' } });
     expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-cache, no-store');
     expect(await res.json()).toEqual({ url: `${t.url}/public` });
   });
 

@@ -82,9 +82,13 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   // Referer. (`same-origin`, not `no-referrer`: with the latter Chromium sends `Origin: null` on the
   // pages' own form POSTs, which same-origin checks must then refuse.)
   res.setHeader('Referrer-Policy', 'same-origin');
+  // Browsers must take JSON as JSON and HTML as HTML, whatever they look like.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   for (const [k, v] of Object.entries(response.headers ?? {})) res.setHeader(k, v);
   if (response.redirect) {
     if (req.headers['x-auth-return-redirect']) {
+      // The URL may carry a state or a code: not for any cache.
+      if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-cache, no-store');
       res.status(200).json({ url: response.redirect });
       return;
     }
