@@ -9,6 +9,7 @@ import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
 import type { Adapter } from '../lib/adapters/adapter.interface.js';
 import { Passkey, WebAuthn } from '../lib/providers/webauthn.provider.js';
+import { Email } from '../lib/providers/email.provider.js';
 import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { resolveConfig } from '../lib/config/resolve-config.js';
@@ -495,5 +496,67 @@ describe('passkeys with JWT sessions', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('a passkey sign-up cannot claim someone else\'s email address (pre-registration takeover)', () => {
+  const adapter = new MemoryAdapter();
+  const links = new Map<string, string>();
+  let t: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    t = await createTestApp({
+      auth: {
+        providers: [
+          Passkey(),
+          Email({ consumeOnGet: true, rateLimit: false, sendVerificationRequest: ({ identifier, url }) => void links.set(identifier, url) }),
+        ],
+        adapter,
+        trustHost: true,
+        session: { strategy: 'database' },
+      },
+    });
+    origin = t.url.replace('127.0.0.1', 'localhost');
+  });
+  afterAll(() => t?.close());
+
+  /** Signs `c` up with a new passkey under `email` (nothing about the address is checked). */
+  async function passkeySignUp(c: TestClient, email: string): Promise<string> {
+    const o = (await (await c.get(`/auth/webauthn-options/passkey?action=register&email=${encodeURIComponent(email)}`)).json()) as Json;
+    const res = await c.post('/auth/callback/passkey', { action: 'register', data: new SoftAuthenticator().register(o.options, { origin }), callbackUrl: `${origin}/me` }, { json: true });
+    expect(res.status).toBe(302);
+    return ((await (await c.get('/me')).json()) as Json).user.id;
+  }
+
+  /** Requests a magic link for `email` and follows it in `c`; returns the final response. */
+  async function emailSignIn(c: TestClient, email: string): Promise<Response> {
+    const csrfToken = await c.csrf();
+    expect((await c.post('/auth/signin/email', { csrfToken, email, callbackUrl: `${origin}/me` })).status).toBe(302);
+    const link = new URL(links.get(email)!);
+    return c.get(`${link.pathname}${link.search}`);
+  }
+
+  it('the owner of the address is refused, not signed into the account someone made with it', async () => {
+    const squatted = await passkeySignUp(new TestClient(origin), 'victim@example.test');
+    const victim = new TestClient(origin);
+    const res = await emailSignIn(victim, 'victim@example.test');
+    expect(res.status).toBe(302);
+    expect(location(res).searchParams.get('error')).toBe('AccountNotLinked');
+    expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect((await victim.get('/me')).status).toBe(401);
+    expect(await adapter.getUser(squatted)).toMatchObject({ email: 'victim@example.test', emailVerified: null });
+  });
+
+  it('the passkey\'s owner confirms the address by an email sign-in while signed in; then it works anywhere', async () => {
+    const owner = new TestClient(origin);
+    const userId = await passkeySignUp(owner, 'owner@example.test');
+    const confirmed = await emailSignIn(owner, 'owner@example.test');
+    expect(location(confirmed).href).toBe(`${origin}/me`);
+    expect(((await (await owner.get('/me')).json()) as Json).user.id).toBe(userId);
+    expect((await adapter.getUser(userId))?.emailVerified).toBeInstanceOf(Date);
+
+    const elsewhere = new TestClient(origin);
+    expect(location(await emailSignIn(elsewhere, 'owner@example.test')).href).toBe(`${origin}/me`);
+    expect(((await (await elsewhere.get('/me')).json()) as Json).user.id).toBe(userId);
   });
 });

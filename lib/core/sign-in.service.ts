@@ -140,7 +140,7 @@ export class SignInService {
     const { account } = input;
     switch (account.type) {
       case 'email':
-        return this.emailSignIn(input, known);
+        return this.emailSignIn(input, known, currentUser);
       case 'credentials':
         return this.credentialsSignIn(input, known);
       case 'oauth':
@@ -152,12 +152,23 @@ export class SignInService {
     }
   }
 
-  /** Email (reference 9.2): existing user by address, else a new one; `emailVerified` set on first success. */
-  private async emailSignIn(input: SignInInput, known: AdapterUser | null): Promise<Resolved> {
+  /**
+   * Email (reference 9.2): existing user by address, else a new one; `emailVerified` set on first
+   * success. A user whose address was never confirmed and who has a passkey is refused unless this
+   * browser is signed in as that user: a passkey sign-up asks for an address and proves nothing, so
+   * anyone could have made that account, and the link's owner must not be signed into it (the
+   * account creator's passkey and sessions would then reach their mail's account).
+   */
+  private async emailSignIn(input: SignInInput, known: AdapterUser | null, currentUser: AuthUser | null): Promise<Resolved> {
     const adapter = this.adapters.require('getUserByEmail', 'createUser', 'updateUser');
     const email = input.user.email!;
     if (known) {
       if (known.emailVerified) return { user: known, isNewUser: false };
+      if (currentUser?.id !== known.id && (await this.hasPasskeys(known.id))) {
+        throw new AccountNotLinked(
+          'This address belongs to an account that was created with a passkey and never confirmed. Sign in with that passkey, then sign in with this address from the same browser to confirm it.',
+        );
+      }
       const user = await adapter.updateUser({ id: known.id, emailVerified: new Date() });
       this.sessions.emit('updateUser', { user });
       return { user, isNewUser: false };
@@ -171,6 +182,11 @@ export class SignInService {
       if (winner) return { user: winner, isNewUser: false };
       throw error;
     }
+  }
+
+  private async hasPasskeys(userId: string): Promise<boolean> {
+    if (!this.adapters.has('listAuthenticatorsByUserId')) return false;
+    return (await this.adapters.require('listAuthenticatorsByUserId').listAuthenticatorsByUserId(userId)).length > 0;
   }
 
   /**
