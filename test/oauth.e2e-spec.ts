@@ -13,7 +13,7 @@ import { location, TestClient } from './setup/http-client.js';
 import { startOAuth2Server, type TestOAuth2Server } from './setup/oauth2-server.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
 import { startVendorServer, type VendorServer } from './setup/vendor-server.js';
-import { connectRedis, redisOrSkip } from './setup/redis.js';
+import { connectRedis, redisAvailable } from './setup/redis.js';
 import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -675,9 +675,9 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
   });
 });
 
-const redis = await redisOrSkip('OAuth replay across instances');
+const withRedis = await redisAvailable('OAuth replay across instances');
 
-(redis ? describe : describe.skip)('two instances sharing a Redis rate-limit store: a callback replayed to the other is refused', () => {
+(withRedis ? describe : describe.skip)('two instances sharing a Redis rate-limit store: a callback replayed to the other is refused', () => {
   const apps: TestApp[] = [];
   const clients: Redis[] = [];
   const prefix = `nestjs-auth-test:${randomUUID()}:`;
@@ -685,7 +685,7 @@ const redis = await redisOrSkip('OAuth replay across instances');
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      const connection = i === 0 ? redis! : (await connectRedis())!;
+      const connection = (await connectRedis())!;
       clients.push(connection);
       apps.push(await createTestApp({
         auth: {
@@ -698,8 +698,8 @@ const redis = await redisOrSkip('OAuth replay across instances');
   });
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.close()));
-    const keys = await redis!.keys(`${prefix}*`);
-    if (keys.length) await redis!.del(...keys);
+    const keys = await clients[0]!.keys(`${prefix}*`);
+    if (keys.length) await clients[0]!.del(...keys);
     await Promise.all(clients.map((c) => c.quit()));
   });
 

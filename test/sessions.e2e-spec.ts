@@ -7,9 +7,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { decode, encode } from '../lib/core/jwt.js';
 import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
-import { connectRedis, redisOrSkip } from './setup/redis.js';
+import { connectRedis, redisAvailable } from './setup/redis.js';
 import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
@@ -45,6 +45,7 @@ const strategies: Array<[string, 'jwt' | 'database', Setup, string | undefined]>
   ['jwt', 'jwt', async () => ({ options: { auth: { session: { strategy: 'jwt' } } } }), undefined],
   ['database on MemoryAdapter', 'database', async () => ({ options: { auth: { session: { strategy: 'database' }, adapter: new MemoryAdapter() } } }), undefined],
   ['database with cache', 'database', async () => ({ options: { auth: { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() } } }), undefined],
+  ['database with hashed tokens', 'database', async () => ({ options: { auth: { session: { strategy: 'database', hashTokens: true }, adapter: new MemoryAdapter() } } }), undefined],
   // The default adapter: TypeORM in the app, no adapter code written.
   ...targets.map((target): [string, 'jwt' | 'database', Setup, string | undefined] => [
     `database on TypeORM ${target.name}`,
@@ -522,9 +523,9 @@ describe('JWT revocation (session.jwtRevocation)', () => {
   });
 });
 
-const revocationRedis = await redisOrSkip('JWT revocation across instances');
+const withRedis = await redisAvailable('JWT revocation across instances');
 
-(revocationRedis ? describe : describe.skip)('JWT revocation across instances sharing a Redis store', () => {
+(withRedis ? describe : describe.skip)('JWT revocation across instances sharing a Redis store', () => {
   const prefix = `nestjs-auth-test:${randomUUID()}:`;
   const apps: TestApp[] = [];
   const clients: Redis[] = [];
@@ -532,7 +533,7 @@ const revocationRedis = await redisOrSkip('JWT revocation across instances');
   let broken: TestApp;
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      const connection = i === 0 ? revocationRedis! : (await connectRedis())!;
+      const connection = (await connectRedis())!;
       clients.push(connection);
       apps.push(await createTestApp({
         auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true }, rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) } },
@@ -547,8 +548,8 @@ const revocationRedis = await redisOrSkip('JWT revocation across instances');
   });
   afterAll(async () => {
     await Promise.all([...apps, broken].map((a) => a?.close()));
-    const keys = await revocationRedis!.keys(`${prefix}*`);
-    if (keys.length) await revocationRedis!.del(...keys);
+    const keys = await clients[0]!.keys(`${prefix}*`);
+    if (keys.length) await clients[0]!.del(...keys);
     await Promise.all(clients.map((c) => c.quit()));
     dead?.disconnect();
   });
@@ -565,8 +566,8 @@ const revocationRedis = await redisOrSkip('JWT revocation across instances');
     await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
     expect((await onB()).status).toBe(401);
     // Kept in Redis until the token would have expired (30 days by default).
-    const [key] = await revocationRedis!.keys(`${prefix}jwt-revoked:sid:*`);
-    expect(await revocationRedis!.pttl(key!)).toBeGreaterThan(29 * 86_400_000);
+    const [key] = await clients[0]!.keys(`${prefix}jwt-revoked:sid:*`);
+    expect(await clients[0]!.pttl(key!)).toBeGreaterThan(29 * 86_400_000);
   });
 
   it('when the store does not answer, JWT sessions are refused (fail closed) and their cookie kept', async () => {
@@ -575,5 +576,31 @@ const revocationRedis = await redisOrSkip('JWT revocation across instances');
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
     expect(res.headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe('session.hashTokens: the store holds only a hash of each database session token', () => {
+  const adapter = new MemoryAdapter();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', hashTokens: true } } });
+  });
+  afterAll(() => t?.close());
+
+  it('stores SHA-256(token); what the store holds is not a usable session', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    const stored = createHash('sha256').update(token).digest('hex');
+    expect(await adapter.getSessionAndUser(token)).toBeNull();
+    expect(await adapter.getSessionAndUser(stored)).toMatchObject({ session: { sessionToken: stored }, user: { id: 'user-alice' } });
+    expect((await client.get('/me')).status).toBe(200);
+    // Someone who read the sessions table presents what it holds: refused.
+    const leaked = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${stored}` } });
+    expect(leaked.status).toBe(401);
+    // Sign-out deletes the row by its hash.
+    const csrfToken = await client.csrf();
+    await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
+    expect(await adapter.getSessionAndUser(stored)).toBeNull();
   });
 });

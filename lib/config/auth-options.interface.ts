@@ -33,6 +33,13 @@ export interface SessionOptions {
    * `RedisRateLimitStore`), there too: every JWT request then asks that store. @default false
    */
   jwtRevocation?: boolean;
+  /**
+   * Database strategy: store the SHA-256 of each session token instead of the token, so a read of
+   * the sessions table (a backup, a leaked replica) gives no usable session. Off by default, as in
+   * Auth.js, so an Auth.js app can share the sessions table. Turning it on ends existing sessions.
+   * @default false
+   */
+  hashTokens?: boolean;
 }
 
 /** Options of the JWT session codec. */

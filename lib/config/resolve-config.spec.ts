@@ -77,9 +77,10 @@ describe('resolveConfig', () => {
     expect(p.style).toEqual({ brandColor: '#222', logo: 'x' });
   });
 
-  it('session.jwtRevocation is a boolean', () => {
-    expect(problemsOf({ secret: SECRET, providers: [], session: { jwtRevocation: 'yes' as never } })).toEqual([
+  it('session.jwtRevocation and session.hashTokens are booleans', () => {
+    expect(problemsOf({ secret: SECRET, providers: [], session: { jwtRevocation: 'yes' as never, hashTokens: 1 as never } })).toEqual([
       'session.jwtRevocation must be true or false, not "yes".',
+      'session.hashTokens must be true or false, not 1.',
     ]);
     expect(resolveConfig({ secret: SECRET, providers: [], session: { jwtRevocation: true } }, {}, null, {}).session.jwtRevocation).toBe(true);
   });
@@ -87,7 +88,7 @@ describe('resolveConfig', () => {
   it('applies the documented defaults', () => {
     const config = resolveConfig({ secret: SECRET, providers: [] }, {}, null, {});
     expect(config.basePath).toBe('/auth');
-    expect(config.session).toMatchObject({ strategy: 'jwt', maxAge: 2592000, updateAge: 86400, cacheTtl: 0, jwtRevocation: false });
+    expect(config.session).toMatchObject({ strategy: 'jwt', maxAge: 2592000, updateAge: 86400, cacheTtl: 0, jwtRevocation: false, hashTokens: false });
     expect(config.cookies.plain.sessionToken.name).toBe('authjs.session-token');
     expect(config.cookies.secure.sessionToken.name).toBe('__Secure-authjs.session-token');
     expect(config.cookies.secure.csrfToken.name).toBe('__Host-authjs.csrf-token');

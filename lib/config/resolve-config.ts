@@ -74,8 +74,10 @@ export function resolveConfig(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
-  if (session.jwtRevocation !== undefined && typeof session.jwtRevocation !== 'boolean') {
-    problems.push(`session.jwtRevocation must be true or false, not ${JSON.stringify(session.jwtRevocation)}.`);
+  for (const flag of ['jwtRevocation', 'hashTokens'] as const) {
+    if (session[flag] !== undefined && typeof session[flag] !== 'boolean') {
+      problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
+    }
   }
   if (strategy === 'database') requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
@@ -170,6 +172,7 @@ export function resolveConfig(
       updateAge,
       cacheTtl,
       jwtRevocation: session.jwtRevocation === true,
+      hashTokens: session.hashTokens === true,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },

@@ -37,6 +37,7 @@ export interface ResolvedAuthConfig {
     generateSessionToken: () => string;
     cacheTtl: number;
     jwtRevocation: boolean;
+    hashTokens: boolean;
   };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;

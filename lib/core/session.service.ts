@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
@@ -232,9 +232,9 @@ export class SessionService {
     } else {
       try {
         const adapter = this.adapters.require('getSessionAndUser', 'deleteSession', 'updateSession');
-        found = await adapter.getSessionAndUser(raw);
+        found = await adapter.getSessionAndUser(this.storedToken(raw));
         if (found && found.session.expires.valueOf() < now) {
-          await adapter.deleteSession(raw);
+          await adapter.deleteSession(this.storedToken(raw));
           this.dbCache.delete(raw);
           return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
         }
@@ -302,6 +302,11 @@ export class SessionService {
     await this.revocationStore?.increment(`jwt-revoked:${id}`, until - now);
   }
 
+  /** What the store keys a database session by: the token, or with `session.hashTokens` its SHA-256. */
+  private storedToken(raw: string): string {
+    return this.config.session.hashTokens ? createHash('sha256').update(raw).digest('hex') : raw;
+  }
+
   /** Extends a database session's expiry at most once per `updateAge` (SPEC section 3). */
   private async extendIfDue(found: { session: AdapterSession; user: AdapterUser }, now: number) {
     const { maxAge, updateAge } = this.config.session;
@@ -342,8 +347,10 @@ export class SessionService {
     }
     if (!user.id) throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
     const sessionToken = this.config.session.generateSessionToken();
-    const created = await this.adapters.require('createSession').createSession({ sessionToken, userId: user.id, expires });
-    return writeSessionCookie(ctx.request.cookies, cookie.name, created.sessionToken, { ...cookie.options, expires: created.expires });
+    const created = await this.adapters.require('createSession').createSession({ sessionToken: this.storedToken(sessionToken), userId: user.id, expires });
+    // The cookie carries the token itself (the store may hold only its hash).
+    const value = this.config.session.hashTokens ? sessionToken : created.sessionToken;
+    return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires: created.expires });
   }
 
   private encodeJwt(secure: boolean, token: JWT): Promise<string> {
@@ -402,7 +409,7 @@ export class SessionService {
     try {
       if (raw && this.config.session.strategy === 'database') {
         this.dbCache.delete(raw);
-        const deleted = await this.adapters.require('deleteSession').deleteSession(raw);
+        const deleted = await this.adapters.require('deleteSession').deleteSession(this.storedToken(raw));
         this.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.jwtCache.delete(raw);
@@ -428,7 +435,7 @@ export class SessionService {
     // A JWT read just before (the caller's `read`) is in the cache, decoded: its id is what goes.
     const decoded = this.jwtCache.get(sessionToken)?.token;
     this.jwtCache.delete(sessionToken);
-    if (this.config.session.strategy === 'database') await this.adapters.require('deleteSession').deleteSession(sessionToken);
+    if (this.config.session.strategy === 'database') await this.adapters.require('deleteSession').deleteSession(this.storedToken(sessionToken));
     else if (decoded && this.config.session.jwtRevocation) await this.revokeJwt(decoded);
   }
 

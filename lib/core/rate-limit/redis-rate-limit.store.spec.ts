@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { connectRedis as connect, redisOrSkip } from '../../../test/setup/redis.js';
+import { connectRedis as connect, redisAvailable } from '../../../test/setup/redis.js';
 import { RateLimited } from '../../errors/auth.errors.js';
 import { RateLimiterService } from './rate-limiter.service.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const probe = await redisOrSkip('RedisRateLimitStore');
-const describeRedis = probe ? describe : describe.skip;
+const describeRedis = (await redisAvailable('RedisRateLimitStore')) ? describe : describe.skip;
+/** The first instance's connection, also used to look at Redis directly. */
+let probe: Redis | null = null;
 
 describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', () => {
   const clients: Redis[] = [];
@@ -18,6 +19,7 @@ describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', 
   const prefix = `nestjs-auth-test:${randomUUID()}:`;
 
   beforeAll(async () => {
+    probe = await connect();
     clients.push(probe!);
     for (let i = 0; i < 2; i++) {
       const c = await connect();
