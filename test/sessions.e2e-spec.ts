@@ -4,6 +4,7 @@ import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { Public } from '../lib/http/public.decorator.js';
 import { CurrentUser } from '../lib/http/current-user.decorator.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { decode, encode } from '../lib/core/jwt.js';
 import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
@@ -11,6 +12,7 @@ import { connectRedis, redisAvailable } from './setup/redis.js';
 import { Redis } from 'ioredis';
 import { createHash, randomUUID } from 'node:crypto';
 import { AuthService } from '../lib/core/auth.service.js';
+import { Email } from '../lib/providers/email.provider.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';
@@ -145,6 +147,8 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     const client = new TestClient(t.url);
     await signIn(client);
     const token = client.cookies.get('authjs.session-token')!;
+    // Never from the URL (it would land in logs and Referer headers).
+    expect((await fetch(`${t.url}/me?session_token=${encodeURIComponent(token)}&sessionToken=${encodeURIComponent(token)}`)).status).toBe(401);
     const res = await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } });
     expect(res.status).toBe(200);
     const bad = await fetch(`${t.url}/me`, { headers: { authorization: 'Bearer %E0%A4%A' } });
@@ -206,6 +210,13 @@ describe('routes', () => {
   });
   afterAll(() => t.close());
 
+  it('serves the sign-in page unframeable (clickjacking)', async () => {
+    const res = await fetch(`${t.url}/auth/signin`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
   it('lists providers with their URLs', async () => {
     const res = await fetch(`${t.url}/auth/providers`);
     expect(await res.json()).toEqual({
@@ -248,7 +259,12 @@ describe('routes', () => {
   });
 
   it('never redirects off-origin', async () => {
-    for (const callbackUrl of ['https://evil.test/', '//evil.test', '/\\evil.test', 'javascript:alert(1)', '%zz']) {
+    const hostile = [
+      'https://evil.test/', '//evil.test', '/\\evil.test', 'javascript:alert(1)', '%zz', 'https:evil.test', 'https:/evil.test',
+      `${t.url}@evil.test`, `http://127.0.0.1@evil.test/`, '/\t/evil.test', '/\n/evil.test', ' //evil.test', 'http://[::1', '\\\\evil.test',
+      'data:text/html,<script>alert(1)</script>', 'HTTPS://EVIL.TEST',
+    ];
+    for (const callbackUrl of hostile) {
       const client = new TestClient(t.url);
       const res = await signIn(client);
       expect(location(res).origin).toBe(t.url);
@@ -602,5 +618,97 @@ describe('session.hashTokens: the store holds only a hash of each database sessi
     const csrfToken = await client.csrf();
     await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
     expect(await adapter.getSessionAndUser(stored)).toBeNull();
+  });
+});
+
+describe('the public origin: from `url`, or from proxy headers only when trusted (REDIR-04)', () => {
+  const apps: TestApp[] = [];
+  afterAll(() => Promise.all(apps.map((a) => a.close())));
+  const links: string[] = [];
+  const start = async (auth: Partial<AuthModuleOptions> & AuthModuleExtras) => {
+    const t = await createTestApp({
+      auth: {
+        adapter: new MemoryAdapter(),
+        ...auth,
+        providers: [
+          Email({ rateLimit: false, sendVerificationRequest: ({ url }) => void links.push(url) }),
+          { id: 'idp', name: 'IdP', type: 'oauth', clientId: 'c', clientSecret: 's', authorization: 'https://idp.example/authorize', token: 'https://idp.example/token', userinfo: 'https://idp.example/userinfo' },
+        ] as never,
+      },
+    });
+    apps.push(t);
+    return t;
+  };
+  const forged = { 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' };
+
+  async function signInStart(t: TestApp, provider: string, body: Record<string, string>): Promise<Response> {
+    // Every request through the same (forging) proxy: the CSRF cookie's name follows the scheme it claims.
+    const client = new TestClient(t.url);
+    const { csrfToken } = (await (await client.request('GET', '/auth/csrf', undefined, forged)).json()) as { csrfToken: string };
+    return client.post(`/auth/signin/${provider}`, { csrfToken, ...body }, { headers: forged });
+  }
+
+  it('with `url` set, forged X-Forwarded-Host/Proto change neither the magic link nor the OAuth redirect_uri', async () => {
+    const t = await start({ url: 'https://app.example/auth', trustHost: false });
+    links.length = 0;
+    await signInStart(t, 'email', { email: 'host@example.test' });
+    expect(new URL(links[0]!).origin).toBe('https://app.example');
+    const oauth = await signInStart(t, 'idp', {});
+    expect(location(oauth).searchParams.get('redirect_uri')).toBe('https://app.example/auth/callback/idp');
+  });
+
+  it('untrusted without `url`: auth routes refuse (UntrustedHost), never build a URL from the Host header', async () => {
+    const t = await start({ trustHost: false });
+    const res = await fetch(`${t.url}/auth/csrf`, { headers: forged });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(await res.text()).toMatch(/UntrustedHost/);
+    links.length = 0;
+    const client = new TestClient(t.url);
+    const signin = await client.post('/auth/signin/email', { email: 'host@example.test' }, { headers: forged });
+    expect(signin.status).toBeLessThan(500);
+    expect(links).toEqual([]);
+  });
+
+  it('trusted (`trustHost: true`, behind your proxy): the forwarded host and scheme are the origin', async () => {
+    const t = await start({ trustHost: true });
+    links.length = 0;
+    await signInStart(t, 'email', { email: 'host@example.test' });
+    expect(new URL(links[0]!).origin).toBe('https://evil.test');
+  });
+});
+
+describe('a storage failure during the session lookup fails closed', () => {
+  const targetsForFailure = targets.filter((target) => target.name === 'sqlite' && target.available);
+  (targetsForFailure.length ? describe : describe.skip)('TypeORM on SQLite, data source gone', () => {
+    let t: TestApp;
+    let db: TestDatabase;
+    const logged: string[] = [];
+    beforeAll(async () => {
+      db = await createDatabase(targetsForFailure[0]!, 'sessions_failure');
+      t = await createTestApp({
+        imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })],
+        auth: { providers: [credentialsProvider()], logger: { error: (e: Error) => void logged.push(`${e.name}: ${e.message}`), warn: () => undefined, debug: () => undefined } },
+      });
+    });
+    afterAll(async () => {
+      await t?.close().catch(() => undefined);
+      await dropDatabase(db);
+    });
+
+    it('answers 401 InvalidSession (never 500, never signed in), keeps the cookie and logs the cause', async () => {
+      const client = new TestClient(t.url);
+      await signIn(client);
+      expect((await client.get('/me')).status).toBe(200);
+      await t.app.get(DataSource).destroy();
+      const res = await client.get('/me');
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+      expect(res.headers.getSetCookie()).toEqual([]);
+      const session = await client.get('/auth/session');
+      expect(session.status).toBe(200);
+      expect(await session.json()).toBeNull();
+      expect(logged.some((line) => /AdapterError: The adapter's getSessionAndUser failed .*Check the database connection/.test(line))).toBe(true);
+    });
   });
 });
