@@ -210,6 +210,16 @@ describe('routes', () => {
   });
   afterAll(() => t.close());
 
+  it('sends no CORS headers: another origin cannot read the CSRF token or the session', async () => {
+    for (const path of ['/auth/csrf', '/auth/session']) {
+      const res = await fetch(`${t.url}${path}`, { headers: { origin: 'https://evil.test' } });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      const preflight = await fetch(`${t.url}${path}`, { method: 'OPTIONS', headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
   it('serves the sign-in page unframeable (clickjacking)', async () => {
     const res = await fetch(`${t.url}/auth/signin`);
     expect(res.status).toBe(200);
@@ -710,5 +720,35 @@ describe('a storage failure during the session lookup fails closed', () => {
       expect(await session.json()).toBeNull();
       expect(logged.some((line) => /AdapterError: The adapter's getSessionAndUser failed .*Check the database connection/.test(line))).toBe(true);
     });
+  });
+});
+
+describe('a session deleted while its expiry is being extended (STORE-06)', () => {
+  /** A MemoryAdapter on which a sign-out elsewhere lands between the lookup and the extension. */
+  class SignedOutMeanwhile extends MemoryAdapter {
+    race = false;
+    override async updateSession(session: Parameters<MemoryAdapter['updateSession']>[0]) {
+      if (this.race) await this.deleteSession(session.sessionToken);
+      return super.updateSession(session);
+    }
+  }
+  const adapter = new SignedOutMeanwhile();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', maxAge: 100, updateAge: 10, cacheTtl: 60 } } });
+  });
+  afterAll(() => t?.close());
+
+  it('is refused, not served (nor cached) as if the extension had worked', async () => {
+    const client = new TestClient(t.url);
+    await signIn(client);
+    const token = client.cookies.get('authjs.session-token')!;
+    await adapter.updateSession({ sessionToken: token, expires: new Date(Date.now() + 85_000) }); // extension due
+    adapter.race = true;
+    const res = await client.get('/me');
+    adapter.race = false;
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+    expect((await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${token}` } })).status).toBe(401);
   });
 });

@@ -265,6 +265,26 @@ for (const target of targets) {
         expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({ counter: 4_294_967_295 });
       });
 
+      it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
+        const user = await newUser();
+        const now = Date.now();
+        const tag = randomUUID().slice(0, 8);
+        const sessions = { old: `old-${tag}`, live: `live-${tag}` };
+        await adapter.createSession({ sessionToken: sessions.old, userId: user.id, expires: new Date(now - 1_000) });
+        await adapter.createSession({ sessionToken: sessions.live, userId: user.id, expires: new Date(now + 60_000) });
+        await adapter.createVerificationToken({ identifier: `old-${tag}@example.com`, token: `t-old-${tag}`, expires: new Date(now - 1_000) });
+        await adapter.createVerificationToken({ identifier: `live-${tag}@example.com`, token: `t-live-${tag}`, expires: new Date(now + 60_000) });
+        const removed = await adapter.deleteExpired(new Date(now));
+        expect(removed.sessions).toBeGreaterThanOrEqual(1);
+        expect(removed.verificationTokens).toBeGreaterThanOrEqual(1);
+        expect(await ds.getRepository(SessionEntity).countBy({ sessionToken: sessions.old })).toBe(0);
+        expect(await ds.getRepository(SessionEntity).countBy({ sessionToken: sessions.live })).toBe(1);
+        expect(await ds.getRepository(VerificationTokenEntity).countBy({ token: `t-old-${tag}` })).toBe(0);
+        expect(await ds.getRepository(VerificationTokenEntity).countBy({ token: `t-live-${tag}` })).toBe(1);
+        // Nothing else has expired: a second run removes nothing.
+        expect(await adapter.deleteExpired(new Date(now))).toEqual({ sessions: 0, verificationTokens: 0 });
+      });
+
       /** The statements the data source's query runners report while `fn` runs. */
       async function loggedQueries(fn: () => Promise<unknown>): Promise<string[]> {
         const queries: string[] = [];

@@ -307,13 +307,18 @@ export class SessionService {
     return this.config.session.hashTokens ? createHash('sha256').update(raw).digest('hex') : raw;
   }
 
-  /** Extends a database session's expiry at most once per `updateAge` (SPEC section 3). */
+  /**
+   * Extends a database session's expiry at most once per `updateAge` (SPEC section 3). `null` when
+   * the adapter says the session is gone (deleted between the lookup and the update: a sign-out on
+   * another instance); an adapter that returns nothing (`undefined`) is trusted to have updated it.
+   */
   private async extendIfDue(found: { session: AdapterSession; user: AdapterUser }, now: number) {
     const { maxAge, updateAge } = this.config.session;
     const dueAt = found.session.expires.valueOf() - maxAge * 1000 + updateAge * 1000;
     if (dueAt > now) return found;
     const expires = new Date(now + maxAge * 1000);
     const updated = await this.adapters.require('updateSession').updateSession({ sessionToken: found.session.sessionToken, expires });
+    if (updated === null) return null;
     return { session: updated ?? { ...found.session, expires }, user: found.user };
   }
 

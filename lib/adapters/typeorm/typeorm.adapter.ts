@@ -217,6 +217,31 @@ export class TypeOrmAdapter implements Adapter {
     return current;
   }
 
+  // ---- housekeeping -------------------------------------------------------------------------------
+
+  /**
+   * Deletes the sessions and verification tokens that expired before `now`. The library deletes an
+   * expired row only when it is presented; run this on a schedule (e.g. daily with
+   * `@nestjs/schedule`) so abandoned ones do not pile up. Not part of the adapter contract.
+   *
+   * @returns how many rows of each went
+   */
+  async deleteExpired(now: Date = new Date()): Promise<{ sessions: number; verificationTokens: number }> {
+    const purge = async (entity: EntityClass<ObjectLiteral>): Promise<number> => {
+      const metadata = this.dataSource.getMetadata(entity);
+      const expires = metadata.findColumnWithPropertyName('expires');
+      if (!expires) throw new Error(`TypeOrmAdapter: the ${metadata.name} entity has no column for "expires".`);
+      const result = await this.dataSource
+        .createQueryBuilder()
+        .delete()
+        .from(entity)
+        .where(`${this.dataSource.driver.escape(expires.databaseName)} < :now`, { now: this.dataSource.driver.preparePersistentValue(now, expires) })
+        .execute();
+      return result.affected ?? 0;
+    };
+    return { sessions: await purge(this.entities.Session), verificationTokens: await purge(this.entities.VerificationToken) };
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------
 
   private repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
