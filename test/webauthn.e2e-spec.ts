@@ -201,12 +201,14 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     expect((await adapter.listAuthenticatorsByUserId(userId)).map((a) => a.counter)).toEqual([0]);
   });
 
-  it('refuses a wrong origin, a wrong RP ID, a cross-origin frame and a missing UV flag, writing nothing', async () => {
+  it('refuses a wrong origin, a wrong RP ID, a cross-origin frame and a missing UP or UV flag, writing nothing', async () => {
     const { device } = await register('origin@example.test');
     const cases: Array<Record<string, unknown>> = [
       { origin: 'http://evil.example' },
       { origin, rpId: 'evil.example' },
       { origin, crossOrigin: true },
+      { origin, uv: false },
+      { origin, up: false },
     ];
     for (const override of cases) {
       const before = await snapshot(adapter, ['origin@example.test']);
@@ -215,8 +217,8 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
       expect(refusal(await callback(c, 'authenticate', device.authenticate(o.options, override as never)))).toBe('WebAuthnVerificationError');
       expect(await snapshot(adapter, ['origin@example.test'])).toEqual(before);
     }
-    // Registration with the wrong origin, and without user verification (Passkey requires it).
-    for (const override of [{ origin: 'http://evil.example' }, { origin, uv: false }]) {
+    // Registration with the wrong origin or RP ID, without user verification (Passkey requires it) or presence.
+    for (const override of [{ origin: 'http://evil.example' }, { origin, rpId: 'evil.example' }, { origin, uv: false }, { origin, up: false }]) {
       const c = client();
       const o = await options(c, 'action=register&email=nobody@example.test');
       expect(refusal(await callback(c, 'register', new SoftAuthenticator().register(o.options, override)))).toBe('WebAuthnVerificationError');

@@ -30,7 +30,7 @@ export class SoftAuthenticator {
   /** Answers `navigator.credentials.create()` for server options. */
   register(
     options: { challenge: string; rp: { id?: string }; user: { id: string } },
-    override: { origin: string; rpId?: string; type?: string; crossOrigin?: boolean; uv?: boolean },
+    override: { origin: string; rpId?: string; type?: string; crossOrigin?: boolean; uv?: boolean; up?: boolean },
   ): Record<string, unknown> {
     this.userHandle = options.user.id;
     const rpId = override.rpId ?? options.rp.id!;
@@ -47,7 +47,7 @@ export class SoftAuthenticator {
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const authData = Buffer.concat([
-      this.authDataHead(rpId, 0x40 | this.flags(override.uv), this.counter),
+      this.authDataHead(rpId, 0x40 | this.flags(override.uv, override.up), this.counter),
       Buffer.alloc(16), // AAGUID: none
       idLength,
       this.credentialId,
@@ -67,13 +67,13 @@ export class SoftAuthenticator {
   /** Answers `navigator.credentials.get()`; the counter advances by `counterStep` (default 1). */
   authenticate(
     options: { challenge: string; rpId?: string },
-    override: { origin: string; rpId?: string; counter?: number; userHandle?: string | null; tamper?: boolean; crossOrigin?: boolean },
+    override: { origin: string; rpId?: string; counter?: number; userHandle?: string | null; tamper?: boolean; crossOrigin?: boolean; uv?: boolean; up?: boolean },
   ): Record<string, unknown> {
     const step = this.options.counterStep ?? 1;
     const counter = override.counter ?? (this.counter += step);
     const rpId = override.rpId ?? options.rpId!;
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, override.origin, override.crossOrigin);
-    const authData = this.authDataHead(rpId, this.flags(true), counter);
+    const authData = this.authDataHead(rpId, this.flags(override.uv, override.up), counter);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
     if (override.tamper) signature[signature.length - 1] ^= 0x01;
     const userHandle = override.userHandle === null ? undefined : (override.userHandle ?? this.userHandle);
@@ -92,10 +92,10 @@ export class SoftAuthenticator {
     };
   }
 
-  private flags(uv = true): number {
-    const up = 0x01;
+  /** Authenticator data flags: user present and verified unless told otherwise, backup bits if eligible. */
+  private flags(uv = true, up = true): number {
     const be = this.options.backupEligible ? 0x08 | 0x10 : 0;
-    return up | (uv ? 0x04 : 0) | be;
+    return (up ? 0x01 : 0) | (uv ? 0x04 : 0) | be;
   }
 
   private authDataHead(rpId: string, flags: number, counter: number): Buffer {
