@@ -15,6 +15,7 @@ export type {
   Authenticator,
   AdapterAuthenticator,
   AdapterMethod,
+  SessionsByUserAdapter,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 

@@ -752,3 +752,39 @@ describe('a session deleted while its expiry is being extended (STORE-06)', () =
     expect((await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${token}` } })).status).toBe(401);
   });
 });
+
+describe('AuthService.signOutEverywhere (SESS-06)', () => {
+  const adapter = new MemoryAdapter();
+  let t: TestApp;
+  let jwtApp: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } } });
+    jwtApp = await createTestApp({ auth: { providers: [credentialsProvider()], session: { strategy: 'jwt' } } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await jwtApp?.close();
+  });
+
+  it('ends every database session of the user at once, cached ones included', async () => {
+    const devices = [new TestClient(t.url), new TestClient(t.url), new TestClient(t.url)];
+    for (const device of devices) {
+      await signIn(device);
+      expect((await device.get('/me')).status).toBe(200); // looked up and cached
+    }
+    expect(await t.app.get(AuthService).signOutEverywhere('user-alice')).toBe(3);
+    for (const device of devices) {
+      const res = await device.get('/me');
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+    }
+    // The user signs in again as usual.
+    const again = new TestClient(t.url);
+    await signIn(again);
+    expect((await again.get('/me')).status).toBe(200);
+  });
+
+  it('says why it cannot with JWT sessions', async () => {
+    await expect(jwtApp.app.get(AuthService).signOutEverywhere('user-alice')).rejects.toMatchObject({ name: expect.stringMatching(/SignOutError/), message: expect.stringMatching(/JWT sessions cannot be ended by user/) });
+  });
+});

@@ -265,6 +265,15 @@ for (const target of targets) {
         expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({ counter: 4_294_967_295 });
       });
 
+      it('deleteSessionsByUserId deletes that user\'s sessions and no one else\'s', async () => {
+        const [mine, theirs] = [await newUser(), await newUser()];
+        for (const user of [mine, mine, theirs]) await adapter.createSession({ sessionToken: randomUUID(), userId: user.id, expires: new Date(Date.now() + 60_000) });
+        expect(await adapter.deleteSessionsByUserId(mine.id)).toBe(2);
+        expect(await ds.getRepository(SessionEntity).countBy({ userId: mine.id })).toBe(0);
+        expect(await ds.getRepository(SessionEntity).countBy({ userId: theirs.id })).toBe(1);
+        expect(await adapter.deleteSessionsByUserId(mine.id)).toBe(0);
+      });
+
       it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
         const user = await newUser();
         const now = Date.now();

@@ -65,6 +65,15 @@ export interface AdapterAuthenticator extends Authenticator {
 }
 
 /**
+ * Beyond SPEC's contract: what `AuthService.signOutEverywhere` needs. `TypeOrmAdapter` and
+ * `MemoryAdapter` implement it; implement it in your adapter to offer "sign out everywhere".
+ */
+export interface SessionsByUserAdapter {
+  /** Deletes every session of the user; returns how many went. */
+  deleteSessionsByUserId(userId: string): Awaitable<number>;
+}
+
+/**
  * The storage contract (SPEC section 4). Every method is optional: the library checks at bootstrap
  * that the configured features have what they call, and fails with `MissingAdapterMethods` otherwise.
  *

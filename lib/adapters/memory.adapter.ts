@@ -136,6 +136,17 @@ export class MemoryAdapter implements Adapter {
     return copy(next);
   }
 
+  /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`). */
+  async deleteSessionsByUserId(userId: string): Promise<number> {
+    let count = 0;
+    for (const [key, session] of this.sessions) {
+      if (session.userId !== userId) continue;
+      this.sessions.delete(key);
+      count++;
+    }
+    return count;
+  }
+
   async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
     const session = this.sessions.get(sessionToken);
     if (!session) return null;

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AUTH_CONFIG } from '../auth.constants.js';
-import type { AdapterAccount } from '../adapters/adapter.interface.js';
+import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
+import { MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../adapters/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
@@ -48,6 +49,28 @@ export class AuthService {
       secure: isSecureRequest(request, this.config),
     });
     if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
+  }
+
+  /**
+   * Ends every database session of a user at once (after a password change, on "sign out of all
+   * devices", when an account is disabled): deletes their rows and this instance's cached copies.
+   * Other instances with `session.cacheTtl` may serve a cached copy for up to that long. Needs an
+   * adapter with `deleteSessionsByUserId` (TypeOrmAdapter, MemoryAdapter). JWT sessions cannot be
+   * ended by user (nothing lists them): this throws `SignOutError` with the JWT strategy.
+   *
+   * @returns how many sessions were deleted
+   */
+  async signOutEverywhere(userId: string): Promise<number> {
+    if (this.config.session.strategy === 'jwt') {
+      throw new SignOutError('JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.');
+    }
+    const adapter = this.adapters.raw as (Adapter & Partial<SessionsByUserAdapter>) | null;
+    if (typeof adapter?.deleteSessionsByUserId !== 'function') {
+      throw new MissingAdapterMethods(['deleteSessionsByUserId'], 'signOutEverywhere needs an adapter with deleteSessionsByUserId (TypeOrmAdapter and MemoryAdapter have it).');
+    }
+    const count = await adapter.deleteSessionsByUserId(userId);
+    this.sessions.forgetUser(userId);
+    return count;
   }
 
   /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */

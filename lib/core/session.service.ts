@@ -444,6 +444,11 @@ export class SessionService {
     else if (decoded && this.config.session.jwtRevocation) await this.revokeJwt(decoded);
   }
 
+  /** Forgets this instance's cached database sessions of a user (after they were deleted). */
+  forgetUser(userId: string): void {
+    for (const [token, entry] of this.dbCache) if (entry.user.id === userId) this.dbCache.delete(token);
+  }
+
   /** The signed-in user of a request context, or null. */
   async getCurrentUser(ctx: RequestContext): Promise<AuthUser | null> {
     const state = await this.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });

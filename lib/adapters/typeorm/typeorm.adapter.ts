@@ -217,6 +217,14 @@ export class TypeOrmAdapter implements Adapter {
     return current;
   }
 
+  /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
+  async deleteSessionsByUserId(userId: string): Promise<number> {
+    const metadata = this.dataSource.getMetadata(this.entities.Session);
+    const [where, params] = this.where(metadata, { userId });
+    const result = await this.dataSource.createQueryBuilder().delete().from(this.entities.Session).where(where, params).execute();
+    return result.affected ?? 0;
+  }
+
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
