@@ -266,6 +266,24 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     expect(await snapshot(adapter, ['tamper@example.test'])).toEqual(before);
   });
 
+  it('refuses a passkey whose backup eligibility changed since registration (another authenticator)', async () => {
+    for (const [email, registeredEligible] of [['be-off@example.test', false], ['be-on@example.test', true]] as const) {
+      const { device } = await register(email, new SoftAuthenticator({ backupEligible: registeredEligible }));
+      device.options.backupEligible = !registeredEligible;
+      const before = await snapshot(adapter, [email]);
+      const c = client();
+      const o = await options(c, 'action=authenticate');
+      expect(refusal(await callback(c, 'authenticate', device.authenticate(o.options, { origin })))).toBe('WebAuthnVerificationError');
+      expect(await snapshot(adapter, [email])).toEqual(before);
+      // Back as registered: accepted.
+      device.options.backupEligible = registeredEligible;
+      const ok = client();
+      const again = await options(ok, 'action=authenticate');
+      expect((await callback(ok, 'authenticate', device.authenticate(again.options, { origin }))).status).toBe(302);
+      expect((await ok.get('/me')).status).toBe(200);
+    }
+  });
+
   it('refuses a counter that goes backwards or stands still, accepts 0/0', async () => {
     const { device, userId } = await register('counter@example.test');
     const signIn = async (counter: number) => {
