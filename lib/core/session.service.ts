@@ -288,12 +288,16 @@ export class SessionService {
     return record !== null && record.count > 0;
   }
 
-  /** Revokes a JWT session (every copy of it, by `sid`) until the token would have expired. */
+  /**
+   * Revokes a JWT session (every copy of it, by `sid`) for as long as any copy could still be valid:
+   * the later of this token's expiry and now + `jwt.maxAge` (a copy re-issued a moment ago, held
+   * elsewhere, lives that long).
+   */
   private async revokeJwt(token: JWT): Promise<void> {
     const id = this.revocationId(token);
     const now = Date.now();
-    const until = typeof token.exp === 'number' ? token.exp * 1000 : 0;
-    if (!id || until <= now) return;
+    const until = Math.max(typeof token.exp === 'number' ? token.exp * 1000 : 0, now + this.config.jwt.maxAge * 1000);
+    if (!id) return;
     if (this.revokedJwts.size >= JWT_REVOKED_MAX) {
       for (const [key, expiry] of this.revokedJwts) if (expiry <= now) this.revokedJwts.delete(key);
       if (this.revokedJwts.size >= JWT_REVOKED_MAX) this.revokedJwts.delete(this.revokedJwts.keys().next().value!);
