@@ -16,6 +16,7 @@ export type {
   AdapterAuthenticator,
   AdapterMethod,
   SessionsByUserAdapter,
+  VerificationTokensByIdentifierAdapter,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 

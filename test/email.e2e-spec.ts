@@ -235,6 +235,22 @@ describe.each(targets)('email magic links on $name', (target) => {
       await mailTo(unknown);
     });
 
+    it('a new link replaces the older ones: only the latest signs in', async () => {
+      const email = address('latest');
+      const client = new TestClient(t.url);
+      await requestLink(client, email);
+      const first = extractLink(await mailTo(email), '/callback/email');
+      await requestLink(client, email);
+      const second = extractLink(smtp.messagesTo(email)[1]!, '/callback/email');
+      expect(second.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+      expect(await tokenRows(email)).toHaveLength(1);
+      const { fields, action } = confirmForm(await (await client.get(first.href)).text());
+      expectError(await client.post(action, fields), 'error', 'Verification');
+      expect((await client.get('/me')).status).toBe(401);
+      expect(location(await followLink(client, second)).href).toBe(`${t.url}/me`);
+      expect((await client.get('/me')).status).toBe(200);
+    });
+
     it('refuses a replayed link with Verification', async () => {
       const email = address('replay');
       const client = new TestClient(t.url);
@@ -392,7 +408,8 @@ describe.each(targets)('email magic links on $name', (target) => {
       const refused = await requestLink(new TestClient(t.url), email);
       expectError(refused, 'signin', 'RateLimited');
       expect(smtp.messagesTo(email)).toHaveLength(3);
-      expect(await tokenRows(email)).toHaveLength(3);
+      // Each link replaced the one before: one live row.
+      expect(await tokenRows(email)).toHaveLength(1);
     });
 
     it('limits links per client IP (RateLimited, no mail)', async () => {

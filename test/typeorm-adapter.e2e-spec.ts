@@ -274,6 +274,19 @@ for (const target of targets) {
         expect(await adapter.deleteSessionsByUserId(mine.id)).toBe(0);
       });
 
+      it('deleteVerificationTokensByIdentifier deletes that address\'s tokens only (case-sensitive, as the tokens are)', async () => {
+        const tag = randomUUID().slice(0, 8);
+        const mine = `mine-${tag}@example.com`;
+        const expires = new Date(Date.now() + 60_000);
+        for (const [identifier, token] of [[mine, `a-${tag}`], [mine, `b-${tag}`], [mine.toUpperCase(), `c-${tag}`], [`other-${tag}@example.com`, `d-${tag}`]]) {
+          await adapter.createVerificationToken({ identifier: identifier!, token: token!, expires });
+        }
+        expect(await adapter.deleteVerificationTokensByIdentifier(mine)).toBe(2);
+        expect(await ds.getRepository(VerificationTokenEntity).countBy({ identifier: mine })).toBe(0);
+        expect(await adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` })).not.toBeNull();
+        expect(await adapter.useVerificationToken({ identifier: `other-${tag}@example.com`, token: `d-${tag}` })).not.toBeNull();
+      });
+
       it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
         const user = await newUser();
         const now = Date.now();

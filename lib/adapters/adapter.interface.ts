@@ -74,6 +74,16 @@ export interface SessionsByUserAdapter {
 }
 
 /**
+ * Beyond SPEC's contract: lets a new magic link replace the older ones of the same address (only
+ * the latest link works). `TypeOrmAdapter` and `MemoryAdapter` implement it; without it, older
+ * links stay valid until they expire, as in Auth.js.
+ */
+export interface VerificationTokensByIdentifierAdapter {
+  /** Deletes every verification token of the identifier (an email address); returns how many went. */
+  deleteVerificationTokensByIdentifier(identifier: string): Awaitable<number>;
+}
+
+/**
  * The storage contract (SPEC section 4). Every method is optional: the library checks at bootstrap
  * that the configured features have what they call, and fails with `MissingAdapterMethods` otherwise.
  *

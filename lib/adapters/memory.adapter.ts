@@ -136,6 +136,17 @@ export class MemoryAdapter implements Adapter {
     return copy(next);
   }
 
+  /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
+  async deleteVerificationTokensByIdentifier(identifier: string): Promise<number> {
+    let count = 0;
+    for (const [key, token] of this.verificationTokens) {
+      if (token.identifier !== identifier) continue;
+      this.verificationTokens.delete(key);
+      count++;
+    }
+    return count;
+  }
+
   /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`). */
   async deleteSessionsByUserId(userId: string): Promise<number> {
     let count = 0;

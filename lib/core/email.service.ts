@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterUser, VerificationToken } from '../adapters/adapter.interface.js';
+import type { AdapterUser, VerificationToken, VerificationTokensByIdentifierAdapter } from '../adapters/adapter.interface.js';
 import { AdapterService } from '../adapters/adapter.service.js';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import {
+  AdapterError,
   AuthError,
   CallbackRouteError,
   EmailSignInError,
@@ -76,6 +77,7 @@ export class EmailService implements ProviderFlow {
     const token = await generateToken(provider);
     const expires = new Date(Date.now() + (provider.maxAge ?? EMAIL_DEFAULTS.maxAge) * 1000);
     const hashed = hashEmailToken(this.secrets(provider)[0]!, identifier, token);
+    await this.supersedeOlderLinks(identifier);
     await adapter.createVerificationToken({ identifier, token: hashed, expires });
 
     const url = new URL(ctx.providerCallbackUrl);
@@ -164,6 +166,22 @@ export class EmailService implements ProviderFlow {
     if (typeof own === 'string' && own) return [own];
     if (Array.isArray(own) && own.length && own.every((s) => typeof s === 'string' && s)) return own as string[];
     return this.config.secrets;
+  }
+
+  /**
+   * Only the latest link of an address works: its older tokens are deleted before the new one is
+   * stored, when the adapter can (`deleteVerificationTokensByIdentifier`: TypeOrmAdapter,
+   * MemoryAdapter). Without it older links stay valid until they expire, as in Auth.js.
+   */
+  private async supersedeOlderLinks(identifier: string): Promise<void> {
+    const adapter = this.adapters.raw as Partial<VerificationTokensByIdentifierAdapter> | null;
+    if (typeof adapter?.deleteVerificationTokensByIdentifier !== 'function') return;
+    try {
+      await adapter.deleteVerificationTokensByIdentifier(identifier);
+    } catch (error) {
+      // The driver's message may quote the address: keep it out of ours (it stays as `cause`).
+      throw new AdapterError(`The adapter's deleteVerificationTokensByIdentifier failed (${(error as Error)?.name ?? 'Error'}). Check the database connection and schema.`, { cause: error });
+    }
   }
 
   /** Counts this request per address and per client IP; over either limit → `RateLimited`. */

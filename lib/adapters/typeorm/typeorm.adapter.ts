@@ -225,6 +225,14 @@ export class TypeOrmAdapter implements Adapter {
     return result.affected ?? 0;
   }
 
+  /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
+  async deleteVerificationTokensByIdentifier(identifier: string): Promise<number> {
+    const metadata = this.dataSource.getMetadata(this.entities.VerificationToken);
+    const [where, params] = this.where(metadata, { identifier });
+    const result = await this.dataSource.createQueryBuilder().delete().from(this.entities.VerificationToken).where(where, params).execute();
+    return result.affected ?? 0;
+  }
+
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
