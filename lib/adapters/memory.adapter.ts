@@ -138,24 +138,12 @@ export class MemoryAdapter implements Adapter {
 
   /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
   async deleteVerificationTokensByIdentifier(identifier: string): Promise<number> {
-    let count = 0;
-    for (const [key, token] of this.verificationTokens) {
-      if (token.identifier !== identifier) continue;
-      this.verificationTokens.delete(key);
-      count++;
-    }
-    return count;
+    return deleteWhere(this.verificationTokens, (token) => token.identifier === identifier);
   }
 
   /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`). */
   async deleteSessionsByUserId(userId: string): Promise<number> {
-    let count = 0;
-    for (const [key, session] of this.sessions) {
-      if (session.userId !== userId) continue;
-      this.sessions.delete(key);
-      count++;
-    }
-    return count;
+    return deleteWhere(this.sessions, (session) => session.userId === userId);
   }
 
   async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
@@ -246,4 +234,15 @@ function copyOrNull<T>(value: T | undefined): T | null {
 /** The object without its `undefined` properties (a partial update leaves those fields alone). */
 function definedOnly<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Deletes the entries whose value matches; returns how many went. */
+function deleteWhere<V>(map: Map<string, V>, matches: (value: V) => boolean): number {
+  let count = 0;
+  for (const [key, value] of map) {
+    if (!matches(value)) continue;
+    map.delete(key);
+    count++;
+  }
+  return count;
 }

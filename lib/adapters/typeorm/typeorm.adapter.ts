@@ -219,18 +219,12 @@ export class TypeOrmAdapter implements Adapter {
 
   /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
   async deleteSessionsByUserId(userId: string): Promise<number> {
-    const metadata = this.dataSource.getMetadata(this.entities.Session);
-    const [where, params] = this.where(metadata, { userId });
-    const result = await this.dataSource.createQueryBuilder().delete().from(this.entities.Session).where(where, params).execute();
-    return result.affected ?? 0;
+    return this.deleteAll(this.entities.Session, { userId });
   }
 
   /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
   async deleteVerificationTokensByIdentifier(identifier: string): Promise<number> {
-    const metadata = this.dataSource.getMetadata(this.entities.VerificationToken);
-    const [where, params] = this.where(metadata, { identifier });
-    const result = await this.dataSource.createQueryBuilder().delete().from(this.entities.VerificationToken).where(where, params).execute();
-    return result.affected ?? 0;
+    return this.deleteAll(this.entities.VerificationToken, { identifier });
   }
 
   // ---- housekeeping -------------------------------------------------------------------------------
@@ -288,6 +282,13 @@ export class TypeOrmAdapter implements Adapter {
   private select<T extends ObjectLiteral>(entity: EntityClass<T>, alias: string, keys: Keys): SelectQueryBuilder<T> {
     const [where, params] = this.where(alias, keys);
     return this.repo(entity).createQueryBuilder(alias).where(where, params);
+  }
+
+  /** Deletes every row matching `keys`; returns how many went. */
+  private async deleteAll(entity: EntityClass<ObjectLiteral>, keys: Keys): Promise<number> {
+    const [where, params] = this.where(this.dataSource.getMetadata(entity), keys);
+    const result = await this.dataSource.createQueryBuilder().delete().from(entity).where(where, params).execute();
+    return result.affected ?? 0;
   }
 
   private async insert<T extends ObjectLiteral>(repo: Repository<T>, value: object, conflict: (error: unknown) => AdapterConflictKind): Promise<void> {
