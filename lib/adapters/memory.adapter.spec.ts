@@ -3,7 +3,11 @@ import { MemoryAdapter } from './memory.adapter.js';
 import { runAdapterConformanceTests } from './testing/adapter-conformance.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
 
-runAdapterConformanceTests({ name: 'MemoryAdapter', adapter: () => new MemoryAdapter() });
+runAdapterConformanceTests({
+  name: 'MemoryAdapter',
+  adapter: () => new MemoryAdapter(),
+  extensions: ['deleteSessionsByUserId', 'deleteVerificationTokensByIdentifier'],
+});
 
 describe('MemoryAdapter', () => {
   it('refuses records that point to a user that does not exist', async () => {

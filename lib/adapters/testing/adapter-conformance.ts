@@ -6,7 +6,9 @@ import type {
   AdapterAuthenticator,
   AdapterMethod,
   AdapterUser,
+  SessionsByUserAdapter,
   VerificationToken,
+  VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
 
 /** A raw row read straight from the store (not through the adapter), or `null`/`undefined` when absent. */
@@ -45,7 +47,16 @@ export interface AdapterConformanceOptions {
   methods?: readonly AdapterMethod[];
   /** How many concurrent calls the race tests make. @default 50 */
   concurrency?: number;
+  /**
+   * Optional methods beyond the contract that the adapter implements, to be checked too:
+   * `deleteSessionsByUserId` (`SessionsByUserAdapter`) and `deleteVerificationTokensByIdentifier`
+   * (`VerificationTokensByIdentifierAdapter`). Tests of the others are skipped. @default none
+   */
+  extensions?: readonly ConformanceExtension[];
 }
+
+/** Optional adapter methods beyond SPEC's contract that the library uses when present. */
+export type ConformanceExtension = 'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier';
 
 const ALL_METHODS: readonly AdapterMethod[] = [
   'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
@@ -130,6 +141,7 @@ function defined<T extends object>(value: T): Partial<T> {
  */
 export function runAdapterConformanceTests(options: AdapterConformanceOptions): void {
   const supported = new Set<AdapterMethod>(options.methods ?? ALL_METHODS);
+  const extensions = new Set<ConformanceExtension>(options.extensions ?? []);
   const concurrency = options.concurrency ?? 50;
   const db = options.db ?? {};
   let adapter: Required<Adapter>;
@@ -392,6 +404,41 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
         const row = await raw(db.session, session.sessionToken);
         if (row !== 'unchecked') expect(row).toBeNull();
         await adapter.deleteSession(randomUUID());
+      });
+    });
+
+    describe('optional methods beyond the contract', () => {
+      const extended = () => adapter as unknown as Required<SessionsByUserAdapter & VerificationTokensByIdentifierAdapter>;
+      const optional = (name: string, extension: ConformanceExtension, needs: AdapterMethod[], fn: () => Promise<void>): void => {
+        (extensions.has(extension) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
+      };
+
+      optional('deleteSessionsByUserId deletes that user\'s sessions, no one else\'s, and says how many', 'deleteSessionsByUserId', ['createUser', 'createSession', 'getSessionAndUser'], async () => {
+        const [mine, theirs] = [await createUser(), await createUser()];
+        const tokens = [randomUUID(), randomUUID(), randomUUID()];
+        await adapter.createSession({ sessionToken: tokens[0]!, userId: mine.id, expires: futureDate(30) });
+        await adapter.createSession({ sessionToken: tokens[1]!, userId: mine.id, expires: futureDate(30) });
+        await adapter.createSession({ sessionToken: tokens[2]!, userId: theirs.id, expires: futureDate(30) });
+        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(2);
+        expect(await adapter.getSessionAndUser(tokens[0]!)).toBeNull();
+        expect(await adapter.getSessionAndUser(tokens[1]!)).toBeNull();
+        expect(await adapter.getSessionAndUser(tokens[2]!)).not.toBeNull();
+        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(0);
+      });
+
+      optional('deleteVerificationTokensByIdentifier deletes that exact identifier\'s tokens only', 'deleteVerificationTokensByIdentifier', ['createVerificationToken', 'useVerificationToken'], async () => {
+        const tag = randomUUID().slice(0, 8);
+        const mine = `mine-${tag}@example.com`;
+        const other = `other-${tag}@example.com`;
+        const expires = futureDate(1);
+        for (const [identifier, token] of [[mine, `a-${tag}`], [mine, `b-${tag}`], [mine.toUpperCase(), `c-${tag}`], [other, `d-${tag}`]] as const) {
+          await adapter.createVerificationToken({ identifier, token, expires });
+        }
+        expect(await extended().deleteVerificationTokensByIdentifier(mine)).toBe(2);
+        expect(await adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` })).toBeNull();
+        // Identifiers compare exactly, as tokens do (no case folding).
+        expect(await adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` })).not.toBeNull();
+        expect(await adapter.useVerificationToken({ identifier: other, token: `d-${tag}` })).not.toBeNull();
       });
     });
 
