@@ -122,6 +122,26 @@ describeBrowser('the sample app in Chromium', () => {
     await page.waitForURL((url) => url.pathname !== '/auth/signout');
   }
 
+  /**
+   * Opens the sign-in page and waits for the passkey autofill (conditional UI) to sign in. On a
+   * loaded machine Chromium sometimes never answers the conditional request; the page then shows
+   * nothing, and one reload starts it again. An error the page shows (a refusal by the server) fails
+   * the test at once: that would be a bug, not timing.
+   */
+  async function signInByAutofill(page: Page): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await page.goto(`${app}/auth/signin?callbackUrl=%2Fprivate`);
+      try {
+        await page.waitForURL(`${app}/private`, { timeout: 15_000 });
+        return;
+      } catch (error) {
+        const shown = await page.locator('[data-webauthn-error]:not([hidden])').allInnerTexts().catch(() => []);
+        if (shown.some((text) => text.trim())) throw new Error(`The passkey autofill sign-in was refused: ${shown.join(' ')}`);
+        if (attempt >= 2) throw error;
+      }
+    }
+  }
+
   /** Signs out, and shows the protected page now sends the browser to the sign-in page. */
   async function signOut(page: Page): Promise<void> {
     await signOutTo(page);
@@ -248,8 +268,7 @@ describeBrowser('the sample app in Chromium', () => {
     // Conditional UI: the sign-in page offers the passkey in the email field's autofill, which the
     // virtual authenticator accepts at once; no click needed.
     await signOutTo(page);
-    await page.goto(`${app}/auth/signin?callbackUrl=%2Fprivate`);
-    await page.waitForURL(`${app}/private`);
+    await signInByAutofill(page);
     expect(await privatePageUser(page)).toContain(email);
     // Take the passkey (its counter moved) off this page, or its autofill would sign in again.
     const { credentials: moved } = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.id });
