@@ -63,7 +63,8 @@ describe('hashPassword / verifyPassword', () => {
     const started = performance.now();
     expect(await verifyPassword('a'.repeat(10 * 1024), hash)).toBe(false);
     expect(await verifyPassword('\u20ac'.repeat(400), hash)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(20);
+    // Refused before any derivation (one takes ~200 ms here); the bound leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(100);
     expect(PASSWORD_DEFAULTS.maxPasswordBytes).toBe(1024);
   });
 
