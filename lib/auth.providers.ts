@@ -1,5 +1,10 @@
 import type { Provider } from '@nestjs/common';
 import { AdapterService } from './adapters/adapter.service.js';
+import { AUTH_CONFIG } from './auth.constants.js';
+import type { ResolvedAuthConfig } from './config/resolved-config.js';
+import { RequestErrorLog } from './core/error-log.js';
+import { ResponseHeadersHook } from './http/response-headers.js';
+import { TrustProxyCheck } from './http/trust-proxy.check.js';
 import { AuthRouterService } from './core/auth-router.service.js';
 import { AuthService } from './core/auth.service.js';
 import { ChecksService } from './core/checks.service.js';
@@ -18,6 +23,9 @@ import { RateLimiterService } from './core/rate-limit/rate-limiter.service.js';
  * auth.module.ts builds). One line per service.
  */
 export const AUTH_SERVICES: Provider[] = [
+  { provide: RequestErrorLog, inject: [AUTH_CONFIG], useFactory: (config: ResolvedAuthConfig) => new RequestErrorLog(config.logger) },
+  ResponseHeadersHook,
+  TrustProxyCheck,
   AdapterService,
   SessionService,
   ChecksService,

@@ -71,7 +71,7 @@ describe.each(targets)('email magic links on $name', (target) => {
         auth: {
           secret,
           providers: providers(smtp.url),
-          logger: { error: (error: Error) => logged.push(`${error.name}: ${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`), warn: () => undefined, debug: () => undefined },
+          logger: { error: (error: Error) => logged.push(`${error.name}: ${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`), warn: (line: string) => logged.push(line), debug: (line: string, meta?: unknown) => logged.push(`${line} ${JSON.stringify(meta ?? '')}`) },
           callbacks: {
             signIn: ({ user, email }) => {
               signInCalls.push({ email: user.email, verificationRequest: email?.verificationRequest });

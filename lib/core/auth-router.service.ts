@@ -7,15 +7,18 @@ import {
   MissingCSRF,
   UnknownAction,
   CredentialsSignin,
+  RateLimited,
   isClientError,
 } from '../errors/auth.errors.js';
+import { webAuthnClientScript } from '../http/webauthn-client.js';
+import { clientText, RequestErrorLog } from './error-log.js';
 import { renderErrorPage, errorPageStatus } from '../http/pages/error.page.js';
 import { renderSignInPage } from '../http/pages/signin.page.js';
 import { renderSignOutPage } from '../http/pages/signout.page.js';
 import { renderVerifyRequestPage } from '../http/pages/verify-request.page.js';
 import { resolveCallbackUrl } from './callback-url.js';
 import { CredentialsService } from './credentials.service.js';
-import { resolveCsrf } from './csrf.js';
+import { assertSameOrigin, resolveCsrf } from './csrf.js';
 import { EmailService } from './email.service.js';
 import type { AuthRequest, AuthResponse } from './http.types.js';
 import { OAuthService } from './oauth.service.js';
@@ -26,9 +29,14 @@ import { WebAuthnService } from './webauthn.service.js';
 
 /** The routes under `basePath`, as Auth.js names them. */
 export type AuthAction =
-  | 'providers' | 'csrf' | 'session' | 'signin' | 'signout' | 'callback' | 'verify-request' | 'error' | 'webauthn-options';
+  | 'providers' | 'csrf' | 'session' | 'signin' | 'signout' | 'callback' | 'verify-request' | 'error' | 'webauthn-options'
+  | 'webauthn-client' | 'unknown';
 
-const NO_STORE = { 'Cache-Control': 'private, no-cache, no-store', Expires: '0', Pragma: 'no-cache' };
+/** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
+/** Actions whose GET answer shows the CSRF token (in JSON or a page's forms). */
+const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout']);
+
 
 /**
  * Dispatches a request to the right action and provider flow, enforces CSRF, resolves the
@@ -42,6 +50,7 @@ export class AuthRouterService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly sessions: SessionService,
+    private readonly errorLog: RequestErrorLog,
     @Optional() oauth?: OAuthService,
     @Optional() email?: EmailService,
     @Optional() credentials?: CredentialsService,
@@ -54,22 +63,30 @@ export class AuthRouterService {
   async handle(request: AuthRequest, action: AuthAction, providerId?: string): Promise<AuthResponse> {
     let ctx: RequestContext | undefined;
     try {
-      ctx = await this.context(request);
+      if (action === 'webauthn-client') return this.webauthnClient(request);
+      ctx = await this.context(request, action);
       const response = await this.dispatch(ctx, action, providerId);
       return withCookies(response, ctx);
     } catch (error) {
-      return this.errorResponse(error, request, action, ctx);
+      return this.errorResponse(error, request, action, ctx, providerId);
     }
   }
 
-  /** The per-request context: origin, cookie names, CSRF token, callback URL. */
-  async context(request: AuthRequest): Promise<RequestContext> {
+  /**
+   * The per-request context: origin, cookie names, CSRF token, callback URL. The origin is the
+   * request URL's, which the HTTP layer builds from `url` or trusted headers only
+   * (`resolvePublicUrl`), never from the request target.
+   */
+  async context(request: AuthRequest, action: AuthAction = 'unknown'): Promise<RequestContext> {
     const { config } = this;
     const secure = config.useSecureCookies ?? request.url.protocol === 'https:';
     const cookies = this.sessions.cookiesFor(secure);
     const origin = request.url.origin;
     const isPost = request.method === 'POST';
-    const csrf = resolveCsrf(request.cookies[cookies.csrfToken.name], request.body.csrfToken, isPost, config.secrets, cookies.csrfToken);
+    const csrfCookie = request.cookies[cookies.csrfToken.name];
+    // The CSRF token is bound to the signed-in user: looked up where a token is checked or shown.
+    const boundTo = csrfCookie && (isPost || SHOWS_CSRF_TOKEN.has(action)) ? await this.csrfSubject(request.cookies, secure) : undefined;
+    const csrf = resolveCsrf(csrfCookie, request.body.csrfToken, isPost, config.secrets, cookies.csrfToken, boundTo);
     const callback = await resolveCallbackUrl({
       bodyValue: request.body.callbackUrl,
       queryValue: request.query.callbackUrl,
@@ -96,17 +113,30 @@ export class AuthRouterService {
     };
   }
 
+  /**
+   * Who the CSRF token must be bound to: the user of the request's session cookie, or `undefined`
+   * without a live one. A bearer token is not looked at: it is not sent by browsers on their own,
+   * so it is no CSRF vector.
+   */
+  private async csrfSubject(cookies: Record<string, string>, secure: boolean): Promise<string | undefined> {
+    const state = this.sessions.readCached({ cookies, secure }) ?? (await this.sessions.read({ cookies, secure }));
+    return state.status === 'active' ? state.user.id : undefined;
+  }
+
   private async dispatch(ctx: RequestContext, action: AuthAction, providerId?: string): Promise<AuthResponse> {
     const method = ctx.request.method;
     const get = method === 'GET' || method === 'HEAD';
     const post = method === 'POST';
+    // Every state-changing POST must come from this site, besides carrying the CSRF token; the
+    // OAuth `form_post` callback is cross-site by design (the provider's page posts it).
+    if (post && !(action === 'callback' && this.isOAuthProvider(providerId))) assertSameOrigin(ctx.request, ctx.origin);
     switch (action) {
       case 'providers':
         if (!get) break;
         return { json: Object.fromEntries(this.config.providers.map((p) => [p.id, this.publicProvider(ctx, p)])) };
       case 'csrf':
         if (!get) break;
-        return { json: { csrfToken: ctx.csrfToken }, headers: NO_STORE };
+        return { json: { csrfToken: ctx.csrfToken } };
       case 'session':
         if (get) return this.sessions.sessionRoute(ctx);
         if (post) {
@@ -164,7 +194,21 @@ export class AuthRouterService {
         }
         break;
     }
-    throw new UnknownAction(`${method} ${this.config.basePath}/${action}${providerId ? `/${providerId}` : ''} is not supported.`);
+    if (action === 'unknown') throw new UnknownAction(`${clientText(method, 16)} ${clientText(ctx.request.url.pathname, 64)} is not an auth route.`);
+    throw new UnknownAction(`${clientText(method, 16)} ${this.config.basePath}/${action}${providerId ? `/${clientText(providerId)}` : ''} is not supported.`);
+  }
+
+  /** `GET {basePath}/webauthn-client.js`: the browser half of passkeys, the same for everyone. */
+  private webauthnClient(request: AuthRequest): AuthResponse {
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new UnknownAction(`${clientText(request.method, 16)} ${this.config.basePath}/webauthn-client.js is not supported.`);
+    const script = webAuthnClientScript();
+    return { headers: { 'Cache-Control': 'public, max-age=3600' }, body: { contentType: script.contentType, content: script.body } };
+  }
+
+  /** True when `providerId` names an OAuth/OIDC provider, or no known provider (its answers get no Referer either). */
+  private isOAuthProvider(providerId: string | undefined): boolean {
+    const type = providerId === undefined ? undefined : this.config.providerById.get(providerId)?.type;
+    return type === undefined || type === 'oauth' || type === 'oidc';
   }
 
   private signInPage(ctx: RequestContext): AuthResponse {
@@ -201,7 +245,7 @@ export class AuthRouterService {
 
   private providerContext(ctx: RequestContext, providerId: string): ProviderContext {
     const provider = this.config.providerById.get(providerId);
-    if (!provider) throw new InvalidProvider(`There is no provider with id ${JSON.stringify(providerId.slice(0, 64))}.`);
+    if (!provider) throw new InvalidProvider(`There is no provider with id ${clientText(providerId)}.`);
     return {
       ...ctx,
       provider,
@@ -223,16 +267,18 @@ export class AuthRouterService {
   }
 
   /** Every failure ends here: a redirect to the right page (or JSON for the session API), never a throw. */
-  private errorResponse(error: unknown, request: AuthRequest, action: AuthAction, ctx?: RequestContext): AuthResponse {
+  private errorResponse(error: unknown, request: AuthRequest, action: AuthAction, ctx?: RequestContext, providerId?: string): AuthResponse {
     if (error instanceof SignInRedirect) return withCookies({ redirect: error.url }, ctx);
     const authError = error instanceof AuthError ? error : undefined;
     const type = isClientError(error) ? error.type : 'Configuration';
-    this.config.logger.error(authError ?? (error instanceof Error ? error : new Error(String(error))));
-    if (error instanceof UnknownAction) {
-      return withCookies({ status: 400, json: { error: type, message: error.message } }, ctx);
+    this.errorLog.report(error);
+    if (error instanceof UnknownAction || action === 'unknown' || action === 'webauthn-client') {
+      return withCookies({ status: 400, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
     }
     if (action === 'session' || action === 'providers' || action === 'csrf' || action === 'webauthn-options') {
-      return withCookies({ status: type === 'Configuration' ? 500 : 400, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
+      const status = error instanceof RateLimited ? 429 : type === 'Configuration' ? 500 : 400;
+      const headers: Record<string, string> = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
+      return withCookies({ status, headers, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
     }
     const origin = ctx?.origin ?? request.url.origin;
     const authUrl = `${origin}${this.config.basePath}`;
@@ -242,7 +288,8 @@ export class AuthRouterService {
     const page = signInKind ? this.config.pages.signIn : this.config.pages.error;
     const target = new URL(page ?? `${authUrl}/${signInKind ? 'signin' : 'error'}`, origin);
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-    return withCookies({ redirect: target.href }, ctx);
+    const headers = action === 'callback' && this.isOAuthProvider(providerId) ? NO_REFERRER : undefined;
+    return withCookies({ redirect: target.href, ...(headers ? { headers } : {}) }, ctx);
   }
 }
 

@@ -4,6 +4,7 @@ import { AUTH_DEFAULTS } from '../config/defaults.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { InvalidCheck } from '../errors/auth.errors.js';
 import type { ResponseCookie } from './http.types.js';
+import { numericDateMs } from './instant.js';
 import { createJwtCodec, type JwtCodec } from './jwt.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from './rate-limit/rate-limit.store.js';
@@ -158,7 +159,7 @@ export class ChecksService {
     if (opts.consume) {
       const now = Date.now();
       const jti = typeof payload.jti === 'string' ? payload.jti : undefined;
-      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : now;
+      const expiresAt = numericDateMs(payload.exp) ?? now;
       if (!jti) throw new InvalidCheck(`The ${label} cookie has no id, so it cannot be used once only.`);
       if (!(await this.consumeOnce(`${kind}:${jti}`, expiresAt, now, label))) {
         throw new InvalidCheck(`The ${label} cookie was replayed: it was already used.`);

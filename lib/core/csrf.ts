@@ -1,11 +1,18 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieOption } from '../config/auth-options.interface.js';
-import type { ResponseCookie } from './http.types.js';
+import { MissingCSRF } from '../errors/auth.errors.js';
+import type { AuthRequest, ResponseCookie } from './http.types.js';
 
 /**
  * The signed double-submit CSRF token (Auth.js's format): the cookie holds `<token>|<hash>` with
  * `hash = sha256_hex(token + secret)`. A cookie signed with any of the secrets is trusted (rotation);
  * new cookies are signed with the first.
+ *
+ * Beyond Auth.js, a token is bound to the signed-in user: for a request with a session, the token
+ * is `<nonce>.<hmac(secret, nonce, user id)>`, and only a token bound to that user verifies. A
+ * cookie and token pair taken from another browser (the attacker's own, planted in the victim's
+ * browser) is then refused once the victim is signed in. Auth.js still accepts these cookies: the
+ * token stays an opaque string and the cookie keeps Auth.js's format.
  */
 export interface CsrfState {
   token: string;
@@ -15,21 +22,29 @@ export interface CsrfState {
   cookie?: ResponseCookie;
 }
 
+/**
+ * The CSRF state of a request: the token of a valid cookie (bound to `boundTo` when given), or a
+ * new token with its cookie.
+ *
+ * @param boundTo the id of the signed-in user, when the request has a session
+ */
 export function resolveCsrf(
   cookieValue: string | undefined,
   bodyToken: unknown,
   isPost: boolean,
   secrets: readonly string[],
   cookie: CookieOption,
+  boundTo?: string,
 ): CsrfState {
   if (cookieValue) {
     const [token, hash] = cookieValue.split('|');
-    if (token && hash && token.length <= 256 && secrets.some((s) => safeEqual(hash, sign(token, s)))) {
+    if (token && hash && token.length <= 256 && secrets.some((s) => safeEqual(hash, sign(token, s))) && isBoundTo(token, boundTo, secrets)) {
       const verified = isPost && typeof bodyToken === 'string' && safeEqual(bodyToken, token);
       return { token, verified };
     }
   }
-  const token = randomBytes(32).toString('hex');
+  const nonce = randomBytes(32).toString('hex');
+  const token = boundTo === undefined ? nonce : `${nonce}.${binding(nonce, boundTo, secrets[0])}`;
   return {
     token,
     verified: false,
@@ -37,8 +52,40 @@ export function resolveCsrf(
   };
 }
 
+/** True when `token` may be used by a request of `boundTo` (any token when there is no session). */
+function isBoundTo(token: string, boundTo: string | undefined, secrets: readonly string[]): boolean {
+  if (boundTo === undefined) return true;
+  const dot = token.indexOf('.');
+  if (dot <= 0) return false;
+  const nonce = token.slice(0, dot);
+  const mac = token.slice(dot + 1);
+  return secrets.some((s) => safeEqual(mac, binding(nonce, boundTo, s)));
+}
+
+function binding(nonce: string, userId: string, secret: string): string {
+  return createHmac('sha256', secret).update(`nestjs-auth csrf binding\0${nonce}\0${userId}`).digest('hex');
+}
+
 function sign(token: string, secret: string): string {
   return createHash('sha256').update(`${token}${secret}`).digest('hex');
+}
+
+/**
+ * Refuses a state-changing request that a browser says comes from another site: `Sec-Fetch-Site`
+ * `cross-site` or `same-site` (a sibling subdomain is another site here), or an `Origin` other than
+ * the app's. `Origin: null` passes only with `Sec-Fetch-Site: same-origin` (Chromium sends `null`
+ * on a page's own form posts under `Referrer-Policy: no-referrer`). Clients that send neither
+ * header (not browsers) are not a CSRF vector and pass; the CSRF token is checked either way.
+ *
+ * @throws MissingCSRF
+ */
+export function assertSameOrigin(request: Pick<AuthRequest, 'headers'>, origin: string): void {
+  const { origin: sentOrigin, 'sec-fetch-site': site } = request.headers;
+  const sameSiteFetch = site === undefined || site === 'same-origin' || site === 'none';
+  const originOk = sentOrigin === undefined || sentOrigin === origin || (sentOrigin === 'null' && site === 'same-origin');
+  if (!sameSiteFetch || !originOk) {
+    throw new MissingCSRF('The request came from another site; submit the form from this site\'s own pages.');
+  }
 }
 
 /** Constant-time comparison of two strings (compares their SHA-256 digests, so lengths may differ). */

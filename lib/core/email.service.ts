@@ -9,7 +9,6 @@ import {
   AuthError,
   CallbackRouteError,
   EmailSignInError,
-  MissingCSRF,
   Verification,
 } from '../errors/auth.errors.js';
 import { renderEmailConfirmPage } from '../http/pages/email-confirm.page.js';
@@ -19,6 +18,7 @@ import type { EmailConfig } from '../providers/email.types.js';
 import type { Account, Awaitable } from '../types/common.types.js';
 import { toAbsolute } from './callback-url.js';
 import { generateEmailToken, hashEmailToken, isPlausibleToken } from './email-token.js';
+import { isExpiredDate } from './instant.js';
 import type { AuthRequest, AuthResponse } from './http.types.js';
 import { clientIpBucket } from './rate-limit/client-ip.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
@@ -125,13 +125,13 @@ export class EmailService implements ProviderFlow {
         }),
       };
     }
-    if (method === 'POST') assertSameOrigin(ctx);
+    // The confirming POST passed the router's same-origin check (login CSRF: a post from another
+    // site could sign a victim into the attacker's account).
 
     const adapter = this.adapters.require('useVerificationToken', 'getUserByEmail', 'createUser', 'updateUser');
     const invite = await this.consume(adapter.useVerificationToken, provider, identifier, token);
     if (!invite) throw new Verification('The sign-in link is invalid or was already used; request a new one.');
-    const expires = new Date(invite.expires).getTime();
-    if (!(expires > Date.now())) throw new Verification('The sign-in link has expired; request a new one.');
+    if (isExpiredDate(invite.expires)) throw new Verification('The sign-in link has expired; request a new one.');
     if (invite.identifier !== identifier) throw new Verification('The sign-in link does not belong to this address; request a new one.');
 
     const response = await this.signIns.completeSignIn(ctx, {
@@ -233,19 +233,6 @@ function readLink(provider: EmailConfig, source: Record<string, unknown>): { tok
     throw new Verification('The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.');
   }
   return { token, identifier };
-}
-
-/**
- * The confirming `POST` must come from a page of this site. Browsers send `Origin` (and
- * `Sec-Fetch-Site`) with every cross-site form post, so a post from another site, which could sign
- * a victim into the attacker's account (login CSRF), is refused before the token is used.
- * Non-browser clients send neither and are not a CSRF vector.
- */
-function assertSameOrigin(ctx: ProviderContext): void {
-  const { origin, 'sec-fetch-site': site } = ctx.request.headers;
-  if ((origin !== undefined && origin !== ctx.origin) || site === 'cross-site' || site === 'same-site') {
-    throw new MissingCSRF('The sign-in link must be confirmed on this site\'s own page; open the link from the email again.');
-  }
 }
 
 /** Runs the provider's `generateVerificationToken` (or the default) and checks what it returns. */

@@ -28,7 +28,11 @@ export interface ResponseCookie {
   options: SerializeOptions;
 }
 
-/** What a flow answers; the HTTP layer writes it. Exactly one of `redirect`, `json`, `html` is usual. */
+/**
+ * What a flow answers; the HTTP layer writes it. Exactly one of `redirect`, `json`, `html`, `body`
+ * is usual. The HTTP layer adds the headers every answer carries (`nosniff`, `Referrer-Policy`,
+ * `Cache-Control: no-store`); `headers` override them.
+ */
 export interface AuthResponse {
   /** @default 302 with `redirect`, else 200 */
   status?: number;
@@ -38,4 +42,6 @@ export interface AuthResponse {
   redirect?: string;
   json?: unknown;
   html?: string;
+  /** Any other content (the browser script). */
+  body?: { contentType: string; content: string };
 }

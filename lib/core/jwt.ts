@@ -3,6 +3,7 @@ import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from 'jose'
 import type { JWTDecodeParams, JWTEncodeParams } from '../config/auth-options.interface.js';
 import { MissingSecret } from '../errors/auth.errors.js';
 import type { JWT } from '../types/common.types.js';
+import { CLOCK_SKEW_SECONDS, checkTimeClaims } from './instant.js';
 
 /** Seconds a token lives when no `maxAge` is given: 30 days, as in Auth.js. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
@@ -10,8 +11,6 @@ const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 const ENCODE_ENC = 'A256CBC-HS512';
 /** What decode accepts: Auth.js also decrypts A256GCM tokens, so we do too. */
 const DECODE_ENCS = ['A256CBC-HS512', 'A256GCM'];
-/** Seconds of clock skew tolerated on `exp`/`nbf`/`iat`, as in Auth.js. */
-const CLOCK_TOLERANCE = 15;
 /**
  * Longest token decode looks at. Larger input is junk (a session cookie is chunked at ~4 KB per
  * chunk and browsers cap a host's cookies far below this), so it is refused before any parsing.
@@ -122,13 +121,17 @@ async function inspectWith(keyring: Promise<SecretKeys>[], token: unknown): Prom
         throw new Error('no secret matches the token');
       },
       {
-        clockTolerance: CLOCK_TOLERANCE,
+        clockTolerance: CLOCK_SKEW_SECONDS,
         keyManagementAlgorithms: ['dir'],
         contentEncryptionAlgorithms: DECODE_ENCS,
         // Every token Auth.js or this library mints has one; a token without it would never expire.
         requiredClaims: ['exp'],
       },
     );
+    // jose checks that the claims are numbers; the range (an `exp` no Date can hold, an `iat` in
+    // the future) is checked here, so a token minted with the secret and odd claims is invalid.
+    const verdict = checkTimeClaims(payload, Date.now(), CLOCK_SKEW_SECONDS * 1000);
+    if (verdict.status !== 'valid') return { status: verdict.status };
     return { status: 'valid', payload: payload as JWT };
   } catch (error) {
     // jose only reports expiry after the token decrypted and authenticated, so this is not an oracle.
@@ -158,7 +161,8 @@ export async function encode(params: JWTEncodeParams): Promise<string> {
  * Decrypts a JWT minted by {@link encode} or by Auth.js with the same secret and salt. Accepts
  * `A256CBC-HS512` and `A256GCM`; with several secrets, the one whose key matches the token's `kid`
  * decrypts (a token without `kid` is tried with the first secret only). Expiry is checked with
- * 15 seconds of clock tolerance.
+ * 15 seconds of clock tolerance; an `exp` no `Date` can hold, or an `iat`/`nbf` more than 15 seconds
+ * in the future, makes the token invalid.
  *
  * Unlike Auth.js's `decode`, this never throws on bad input: a missing, malformed, tampered,
  * expired or foreign token yields `null`.

@@ -26,6 +26,7 @@ import { ChecksService, type OpenedCheck } from './checks.service.js';
 import { readCappedBody } from './read-capped.js';
 import type { AuthResponse } from './http.types.js';
 import { createJwtCodec } from './jwt.js';
+import { numericDateMs } from './instant.js';
 import type { ProviderContext, ProviderFlow } from './request-context.js';
 import { SignInService } from './sign-in.service.js';
 
@@ -275,7 +276,10 @@ export class OAuthService implements ProviderFlow {
     // oauth4webapi checks the ID token's claims; its signature is checked here, before any token is used.
     if (processed.id_token) await this.verifyIdTokenSignature(p, as, response, processed.id_token);
     const tokens: TokenSet = { ...(processed as TokenSet) };
+    // `expires_at` (seconds) from `expires_in`, or as the provider sent it; a value that is not a
+    // NumericDate a Date can hold is dropped rather than stored (it would read back as garbage).
     if (typeof processed.expires_in === 'number') tokens.expires_at = Math.floor(Date.now() / 1000) + processed.expires_in;
+    if (tokens.expires_at !== undefined && (numericDateMs(tokens.expires_at) === undefined || !Number.isInteger(tokens.expires_at))) delete tokens.expires_at;
     return { tokens, claims: o.getValidatedIdTokenClaims(processed) };
   }
 

@@ -13,6 +13,7 @@ import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import type { RequestContext } from './request-context.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
+import { checkTimeClaims, dateMs, isExpiredDate, numericDateMs } from './instant.js';
 
 /** The signed-in user, as `@CurrentUser()` injects it. `id` is always present. */
 export type AuthUser = User & { id: string } & Record<string, unknown>;
@@ -161,7 +162,7 @@ export class SessionService {
       return this.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     }
     const cached = this.dbCache.get(raw);
-    if (!cached?.shaped || cached.until <= now || cached.session.expires.valueOf() < now) return undefined;
+    if (!cached?.shaped || cached.until <= now || isExpiredDate(cached.session.expires, now)) return undefined;
     const user = { ...cached.shaped.user };
     return { status: 'active', strategy: 'database', user, session: { ...cached.shaped.session, user }, stored: cached.session, sessionToken: raw, bearer };
   }
@@ -187,9 +188,11 @@ export class SessionService {
         this.config.logger.debug(`${JWTSessionError.type}: the session cookie could not be decoded`);
         token = null;
       }
-      if (!token) return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
-      const expMs = typeof token.exp === 'number' ? token.exp * 1000 : 0;
-      if (expMs <= now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
+      // A custom `jwt.decode` may return anything: its time claims get the same checks as ours.
+      const verdict = token && typeof token === 'object' ? checkTimeClaims(token, now) : { status: 'invalid' as const };
+      if (verdict.status !== 'valid') return { status: verdict.status, clearCookies: this.clearFor(lookup, bearer) };
+      const expMs = verdict.expMs;
+      token = token!;
       cached = { token, expMs, expires: new Date(expMs).toISOString() };
       if (this.config.session.jwtRevocation) cached.revocationId = this.revocationId(token);
       if (!this.customCallbacks) {
@@ -233,7 +236,10 @@ export class SessionService {
       try {
         const adapter = this.adapters.require('getSessionAndUser', 'deleteSession', 'updateSession');
         found = await adapter.getSessionAndUser(this.storedToken(raw));
-        if (found && found.session.expires.valueOf() < now) {
+        // What storage returns is checked, not trusted: no session or user object is no session,
+        // and an expiry that is not a valid Date counts as passed (the row is then deleted).
+        if (found && (!found.session || !found.user || found.user.id === undefined || found.user.id === null)) found = null;
+        if (found && isExpiredDate(found.session.expires, now)) {
           await adapter.deleteSession(this.storedToken(raw));
           this.dbCache.delete(raw);
           return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
@@ -248,8 +254,9 @@ export class SessionService {
         return { status: 'invalid', clearCookies: this.clearFor(lookup, bearer) };
       }
     }
-    if (found.session.expires.valueOf() < now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
-    const expires = found.session.expires.toISOString();
+    const expiresMs = dateMs(found.session.expires);
+    if (expiresMs === undefined || expiresMs <= now) return { status: 'expired', clearCookies: this.clearFor(lookup, bearer) };
+    const expires = new Date(expiresMs).toISOString();
     const shaped = await this.config.callbacks.session({
       session: { ...found.session, user: found.user, expires } as never,
       user: found.user,
@@ -258,7 +265,7 @@ export class SessionService {
     const user = { ...(shaped.user ?? {}), id: String((shaped.user as User | undefined)?.id ?? found.user.id) } as AuthUser;
     if (ttl > 0 && found !== cached) {
       if (this.dbCache.size >= DB_CACHE_MAX) this.dbCache.delete(this.dbCache.keys().next().value!);
-      const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, found.session.expires.valueOf()) };
+      const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, expiresMs) };
       if (!this.customCallbacks) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
       this.dbCache.set(raw, entry);
     }
@@ -296,7 +303,7 @@ export class SessionService {
   private async revokeJwt(token: JWT): Promise<void> {
     const id = this.revocationId(token);
     const now = Date.now();
-    const until = Math.max(typeof token.exp === 'number' ? token.exp * 1000 : 0, now + this.config.jwt.maxAge * 1000);
+    const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
     if (this.revokedJwts.size >= JWT_REVOKED_MAX) {
       for (const [key, expiry] of this.revokedJwts) if (expiry <= now) this.revokedJwts.delete(key);
@@ -318,7 +325,8 @@ export class SessionService {
    */
   private async extendIfDue(found: { session: AdapterSession; user: AdapterUser }, now: number) {
     const { maxAge, updateAge } = this.config.session;
-    const dueAt = found.session.expires.valueOf() - maxAge * 1000 + updateAge * 1000;
+    // Called with a session whose expiry was checked valid: dateMs is defined here.
+    const dueAt = dateMs(found.session.expires)! - maxAge * 1000 + updateAge * 1000;
     if (dueAt > now) return found;
     const expires = new Date(now + maxAge * 1000);
     const updated = await this.adapters.require('updateSession').updateSession({ sessionToken: found.session.sessionToken, expires });
@@ -374,9 +382,8 @@ export class SessionService {
   async sessionRoute(ctx: RequestContext, update?: { data: unknown }): Promise<AuthResponse> {
     const cookie = ctx.cookies.sessionToken;
     const state = await this.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
-    const noCache = { 'Cache-Control': 'private, no-cache, no-store', Expires: '0', Pragma: 'no-cache' };
     if (state.status !== 'active') {
-      return { json: null, headers: noCache, cookies: state.status === 'none' ? [] : state.clearCookies };
+      return { json: null, cookies: state.status === 'none' ? [] : state.clearCookies };
     }
     const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
     if (state.strategy === 'jwt') {
@@ -385,7 +392,7 @@ export class SessionService {
         user: undefined as unknown as User,
         ...(update ? { trigger: 'update' as const, session: update.data } : {}),
       });
-      if (!token) return { json: null, headers: noCache, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
+      if (!token) return { json: null, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
       const session = await this.config.callbacks.session({
         session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() } as never,
         token,
@@ -393,7 +400,7 @@ export class SessionService {
       });
       const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, await this.encodeJwt(ctx.secure, token), { ...cookie.options, expires });
       this.emit('session', { session, token });
-      return { json: session, headers: update ? {} : noCache, cookies };
+      return { json: session, cookies };
     }
     let session = state.session;
     if (update) {
@@ -408,7 +415,7 @@ export class SessionService {
     }
     const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
     this.emit('session', { session });
-    return { json: session, headers: update ? {} : noCache, cookies };
+    return { json: session, cookies };
   }
 
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */

@@ -1,28 +1,9 @@
 import type { Request, Response } from 'express';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { UntrustedHost, InvalidRequest } from '../errors/auth.errors.js';
 import type { AuthRequest, AuthResponse } from '../core/http.types.js';
-
-const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
-
-/**
- * The public origin of a request: the `url` option (AUTH_URL) when set; otherwise, with `trustHost`,
- * `X-Forwarded-Proto`/`X-Forwarded-Host` or the Host header. Without either, absolute URLs (magic
- * links, OAuth callbacks) would follow an attacker-chosen Host, so the request is refused.
- */
-export function requestOrigin(req: Request, config: ResolvedAuthConfig): string {
-  if (config.url) return config.url.origin;
-  if (!config.trustHost) {
-    throw new UntrustedHost('Set the `url` option (or AUTH_URL) to the public origin, or `trustHost: true` behind a proxy you control.');
-  }
-  const forwardedHost = firstHeader(req.headers['x-forwarded-host']);
-  const forwardedProto = firstHeader(req.headers['x-forwarded-proto']);
-  const host = forwardedHost ?? firstHeader(req.headers.host);
-  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : req.protocol;
-  if (!host || !HOST.test(host)) throw new InvalidRequest('The Host header is missing or malformed.');
-  return `${proto === 'https' ? 'https' : 'http'}://${host.toLowerCase()}`;
-}
+import { firstHeader, resolvePublicUrl, type RequestTarget } from '../core/public-origin.js';
+import { PAGE_HEADERS, setBaseHeaders } from './response-headers.js';
 
 /** Whether the request gets the secure cookie names (cheap: used by the guard on every request). */
 export function isSecureRequest(req: Request, config: ResolvedAuthConfig): boolean {
@@ -50,13 +31,7 @@ export function requestCookies(header: string | undefined): Record<string, strin
 
 /** Builds the plain request the flows see. */
 export function toAuthRequest(req: Request, config: ResolvedAuthConfig): AuthRequest {
-  const origin = requestOrigin(req, config);
-  let url: URL;
-  try {
-    url = new URL(req.originalUrl ?? req.url, origin);
-  } catch {
-    throw new InvalidRequest('The request URL is malformed.');
-  }
+  const url = resolvePublicUrl(targetOf(req), config);
   const headers: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   const query: Record<string, string> = {};
@@ -74,22 +49,22 @@ export function toAuthRequest(req: Request, config: ResolvedAuthConfig): AuthReq
 }
 
 /** Writes a flow's response to Express. `X-Auth-Return-Redirect` turns a redirect into `200 {url}`. */
+/**
+ * Writes a flow's response to Express: every answer of the module goes through here, with the
+ * headers every answer carries ({@link BASE_RESPONSE_HEADERS}) set first and the response's own
+ * `headers` over them. `X-Auth-Return-Redirect` turns a redirect into `200 {url}`.
+ */
 export function writeAuthResponse(req: Request, res: Response, response: AuthResponse): void {
+  if (res.headersSent) return;
+  setBaseHeaders(res);
   for (const c of response.cookies ?? []) {
     res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
   }
-  // Auth URLs carry codes, states and tokens in their query: never send them to other sites in
-  // Referer. (`same-origin`, not `no-referrer`: with the latter Chromium sends `Origin: null` on the
-  // pages' own form POSTs, which same-origin checks must then refuse.)
-  res.setHeader('Referrer-Policy', 'same-origin');
-  // Browsers must take JSON as JSON and HTML as HTML, whatever they look like.
-  res.setHeader('X-Content-Type-Options', 'nosniff');
   for (const [k, v] of Object.entries(response.headers ?? {})) res.setHeader(k, v);
   if (response.redirect) {
     if (req.headers['x-auth-return-redirect']) {
-      // The URL may carry a state or a code: not for any cache.
-      if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'private, no-cache, no-store');
-      res.status(200).json({ url: response.redirect });
+      res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify({ url: response.redirect }));
       return;
     }
     res.status(response.status ?? 302).setHeader('Location', response.redirect).end();
@@ -97,20 +72,25 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   }
   res.status(response.status ?? 200);
   if (response.html !== undefined) {
+    for (const [k, v] of Object.entries(PAGE_HEADERS)) res.setHeader(k, v);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    // The pages hold forms that sign in and out: never inside another site's frame (clickjacking).
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
-    res.send(response.html);
+    res.end(response.html);
   } else if (response.json !== undefined) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.send(JSON.stringify(response.json));
+    res.end(JSON.stringify(response.json));
+  } else if (response.body !== undefined) {
+    res.setHeader('Content-Type', response.body.contentType);
+    res.end(response.body.content);
   } else {
     res.end();
   }
 }
 
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  return v?.split(',')[0]?.trim() || undefined;
+/** What the origin rules need of an Express request. */
+function targetOf(req: Request): RequestTarget {
+  return {
+    target: req.originalUrl ?? req.url,
+    headers: req.headers,
+    encrypted: (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true,
+  };
 }

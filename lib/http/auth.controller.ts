@@ -4,7 +4,7 @@ import { AUTH_CONFIG } from '../auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AuthRouterService, type AuthAction } from '../core/auth-router.service.js';
 import { AuthError } from '../errors/auth.errors.js';
-import { webAuthnClientScript } from './webauthn-client.js';
+import { RequestErrorLog } from '../core/error-log.js';
 import { toAuthRequest, writeAuthResponse } from './auth-request.factory.js';
 import { Public } from './public.decorator.js';
 
@@ -17,6 +17,7 @@ export class AuthControllerBase {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly router: AuthRouterService,
+    private readonly errorLog: RequestErrorLog,
   ) {}
 
   @Get('providers') providers(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'providers'); }
@@ -34,28 +35,22 @@ export class AuthControllerBase {
   @Get('webauthn-options/:provider') webauthnOptions(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) { return this.run(req, res, 'webauthn-options', provider); }
 
   /** The browser half of passkeys, served from the installed package (no CDN). */
-  @Get('webauthn-client.js')
-  webauthnClient(@Res() res: Response): void {
-    const script = webAuthnClientScript();
-    res.setHeader('Content-Type', script.contentType);
-    res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.send(script.body);
-  }
+  @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'webauthn-client'); }
 
   /** Anything else under the base path: a clear 400, never a 404 page from another layer or a 500. */
-  @All('{*rest}')
-  unknown(@Req() req: Request, @Res() res: Response): void {
-    res.status(400).json({ error: 'UnknownAction', message: `${req.method} ${req.path} is not an auth route.` });
-  }
+  @All('{*rest}') unknown(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'unknown'); }
 
   private async run(req: Request, res: Response, action: AuthAction, provider?: string): Promise<void> {
     let authRequest;
     try {
       authRequest = toAuthRequest(req, this.config);
     } catch (error) {
+      // Refused before any flow runs (an untrusted or foreign host, a malformed target): a 400
+      // through the same writer as every other answer.
+      this.errorLog.report(error);
       const type = error instanceof AuthError ? error.type : 'InvalidRequest';
-      this.config.logger.error(error as Error);
-      res.status(400).json({ error: type, message: (error as Error).message });
+      const message = error instanceof AuthError ? error.message : 'The request is malformed.';
+      writeAuthResponse(req, res, { status: 400, json: { error: type, message } });
       return;
     }
     writeAuthResponse(req, res, await this.router.handle(authRequest, action, provider));

@@ -1,11 +1,12 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { stringifySetCookie } from 'cookie';
 import { AUTH_CONFIG } from '../auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../core/session.service.js';
-import type { GuardRejection } from '../errors/auth.errors.js';
+import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
+import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { isSecureRequest, requestCookies } from './auth-request.factory.js';
 import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from './public.decorator.js';
@@ -56,6 +57,8 @@ export class AuthGuard implements CanActivate {
     protected readonly reflector: Reflector,
     protected readonly sessions: SessionService,
     @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
+    // Optional, so subclasses written against the three-argument constructor keep working.
+    @Optional() private readonly errorLog?: RequestErrorLog,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -67,12 +70,24 @@ export class AuthGuard implements CanActivate {
       secure: isSecureRequest(req, this.config),
     };
     if (this.policy(context).uncached) {
-      return this.sessions.read(lookup, { fresh: true }).then((state) => this.decide(context, req, state));
+      return this.sessions.read(lookup, { fresh: true }).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
     }
     // A cache hit (or no token at all) is decided without a promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
     if (known) return this.decide(context, req, known);
-    return this.sessions.read(lookup).then((state) => this.decide(context, req, state));
+    return this.sessions.read(lookup).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
+  }
+
+  /**
+   * A session read that threw (a `jwt`/`session` callback, a custom `jwt.decode`): logged, and the
+   * request refused as `InvalidSession` (fail closed), never a 500 from deep inside the guard.
+   * The cookie is kept: the fault may be the server's.
+   */
+  private failed(context: ExecutionContext, error: unknown): boolean {
+    const failure = new SessionTokenError('Reading the session failed; the request was refused.', { cause: error });
+    if (this.errorLog) this.errorLog.report(failure);
+    else this.config.logger.error(failure);
+    return this.handleUnauthenticated(context, 'InvalidSession');
   }
 
   /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */

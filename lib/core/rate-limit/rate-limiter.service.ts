@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimited } from '../../errors/auth.errors.js';
+import { safeDurationMs } from '../instant.js';
 import { RateLimitStore, type RateLimitRecord } from './rate-limit.store.js';
 
 /** A limit: at most `limit` hits per key in a window of `windowSeconds`. */
@@ -25,7 +26,7 @@ export class RateLimiterService {
    */
   async hit(key: string, rule: RateLimitRule): Promise<void> {
     const { limit, windowMs } = normalise(rule);
-    const record = await this.store.increment(key, windowMs);
+    const record = trusted(await this.store.increment(key, windowMs), windowMs, limit);
     if (record.count > limit) throw limited(record);
   }
 
@@ -49,15 +50,19 @@ export class RateLimiterService {
    * nothing.
    */
   async check(key: string, rule: RateLimitRule): Promise<void> {
-    const { limit } = normalise(rule);
-    const record = await this.store.get(key);
+    const { limit, windowMs } = normalise(rule);
+    const raw = await this.store.get(key);
+    const record = raw === null ? null : trusted(raw, windowMs, limit);
     if (record && record.count >= limit) throw limited(record);
   }
 
   /** The current count of `key` (0 when it has none) and the seconds until its window ends. */
   async status(key: string): Promise<{ count: number; retryAfter: number }> {
     const record = await this.store.get(key);
-    return record ? { count: record.count, retryAfter: seconds(record.msBeforeReset) } : { count: 0, retryAfter: 0 };
+    if (!record) return { count: 0, retryAfter: 0 };
+    // Without a rule there is no window to fall back on: a bad count or time reads as an hour-long refusal.
+    const safe = trusted(record, 3_600_000, Number.MAX_SAFE_INTEGER - 1);
+    return { count: safe.count, retryAfter: seconds(safe.msBeforeReset) };
   }
 
   /** Takes back one hit on `key` (e.g. a reserved attempt that turned out to be legitimate). */
@@ -78,6 +83,20 @@ function normalise(rule: RateLimitRule): { limit: number; windowMs: number } {
     throw new RangeError('RateLimiterService: `windowSeconds` must be a positive number.');
   }
   return { limit, windowMs: Math.ceil(windowSeconds * 1000) };
+}
+
+/**
+ * A record from the store, checked rather than trusted (a custom store, a corrupted Redis value):
+ * a count that is not a whole number >= 0 counts as past the limit and a remaining time that is not
+ * a sane duration as the whole window, so a bad answer refuses rather than lets through.
+ */
+function trusted(record: RateLimitRecord | null | undefined, windowMs: number, limit: number): RateLimitRecord {
+  const count = record?.count;
+  const validCount = typeof count === 'number' && Number.isSafeInteger(count) && count >= 0;
+  return {
+    count: validCount ? count : limit + 1,
+    msBeforeReset: safeDurationMs(record?.msBeforeReset, windowMs, Math.max(windowMs, 1)),
+  };
 }
 
 function seconds(ms: number): number {

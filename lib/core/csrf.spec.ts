@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { assertSameOrigin, resolveCsrf } from './csrf.js';
+
+const COOKIE = { name: 'authjs.csrf-token', options: { httpOnly: true, sameSite: 'lax' as const, path: '/' } };
+const SECRETS = ['first-secret-0123456789abcdef0123', 'older-secret-0123456789abcdef0123'];
+
+function mint(boundTo?: string, secrets = SECRETS) {
+  const state = resolveCsrf(undefined, undefined, false, secrets, COOKIE, boundTo);
+  return { token: state.token, cookie: state.cookie!.value };
+}
+
+describe('resolveCsrf', () => {
+  it('mints Auth.js-format cookies: token|sha256(token + secret)', () => {
+    const { token, cookie } = mint();
+    expect(cookie).toBe(`${token}|${createHash('sha256').update(`${token}${SECRETS[0]}`).digest('hex')}`);
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+  });
+  it('verifies a POST whose body carries the cookie token; any secret of the list signs', () => {
+    const { token, cookie } = mint(undefined, [SECRETS[1]]);
+    expect(resolveCsrf(cookie, token, true, SECRETS, COOKIE)).toEqual({ token, verified: true });
+    expect(resolveCsrf(cookie, 'other', true, SECRETS, COOKIE)).toEqual({ token, verified: false });
+    expect(resolveCsrf(cookie, token, false, SECRETS, COOKIE)).toEqual({ token, verified: false });
+  });
+  it('mints a new token for a tampered cookie', () => {
+    const { token, cookie } = mint();
+    const state = resolveCsrf(`${token}|${'0'.repeat(64)}`, token, true, SECRETS, COOKIE);
+    expect(state.verified).toBe(false);
+    expect(state.token).not.toBe(token);
+    expect(resolveCsrf(`${cookie}x`, token, true, SECRETS, COOKIE).verified).toBe(false);
+  });
+  it('binds the token to the signed-in user', () => {
+    const alice = mint('user-alice');
+    expect(alice.token).toMatch(/^[0-9a-f]{64}\.[0-9a-f]{64}$/);
+    expect(resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE, 'user-alice')).toEqual({ token: alice.token, verified: true });
+    // Another user, or an unbound token, does not verify for a signed-in request: a new bound token is minted.
+    const asBob = resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE, 'user-bob');
+    expect(asBob.verified).toBe(false);
+    expect(asBob.token).not.toBe(alice.token);
+    const unbound = mint();
+    expect(resolveCsrf(unbound.cookie, unbound.token, true, SECRETS, COOKIE, 'user-alice').verified).toBe(false);
+    // Signed out, any valid pair is a pair.
+    expect(resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE).verified).toBe(true);
+  });
+  it('keeps bindings across a secret rotation', () => {
+    const old = mint('user-alice', [SECRETS[1]]);
+    expect(resolveCsrf(old.cookie, old.token, true, SECRETS, COOKIE, 'user-alice').verified).toBe(true);
+  });
+});
+
+describe('assertSameOrigin', () => {
+  const origin = 'https://app.test';
+  it.each([
+    [{}],
+    [{ origin }],
+    [{ 'sec-fetch-site': 'same-origin' }],
+    [{ 'sec-fetch-site': 'none' }],
+    [{ origin: 'null', 'sec-fetch-site': 'same-origin' }],
+  ])('lets %p through', (headers) => {
+    expect(() => assertSameOrigin({ headers }, origin)).not.toThrow();
+  });
+  it.each([
+    [{ origin: 'https://evil.example' }],
+    [{ origin: 'http://app.test' }],
+    [{ origin: 'null' }],
+    [{ 'sec-fetch-site': 'cross-site' }],
+    [{ 'sec-fetch-site': 'same-site' }],
+    [{ origin, 'sec-fetch-site': 'cross-site' }],
+  ])('refuses %p with MissingCSRF', (headers) => {
+    expect(() => assertSameOrigin({ headers }, origin)).toThrow(expect.objectContaining({ type: 'MissingCSRF' }));
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from '@jest/globals';
+import { AdapterError, InvalidProvider, MissingCSRF, Verification } from '../errors/auth.errors.js';
+import { clientText, isClientMistake, RequestErrorLog } from './error-log.js';
+
+function setup() {
+  const lines = { error: [] as string[], warn: [] as string[] };
+  let now = 1_000_000;
+  const log = new RequestErrorLog(
+    { error: (e: Error) => lines.error.push(`${e.name}: ${e.message}`), warn: (l: string) => lines.warn.push(l), debug: () => undefined },
+    () => now,
+  );
+  return { lines, log, advance: (ms: number) => (now += ms) };
+}
+
+describe('RequestErrorLog', () => {
+  it('logs client mistakes as warnings and server faults as errors', () => {
+    const { lines, log } = setup();
+    log.report(new MissingCSRF('no token'));
+    log.report(new AdapterError('db down'));
+    log.report(new TypeError('bug'));
+    expect(lines.warn).toEqual(['[MissingCSRF] no token']);
+    expect(lines.error).toEqual(['AdapterError: db down', 'TypeError: bug']);
+  });
+  it('logs at most 10 lines of a kind a minute, then says how many it left out', () => {
+    const { lines, log, advance } = setup();
+    for (let i = 0; i < 500; i++) log.report(new Verification(`bad link ${i}`));
+    expect(lines.warn).toHaveLength(10);
+    advance(60_000);
+    log.report(new Verification('later'));
+    expect(lines.warn.slice(10)).toEqual(['[Verification] 490 similar messages left out in the last minute', '[Verification] later']);
+  });
+  it('budgets kinds apart', () => {
+    const { lines, log } = setup();
+    for (let i = 0; i < 20; i++) log.report(new Verification('x'));
+    log.report(new InvalidProvider('y'));
+    expect(lines.warn.filter((l) => l.startsWith('[InvalidProvider]'))).toHaveLength(1);
+  });
+  it('never throws, even when the logger does', () => {
+    const log = new RequestErrorLog({ error: () => { throw new Error('x'); }, warn: () => { throw new Error('x'); }, debug: () => undefined });
+    expect(() => log.report(new AdapterError('x'))).not.toThrow();
+    expect(() => log.report(undefined)).not.toThrow();
+  });
+  it('classifies', () => {
+    expect(isClientMistake(new MissingCSRF())).toBe(true);
+    expect(isClientMistake(new AdapterError())).toBe(false);
+    expect(isClientMistake(new Error('x'))).toBe(false);
+  });
+});
+
+describe('clientText', () => {
+  it('quotes a short printable prefix', () => {
+    expect(clientText('github')).toBe('"github"');
+    expect(clientText('a'.repeat(40))).toBe(`"${'a'.repeat(32)}…"`);
+    expect(clientText('<b>\u202e\r\n\u0000x', 8)).toBe('"<b>????x"');
+  });
+});
