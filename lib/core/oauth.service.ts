@@ -42,8 +42,8 @@ export const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const ASYMMETRIC_ID_TOKEN_ALGS = new Set([
   'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'Ed25519', 'EdDSA', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
 ]);
-/** HS* ID-token algorithms (MACs keyed with the client secret). */
-const HS_ID_TOKEN_ALGS = new Set(['HS256', 'HS384', 'HS512']);
+/** HS* ID-token algorithms and the least client-secret length (bytes) each needs: the MAC's key size. */
+const HS_ID_TOKEN_MIN_SECRET_BYTES = new Map([['HS256', 32], ['HS384', 48], ['HS512', 64]]);
 /** Lifetime of the check cookies and of the state JWE (Auth.js: 15 minutes). */
 const CHECK_MAX_AGE = 15 * 60;
 /** `issuer` of providers configured with explicit endpoints only (any `iss` response parameter then fails). */
@@ -336,7 +336,7 @@ export class OAuthService implements ProviderFlow {
    * callbacks), and one still unknown after it is refused, then refused without a fetch for a
    * minute. An HS* token (a MAC keyed with the client secret, OIDC Core 10.1) is accepted only when
    * the provider declares that very algorithm in `client.id_token_signed_response_alg` and has a
-   * client secret.
+   * client secret at least as long as the MAC's key.
    */
   private async verifyIdTokenSignature(p: NormalizedOAuthProvider, as: o.AuthorizationServer, idToken: string): Promise<void> {
     let header: ProtectedHeaderParameters;
@@ -346,7 +346,7 @@ export class OAuthService implements ProviderFlow {
       throw new OAuthCallbackError(`${p.name}'s ID token has no readable header.`);
     }
     const alg = typeof header.alg === 'string' ? header.alg : undefined;
-    if (alg !== undefined && HS_ID_TOKEN_ALGS.has(alg)) return this.verifyHsIdToken(p, alg, idToken);
+    if (alg !== undefined && HS_ID_TOKEN_MIN_SECRET_BYTES.has(alg)) return this.verifyHsIdToken(p, alg, idToken);
     if (alg === undefined || !ASYMMETRIC_ID_TOKEN_ALGS.has(alg)) {
       throw new OAuthCallbackError(`${p.name}'s ID token is not signed with a supported asymmetric algorithm (${JSON.stringify(alg?.slice(0, 16) ?? null)}).`);
     }
@@ -367,7 +367,7 @@ export class OAuthService implements ProviderFlow {
     }
   }
 
-  /** An HS256/384/512 ID token: only as the provider declared it, keyed by the client secret. */
+  /** An HS256/384/512 ID token: only as the provider declared it, keyed by a long enough client secret. */
   private async verifyHsIdToken(p: NormalizedOAuthProvider, alg: string, idToken: string): Promise<void> {
     const declared = p.client.id_token_signed_response_alg as string | undefined;
     if (declared !== alg) {
@@ -378,6 +378,12 @@ export class OAuthService implements ProviderFlow {
     }
     if (!p.clientSecret) throw new OAuthCallbackError(`${p.name}'s ID tokens are MACed with the client secret (${alg}), but no \`clientSecret\` is configured.`);
     const secret = new TextEncoder().encode(p.clientSecret);
+    const minBytes = HS_ID_TOKEN_MIN_SECRET_BYTES.get(alg)!;
+    // OIDC Core 16.19: the secret MUST have at least the MAC key's octets; a shorter one is open to
+    // offline guessing from any ID token it MACed, so such tokens prove nothing.
+    if (secret.byteLength < minBytes) {
+      throw new OAuthCallbackError(`${p.name}'s client secret is too short to verify ${alg} ID tokens: it must be at least ${minBytes} bytes.`);
+    }
     try {
       await compactVerify(idToken, secret, { algorithms: [alg] });
     } catch {
