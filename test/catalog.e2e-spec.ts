@@ -20,6 +20,8 @@ import { followToApp } from './setup/oidc-provider.js';
 import { startVendorServer, type VendorGrant, type VendorRequest, type VendorServer } from './setup/vendor-server.js';
 
 const SESSION_COOKIE = 'authjs.session-token';
+/** A LINE channel secret is 32 hex characters: long enough for the HS256 key it MACs ID tokens with. */
+const LINE_CHANNEL_SECRET = '6d1c0f9a2b8e4d7c5a3f1e0b9c8d7a6f';
 let vendor: VendorServer;
 
 beforeAll(async () => {
@@ -365,11 +367,11 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     // LINE: OIDC whose ID tokens are HS256-signed with the channel secret.
     const lineIssuer = serveDiscovery('/line');
     authorizeRoute('/line/authorize', { clientId: 'line-channel' });
-    tokenRoute('/line/token', 'line', { method: 'basic', id: 'line-channel', secret: 'line-channel-secret' }, async () => {
+    tokenRoute('/line/token', 'line', { method: 'basic', id: 'line-channel', secret: LINE_CHANNEL_SECRET }, async () => {
       const now = Math.floor(Date.now() / 1000);
       const idToken = await new SignJWT({ iss: lineIssuer, aud: 'line-channel', sub: 'U4af4980629', iat: now, exp: now + 3600, amr: ['pwd'], name: 'Jane LINE', picture: 'https://profile.line-scdn.net/jane', email: 'jane@line.example' })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .sign(new TextEncoder().encode('line-channel-secret'));
+        .sign(new TextEncoder().encode(LINE_CHANNEL_SECRET));
       return { access_token: 'line-at', expires_in: 2592000, id_token: idToken, refresh_token: 'line-rt', scope: 'openid profile email', token_type: 'Bearer' };
     });
 
@@ -415,7 +417,7 @@ describe('full sign-ins against servers that answer like the vendor', () => {
         token: { url: `${v()}/ado/oauth2/token` },
         userinfo: `${v()}/ado/_apis/profile/profiles/me?details=true&coreAttributes=Avatar&api-version=6.0`,
       }),
-      LINE({ clientId: 'line-channel', clientSecret: 'line-channel-secret', issuer: lineIssuer }),
+      LINE({ clientId: 'line-channel', clientSecret: LINE_CHANNEL_SECRET, issuer: lineIssuer }),
     ];
     app = await createTestApp({ auth: { providers } });
   });

@@ -249,21 +249,22 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     expectSignedIn(await signIn(app, client, 'rotate'), app, client);
     expect(jwksFetches() - before).toBe(1);
   });
-  it('ID tokens with unknown kids do not flood the JWKS endpoint (at most one refetch)', async () => {
+  it('ID tokens with the same unknown kid do not flood the JWKS endpoint (one refetch, then the negative cache)', async () => {
+    // Ever-new bogus kids make one refetch each, up to a cap per minute: see lib/core/jwks-cache.spec.ts.
     const jwksFetches = () => op.requests.filter((r) => r.endsWith('/jwks')).length;
     op.signInAs({ sub: 'rot', email: 'rot@example.com', name: 'Rot' });
     const before = jwksFetches();
     for (let i = 0; i < 5; i++) {
       const client = new TestClient(app.url);
       const flow = await startFlow(app, client, 'rotate');
-      op.mutateIdToken(() => ({ header: { kid: `unknown-${i}` } }));
+      op.mutateIdToken(() => ({ header: { kid: 'unknown-kid' } }));
       try {
         expectRejected(await deliver(client, flow.back), app, client, 'OAuthCallbackError');
       } finally {
         op.mutateIdToken(undefined);
       }
     }
-    expect(jwksFetches() - before).toBeLessThanOrEqual(1);
+    expect(jwksFetches() - before).toBe(1);
   });
 });
 

@@ -50,6 +50,12 @@ export interface StartOidcProviderOptions {
   user?: TestOidcUser;
   /** Issuer path (e.g. '/tenant'); the issuer is `http://127.0.0.1:<port><path>`. @default '' */
   path?: string;
+  /**
+   * ID-token signing algorithms the provider offers (its `id_token_signing_alg_values_supported`).
+   * Add 'HS256' (etc.) to let clients registered with `id_token_signed_response_alg: 'HS256'` get
+   * ID tokens MACed with their client secret (OIDC Core 10.1). @default oidc-provider's (asymmetric only)
+   */
+  idTokenSigningAlgs?: string[];
 }
 
 /** A running OpenID Provider for tests. */
@@ -60,6 +66,8 @@ export interface TestOidcProvider {
   readonly currentKid: string;
   /** Every request the provider received (`METHOD /path`, no query), in order: count discovery or JWKS fetches with it. */
   readonly requests: string[];
+  /** How many times the JWKS (`GET {issuer}/jwks`) was fetched so far. */
+  jwksFetches(): number;
   /** The user the next automatic login signs in as. */
   user: TestOidcUser;
   /**
@@ -202,6 +210,7 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
         userinfo: { enabled: true },
       },
       pkce: { required: () => false },
+      ...(options.idTokenSigningAlgs ? { enabledJWA: { idTokenSigningAlgValues: options.idTokenSigningAlgs } } : {}),
       interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `${options.path ?? ''}/interaction/${interaction.uid}` },
       async findAccount(_ctx: unknown, sub: string) {
         const account = users.get(sub);
@@ -293,6 +302,9 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       return keys[0].kid;
     },
     requests,
+    jwksFetches() {
+      return requests.filter((r) => r.startsWith('GET ') && r.endsWith('/jwks')).length;
+    },
     get user() {
       return user;
     },

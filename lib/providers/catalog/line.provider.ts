@@ -17,7 +17,8 @@ export interface LINEProfile {
 /**
  * Sign in with LINE (LINE Login v2.1, OpenID Connect).
  *
- * LINE signs ID tokens with HS256 keyed by the channel secret (`id_token_signed_response_alg: HS256`).
+ * LINE signs ID tokens with HS256 keyed by the channel secret (`id_token_signed_response_alg: HS256`),
+ * so the channel secret (32 characters at LINE) must be at least 32 bytes: a shorter one is refused.
  * Email needs the permission granted to the channel.
  *
  * Reads `AUTH_LINE_ID`, `AUTH_LINE_SECRET` when `clientId`, `clientSecret` are not given.
