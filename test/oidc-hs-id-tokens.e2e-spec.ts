@@ -109,7 +109,12 @@ beforeAll(async () => {
           return true;
         },
       },
-      logger: { error: (error: Error) => void logged.push(`${error.name}: ${error.message}`), warn: () => undefined, debug: () => undefined },
+      logger: {
+        error: (error: Error) => void logged.push(`${error.name}: ${error.message}`),
+        // Refused callbacks are the client's or the provider's doing: logged as `[Type] message` warnings.
+        warn: (line: string) => void logged.push(line.replace(/^\[(\w+)\] /, '$1: ')),
+        debug: () => undefined,
+      },
     },
   });
   await op.addClient(

@@ -23,7 +23,12 @@ beforeAll(async () => {
   app = await createTestApp({
     auth: {
       providers: PROVIDERS.map((id) => ({ id, name: id, type: 'oidc' as const, issuer: op.issuer, clientId: `rot-${id}`, clientSecret: `rot-${id}-secret`, checks: ['pkce', 'state', 'nonce'] })) as never,
-      logger: { error: (error: Error) => void logged.push(`${error.name}: ${error.message}`), warn: () => undefined, debug: () => undefined },
+      logger: {
+        error: (error: Error) => void logged.push(`${error.name}: ${error.message}`),
+        // Refused callbacks are the client's or the provider's doing: logged as `[Type] message` warnings.
+        warn: (line: string) => void logged.push(line.replace(/^\[(\w+)\] /, '$1: ')),
+        debug: () => undefined,
+      },
     },
   });
   await op.addClient(...PROVIDERS.map((id) => ({ client_id: `rot-${id}`, client_secret: `rot-${id}-secret`, redirect_uris: [`${app.url}/auth/callback/${id}`] })));
