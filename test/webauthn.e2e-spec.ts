@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Header } from '@nestjs/common';
@@ -9,6 +10,8 @@ import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
 import type { Adapter } from '../lib/adapters/adapter.interface.js';
 import { Passkey, WebAuthn } from '../lib/providers/webauthn.provider.js';
+import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
+import type { Provider } from '../lib/providers/provider.types.js';
 import { Email } from '../lib/providers/email.provider.js';
 import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
@@ -43,13 +46,42 @@ class PasskeyPageController {
   }
 }
 
-/** An app with Passkey() on a MemoryAdapter, reached as http://localhost:<port> (a secure context). */
-async function startApp(adapter: Adapter): Promise<{ t: TestApp; origin: string }> {
+/**
+ * An app with Passkey() (and any `extra` providers) on `adapter`, reached as http://localhost:<port>
+ * (a secure context).
+ */
+async function startApp(adapter: Adapter, passkey: WebAuthnUserConfig = {}, extra: Provider[] = []): Promise<{ t: TestApp; origin: string }> {
   const t = await createTestApp({
-    auth: { providers: [Passkey()], adapter, trustHost: true, session: { strategy: 'database' } },
+    auth: { providers: [Passkey(passkey), ...extra], adapter, trustHost: true, session: { strategy: 'database' } },
     controllers: [PasskeyPageController],
   });
   return { t, origin: t.url.replace('127.0.0.1', 'localhost') };
+}
+
+/**
+ * Everything a client sees of an options answer (status, headers, cookies, body), with what is
+ * random per request masked: the challenge, a new user's handle (an HMAC of a fresh random id),
+ * and the values derived from them (ETag, the sealed cookie's bytes; its length is kept).
+ * Occurrences of `email`, the address the request itself named, become `<email>`.
+ */
+async function observable(res: Response, email: string): Promise<unknown> {
+  const text = (await res.text()).split(email).join('<email>');
+  let body: Json | string;
+  try {
+    body = JSON.parse(text) as Json;
+  } catch {
+    body = text;
+  }
+  const options = typeof body === 'object' ? body?.options : undefined;
+  if (typeof options?.challenge === 'string') options.challenge = `<random, ${Buffer.from(options.challenge, 'base64url').length} bytes>`;
+  if (typeof options?.user?.id === 'string') options.user.id = `<random, ${Buffer.from(options.user.id, 'base64url').length} bytes>`;
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'etag', 'set-cookie', 'keep-alive', 'connection'].includes(name)));
+  const cookies = res.headers.getSetCookie().map((line) => {
+    const [pair, ...attrs] = line.split(';').map((part) => part.trim());
+    const [name, ...value] = pair.split('=');
+    return [`${name}=<${value.join('=').length} characters>`, ...attrs.map((a) => (/^expires=/i.test(a) ? 'Expires=<date>' : a))].join('; ');
+  });
+  return { status: res.status, headers, cookies, body };
 }
 
 /** What storage holds for these users (public adapter API only), to prove a refusal wrote nothing. */
@@ -147,26 +179,59 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     expect(body).toContain('data-webauthn-provider');
   });
 
-  it('offers registration for a new email, sign-in for a known one, and discoverable sign-in without one', async () => {
+  it('signs in (discoverable) unless registration is asked for, with or without an email, and refuses a bad action or address', async () => {
     await register('known@example.test');
     const c = client();
-    const reg = await options(c, 'email=new@example.test');
+    for (const query of ['', 'email=known%40example.test', 'email=new%40example.test', 'action=authenticate&email=known%40example.test']) {
+      const o = await options(c, query);
+      expect(o.action).toBe('authenticate');
+      expect(o.options.rpId).toBe('localhost');
+      expect(o.options.allowCredentials).toEqual([]);
+    }
+    const reg = await options(c, 'action=register&email=new%40example.test');
     expect(reg.action).toBe('register');
     expect(reg.options.rp.id).toBe('localhost');
+    expect(reg.options.user).toMatchObject({ name: 'new@example.test', displayName: 'new@example.test' });
     expect(reg.options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
     expect(reg.options.pubKeyCredParams.map((p: Json) => p.alg)).toEqual([-8, -7, -257]);
-    const known = await options(c, 'email=known@example.test');
-    expect(known.action).toBe('authenticate');
-    expect(known.options.allowCredentials).toHaveLength(1);
-    const discoverable = await options(c, '');
-    expect(discoverable.action).toBe('authenticate');
-    expect(discoverable.options.allowCredentials ?? []).toEqual([]);
 
-    const bad = await c.get('/auth/webauthn-options/passkey?action=delete');
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as Json).error).toBe('InvalidRequest');
-    const taken = await c.get('/auth/webauthn-options/passkey?action=register&email=known@example.test');
-    expect(taken.status).toBe(400);
+    for (const query of ['action=delete', 'action=register', 'action=register&email=not-an-address', 'action=register&email=a%00b%40example.test', `email=${'a'.repeat(320)}%40example.test`]) {
+      const bad = await c.get(`/auth/webauthn-options/passkey?${query}`);
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as Json).error).toBe('InvalidRequest');
+    }
+  });
+
+  it('answers an options request naming an address the same whether it has passkeys, only an account, or nothing', async () => {
+    // Addresses of one length, so even the byte counts (Content-Length, the sealed cookie) compare.
+    const withPasskey = 'enum-pk1@example.test';
+    const accountOnly = 'enum-ac1@example.test';
+    const unknown = 'enum-no1@example.test';
+    await register(withPasskey);
+    await adapter.createUser!({ id: randomUUID(), email: accountOnly, emailVerified: null });
+
+    for (const query of ['email=', 'action=authenticate&email=', 'action=register&email=']) {
+      const seen = async (email: string) => observable(await client().get(`/auth/webauthn-options/passkey?${query}${encodeURIComponent(email)}`), email);
+      const reference = await seen(unknown);
+      expect(reference).toMatchObject({ status: 200 });
+      expect(await seen(withPasskey)).toEqual(reference);
+      expect(await seen(accountOnly)).toEqual(reference);
+    }
+  });
+
+  it('lets anyone ask to register any address; an address that has an account fails at verification, writing nothing', async () => {
+    const { device } = await register('taken@example.test');
+    const before = await snapshot(adapter, ['taken@example.test']);
+    const c = client();
+    const o = await options(c, 'action=register&email=taken%40example.test');
+    expect(o.action).toBe('register');
+    expect(o.options.excludeCredentials).toEqual([]);
+    expect(refusal(await callback(c, 'register', new SoftAuthenticator().register(o.options, { origin })))).toBe('AccountNotLinked');
+    expect(await snapshot(adapter, ['taken@example.test'])).toEqual(before);
+    // The owner still signs in with their passkey.
+    const owner = client();
+    const a = await options(owner, 'action=authenticate');
+    expect((await callback(owner, 'authenticate', device.authenticate(a.options, { origin }))).status).toBe(302);
   });
 
   it('registers, signs in with a discoverable credential, moves the counter (compare-and-set)', async () => {
@@ -231,12 +296,13 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     const bob = await register('bob@example.test');
     const emails = ['alice@example.test', 'bob@example.test'];
 
-    // Options for Bob (allowCredentials = Bob's), answered with Alice's passkey (WA-A1).
+    // Bob signed in re-authenticates (allowCredentials = Bob's), answered with Alice's passkey (WA-A1).
     let before = await snapshot(adapter, emails);
-    let c = client();
-    let o = await options(c, 'email=bob@example.test');
-    expect(refusal(await callback(c, 'authenticate', alice.device.authenticate(o.options, { origin })))).toBe('WebAuthnVerificationError');
+    let o = await options(bob.c, 'action=authenticate');
+    expect(o.options.allowCredentials.map((a: Json) => a.id)).toEqual([bob.device.id]);
+    expect(refusal(await callback(bob.c, 'authenticate', alice.device.authenticate(o.options, { origin })))).toBe('WebAuthnVerificationError');
     expect(await snapshot(adapter, emails)).toEqual(before);
+    let c: TestClient;
 
     // Discoverable sign-in with Alice's credential claiming Bob's user handle (WA-A2).
     before = await snapshot(adapter, emails);
@@ -417,11 +483,11 @@ if (!hasChromium) process.stderr.write(`[skipped] passkeys in Chromium: no Chrom
   });
 
   it('registers a new user, signs out, signs in with the passkey (discoverable), adds a second passkey', async () => {
-    // 1. Register from the built-in sign-in page: type an email, press the passkey button.
+    // 1. Register from the built-in sign-in page: type an email, press "Create a passkey".
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/me`)}`);
     const form = page.locator('form[data-webauthn-provider="passkey"]');
     await form.locator('input[name="email"]').fill('chromium@example.test');
-    await Promise.all([page.waitForURL(`${origin}/me`), form.locator('button[type="submit"]').click()]);
+    await Promise.all([page.waitForURL(`${origin}/me`), form.getByRole('button', { name: 'Create a passkey' }).click()]);
     const first = await me();
     expect(first.status).toBe(200);
     expect(first.body.user.email).toBe('chromium@example.test');
@@ -506,7 +572,7 @@ describe('passkeys with JWT sessions', () => {
       const opts = async (c: TestClient, q: string) => ((await (await c.get(`/auth/webauthn-options/passkey?${q}`)).json()) as Json).options;
       const device = new SoftAuthenticator();
       const c = new TestClient(origin);
-      expect((await post(c, 'register', device.register(await opts(c, 'email=jwt@example.test'), { origin }))).status).toBe(302);
+      expect((await post(c, 'register', device.register(await opts(c, 'action=register&email=jwt@example.test'), { origin }))).status).toBe(302);
       const userId = (((await (await c.get('/me')).json()) as Json).user.id) as string;
       expect((await post(c, 'register', new SoftAuthenticator().register(await opts(c, 'action=register'), { origin }))).status).toBe(302);
       expect(await adapter.listAuthenticatorsByUserId(userId)).toHaveLength(2);

@@ -11,7 +11,7 @@ import {
 import type { AdapterAuthenticator, AdapterUser } from '../adapters/adapter.interface.js';
 import { AdapterService } from '../adapters/adapter.service.js';
 import { AdapterConflictError, AdapterError, AuthConfigurationError, AuthError, InvalidRequest, WebAuthnVerificationError } from '../errors/auth.errors.js';
-import type { WebAuthnConfig, WebAuthnUserInfo } from '../providers/webauthn.types.js';
+import type { WebAuthnConfig } from '../providers/webauthn.types.js';
 import type { User } from '../types/common.types.js';
 import { ChecksService } from './checks.service.js';
 import type { AuthRequest, AuthResponse } from './http.types.js';
@@ -24,6 +24,7 @@ import {
   inferAction,
   isUserHandleOf,
   parseCallbackBody,
+  parseRequestedAction,
   refuseCrossOrigin,
   resolveRelyingParty,
   storedCredentialId,
@@ -43,10 +44,9 @@ interface ChallengeData {
    * authenticate: the user whose credentials were offered (allowCredentials), when one was known.
    */
   userId?: string;
-  /** register: true when the user does not exist yet. */
+  /** register: true when nobody was signed in: the credential is for a new user with `email`. */
   newUser?: boolean;
   email?: string;
-  name?: string | null;
 }
 
 /**
@@ -67,24 +67,33 @@ export class WebAuthnService implements ProviderFlow {
     private readonly checks: ChecksService,
   ) {}
 
-  /** `GET {basePath}/webauthn-options/:provider?action=register|authenticate&email=`. */
+  /**
+   * `GET {basePath}/webauthn-options/:provider?action=register|authenticate&email=`.
+   *
+   * The answer depends on the request and its session, never on what storage holds for the
+   * address it names: otherwise it would tell anyone whether an address has an account or passkeys
+   * (an enumeration oracle). Without a session, sign-in options list no credentials (a discoverable
+   * sign-in), and registration options are a new user's with the requested address; an address
+   * that already has an account fails at verification (`AccountNotLinked`, from SignInService).
+   * Nothing is read by address, so every address costs the same storage calls (the session when a
+   * cookie is sent, nothing else) and gets the same answer but for the random challenge and user
+   * handle (the e2e suite compares them byte for byte).
+   */
   async options(ctx: ProviderContext): Promise<AuthResponse> {
     const config = this.providerConfig(ctx);
     const settings = ceremonySettings(config);
     const rp = resolveRelyingParty(config, ctx.origin);
     const adapter = this.adapters.require('getUserByEmail', 'listAuthenticatorsByUserId');
 
-    const requested = ctx.request.query.action;
-    if (requested !== undefined && requested !== 'register' && requested !== 'authenticate') {
-      throw new InvalidRequest('action must be "register" or "authenticate" (or absent to let the server choose).');
-    }
+    const requested = parseRequestedAction(ctx.request.query.action);
+    const address = requestedAddress(ctx.request.query.email);
     const sessionUser = await this.sessions.getCurrentUser(ctx);
-    const info: WebAuthnUserInfo | null = sessionUser ? { user: sessionUser, exists: true } : await this.userInfo(ctx.request, config);
-    const action = inferAction(requested, Boolean(sessionUser), info);
+    const action = inferAction(requested, Boolean(sessionUser));
 
     if (action === 'authenticate') {
-      const userId = info?.exists ? info.user.id : undefined;
-      const credentials = userId ? await adapter.listAuthenticatorsByUserId(userId) : [];
+      // Only a signed-in user's own credentials are listed (re-authentication); the email of an
+      // anonymous request is not used, so no address decides what is offered.
+      const credentials = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
       const options = await generateAuthenticationOptions({
         ...pick(config.authenticationOptions, ['timeout', 'extensions']),
         rpID: rp.id,
@@ -92,21 +101,23 @@ export class WebAuthnService implements ProviderFlow {
         allowCredentials: credentials.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
       } as Parameters<typeof generateAuthenticationOptions>[0]);
       // Bind the sign-in to the user only when their credentials were offered (WA-A1).
-      await this.seal(ctx, options.challenge, { action, userId: credentials.length ? userId : undefined }, settings.challengeMaxAge);
+      await this.seal(ctx, options.challenge, { action, userId: credentials.length ? sessionUser!.id : undefined }, settings.challengeMaxAge);
       return { json: { action, options }, headers: NO_STORE };
     }
 
-    const user = info!.user;
+    // A signed-in user adds a passkey; anyone else registers as a new user with the address asked
+    // for (only the address: a name or id read for an existing address would show in the answer).
+    const email = sessionUser ? undefined : await this.registrationEmail(ctx.request, config, address);
     const userId = sessionUser ? sessionUser.id : randomUUID();
     const existing = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
-    const userName = user.email ?? user.name ?? 'user';
+    const userName = sessionUser ? (sessionUser.email ?? sessionUser.name ?? 'user') : email!;
     const options = await generateRegistrationOptions({
       ...pick(config.registrationOptions, ['timeout', 'attestationType', 'extensions', 'preferredAuthenticatorType']),
       rpID: rp.id,
       rpName: rp.name,
       userID: userHandle(ctx.config.secrets[0], userId),
       userName,
-      userDisplayName: user.name ?? userName,
+      userDisplayName: sessionUser?.name ?? userName,
       excludeCredentials: existing.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
       authenticatorSelection: {
         residentKey: settings.residentKey,
@@ -116,12 +127,7 @@ export class WebAuthnService implements ProviderFlow {
       },
       supportedAlgorithmIDs: settings.supportedAlgorithmIDs,
     } as Parameters<typeof generateRegistrationOptions>[0]);
-    await this.seal(
-      ctx,
-      options.challenge,
-      { action, userId, newUser: !sessionUser, email: user.email ?? undefined, name: user.name ?? null },
-      settings.challengeMaxAge,
-    );
+    await this.seal(ctx, options.challenge, { action, userId, newUser: !sessionUser, email }, settings.challengeMaxAge);
     return { json: { action, options }, headers: NO_STORE };
   }
 
@@ -194,7 +200,7 @@ export class WebAuthnService implements ProviderFlow {
       transports: info.credential.transports?.length ? info.credential.transports.join(',') : null,
     };
     const account = { provider: config.id, providerAccountId: stored, type: 'webauthn' as const };
-    const user: User = data.newUser ? { id: data.userId, email: data.email ?? null, name: data.name ?? null } : { id: data.userId };
+    const user: User = data.newUser ? { id: data.userId, email: data.email ?? null, name: null } : { id: data.userId };
 
     return this.signIns.completeSignIn(ctx, {
       user,
@@ -323,16 +329,19 @@ export class WebAuthnService implements ProviderFlow {
     return { value: opened.value, data };
   }
 
-  /** The default `getUserInfo`: the `email` query parameter, the stored user with it, else a new user. */
-  private async userInfo(request: AuthRequest, config: WebAuthnConfig): Promise<WebAuthnUserInfo | null> {
-    const lookup = async (email: string) => this.adapters.require('getUserByEmail').getUserByEmail(email);
-    if (config.getUserInfo) return (await config.getUserInfo(request, lookup)) ?? null;
-    const raw = request.query.email;
-    if (raw === undefined || raw === '') return null;
-    const email = raw.trim().toLowerCase();
-    if (email.length > 320 || !EMAIL.test(email)) throw new InvalidRequest('The email address is not valid.');
-    const user = await lookup(email);
-    return user ? { user, exists: true } : { user: { email }, exists: false };
+  /**
+   * The address a registration without a session is for: `getUserInfo`'s `user.email` when the
+   * provider has one (its `exists` is not used), else the `email` query parameter. Nothing is
+   * looked up by default: the answer would not use it.
+   */
+  private async registrationEmail(request: AuthRequest, config: WebAuthnConfig, address: string | undefined): Promise<string> {
+    let email: unknown = address;
+    if (config.getUserInfo) {
+      const lookup = async (value: string) => this.adapters.require('getUserByEmail').getUserByEmail(value);
+      email = (await config.getUserInfo(request, lookup))?.user?.email;
+    }
+    if (typeof email !== 'string' || email === '') throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
+    return email;
   }
 
   private async unlinkQuietly(account: { provider: string; providerAccountId: string }): Promise<void> {
@@ -358,6 +367,16 @@ async function verifyOrRefuse<T>(verify: () => Promise<T>): Promise<T> {
     const reason = /challenge/i.test(message) ? 'the challenge is not the one issued for this ceremony' : message.slice(0, 300);
     throw new WebAuthnVerificationError(`The WebAuthn response was refused: ${reason}.`);
   }
+}
+
+/** The `email` query parameter, trimmed and lower-cased, or undefined when absent or empty. */
+function requestedAddress(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const email = raw.trim().toLowerCase();
+  if (email === '') return undefined;
+  // Control characters never belong in an address (and PostgreSQL refuses NUL in text).
+  if (email.length > 320 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) throw new InvalidRequest('The email address is not valid.');
+  return email;
 }
 
 /** The value of `fn()`, or null when it throws (for best-effort reads and clean-ups). */

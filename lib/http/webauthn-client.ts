@@ -28,9 +28,10 @@ function readBrowserBundle(): string {
  * - `data-webauthn-provider="<id>"` on a `<form>` (runs on submit) or any other element (runs on
  *   click): starts a ceremony with that provider.
  * - `data-webauthn-action="register|authenticate"` (optional, on the element or its form): forces
- *   the ceremony; without it the server chooses (a new email registers, otherwise sign-in).
- * - The form's `email` input gives the email; its `callbackUrl` input (or `data-callback-url`) where
- *   to go afterwards.
+ *   the ceremony; without it the ceremony is a sign-in (a discoverable passkey), or, for a signed-in
+ *   user, the server refuses: ask for `register` to add a passkey.
+ * - The form's `email` input gives the address to register; its `callbackUrl` input (or
+ *   `data-callback-url`) where to go afterwards.
  * - `data-webauthn-conditional-ui` on a form: offers passkeys in the autofill of its input whose
  *   `autocomplete` contains `webauthn`, as soon as the page loads.
  * - `data-webauthn-error` on an element of the form (or the page): receives the error message;

@@ -15,8 +15,8 @@ export const WEBAUTHN_DEFAULTS = {
  * Needs an adapter with the authenticator methods (TypeORM or Memory).
  *
  * Defaults: id `webauthn`, name `WebAuthn`, resident key and user verification `preferred`,
- * conditional UI on, an optional email field (filled in: registration of a new user, or sign-in
- * with that user's credentials; empty: sign-in with a discoverable credential).
+ * conditional UI on, an optional email field (the address a new user registers with; sign-in
+ * uses discoverable credentials and does not need it).
  *
  * @example
  * ```ts
@@ -29,7 +29,7 @@ export function WebAuthn(config: WebAuthnUserConfig = {}): WebAuthnConfig {
     name: 'WebAuthn',
     type: 'webauthn',
     enableConditionalUI: true,
-    // Not required: left empty, the button signs in with a discoverable passkey.
+    // Not required: only registration uses it; sign-in is with a discoverable passkey.
     formFields: { email: { label: 'Email', type: 'email', autocomplete: 'username webauthn' } },
     residentKey: 'preferred',
     userVerification: 'preferred',

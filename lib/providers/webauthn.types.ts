@@ -58,9 +58,15 @@ export interface WebAuthnAuthenticationOptions {
 
 /** Who a registration is for, as `getUserInfo` resolves it. */
 export interface WebAuthnUserInfo {
-  /** At least an `email` for a new user; the stored user when `exists`. */
+  /**
+   * The user to register. Only `email` is used: the options are those of a new user with that
+   * address whether or not it has an account, so they cannot tell the two apart.
+   */
   user: User;
-  /** True when the user is already stored. */
+  /**
+   * True when the user is already stored. Not used (kept for configs from Auth.js): an address
+   * that has an account fails at verification with `AccountNotLinked`.
+   */
   exists: boolean;
 }
 
@@ -113,8 +119,9 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
    */
   verifyUserHandle?: boolean;
   /**
-   * Resolves the user a registration is for when nobody is signed in. Return `null` to refuse.
-   * @default the `email` query parameter: the stored user with that address, else `{ email }` as a new user
+   * Resolves the address a registration is for when nobody is signed in; only `user.email` is used.
+   * Return `null` to refuse, and then for every address alike, or the refusal tells which exist.
+   * @default the `email` query parameter (nothing is looked up)
    */
   getUserInfo?: (request: AuthRequest, lookup: (email: string) => Promise<User | null>) => Awaitable<WebAuthnUserInfo | null>;
   /** Passed to `generateAuthenticationOptions()`. */
