@@ -58,6 +58,12 @@ async function startApp(adapter: Adapter, passkey: WebAuthnUserConfig = {}, extr
   return { t, origin: t.url.replace('127.0.0.1', 'localhost') };
 }
 
+/** Small limits for the rate-limit tests, each on its own provider so the counters stay apart. */
+const BY_ADDRESS = { maxPerAddress: 2, maxPerIp: 1000, windowSeconds: 60 };
+const BY_IP = { maxPerAddress: 1000, maxPerIp: 3, windowSeconds: 60 };
+/** The HTTP suite makes many requests from 127.0.0.1: its own provider's limits stay out of the way. */
+const GENEROUS = { maxPerAddress: 1000, maxPerIp: 10_000, windowSeconds: 60 };
+
 /**
  * Everything a client sees of an options answer (status, headers, cookies, body), with what is
  * random per request masked: the challenge, a new user's handle (an HMAC of a fresh random id),
@@ -138,7 +144,10 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     const opened = await storage.open();
     adapter = opened.adapter as typeof adapter;
     closeStorage = opened.close;
-    ({ t, origin } = await startApp(adapter));
+    ({ t, origin } = await startApp(adapter, { rateLimit: GENEROUS } as WebAuthnUserConfig, [
+      WebAuthn({ id: 'by-address', name: 'By address', enableConditionalUI: false, rateLimit: BY_ADDRESS } as WebAuthnUserConfig),
+      WebAuthn({ id: 'by-ip', name: 'By IP', enableConditionalUI: false, rateLimit: BY_IP } as WebAuthnUserConfig),
+    ]));
   });
   afterAll(async () => {
     await t?.close();
@@ -232,6 +241,47 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     const owner = client();
     const a = await options(owner, 'action=authenticate');
     expect((await callback(owner, 'authenticate', device.authenticate(a.options, { origin }))).status).toBe(302);
+  });
+
+  it('limits options requests per address: 429 RateLimited with Retry-After, alike for every address', async () => {
+    await register('limit-pk@example.test');
+    const ask = (query: string) => client().get(`/auth/webauthn-options/by-address?${query}`);
+    const refusals: unknown[] = [];
+    for (const email of ['limit-no@example.test', 'limit-pk@example.test']) {
+      // The address counts however it is written and whichever ceremony is asked for.
+      expect((await ask(`email=${email}`)).status).toBe(200);
+      expect((await ask(`action=register&email=${encodeURIComponent(` ${email.toUpperCase()} `)}`)).status).toBe(200);
+      const refused = await ask(`action=authenticate&email=${email}`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(BY_ADDRESS.windowSeconds);
+      const seen = (await observable(refused, email)) as Json;
+      expect(seen.body).toMatchObject({ error: 'RateLimited' });
+      expect(seen.cookies.some((c: string) => c.startsWith('authjs.challenge='))).toBe(false);
+      delete seen.headers['retry-after'];
+      refusals.push(seen);
+    }
+    expect(refusals[1]).toEqual(refusals[0]);
+    // Other addresses, and requests naming none, are not held back.
+    expect((await ask('email=limit-other@example.test')).status).toBe(200);
+    expect((await ask('action=authenticate')).status).toBe(200);
+  });
+
+  it('limits options requests per client IP, with or without an address', async () => {
+    const ask = (query: string) => client().get(`/auth/webauthn-options/by-ip?${query}`);
+    expect((await ask('action=authenticate')).status).toBe(200);
+    expect((await ask('email=ip-1@example.test')).status).toBe(200);
+    expect((await ask('action=register&email=ip-2@example.test')).status).toBe(200);
+    for (const query of ['action=authenticate', 'email=ip-3@example.test']) {
+      const refused = await ask(query);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(((await refused.json()) as Json).error).toBe('RateLimited');
+    }
+    // The other providers count on their own.
+    expect((await client().get('/auth/webauthn-options/passkey?action=authenticate')).status).toBe(200);
   });
 
   it('registers, signs in with a discoverable credential, moves the counter (compare-and-set)', async () => {
@@ -501,10 +551,15 @@ if (!hasChromium) process.stderr.write(`[skipped] passkeys in Chromium: no Chrom
     // 2. Sign out through the sign-out page.
     await signOut();
 
-    // 3. Sign in with the passkey button, no email typed: a discoverable credential (an app's own
-    //    page, wired by the documented data attributes, without conditional UI).
+    // 3. Sign in with the passkey button: a discoverable credential (an app's own page, wired by
+    //    the documented data attributes, without conditional UI). The email typed is not sent: a
+    //    sign-in does not use it, and it would count against the address's rate limit.
     await page.goto(`${origin}/passkey-page`);
+    const asked: URL[] = [];
+    page.on('request', (r) => void (r.url().includes('/webauthn-options/') && asked.push(new URL(r.url()))));
+    await page.locator('input[name="email"]').fill('chromium@example.test');
     await Promise.all([page.waitForURL(`${origin}/me`), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+    expect(asked.map((u) => [...u.searchParams])).toEqual([[]]);
     const second = await me();
     expect(second.status).toBe(200);
     expect(second.body.user.id).toBe(userId);

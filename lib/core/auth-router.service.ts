@@ -7,6 +7,7 @@ import {
   MissingCSRF,
   UnknownAction,
   CredentialsSignin,
+  RateLimited,
   isClientError,
 } from '../errors/auth.errors.js';
 import { renderErrorPage, errorPageStatus } from '../http/pages/error.page.js';
@@ -232,6 +233,10 @@ export class AuthRouterService {
       return withCookies({ status: 400, json: { error: type, message: error.message } }, ctx);
     }
     if (action === 'session' || action === 'providers' || action === 'csrf' || action === 'webauthn-options') {
+      if (error instanceof RateLimited) {
+        // A client (the passkey script, or a script counting answers) is told when to come back.
+        return withCookies({ status: 429, headers: { ...NO_STORE, 'Retry-After': String(error.retryAfter) }, json: { error: type, message: error.message } }, ctx);
+      }
       return withCookies({ status: type === 'Configuration' ? 500 : 400, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
     }
     const origin = ctx?.origin ?? request.url.origin;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   generateAuthenticationOptions,
@@ -11,9 +11,12 @@ import {
 import type { AdapterAuthenticator, AdapterUser } from '../adapters/adapter.interface.js';
 import { AdapterService } from '../adapters/adapter.service.js';
 import { AdapterConflictError, AdapterError, AuthConfigurationError, AuthError, InvalidRequest, WebAuthnVerificationError } from '../errors/auth.errors.js';
+import { resolveWebAuthnRateLimit } from '../providers/webauthn.provider.js';
 import type { WebAuthnConfig } from '../providers/webauthn.types.js';
 import type { User } from '../types/common.types.js';
 import { ChecksService } from './checks.service.js';
+import { clientIpBucket } from './rate-limit/client-ip.js';
+import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import type { AuthRequest, AuthResponse } from './http.types.js';
 import type { ProviderContext, ProviderFlow } from './request-context.js';
 import { SessionService, type AuthUser } from './session.service.js';
@@ -65,6 +68,7 @@ export class WebAuthnService implements ProviderFlow {
     private readonly sessions: SessionService,
     private readonly signIns: SignInService,
     private readonly checks: ChecksService,
+    private readonly limiter: RateLimiterService,
   ) {}
 
   /**
@@ -75,9 +79,9 @@ export class WebAuthnService implements ProviderFlow {
    * (an enumeration oracle). Without a session, sign-in options list no credentials (a discoverable
    * sign-in), and registration options are a new user's with the requested address; an address
    * that already has an account fails at verification (`AccountNotLinked`, from SignInService).
-   * Nothing is read by address, so every address costs the same storage calls (the session when a
-   * cookie is sent, nothing else) and gets the same answer but for the random challenge and user
-   * handle (the e2e suite compares them byte for byte).
+   * Nothing is read by address, so every address costs the same storage calls in the same order:
+   * the rate-limit counters, then the session when a cookie is sent; and gets the same answer but
+   * for the random challenge and user handle (the e2e suite compares them byte for byte).
    */
   async options(ctx: ProviderContext): Promise<AuthResponse> {
     const config = this.providerConfig(ctx);
@@ -87,6 +91,7 @@ export class WebAuthnService implements ProviderFlow {
 
     const requested = parseRequestedAction(ctx.request.query.action);
     const address = requestedAddress(ctx.request.query.email);
+    await this.countRequest(ctx, config, address);
     const sessionUser = await this.sessions.getCurrentUser(ctx);
     const action = inferAction(requested, Boolean(sessionUser));
 
@@ -342,6 +347,24 @@ export class WebAuthnService implements ProviderFlow {
     }
     if (typeof email !== 'string' || email === '') throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
     return email;
+  }
+
+  /**
+   * Counts this request per client IP and, when it names one, per address; over either limit →
+   * `RateLimited`. Runs before anything else is read, the same for every address.
+   */
+  private async countRequest(ctx: ProviderContext, config: WebAuthnConfig, address: string | undefined): Promise<void> {
+    const rule = resolveWebAuthnRateLimit(config);
+    if (!rule) return;
+    const prefix = `webauthn:${ctx.provider.id}`;
+    const { windowSeconds } = rule;
+    const hits: Array<{ key: string; limit: number; windowSeconds: number }> = [];
+    // The address is hashed: the counter store never holds addresses.
+    if (address) hits.push({ key: `${prefix}:addr:${createHash('sha256').update(address).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds });
+    const ip = clientIpBucket(ctx.request.ip);
+    if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
+    // Both counters move; the refusal with the longest wait wins.
+    await this.limiter.hitAll(hits);
   }
 
   private async unlinkQuietly(account: { provider: string; providerAccountId: string }): Promise<void> {

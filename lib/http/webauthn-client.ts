@@ -75,7 +75,9 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
     var base = opts.baseUrl || scriptBase;
     var url = new URL(base + '/webauthn-options/' + encodeURIComponent(provider), location.href);
     if (opts.action) url.searchParams.set('action', opts.action);
-    if (opts.email) url.searchParams.set('email', opts.email);
+    // Only a registration uses the address. Sent with a sign-in it would count against the
+    // address's rate limit, which someone else could then use up to block its owner.
+    if (opts.email && opts.action === 'register') url.searchParams.set('email', opts.email);
     var res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
     var body = await json(res);
     if (!res.ok || !body || !body.options) throw failure(body, 'Could not start the passkey ceremony.');

@@ -70,6 +70,19 @@ export interface WebAuthnUserInfo {
   exists: boolean;
 }
 
+/**
+ * How many `GET /webauthn-options/:provider` requests are answered, in fixed windows. A request
+ * past either limit is refused with `RateLimited` (429, `Retry-After`), whatever the address.
+ */
+export interface WebAuthnRateLimitOptions {
+  /** Requests naming one address (the `email` query parameter, normalised) in one window. @default 10 */
+  maxPerAddress?: number;
+  /** Requests per client IP (IPv6: per /64), with or without an address, in one window. @default 100 */
+  maxPerIp?: number;
+  /** Length of a window in seconds, from its first request. @default 600 (10 minutes) */
+  windowSeconds?: number;
+}
+
 /** A WebAuthn provider (`WebAuthn()` or `Passkey()`). */
 export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderOptions {
   type: WebAuthnProviderType;
@@ -124,6 +137,12 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
    * @default the `email` query parameter (nothing is looked up)
    */
   getUserInfo?: (request: AuthRequest, lookup: (email: string) => Promise<User | null>) => Awaitable<WebAuthnUserInfo | null>;
+  /**
+   * Limits on the options endpoint per address and per client IP, or `false` for none. Counters
+   * live in the module's rate-limit store (`rateLimit.store`, in memory by default).
+   * @default { maxPerAddress: 10, maxPerIp: 100, windowSeconds: 600 }
+   */
+  rateLimit?: WebAuthnRateLimitOptions | false;
   /** Passed to `generateAuthenticationOptions()`. */
   authenticationOptions?: WebAuthnAuthenticationOptions;
   /** Passed to `generateRegistrationOptions()`. */

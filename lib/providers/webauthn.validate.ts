@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { InternalProvider } from '../config/resolved-config.js';
+import { validateLimitSettings } from '../core/rate-limit/limit-settings.validate.js';
 import type { RelyingParty, WebAuthnConfig } from './webauthn.types.js';
 
 /**
@@ -60,6 +61,7 @@ export function validateWebAuthnProvider(provider: InternalProvider, problems: s
   if (c.getUserInfo !== undefined && typeof c.getUserInfo !== 'function') {
     problems.push(`${where}: getUserInfo must be a function (request, lookup) => { user, exists } | null.`);
   }
+  validateLimitSettings(c.rateLimit, { where, name: 'rateLimit', counts: ['maxPerAddress', 'maxPerIp'] }, problems);
   if (!c.formFields || typeof c.formFields !== 'object') {
     problems.push(`${where}: formFields must be an object of inputs, e.g. { email: { label: 'Email', autocomplete: 'username webauthn' } }.`);
   }
