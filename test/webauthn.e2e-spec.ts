@@ -243,6 +243,16 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     expect((await callback(owner, 'authenticate', device.authenticate(a.options, { origin }))).status).toBe(302);
   });
 
+  it('refuses to register a credential the browser says is not discoverable (it could never sign in), writing nothing', async () => {
+    const email = 'not-discoverable@example.test';
+    const c = client();
+    const o = await options(c, `action=register&email=${encodeURIComponent(email)}`);
+    expect(refusal(await callback(c, 'register', new SoftAuthenticator({ discoverable: false }).register(o.options, { origin })))).toBe('WebAuthnVerificationError');
+    expect(await snapshot(adapter, [email])).toEqual([{ email, user: null, authenticators: [] }]);
+    // Reported as discoverable: registered.
+    await register(email, new SoftAuthenticator({ discoverable: true }));
+  });
+
   it('limits options requests per address: 429 RateLimited with Retry-After, alike for every address', async () => {
     await register('limit-pk@example.test');
     const ask = (query: string) => client().get(`/auth/webauthn-options/by-address?${query}`);

@@ -185,6 +185,11 @@ export class WebAuthnService implements ProviderFlow {
       }),
     );
     if (!verification.verified) throw new WebAuthnVerificationError('The passkey registration could not be verified.');
+    // Sign-in lists no credentials (that would tell who has an account), so one the authenticator
+    // says it did not store (credProps, asked for by SimpleWebAuthn) could never be used.
+    if (isNotDiscoverable(response)) {
+      throw new WebAuthnVerificationError('This authenticator cannot store a passkey (a discoverable credential); use another one.');
+    }
     const info = verification.registrationInfo;
     const credentialId = checkCredentialId(info.credential.id);
     if (credentialId !== response.id) throw new WebAuthnVerificationError('The credential id of the response does not match the authenticator data.');
@@ -390,6 +395,12 @@ async function verifyOrRefuse<T>(verify: () => Promise<T>): Promise<T> {
     const reason = /challenge/i.test(message) ? 'the challenge is not the one issued for this ceremony' : message.slice(0, 300);
     throw new WebAuthnVerificationError(`The WebAuthn response was refused: ${reason}.`);
   }
+}
+
+/** True when the browser reports the new credential as not discoverable (`credProps.rk === false`). */
+function isNotDiscoverable(response: RegistrationResponseJSON): boolean {
+  const results = response.clientExtensionResults as { credProps?: { rk?: unknown } } | undefined;
+  return results?.credProps?.rk === false;
 }
 
 /** The `email` query parameter, trimmed and lower-cased, or undefined when absent or empty. */

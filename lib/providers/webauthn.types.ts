@@ -106,6 +106,9 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
   formFields: Record<string, CredentialInput>;
   /**
    * Whether credentials must be discoverable (stored on the authenticator, so sign-in needs no email).
+   * Sign-in only ever uses discoverable credentials, so `'discouraged'` is refused at bootstrap, and
+   * with `'preferred'` a registration the browser reports as not discoverable (`credProps.rk`
+   * false) is refused.
    * @default 'preferred' (WebAuthn), 'required' (Passkey)
    */
   residentKey?: WebAuthnRequirement;

@@ -70,6 +70,8 @@ describe('validateWebAuthnProvider', () => {
     ['a rate limit of zero per address', { rateLimit: { maxPerAddress: 0 } }, /rateLimit.maxPerAddress must be a positive integer/],
     ['a fractional rate limit per IP', { rateLimit: { maxPerIp: 2.5 } }, /rateLimit.maxPerIp must be a positive integer/],
     ['a negative rate-limit window', { rateLimit: { windowSeconds: -1 } }, /rateLimit.windowSeconds must be a positive number/],
+    ['non-discoverable credentials', { residentKey: 'discouraged' }, /residentKey 'discouraged' would register credentials that cannot sign in/],
+    ['non-discoverable credentials, through registrationOptions', { registrationOptions: { authenticatorSelection: { residentKey: 'discouraged' } } }, /authenticatorSelection.residentKey 'discouraged'/],
     ['an unknown rate-limit setting', { rateLimit: { perAddress: 3 } as never }, /rateLimit.perAddress is not a setting/],
   ];
   it.each(invalid)('reports %s', (_name, config, message) => {

@@ -46,6 +46,14 @@ export function validateWebAuthnProvider(provider: InternalProvider, problems: s
       problems.push(`${where}: ${key} must be one of ${REQUIREMENTS.join(', ')}, not ${JSON.stringify(c[key])}.`);
     }
   }
+  // Sign-in never lists a user's credentials (that would tell who has an account), so a credential
+  // the authenticator does not store (not discoverable) could never sign in.
+  const selection = (c.registrationOptions as { authenticatorSelection?: { residentKey?: unknown } } | undefined)?.authenticatorSelection;
+  for (const [key, value] of [['residentKey', c.residentKey], ['registrationOptions.authenticatorSelection.residentKey', selection?.residentKey]] as const) {
+    if (value === 'discouraged') {
+      problems.push(`${where}: ${key} 'discouraged' would register credentials that cannot sign in: sign-in uses discoverable credentials only (it never lists a user's credentials). Use 'preferred' or 'required'.`);
+    }
+  }
   if (c.challengeMaxAge !== undefined && !(typeof c.challengeMaxAge === 'number' && c.challengeMaxAge > 0 && c.challengeMaxAge <= 3600)) {
     problems.push(`${where}: challengeMaxAge must be a number of seconds between 1 and 3600 (it bounds how long a challenge can be used).`);
   }
