@@ -40,7 +40,7 @@ ${who}
 <li><strong>Demo IdP</strong>: a real OpenID Provider running at <a href="${escape(this.urls.idpIssuer)}/.well-known/openid-configuration">${escape(this.urls.idpIssuer)}</a>. Press "Continue" there.</li>
 <li><strong>Email</strong>: the magic link goes to a local SMTP server; read it in the <a href="/dev/inbox">development inbox</a>.</li>
 <li><strong>Credentials</strong>: email <code>${escape(DEMO_USER.email)}</code>, password <code>${escape(DEMO_USER.password)}</code>.</li>
-<li><strong>Passkey</strong>: type a new email to create a passkey, or leave it empty to use one you created.</li>
+<li><strong>Passkey</strong>: type your email and press "Create a passkey"; afterwards "Sign in with Passkey", or the email field's autofill, signs you in with it.</li>
 ${extra}
 </ul>
 <p class="muted">GitHub and Google buttons appear when AUTH_GITHUB_ID / AUTH_GOOGLE_ID and their secrets are set (see .env.example).</p>

@@ -253,11 +253,11 @@ describeBrowser('the sample app in Chromium', () => {
     const authenticator = await addVirtualAuthenticator(page);
     const email = `passkey.user.${Date.now()}@example.com`;
 
-    // A new user: type an email, press the button, create the passkey.
+    // A new user: type an email, press "Create a passkey".
     await page.goto(`${app}/private`);
     const form = page.locator('form[data-webauthn-provider="passkey"]');
     await form.getByLabel('Email').fill(email);
-    await form.getByRole('button', { name: 'Sign in with Passkey' }).click();
+    await form.getByRole('button', { name: 'Create a passkey' }).click();
     await page.waitForURL(`${app}/private`);
     expect(await privatePageUser(page)).toContain(email);
     await expect(page.locator('section', { hasText: 'Passkeys' }).innerText()).resolves.not.toContain('No passkey yet');

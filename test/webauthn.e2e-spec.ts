@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Header } from '@nestjs/common';
@@ -9,6 +10,8 @@ import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
 import type { Adapter } from '../lib/adapters/adapter.interface.js';
 import { Passkey, WebAuthn } from '../lib/providers/webauthn.provider.js';
+import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
+import type { Provider } from '../lib/providers/provider.types.js';
 import { Email } from '../lib/providers/email.provider.js';
 import { AuthService } from '../lib/core/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
@@ -43,13 +46,48 @@ class PasskeyPageController {
   }
 }
 
-/** An app with Passkey() on a MemoryAdapter, reached as http://localhost:<port> (a secure context). */
-async function startApp(adapter: Adapter): Promise<{ t: TestApp; origin: string }> {
+/**
+ * An app with Passkey() (and any `extra` providers) on `adapter`, reached as http://localhost:<port>
+ * (a secure context).
+ */
+async function startApp(adapter: Adapter, passkey: WebAuthnUserConfig = {}, extra: Provider[] = []): Promise<{ t: TestApp; origin: string }> {
   const t = await createTestApp({
-    auth: { providers: [Passkey()], adapter, trustHost: true, session: { strategy: 'database' } },
+    auth: { providers: [Passkey(passkey), ...extra], adapter, trustHost: true, session: { strategy: 'database' } },
     controllers: [PasskeyPageController],
   });
   return { t, origin: t.url.replace('127.0.0.1', 'localhost') };
+}
+
+/** Small limits for the rate-limit tests, each on its own provider so the counters stay apart. */
+const BY_ADDRESS = { maxPerAddress: 2, maxPerIp: 1000, windowSeconds: 60 };
+const BY_IP = { maxPerAddress: 1000, maxPerIp: 3, windowSeconds: 60 };
+/** The HTTP suite makes many requests from 127.0.0.1: its own provider's limits stay out of the way. */
+const GENEROUS = { maxPerAddress: 1000, maxPerIp: 10_000, windowSeconds: 60 };
+
+/**
+ * Everything a client sees of an options answer (status, headers, cookies, body), with what is
+ * random per request masked: the challenge, a new user's handle (an HMAC of a fresh random id),
+ * and the values derived from them (ETag, the sealed cookie's bytes; its length is kept).
+ * Occurrences of `email`, the address the request itself named, become `<email>`.
+ */
+async function observable(res: Response, email: string): Promise<unknown> {
+  const text = (await res.text()).split(email).join('<email>');
+  let body: Json | string;
+  try {
+    body = JSON.parse(text) as Json;
+  } catch {
+    body = text;
+  }
+  const options = typeof body === 'object' ? body?.options : undefined;
+  if (typeof options?.challenge === 'string') options.challenge = `<random, ${Buffer.from(options.challenge, 'base64url').length} bytes>`;
+  if (typeof options?.user?.id === 'string') options.user.id = `<random, ${Buffer.from(options.user.id, 'base64url').length} bytes>`;
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => !['date', 'etag', 'set-cookie', 'keep-alive', 'connection'].includes(name)));
+  const cookies = res.headers.getSetCookie().map((line) => {
+    const [pair, ...attrs] = line.split(';').map((part) => part.trim());
+    const [name, ...value] = pair.split('=');
+    return [`${name}=<${value.join('=').length} characters>`, ...attrs.map((a) => (/^expires=/i.test(a) ? 'Expires=<date>' : a))].join('; ');
+  });
+  return { status: res.status, headers, cookies, body };
 }
 
 /** What storage holds for these users (public adapter API only), to prove a refusal wrote nothing. */
@@ -106,7 +144,10 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     const opened = await storage.open();
     adapter = opened.adapter as typeof adapter;
     closeStorage = opened.close;
-    ({ t, origin } = await startApp(adapter));
+    ({ t, origin } = await startApp(adapter, { rateLimit: GENEROUS } as WebAuthnUserConfig, [
+      WebAuthn({ id: 'by-address', name: 'By address', enableConditionalUI: false, rateLimit: BY_ADDRESS } as WebAuthnUserConfig),
+      WebAuthn({ id: 'by-ip', name: 'By IP', enableConditionalUI: false, rateLimit: BY_IP } as WebAuthnUserConfig),
+    ]));
   });
   afterAll(async () => {
     await t?.close();
@@ -147,26 +188,110 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     expect(body).toContain('data-webauthn-provider');
   });
 
-  it('offers registration for a new email, sign-in for a known one, and discoverable sign-in without one', async () => {
+  it('signs in (discoverable) unless registration is asked for, with or without an email, and refuses a bad action or address', async () => {
     await register('known@example.test');
     const c = client();
-    const reg = await options(c, 'email=new@example.test');
+    for (const query of ['', 'email=known%40example.test', 'email=new%40example.test', 'action=authenticate&email=known%40example.test']) {
+      const o = await options(c, query);
+      expect(o.action).toBe('authenticate');
+      expect(o.options.rpId).toBe('localhost');
+      expect(o.options.allowCredentials).toEqual([]);
+    }
+    const reg = await options(c, 'action=register&email=new%40example.test');
     expect(reg.action).toBe('register');
     expect(reg.options.rp.id).toBe('localhost');
+    expect(reg.options.user).toMatchObject({ name: 'new@example.test', displayName: 'new@example.test' });
     expect(reg.options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'required' });
     expect(reg.options.pubKeyCredParams.map((p: Json) => p.alg)).toEqual([-8, -7, -257]);
-    const known = await options(c, 'email=known@example.test');
-    expect(known.action).toBe('authenticate');
-    expect(known.options.allowCredentials).toHaveLength(1);
-    const discoverable = await options(c, '');
-    expect(discoverable.action).toBe('authenticate');
-    expect(discoverable.options.allowCredentials ?? []).toEqual([]);
 
-    const bad = await c.get('/auth/webauthn-options/passkey?action=delete');
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as Json).error).toBe('InvalidRequest');
-    const taken = await c.get('/auth/webauthn-options/passkey?action=register&email=known@example.test');
-    expect(taken.status).toBe(400);
+    for (const query of ['action=delete', 'action=register', 'action=register&email=not-an-address', 'action=register&email=a%00b%40example.test', `email=${'a'.repeat(320)}%40example.test`]) {
+      const bad = await c.get(`/auth/webauthn-options/passkey?${query}`);
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as Json).error).toBe('InvalidRequest');
+    }
+  });
+
+  it('answers an options request naming an address the same whether it has passkeys, only an account, or nothing', async () => {
+    // Addresses of one length, so even the byte counts (Content-Length, the sealed cookie) compare.
+    const withPasskey = 'enum-pk1@example.test';
+    const accountOnly = 'enum-ac1@example.test';
+    const unknown = 'enum-no1@example.test';
+    await register(withPasskey);
+    await adapter.createUser!({ id: randomUUID(), email: accountOnly, emailVerified: null });
+
+    for (const query of ['email=', 'action=authenticate&email=', 'action=register&email=']) {
+      const seen = async (email: string) => observable(await client().get(`/auth/webauthn-options/passkey?${query}${encodeURIComponent(email)}`), email);
+      const reference = await seen(unknown);
+      expect(reference).toMatchObject({ status: 200 });
+      expect(await seen(withPasskey)).toEqual(reference);
+      expect(await seen(accountOnly)).toEqual(reference);
+    }
+  });
+
+  it('lets anyone ask to register any address; an address that has an account fails at verification, writing nothing', async () => {
+    const { device } = await register('taken@example.test');
+    const before = await snapshot(adapter, ['taken@example.test']);
+    const c = client();
+    const o = await options(c, 'action=register&email=taken%40example.test');
+    expect(o.action).toBe('register');
+    expect(o.options.excludeCredentials).toEqual([]);
+    expect(refusal(await callback(c, 'register', new SoftAuthenticator().register(o.options, { origin })))).toBe('AccountNotLinked');
+    expect(await snapshot(adapter, ['taken@example.test'])).toEqual(before);
+    // The owner still signs in with their passkey.
+    const owner = client();
+    const a = await options(owner, 'action=authenticate');
+    expect((await callback(owner, 'authenticate', device.authenticate(a.options, { origin }))).status).toBe(302);
+  });
+
+  it('refuses to register a credential the browser says is not discoverable (it could never sign in), writing nothing', async () => {
+    const email = 'not-discoverable@example.test';
+    const c = client();
+    const o = await options(c, `action=register&email=${encodeURIComponent(email)}`);
+    expect(refusal(await callback(c, 'register', new SoftAuthenticator({ discoverable: false }).register(o.options, { origin })))).toBe('WebAuthnVerificationError');
+    expect(await snapshot(adapter, [email])).toEqual([{ email, user: null, authenticators: [] }]);
+    // Reported as discoverable: registered.
+    await register(email, new SoftAuthenticator({ discoverable: true }));
+  });
+
+  it('limits options requests per address: 429 RateLimited with Retry-After, alike for every address', async () => {
+    await register('limit-pk@example.test');
+    const ask = (query: string) => client().get(`/auth/webauthn-options/by-address?${query}`);
+    const refusals: unknown[] = [];
+    for (const email of ['limit-no@example.test', 'limit-pk@example.test']) {
+      // The address counts however it is written and whichever ceremony is asked for.
+      expect((await ask(`email=${email}`)).status).toBe(200);
+      expect((await ask(`action=register&email=${encodeURIComponent(` ${email.toUpperCase()} `)}`)).status).toBe(200);
+      const refused = await ask(`action=authenticate&email=${email}`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(BY_ADDRESS.windowSeconds);
+      const seen = (await observable(refused, email)) as Json;
+      expect(seen.body).toMatchObject({ error: 'RateLimited' });
+      expect(seen.cookies.some((c: string) => c.startsWith('authjs.challenge='))).toBe(false);
+      delete seen.headers['retry-after'];
+      refusals.push(seen);
+    }
+    expect(refusals[1]).toEqual(refusals[0]);
+    // Other addresses, and requests naming none, are not held back.
+    expect((await ask('email=limit-other@example.test')).status).toBe(200);
+    expect((await ask('action=authenticate')).status).toBe(200);
+  });
+
+  it('limits options requests per client IP, with or without an address', async () => {
+    const ask = (query: string) => client().get(`/auth/webauthn-options/by-ip?${query}`);
+    expect((await ask('action=authenticate')).status).toBe(200);
+    expect((await ask('email=ip-1@example.test')).status).toBe(200);
+    expect((await ask('action=register&email=ip-2@example.test')).status).toBe(200);
+    for (const query of ['action=authenticate', 'email=ip-3@example.test']) {
+      const refused = await ask(query);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(((await refused.json()) as Json).error).toBe('RateLimited');
+    }
+    // The other providers count on their own.
+    expect((await client().get('/auth/webauthn-options/passkey?action=authenticate')).status).toBe(200);
   });
 
   it('registers, signs in with a discoverable credential, moves the counter (compare-and-set)', async () => {
@@ -231,12 +356,13 @@ for (const storage of storages) storage.describe(`passkeys over HTTP on ${storag
     const bob = await register('bob@example.test');
     const emails = ['alice@example.test', 'bob@example.test'];
 
-    // Options for Bob (allowCredentials = Bob's), answered with Alice's passkey (WA-A1).
+    // Bob signed in re-authenticates (allowCredentials = Bob's), answered with Alice's passkey (WA-A1).
     let before = await snapshot(adapter, emails);
-    let c = client();
-    let o = await options(c, 'email=bob@example.test');
-    expect(refusal(await callback(c, 'authenticate', alice.device.authenticate(o.options, { origin })))).toBe('WebAuthnVerificationError');
+    let o = await options(bob.c, 'action=authenticate');
+    expect(o.options.allowCredentials.map((a: Json) => a.id)).toEqual([bob.device.id]);
+    expect(refusal(await callback(bob.c, 'authenticate', alice.device.authenticate(o.options, { origin })))).toBe('WebAuthnVerificationError');
     expect(await snapshot(adapter, emails)).toEqual(before);
+    let c: TestClient;
 
     // Discoverable sign-in with Alice's credential claiming Bob's user handle (WA-A2).
     before = await snapshot(adapter, emails);
@@ -417,11 +543,11 @@ if (!hasChromium) process.stderr.write(`[skipped] passkeys in Chromium: no Chrom
   });
 
   it('registers a new user, signs out, signs in with the passkey (discoverable), adds a second passkey', async () => {
-    // 1. Register from the built-in sign-in page: type an email, press the passkey button.
+    // 1. Register from the built-in sign-in page: type an email, press "Create a passkey".
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/me`)}`);
     const form = page.locator('form[data-webauthn-provider="passkey"]');
     await form.locator('input[name="email"]').fill('chromium@example.test');
-    await Promise.all([page.waitForURL(`${origin}/me`), form.locator('button[type="submit"]').click()]);
+    await Promise.all([page.waitForURL(`${origin}/me`), form.getByRole('button', { name: 'Create a passkey' }).click()]);
     const first = await me();
     expect(first.status).toBe(200);
     expect(first.body.user.email).toBe('chromium@example.test');
@@ -435,10 +561,15 @@ if (!hasChromium) process.stderr.write(`[skipped] passkeys in Chromium: no Chrom
     // 2. Sign out through the sign-out page.
     await signOut();
 
-    // 3. Sign in with the passkey button, no email typed: a discoverable credential (an app's own
-    //    page, wired by the documented data attributes, without conditional UI).
+    // 3. Sign in with the passkey button: a discoverable credential (an app's own page, wired by
+    //    the documented data attributes, without conditional UI). The email typed is not sent: a
+    //    sign-in does not use it, and it would count against the address's rate limit.
     await page.goto(`${origin}/passkey-page`);
+    const asked: URL[] = [];
+    page.on('request', (r) => void (r.url().includes('/webauthn-options/') && asked.push(new URL(r.url()))));
+    await page.locator('input[name="email"]').fill('chromium@example.test');
     await Promise.all([page.waitForURL(`${origin}/me`), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+    expect(asked.map((u) => [...u.searchParams])).toEqual([[]]);
     const second = await me();
     expect(second.status).toBe(200);
     expect(second.body.user.id).toBe(userId);
@@ -506,7 +637,7 @@ describe('passkeys with JWT sessions', () => {
       const opts = async (c: TestClient, q: string) => ((await (await c.get(`/auth/webauthn-options/passkey?${q}`)).json()) as Json).options;
       const device = new SoftAuthenticator();
       const c = new TestClient(origin);
-      expect((await post(c, 'register', device.register(await opts(c, 'email=jwt@example.test'), { origin }))).status).toBe(302);
+      expect((await post(c, 'register', device.register(await opts(c, 'action=register&email=jwt@example.test'), { origin }))).status).toBe(302);
       const userId = (((await (await c.get('/me')).json()) as Json).user.id) as string;
       expect((await post(c, 'register', new SoftAuthenticator().register(await opts(c, 'action=register'), { origin }))).status).toBe(302);
       expect(await adapter.listAuthenticatorsByUserId(userId)).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   generateAuthenticationOptions,
@@ -11,9 +11,12 @@ import {
 import type { AdapterAuthenticator, AdapterUser } from '../adapters/adapter.interface.js';
 import { AdapterService } from '../adapters/adapter.service.js';
 import { AdapterConflictError, AdapterError, AuthConfigurationError, AuthError, InvalidRequest, WebAuthnVerificationError } from '../errors/auth.errors.js';
-import type { WebAuthnConfig, WebAuthnUserInfo } from '../providers/webauthn.types.js';
+import { resolveWebAuthnRateLimit } from '../providers/webauthn.provider.js';
+import type { WebAuthnConfig } from '../providers/webauthn.types.js';
 import type { User } from '../types/common.types.js';
 import { ChecksService } from './checks.service.js';
+import { clientIpBucket } from './rate-limit/client-ip.js';
+import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import type { AuthRequest, AuthResponse } from './http.types.js';
 import type { ProviderContext, ProviderFlow } from './request-context.js';
 import { SessionService, type AuthUser } from './session.service.js';
@@ -24,6 +27,7 @@ import {
   inferAction,
   isUserHandleOf,
   parseCallbackBody,
+  parseRequestedAction,
   refuseCrossOrigin,
   resolveRelyingParty,
   storedCredentialId,
@@ -43,10 +47,9 @@ interface ChallengeData {
    * authenticate: the user whose credentials were offered (allowCredentials), when one was known.
    */
   userId?: string;
-  /** register: true when the user does not exist yet. */
+  /** register: true when nobody was signed in: the credential is for a new user with `email`. */
   newUser?: boolean;
   email?: string;
-  name?: string | null;
 }
 
 /**
@@ -65,26 +68,37 @@ export class WebAuthnService implements ProviderFlow {
     private readonly sessions: SessionService,
     private readonly signIns: SignInService,
     private readonly checks: ChecksService,
+    private readonly limiter: RateLimiterService,
   ) {}
 
-  /** `GET {basePath}/webauthn-options/:provider?action=register|authenticate&email=`. */
+  /**
+   * `GET {basePath}/webauthn-options/:provider?action=register|authenticate&email=`.
+   *
+   * The answer depends on the request and its session, never on what storage holds for the
+   * address it names: otherwise it would tell anyone whether an address has an account or passkeys
+   * (an enumeration oracle). Without a session, sign-in options list no credentials (a discoverable
+   * sign-in), and registration options are a new user's with the requested address; an address
+   * that already has an account fails at verification (`AccountNotLinked`, from SignInService).
+   * Nothing is read by address, so every address costs the same storage calls in the same order:
+   * the rate-limit counters, then the session when a cookie is sent; and gets the same answer but
+   * for the random challenge and user handle (the e2e suite compares them byte for byte).
+   */
   async options(ctx: ProviderContext): Promise<AuthResponse> {
     const config = this.providerConfig(ctx);
     const settings = ceremonySettings(config);
     const rp = resolveRelyingParty(config, ctx.origin);
     const adapter = this.adapters.require('getUserByEmail', 'listAuthenticatorsByUserId');
 
-    const requested = ctx.request.query.action;
-    if (requested !== undefined && requested !== 'register' && requested !== 'authenticate') {
-      throw new InvalidRequest('action must be "register" or "authenticate" (or absent to let the server choose).');
-    }
+    const requested = parseRequestedAction(ctx.request.query.action);
+    const address = requestedAddress(ctx.request.query.email);
+    await this.countRequest(ctx, config, address);
     const sessionUser = await this.sessions.getCurrentUser(ctx);
-    const info: WebAuthnUserInfo | null = sessionUser ? { user: sessionUser, exists: true } : await this.userInfo(ctx.request, config);
-    const action = inferAction(requested, Boolean(sessionUser), info);
+    const action = inferAction(requested, Boolean(sessionUser));
 
     if (action === 'authenticate') {
-      const userId = info?.exists ? info.user.id : undefined;
-      const credentials = userId ? await adapter.listAuthenticatorsByUserId(userId) : [];
+      // Only a signed-in user's own credentials are listed (re-authentication); the email of an
+      // anonymous request is not used, so no address decides what is offered.
+      const credentials = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
       const options = await generateAuthenticationOptions({
         ...pick(config.authenticationOptions, ['timeout', 'extensions']),
         rpID: rp.id,
@@ -92,21 +106,23 @@ export class WebAuthnService implements ProviderFlow {
         allowCredentials: credentials.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
       } as Parameters<typeof generateAuthenticationOptions>[0]);
       // Bind the sign-in to the user only when their credentials were offered (WA-A1).
-      await this.seal(ctx, options.challenge, { action, userId: credentials.length ? userId : undefined }, settings.challengeMaxAge);
-      return { json: { action, options }, headers: NO_STORE };
+      await this.seal(ctx, options.challenge, { action, userId: credentials.length ? sessionUser!.id : undefined }, settings.challengeMaxAge);
+      return { json: { action, options } };
     }
 
-    const user = info!.user;
+    // A signed-in user adds a passkey; anyone else registers as a new user with the address asked
+    // for (only the address: a name or id read for an existing address would show in the answer).
+    const email = sessionUser ? undefined : await this.registrationEmail(ctx.request, config, address);
     const userId = sessionUser ? sessionUser.id : randomUUID();
     const existing = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
-    const userName = user.email ?? user.name ?? 'user';
+    const userName = sessionUser ? (sessionUser.email ?? sessionUser.name ?? 'user') : email!;
     const options = await generateRegistrationOptions({
       ...pick(config.registrationOptions, ['timeout', 'attestationType', 'extensions', 'preferredAuthenticatorType']),
       rpID: rp.id,
       rpName: rp.name,
       userID: userHandle(ctx.config.secrets[0], userId),
       userName,
-      userDisplayName: user.name ?? userName,
+      userDisplayName: sessionUser?.name ?? userName,
       excludeCredentials: existing.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
       authenticatorSelection: {
         residentKey: settings.residentKey,
@@ -116,13 +132,8 @@ export class WebAuthnService implements ProviderFlow {
       },
       supportedAlgorithmIDs: settings.supportedAlgorithmIDs,
     } as Parameters<typeof generateRegistrationOptions>[0]);
-    await this.seal(
-      ctx,
-      options.challenge,
-      { action, userId, newUser: !sessionUser, email: user.email ?? undefined, name: user.name ?? null },
-      settings.challengeMaxAge,
-    );
-    return { json: { action, options }, headers: NO_STORE };
+    await this.seal(ctx, options.challenge, { action, userId, newUser: !sessionUser, email }, settings.challengeMaxAge);
+    return { json: { action, options } };
   }
 
   /** `POST {basePath}/callback/:provider` with `{ action, data }`: verifies, then signs in. */
@@ -174,6 +185,11 @@ export class WebAuthnService implements ProviderFlow {
       }),
     );
     if (!verification.verified) throw new WebAuthnVerificationError('The passkey registration could not be verified.');
+    // Sign-in lists no credentials (that would tell who has an account), so one the authenticator
+    // says it did not store (credProps, asked for by SimpleWebAuthn) could never be used.
+    if (isNotDiscoverable(response)) {
+      throw new WebAuthnVerificationError('This authenticator cannot store a passkey (a discoverable credential); use another one.');
+    }
     const info = verification.registrationInfo;
     const credentialId = checkCredentialId(info.credential.id);
     if (credentialId !== response.id) throw new WebAuthnVerificationError('The credential id of the response does not match the authenticator data.');
@@ -194,7 +210,7 @@ export class WebAuthnService implements ProviderFlow {
       transports: info.credential.transports?.length ? info.credential.transports.join(',') : null,
     };
     const account = { provider: config.id, providerAccountId: stored, type: 'webauthn' as const };
-    const user: User = data.newUser ? { id: data.userId, email: data.email ?? null, name: data.name ?? null } : { id: data.userId };
+    const user: User = data.newUser ? { id: data.userId, email: data.email ?? null, name: null } : { id: data.userId };
 
     return this.signIns.completeSignIn(ctx, {
       user,
@@ -323,16 +339,37 @@ export class WebAuthnService implements ProviderFlow {
     return { value: opened.value, data };
   }
 
-  /** The default `getUserInfo`: the `email` query parameter, the stored user with it, else a new user. */
-  private async userInfo(request: AuthRequest, config: WebAuthnConfig): Promise<WebAuthnUserInfo | null> {
-    const lookup = async (email: string) => this.adapters.require('getUserByEmail').getUserByEmail(email);
-    if (config.getUserInfo) return (await config.getUserInfo(request, lookup)) ?? null;
-    const raw = request.query.email;
-    if (raw === undefined || raw === '') return null;
-    const email = raw.trim().toLowerCase();
-    if (email.length > 320 || !EMAIL.test(email)) throw new InvalidRequest('The email address is not valid.');
-    const user = await lookup(email);
-    return user ? { user, exists: true } : { user: { email }, exists: false };
+  /**
+   * The address a registration without a session is for: `getUserInfo`'s `user.email` when the
+   * provider has one (its `exists` is not used), else the `email` query parameter. Nothing is
+   * looked up by default: the answer would not use it.
+   */
+  private async registrationEmail(request: AuthRequest, config: WebAuthnConfig, address: string | undefined): Promise<string> {
+    let email: unknown = address;
+    if (config.getUserInfo) {
+      const lookup = async (value: string) => this.adapters.require('getUserByEmail').getUserByEmail(value);
+      email = (await config.getUserInfo(request, lookup))?.user?.email;
+    }
+    if (typeof email !== 'string' || email === '') throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
+    return email;
+  }
+
+  /**
+   * Counts this request per client IP and, when it names one, per address; over either limit →
+   * `RateLimited`. Runs before anything else is read, the same for every address.
+   */
+  private async countRequest(ctx: ProviderContext, config: WebAuthnConfig, address: string | undefined): Promise<void> {
+    const rule = resolveWebAuthnRateLimit(config);
+    if (!rule) return;
+    const prefix = `webauthn:${ctx.provider.id}`;
+    const { windowSeconds } = rule;
+    const hits: Array<{ key: string; limit: number; windowSeconds: number }> = [];
+    // The address is hashed: the counter store never holds addresses.
+    if (address) hits.push({ key: `${prefix}:addr:${createHash('sha256').update(address).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds });
+    const ip = clientIpBucket(ctx.request.ip);
+    if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
+    // Both counters move; the refusal with the longest wait wins.
+    await this.limiter.hitAll(hits);
   }
 
   private async unlinkQuietly(account: { provider: string; providerAccountId: string }): Promise<void> {
@@ -360,6 +397,22 @@ async function verifyOrRefuse<T>(verify: () => Promise<T>): Promise<T> {
   }
 }
 
+/** True when the browser reports the new credential as not discoverable (`credProps.rk === false`). */
+function isNotDiscoverable(response: RegistrationResponseJSON): boolean {
+  const results = response.clientExtensionResults as { credProps?: { rk?: unknown } } | undefined;
+  return results?.credProps?.rk === false;
+}
+
+/** The `email` query parameter, trimmed and lower-cased, or undefined when absent or empty. */
+function requestedAddress(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const email = raw.trim().toLowerCase();
+  if (email === '') return undefined;
+  // Control characters never belong in an address (and PostgreSQL refuses NUL in text).
+  if (email.length > 320 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) throw new InvalidRequest('The email address is not valid.');
+  return email;
+}
+
 /** The value of `fn()`, or null when it throws (for best-effort reads and clean-ups). */
 async function orNull<T>(fn: () => T | PromiseLike<T>): Promise<T | null> {
   try {
@@ -380,4 +433,3 @@ function pick<T extends object, K extends keyof T>(value: T | undefined, keys: K
   return out;
 }
 
-const NO_STORE = { 'Cache-Control': 'private, no-cache, no-store', Expires: '0', Pragma: 'no-cache' };

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AuthConfigurationError, InvalidRequest, WebAuthnVerificationError } from '../errors/auth.errors.js';
 import { WEBAUTHN_DEFAULTS } from '../providers/webauthn.provider.js';
-import type { WebAuthnConfig, WebAuthnUserInfo } from '../providers/webauthn.types.js';
+import type { WebAuthnConfig } from '../providers/webauthn.types.js';
 import { isRegistrableSuffix, relyingPartyOf } from '../providers/webauthn.validate.js';
 
 /** WebAuthn L3 §7.1 step 25: longer credential ids are refused. */
@@ -153,21 +153,22 @@ export function refuseCrossOrigin(clientDataJSON: string): void {
 }
 
 /**
- * Which ceremony to run (Auth.js's rules): sign-in is always possible; registration is for a
- * signed-in user adding a passkey, or for a new email; without an action the server picks.
+ * Which ceremony to run. What the request asks for, never what storage holds: a ceremony chosen by
+ * whether an address has an account would tell anyone who asks (Auth.js answers `register` for a
+ * new address and `authenticate` for a known one). Without `action` an anonymous request signs in
+ * (a discoverable credential); registering takes `action=register`. A signed-in request must say
+ * which it wants.
  */
-export function inferAction(requested: string | undefined, signedIn: boolean, info: WebAuthnUserInfo | null): WebAuthnAction {
-  if (requested === 'authenticate') return 'authenticate';
-  if (requested === 'register') {
-    if (!info) throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
-    if (signedIn !== info.exists) {
-      throw new InvalidRequest('This email address already has an account: sign in first, then add a passkey.');
-    }
-    if (!signedIn && !info.user.email) throw new InvalidRequest('Registering a passkey needs an email address.');
-    return 'register';
-  }
+export function inferAction(requested: WebAuthnAction | undefined, signedIn: boolean): WebAuthnAction {
+  if (requested) return requested;
   if (signedIn) throw new InvalidRequest('Signed in: ask for action=register to add a passkey.');
-  return info && !info.exists ? 'register' : 'authenticate';
+  return 'authenticate';
+}
+
+/** The `action` query parameter: `register`, `authenticate`, or absent. */
+export function parseRequestedAction(raw: unknown): WebAuthnAction | undefined {
+  if (raw === undefined || raw === 'register' || raw === 'authenticate') return raw;
+  throw new InvalidRequest('action must be "register" or "authenticate" (or absent to sign in).');
 }
 
 /** The provider settings the flow uses, with defaults applied. */

@@ -28,9 +28,10 @@ function readBrowserBundle(): string {
  * - `data-webauthn-provider="<id>"` on a `<form>` (runs on submit) or any other element (runs on
  *   click): starts a ceremony with that provider.
  * - `data-webauthn-action="register|authenticate"` (optional, on the element or its form): forces
- *   the ceremony; without it the server chooses (a new email registers, otherwise sign-in).
- * - The form's `email` input gives the email; its `callbackUrl` input (or `data-callback-url`) where
- *   to go afterwards.
+ *   the ceremony; without it the ceremony is a sign-in (a discoverable passkey), or, for a signed-in
+ *   user, the server refuses: ask for `register` to add a passkey.
+ * - The form's `email` input gives the address to register; its `callbackUrl` input (or
+ *   `data-callback-url`) where to go afterwards.
  * - `data-webauthn-conditional-ui` on a form: offers passkeys in the autofill of its input whose
  *   `autocomplete` contains `webauthn`, as soon as the page loads.
  * - `data-webauthn-error` on an element of the form (or the page): receives the error message;
@@ -74,7 +75,9 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
     var base = opts.baseUrl || scriptBase;
     var url = new URL(base + '/webauthn-options/' + encodeURIComponent(provider), location.href);
     if (opts.action) url.searchParams.set('action', opts.action);
-    if (opts.email) url.searchParams.set('email', opts.email);
+    // Only a registration uses the address. Sent with a sign-in it would count against the
+    // address's rate limit, which someone else could then use up to block its owner.
+    if (opts.email && opts.action === 'register') url.searchParams.set('email', opts.email);
     var res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
     var body = await json(res);
     if (!res.ok || !body || !body.options) throw failure(body, 'Could not start the passkey ceremony.');

@@ -58,10 +58,29 @@ export interface WebAuthnAuthenticationOptions {
 
 /** Who a registration is for, as `getUserInfo` resolves it. */
 export interface WebAuthnUserInfo {
-  /** At least an `email` for a new user; the stored user when `exists`. */
+  /**
+   * The user to register. Only `email` is used: the options are those of a new user with that
+   * address whether or not it has an account, so they cannot tell the two apart.
+   */
   user: User;
-  /** True when the user is already stored. */
+  /**
+   * True when the user is already stored. Not used (kept for configs from Auth.js): an address
+   * that has an account fails at verification with `AccountNotLinked`.
+   */
   exists: boolean;
+}
+
+/**
+ * How many `GET /webauthn-options/:provider` requests are answered, in fixed windows. A request
+ * past either limit is refused with `RateLimited` (429, `Retry-After`), whatever the address.
+ */
+export interface WebAuthnRateLimitOptions {
+  /** Requests naming one address (the `email` query parameter, normalised) in one window. @default 10 */
+  maxPerAddress?: number;
+  /** Requests per client IP (IPv6: per /64), with or without an address, in one window. @default 100 */
+  maxPerIp?: number;
+  /** Length of a window in seconds, from its first request. @default 600 (10 minutes) */
+  windowSeconds?: number;
 }
 
 /** A WebAuthn provider (`WebAuthn()` or `Passkey()`). */
@@ -87,6 +106,9 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
   formFields: Record<string, CredentialInput>;
   /**
    * Whether credentials must be discoverable (stored on the authenticator, so sign-in needs no email).
+   * Sign-in only ever uses discoverable credentials, so `'discouraged'` is refused at bootstrap, and
+   * with `'preferred'` a registration the browser reports as not discoverable (`credProps.rk`
+   * false) is refused.
    * @default 'preferred' (WebAuthn), 'required' (Passkey)
    */
   residentKey?: WebAuthnRequirement;
@@ -113,10 +135,17 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
    */
   verifyUserHandle?: boolean;
   /**
-   * Resolves the user a registration is for when nobody is signed in. Return `null` to refuse.
-   * @default the `email` query parameter: the stored user with that address, else `{ email }` as a new user
+   * Resolves the address a registration is for when nobody is signed in; only `user.email` is used.
+   * Return `null` to refuse, and then for every address alike, or the refusal tells which exist.
+   * @default the `email` query parameter (nothing is looked up)
    */
   getUserInfo?: (request: AuthRequest, lookup: (email: string) => Promise<User | null>) => Awaitable<WebAuthnUserInfo | null>;
+  /**
+   * Limits on the options endpoint per address and per client IP, or `false` for none. Counters
+   * live in the module's rate-limit store (`rateLimit.store`, in memory by default).
+   * @default { maxPerAddress: 10, maxPerIp: 100, windowSeconds: 600 }
+   */
+  rateLimit?: WebAuthnRateLimitOptions | false;
   /** Passed to `generateAuthenticationOptions()`. */
   authenticationOptions?: WebAuthnAuthenticationOptions;
   /** Passed to `generateRegistrationOptions()`. */

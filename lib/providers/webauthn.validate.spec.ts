@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { InternalProvider } from '../config/resolved-config.js';
-import { Passkey, WebAuthn } from './webauthn.provider.js';
+import { Passkey, resolveWebAuthnRateLimit, WEBAUTHN_DEFAULTS, WebAuthn } from './webauthn.provider.js';
 import type { WebAuthnConfig, WebAuthnUserConfig } from './webauthn.types.js';
 import { isRegistrableSuffix, originProblem, rpIdProblem, validateWebAuthnProvider } from './webauthn.validate.js';
 
@@ -44,6 +44,8 @@ describe('validateWebAuthnProvider', () => {
     { relyingParty: { id: 'localhost', origin: 'http://localhost:3000' } },
     { relayingParty: { id: 'example.com', origin: 'https://login.example.com' } },
     { relyingParty: { origin: 'https://example.com/' } },
+    { rateLimit: false },
+    { rateLimit: { maxPerAddress: 5, maxPerIp: 500, windowSeconds: 60 } },
   ];
   it.each(valid)('accepts %j', (config) => {
     expect(problemsOf(Passkey(config))).toEqual([]);
@@ -64,6 +66,13 @@ describe('validateWebAuthnProvider', () => {
     ['conditional UI without a webauthn autocomplete', { formFields: { email: { label: 'Email', autocomplete: 'email' } } }, /MissingWebAuthnAutocomplete/],
     ['a challenge lifetime of zero', { challengeMaxAge: 0 }, /challengeMaxAge/],
     ['no algorithms', { supportedAlgorithmIDs: [] }, /supportedAlgorithmIDs/],
+    ['a rate limit that is not an object', { rateLimit: 10 as never }, /`rateLimit` must be an object \{ maxPerAddress, maxPerIp, windowSeconds \} or false/],
+    ['a rate limit of zero per address', { rateLimit: { maxPerAddress: 0 } }, /rateLimit.maxPerAddress must be a positive integer/],
+    ['a fractional rate limit per IP', { rateLimit: { maxPerIp: 2.5 } }, /rateLimit.maxPerIp must be a positive integer/],
+    ['a negative rate-limit window', { rateLimit: { windowSeconds: -1 } }, /rateLimit.windowSeconds must be a positive number/],
+    ['non-discoverable credentials', { residentKey: 'discouraged' }, /residentKey 'discouraged' would register credentials that cannot sign in/],
+    ['non-discoverable credentials, through registrationOptions', { registrationOptions: { authenticatorSelection: { residentKey: 'discouraged' } } }, /authenticatorSelection.residentKey 'discouraged'/],
+    ['an unknown rate-limit setting', { rateLimit: { perAddress: 3 } as never }, /rateLimit.perAddress is not a setting/],
   ];
   it.each(invalid)('reports %s', (_name, config, message) => {
     const problems = problemsOf(Passkey(config));
@@ -76,6 +85,13 @@ describe('validateWebAuthnProvider', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/"passkey".*only one provider may enable conditional UI.*"webauthn"/);
     expect(problemsOf(WebAuthn({ enableConditionalUI: false }), Passkey())).toEqual([]);
+  });
+
+  it('resolves the options-endpoint limits from one set of defaults', () => {
+    expect(resolveWebAuthnRateLimit({})).toEqual({ maxPerAddress: 10, maxPerIp: 100, windowSeconds: 600 });
+    expect(resolveWebAuthnRateLimit({})).toEqual(WEBAUTHN_DEFAULTS.rateLimit);
+    expect(resolveWebAuthnRateLimit({ rateLimit: { maxPerIp: 7 } })).toEqual({ ...WEBAUTHN_DEFAULTS.rateLimit, maxPerIp: 7 });
+    expect(resolveWebAuthnRateLimit({ rateLimit: false })).toBeNull();
   });
 
   it('checks RP ID suffixes on label boundaries', () => {

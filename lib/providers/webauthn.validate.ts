@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { InternalProvider } from '../config/resolved-config.js';
+import { validateLimitSettings } from '../core/rate-limit/limit-settings.validate.js';
 import type { RelyingParty, WebAuthnConfig } from './webauthn.types.js';
 
 /**
@@ -45,6 +46,14 @@ export function validateWebAuthnProvider(provider: InternalProvider, problems: s
       problems.push(`${where}: ${key} must be one of ${REQUIREMENTS.join(', ')}, not ${JSON.stringify(c[key])}.`);
     }
   }
+  // Sign-in never lists a user's credentials (that would tell who has an account), so a credential
+  // the authenticator does not store (not discoverable) could never sign in.
+  const selection = (c.registrationOptions as { authenticatorSelection?: { residentKey?: unknown } } | undefined)?.authenticatorSelection;
+  for (const [key, value] of [['residentKey', c.residentKey], ['registrationOptions.authenticatorSelection.residentKey', selection?.residentKey]] as const) {
+    if (value === 'discouraged') {
+      problems.push(`${where}: ${key} 'discouraged' would register credentials that cannot sign in: sign-in uses discoverable credentials only (it never lists a user's credentials). Use 'preferred' or 'required'.`);
+    }
+  }
   if (c.challengeMaxAge !== undefined && !(typeof c.challengeMaxAge === 'number' && c.challengeMaxAge > 0 && c.challengeMaxAge <= 3600)) {
     problems.push(`${where}: challengeMaxAge must be a number of seconds between 1 and 3600 (it bounds how long a challenge can be used).`);
   }
@@ -60,6 +69,7 @@ export function validateWebAuthnProvider(provider: InternalProvider, problems: s
   if (c.getUserInfo !== undefined && typeof c.getUserInfo !== 'function') {
     problems.push(`${where}: getUserInfo must be a function (request, lookup) => { user, exists } | null.`);
   }
+  validateLimitSettings(c.rateLimit, { where, name: 'rateLimit', counts: ['maxPerAddress', 'maxPerIp'] }, problems);
   if (!c.formFields || typeof c.formFields !== 'object') {
     problems.push(`${where}: formFields must be an object of inputs, e.g. { email: { label: 'Email', autocomplete: 'username webauthn' } }.`);
   }

@@ -14,7 +14,11 @@ export class SoftAuthenticator {
   /** The user handle the server gave at registration (base64url). */
   userHandle?: string;
 
-  constructor(readonly options: { counterStep?: number; credentialIdBytes?: number; backupEligible?: boolean } = {}) {
+  /**
+   * `discoverable: false` reports the credential as not stored on the authenticator
+   * (`credProps.rk: false`), as a browser does for a security key without room for passkeys.
+   */
+  constructor(readonly options: { counterStep?: number; credentialIdBytes?: number; backupEligible?: boolean; discoverable?: boolean } = {}) {
     this.credentialId = randomBytes(options.credentialIdBytes ?? 32);
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = privateKey;
@@ -59,7 +63,7 @@ export class SoftAuthenticator {
       rawId: this.id,
       type: 'public-key',
       response: { clientDataJSON: clientDataJSON.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] },
-      clientExtensionResults: {},
+      clientExtensionResults: this.options.discoverable === undefined ? {} : { credProps: { rk: this.options.discoverable } },
       authenticatorAttachment: 'platform',
     };
   }

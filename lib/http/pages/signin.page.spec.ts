@@ -153,6 +153,12 @@ describe('renderSignInPage', () => {
     expect(passkey.attrs['data-webauthn-conditional-ui']).toBeUndefined();
     expect(html).toContain('<p class="error" role="alert" data-webauthn-error hidden></p>');
     expect(passkey.inputs.find((i) => i.name === 'email')).toMatchObject({ type: 'email', autocomplete: 'username webauthn' });
+    // The first button (Enter) signs in; registering is asked for by its own button, never inferred
+    // from the address.
+    const buttons = parseTags(html).filter((t) => t.name === 'button' && t.attrs.type === 'submit').slice(-2);
+    expect(buttons.map((b) => b.attrs['data-webauthn-action'])).toEqual([undefined, 'register']);
+    expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button>');
+    expect(html).toContain('<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>');
     expect(html).toContain(`<script src="${AUTH}/webauthn-client.js" defer></script>`);
     expect(html).toContain('<noscript>');
     const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;

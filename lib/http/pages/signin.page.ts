@@ -170,7 +170,14 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
     hidden,
     ...Object.entries(fields).map(([name, input]) => inputField(provider, name, input, name === 'email' ? p.email : undefined)),
     `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
-    Object.hasOwn(fields, 'email') ? '<p class="muted">New here? Enter your email to create a passkey.</p>' : '',
+    // Registration is its own button: the server never decides it from the address typed (that
+    // would tell anyone which addresses have an account), so the user says it.
+    ...(Object.hasOwn(fields, 'email')
+      ? [
+          '<p class="muted">New here? Enter your email, then create a passkey.</p>',
+          '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+        ]
+      : []),
     '<p class="error" role="alert" data-webauthn-error hidden></p>',
     `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
     '</form>',
