@@ -2,15 +2,15 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@n
 import { APP_GUARD } from '@nestjs/core';
 import { Adapter } from './adapters/adapter.interface.js';
 import { createDefaultAdapterProvider } from './adapters/typeorm/typeorm-adapter.provider.js';
-import { AUTH_CONFIG, AUTH_EXTRAS } from './auth.constants.js';
+import { AUTH_CONFIG, AUTH_EXTRAS } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
-import { MemoryRateLimitStore } from './core/rate-limit/memory-rate-limit.store.js';
-import { RateLimitStore } from './core/rate-limit/rate-limit.store.js';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import type { AdapterOption, AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
 import { AUTH_DEFAULTS } from './config/defaults.js';
 import { resolveConfig } from './config/resolve-config.js';
 import { createAuthController } from './http/auth.controller.js';
-import { AuthGuard } from './http/auth.guard.js';
+import { AuthGuard } from './guard/auth.guard.js';
 
 export const {
   ConfigurableModuleClass: ConfigurableAuthModule,

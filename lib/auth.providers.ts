@@ -1,22 +1,22 @@
 import type { Provider } from '@nestjs/common';
-import { AdapterService } from './adapters/adapter.service.js';
-import { AUTH_CONFIG } from './auth.constants.js';
+import { AdapterService } from './core/adapter.service.js';
+import { AUTH_CONFIG } from './config/auth.constants.js';
 import type { ResolvedAuthConfig } from './config/resolved-config.js';
 import { RequestErrorLog } from './core/error-log.js';
 import { ResponseHeadersHook } from './http/response-headers.js';
 import { TrustProxyCheck } from './http/trust-proxy.check.js';
-import { AuthRouterService } from './core/auth-router.service.js';
-import { AuthService } from './core/auth.service.js';
-import { ChecksService } from './core/checks.service.js';
-import { OAuthService } from './core/oauth.service.js';
-import { SessionService } from './core/session.service.js';
-import { SignInService } from './core/sign-in.service.js';
-import { CredentialsService } from './core/credentials.service.js';
-import { EmailService } from './core/email.service.js';
-import { WebAuthnService } from './core/webauthn.service.js';
-import { MemoryRateLimitStore } from './core/rate-limit/memory-rate-limit.store.js';
-import { RateLimitStore } from './core/rate-limit/rate-limit.store.js';
-import { RateLimiterService } from './core/rate-limit/rate-limiter.service.js';
+import { AuthRouterService } from './router/auth-router.service.js';
+import { AuthService } from './guard/auth.service.js';
+import { ChecksService } from './sign-in/checks.service.js';
+import { OAuthService } from './flows/oauth/oauth.service.js';
+import { SessionService } from './session/session.service.js';
+import { SignInService } from './sign-in/sign-in.service.js';
+import { CredentialsService } from './flows/credentials/credentials.service.js';
+import { EmailService } from './flows/email/email.service.js';
+import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
+import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from './rate-limit/rate-limit.store.js';
+import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 
 /**
  * The injectables AuthModule registers (besides config, adapter and controller wiring, which

@@ -26,7 +26,7 @@ export * from './errors/auth.errors.js';
 // ---- module, options ----
 export { AuthModule } from './auth.module.js';
 export { AUTH_MODULE_OPTIONS } from './auth.module-definition.js';
-export { AUTH_CONFIG } from './auth.constants.js';
+export { AUTH_CONFIG } from './config/auth.constants.js';
 export type * from './config/auth-options.interface.js';
 export type { ResolvedAuthConfig, InternalProvider } from './config/resolved-config.js';
 export { AUTH_DEFAULTS, defaultRedirect } from './config/defaults.js';
@@ -46,16 +46,16 @@ export { AuthSchemaMysql1764547200000, authMigrationsMysql } from './adapters/ty
 export { AuthSchemaSqlite1764547200000, authMigrationsSqlite } from './adapters/typeorm/migrations/sqlite.migrations.js';
 
 // ---- sessions, guard, decorators, services ----
-export { AuthGuard, requestSession, type AuthenticatedRequest } from './http/auth.guard.js';
-export { CurrentUser, AuthSession } from './http/current-user.decorator.js';
-export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './http/public.decorator.js';
-export { AuthService } from './core/auth.service.js';
-export { SessionService, type AuthUser, type SessionState, type SessionLookup } from './core/session.service.js';
-export { SignInService, type SignInInput } from './core/sign-in.service.js';
-export type { AuthRequest, AuthResponse, ResponseCookie } from './core/http.types.js';
+export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/auth.guard.js';
+export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
+export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
+export { AuthService } from './guard/auth.service.js';
+export { SessionService, type AuthUser, type SessionState, type SessionLookup } from './session/session.service.js';
+export { SignInService, type SignInInput } from './sign-in/sign-in.service.js';
+export type { AuthRequest, AuthResponse, ResponseCookie } from './types/http.types.js';
 export type { RequestContext, ProviderContext, ProviderFlow } from './core/request-context.js';
-export { encode, decode } from './core/jwt.js';
-export { defaultCookies } from './core/cookies.js';
+export { encode, decode } from './session/jwt.js';
+export { defaultCookies } from './config/cookies.js';
 
 // ---- providers ----
 export { FortyTwoSchool, type FortyTwoSchoolProfile } from './providers/catalog/42-school.provider.js';
@@ -157,12 +157,12 @@ export { defaultNormalizeIdentifier } from './providers/email.normalize.js';
 export { renderVerificationEmail, type VerificationEmail } from './providers/email.message.js';
 export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
 export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provider.js';
-export type { PasskeyInfo } from './core/passkeys.js';
+export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
 
 // ---- passwords, rate limits ----
-export { hashPassword, verifyPassword, needsRehash, PASSWORD_DEFAULTS, type PasswordHashOptions } from './core/password.js';
-export { RateLimitStore, type RateLimitRecord } from './core/rate-limit/rate-limit.store.js';
-export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './core/rate-limit/memory-rate-limit.store.js';
-export { RedisRateLimitStore, type RedisEvalClient, type RedisRateLimitStoreOptions } from './core/rate-limit/redis-rate-limit.store.js';
-export { RateLimiterService, type RateLimitRule } from './core/rate-limit/rate-limiter.service.js';
-export { clientIpBucket } from './core/rate-limit/client-ip.js';
+export { hashPassword, verifyPassword, needsRehash, PASSWORD_DEFAULTS, type PasswordHashOptions } from './flows/credentials/password.js';
+export { RateLimitStore, type RateLimitRecord } from './rate-limit/rate-limit.store.js';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './rate-limit/memory-rate-limit.store.js';
+export { RedisRateLimitStore, type RedisEvalClient, type RedisRateLimitStoreOptions } from './rate-limit/redis-rate-limit.store.js';
+export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';
+export { clientIpBucket } from './rate-limit/client-ip.js';

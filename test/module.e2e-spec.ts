@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { Adapter, InjectAuthAdapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
-import { AUTH_CONFIG } from '../lib/auth.constants.js';
+import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../lib/config/resolved-config.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
 import { TEST_SECRET } from './setup/app.js';

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
-import { AUTH_CONFIG } from '../lib/auth.constants.js';
+import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../lib/config/resolved-config.js';
 import type { Profile } from '../lib/types/common.types.js';
 import { createTestApp, type TestApp } from './setup/app.js';
@@ -14,7 +14,7 @@ import { startOAuth2Server, type TestOAuth2Server } from './setup/oauth2-server.
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
 import { startVendorServer, type VendorServer } from './setup/vendor-server.js';
 import { connectRedis, redisAvailable } from './setup/redis.js';
-import { RedisRateLimitStore } from '../lib/core/rate-limit/redis-rate-limit.store.js';
+import { RedisRateLimitStore } from '../lib/rate-limit/redis-rate-limit.store.js';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 
@@ -250,7 +250,7 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     expect(jwksFetches() - before).toBe(1);
   });
   it('ID tokens with the same unknown kid do not flood the JWKS endpoint (one refetch, then the negative cache)', async () => {
-    // Ever-new bogus kids make one refetch each, up to a cap per minute: see lib/core/jwks-cache.spec.ts.
+    // Ever-new bogus kids make one refetch each, up to a cap per minute: see lib/flows/oauth/jwks-cache.spec.ts.
     const jwksFetches = () => op.requests.filter((r) => r.endsWith('/jwks')).length;
     op.signInAs({ sub: 'rot', email: 'rot@example.com', name: 'Rot' });
     const before = jwksFetches();

@@ -14,7 +14,7 @@ import type { AdapterSession, AdapterUser, VerificationToken } from '../lib/adap
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions, LoggerInstance } from '../lib/config/auth-options.interface.js';
-import type { RateLimitRecord, RateLimitStore } from '../lib/core/rate-limit/rate-limit.store.js';
+import type { RateLimitRecord, RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import { TRUST_PROXY_WARNING } from '../lib/http/trust-proxy.check.js';
 import { Email } from '../lib/providers/email.provider.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';

@@ -13,7 +13,7 @@ import { Passkey, WebAuthn } from '../lib/providers/webauthn.provider.js';
 import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
 import type { Provider } from '../lib/providers/provider.types.js';
 import { Email } from '../lib/providers/email.provider.js';
-import { AuthService } from '../lib/core/auth.service.js';
+import { AuthService } from '../lib/guard/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { resolveConfig } from '../lib/config/resolve-config.js';
 import { TestClient, location } from './setup/http-client.js';

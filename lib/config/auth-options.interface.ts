@@ -1,10 +1,10 @@
 import type { FactoryProvider, Type } from '@nestjs/common';
 import type { SerializeOptions } from 'cookie';
-import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/common.types.js';
+import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from '../types/common.types.js';
 import type { Adapter, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { CredentialInput } from '../providers/credentials.types.js';
-import type { RateLimitStore } from '../core/rate-limit/rate-limit.store.js';
+import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 
 /** How sessions are kept. */
 export interface SessionOptions {
@@ -120,14 +120,6 @@ export interface PagesOptions {
   newUser: string;
 }
 
-/** Branding of the built-in pages and emails. */
-export interface Theme {
-  /** @default 'auto' */
-  colorScheme?: 'auto' | 'dark' | 'light';
-  logo?: string;
-  brandColor?: string;
-  buttonText?: string;
-}
 
 /** One cookie's name and attributes. */
 export interface CookieOption {
@@ -230,3 +222,5 @@ export interface AuthModuleExtras {
   /** Register `AuthGuard` as a global guard; opt routes out with `@Public()`. @default false */
   globalGuard?: boolean;
 }
+
+export type { Theme };

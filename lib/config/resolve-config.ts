@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import type { Adapter, AdapterMethod } from '../adapters/adapter.interface.js';
-import { defaultCookies, mergeCookies } from '../core/cookies.js';
+import { defaultCookies, mergeCookies } from './cookies.js';
 import { AuthConfigurationError, AuthError } from '../errors/auth.errors.js';
 import type { ProviderType } from '../providers/provider.types.js';
-import { validateOAuthProvider } from '../providers/oauth.validate.js';
-import { validateEmailProvider } from '../providers/email.validate.js';
-import { validateCredentialsProvider } from '../providers/credentials.validate.js';
-import { validateWebAuthnProvider } from '../providers/webauthn.validate.js';
+import { validateOAuthProvider } from './oauth.validate.js';
+import { validateEmailProvider } from './email.validate.js';
+import { validateCredentialsProvider } from './credentials.validate.js';
+import { validateWebAuthnProvider } from './webauthn.validate.js';
 import type { AuthModuleExtras, AuthModuleOptions, LoggerInstance } from './auth-options.interface.js';
 import { AUTH_DEFAULTS, defaultCallbacks, defaultSessionToken } from './defaults.js';
 import type { InternalProvider, ResolvedAuthConfig } from './resolved-config.js';

@@ -1,7 +1,7 @@
 import type { CallbacksOptions, CookieOption } from '../config/auth-options.interface.js';
 import type { LoggerInstance } from '../config/auth-options.interface.js';
 import { defaultRedirect } from '../config/defaults.js';
-import type { ResponseCookie } from './http.types.js';
+import type { ResponseCookie } from '../types/http.types.js';
 
 /**
  * Where to send the user after sign-in or sign-out: `callbackUrl` from the body or query, else the

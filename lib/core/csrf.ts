@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieOption } from '../config/auth-options.interface.js';
 import { MissingCSRF } from '../errors/auth.errors.js';
-import type { AuthRequest, ResponseCookie } from './http.types.js';
+import type { AuthRequest, ResponseCookie } from '../types/http.types.js';
 
 /**
  * The signed double-submit CSRF token (Auth.js's format): the cookie holds `<token>|<hash>` with

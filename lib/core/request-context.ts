@@ -1,6 +1,6 @@
 import type { CookiesOptions } from '../config/auth-options.interface.js';
 import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
-import type { AuthRequest, AuthResponse, ResponseCookie } from './http.types.js';
+import type { AuthRequest, AuthResponse, ResponseCookie } from '../types/http.types.js';
 
 /**
  * Everything a flow needs about the current request, built once by the router.

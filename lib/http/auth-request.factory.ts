@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import type { AuthRequest, AuthResponse } from '../core/http.types.js';
+import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import { firstHeader, resolvePublicUrl, type RequestTarget } from '../core/public-origin.js';
 import { PAGE_HEADERS, setBaseHeaders } from './response-headers.js';
 

@@ -1,12 +1,12 @@
 import { All, Controller, Get, Inject, Param, Post, Req, Res, type Type } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AUTH_CONFIG } from '../auth.constants.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { AuthRouterService, type AuthAction } from '../core/auth-router.service.js';
+import { AuthRouterService, type AuthAction } from '../router/auth-router.service.js';
 import { AuthError } from '../errors/auth.errors.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import { toAuthRequest, writeAuthResponse } from './auth-request.factory.js';
-import { Public } from './public.decorator.js';
+import { Public } from '../core/public.decorator.js';
 
 /**
  * The routes under `basePath` (Auth.js's paths and methods). A thin shell: it turns the Express

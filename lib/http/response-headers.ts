@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
-import { AUTH_CONFIG } from '../auth.constants.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { AUTH_CONFIG } from '../auth.constants.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 
 /** The warning, once per application, when Express trusts every proxy (see {@link TrustProxyCheck}). */

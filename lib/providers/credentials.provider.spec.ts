@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { InternalProvider } from '../config/resolved-config.js';
 import { Credentials, CREDENTIALS_DEFAULTS, resolveLockout } from './credentials.provider.js';
-import { validateCredentialsProvider } from './credentials.validate.js';
+import { validateCredentialsProvider } from '../config/credentials.validate.js';
 
 /** resolve-config's merge (plain objects merged, everything else replaced), kept local to avoid its imports. */
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {

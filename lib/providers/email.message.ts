@@ -1,5 +1,5 @@
-import type { Theme } from '../config/auth-options.interface.js';
-import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../http/pages/html-escape.js';
+import type { Theme } from '../types/common.types.js';
+import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
 
 /** The sign-in email, ready for any transport. */
 export interface VerificationEmail {

@@ -1,6 +1,6 @@
 import type { Awaitable } from '../types/common.types.js';
 import type { CommonProviderOptions, InternalProviderOptions } from './provider.types.js';
-import type { Theme } from '../config/auth-options.interface.js';
+import type { Theme } from '../types/common.types.js';
 
 /** The type of email (magic-link) providers. */
 export type EmailProviderType = 'email';

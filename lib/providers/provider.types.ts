@@ -10,8 +10,8 @@ export type { WebAuthnProviderType } from './webauthn.types.js';
 export type { EmailProviderType } from './email.types.js';
 export type { CredentialsProviderType } from './credentials.types.js';
 
-/** How a provider signs users in (SPEC 2.1). */
-export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | WebAuthnProviderType;
+import type { ProviderType } from '../types/common.types.js';
+export type { ProviderType };
 
 /** Providers whose sign-in ends with a redirect to the sign-in or verify-request page. */
 export type RedirectableProviderType = 'email' | 'credentials';

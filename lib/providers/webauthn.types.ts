@@ -1,5 +1,5 @@
 import type { Awaitable, User } from '../types/common.types.js';
-import type { AuthRequest } from '../core/http.types.js';
+import type { AuthRequest } from '../types/http.types.js';
 import type { CommonProviderOptions, InternalProviderOptions } from './provider.types.js';
 import type { CredentialInput } from './credentials.types.js';
 

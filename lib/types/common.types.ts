@@ -72,7 +72,7 @@ export interface Account extends TokenSet {
   /** The user's id at the provider (for email: the address; for credentials: the id `authorize` returned). */
   providerAccountId: string;
   /** The provider's type. */
-  type: import('../providers/provider.types.js').ProviderType;
+  type: ProviderType;
   /** The owning user's id, once the account is stored. */
   userId?: string;
 }
@@ -94,4 +94,16 @@ export interface JWT {
   exp?: number;
   jti?: string;
   [claim: string]: unknown;
+}
+
+/** How a provider signs users in (SPEC 2.1). */
+export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
+
+/** Branding of the built-in pages and emails. */
+export interface Theme {
+  /** @default 'auto' */
+  colorScheme?: 'auto' | 'dark' | 'light';
+  logo?: string;
+  brandColor?: string;
+  buttonText?: string;
 }

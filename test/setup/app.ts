@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AuthModule } from '../../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../../lib/config/auth-options.interface.js';
-import { AuthGuard } from '../../lib/http/auth.guard.js';
-import { AuthSession, CurrentUser } from '../../lib/http/current-user.decorator.js';
-import { SkipSessionCache } from '../../lib/http/public.decorator.js';
+import { AuthGuard } from '../../lib/guard/auth.guard.js';
+import { AuthSession, CurrentUser } from '../../lib/guard/current-user.decorator.js';
+import { SkipSessionCache } from '../../lib/core/public.decorator.js';
 import type { Session } from '../../lib/types/common.types.js';
 
 /** A secret for tests (32+ characters). */

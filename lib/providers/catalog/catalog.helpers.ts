@@ -1,6 +1,6 @@
 import { OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { TokenSet, User } from '../../types/common.types.js';
-import { readCappedBody } from '../../core/read-capped.js';
+import { readCappedBody } from '../../util/read-capped.js';
 
 /** What the catalogue's custom requests need from the provider the flow hands them. */
 export interface CatalogProviderContext {

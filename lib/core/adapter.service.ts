@@ -1,0 +1,81 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Adapter, type AdapterMethod } from '../adapters/adapter.interface.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { AdapterError, AuthError, MissingAdapterMethods } from '../errors/auth.errors.js';
+
+type Required_<K extends AdapterMethod> = { [P in K]-?: NonNullable<Adapter[P]> };
+
+/**
+ * The adapter as the flows use it. `require()` checks that every method a flow will call exists
+ * before the flow writes anything (so a missing method never leaves a partial write), and wraps
+ * each call so a storage failure surfaces as `AdapterError` (its cause logged, never its arguments).
+ */
+@Injectable()
+export class AdapterService {
+  private readonly wrapped = new Map<AdapterMethod, (...args: any[]) => Promise<unknown>>();
+
+  constructor(
+    @Optional() @Inject(Adapter) private readonly adapter: Adapter | null,
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+  ) {
+    if (!adapter) return;
+    // Methods may live on the prototype (classes) or on the object (literals): read both once.
+    for (const name of ADAPTER_METHODS) {
+      const fn = (adapter as Record<string, unknown>)[name];
+      if (typeof fn !== 'function') continue;
+      this.wrapped.set(name, async (...args: unknown[]) => {
+        try {
+          return await (fn as (...a: unknown[]) => unknown).apply(adapter, args);
+        } catch (error) {
+          if (error instanceof AuthError) throw error;
+          this.config.logger.debug(`adapter_${name} failed`);
+          // The driver's message may quote stored values (tokens in a unique-key violation): keep it
+          // out of our message; it stays reachable as `cause` for debugging.
+          const code = (error as { code?: unknown })?.code;
+          throw new AdapterError(
+            `The adapter's ${name} failed (${(error as Error)?.name ?? 'Error'}${code ? ` ${String(code)}` : ''}). Check the database connection and schema.`,
+            { cause: error },
+          );
+        }
+      });
+    }
+  }
+
+  /** The configured adapter, or `null` when the module runs without storage. */
+  get raw(): Adapter | null {
+    return this.adapter;
+  }
+
+  /** True when an adapter is configured and implements every one of `methods`. */
+  has(...methods: AdapterMethod[]): boolean {
+    return methods.every((m) => this.wrapped.has(m));
+  }
+
+  /**
+   * The adapter narrowed to `methods`, each wrapped. Throws `MissingAdapterMethods` (listing what
+   * is missing) when there is no adapter or it lacks any of them: call it before the first write.
+   */
+  require<K extends AdapterMethod>(...methods: K[]): Required_<K> {
+    const missing = methods.filter((m) => !this.wrapped.has(m));
+    if (missing.length) {
+      throw new MissingAdapterMethods(
+        missing,
+        this.adapter
+          ? `The adapter does not implement ${missing.join(', ')}, which this sign-in needs. Implement them, or use an adapter that does (TypeOrmAdapter, MemoryAdapter).`
+          : `This operation needs storage (${missing.join(', ')}) but no adapter is configured. Configure a TypeORM data source or pass an adapter to AuthModule.`,
+      );
+    }
+    const out = {} as Record<string, unknown>;
+    for (const m of methods) out[m] = this.wrapped.get(m);
+    return out as Required_<K>;
+  }
+}
+
+/** Every method of the adapter contract (SPEC section 4). */
+export const ADAPTER_METHODS: readonly AdapterMethod[] = [
+  'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
+  'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser', 'updateSession',
+  'deleteSession', 'createVerificationToken', 'useVerificationToken', 'createAuthenticator',
+  'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
+];

@@ -1,0 +1,264 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AdapterUser, VerificationToken, VerificationTokensByIdentifierAdapter } from '../../adapters/adapter.interface.js';
+import { AdapterService } from '../../core/adapter.service.js';
+import { AUTH_CONFIG } from '../../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import {
+  AdapterError,
+  AuthError,
+  CallbackRouteError,
+  EmailSignInError,
+  Verification,
+} from '../../errors/auth.errors.js';
+import { renderEmailConfirmPage } from '../../pages/email-confirm.page.js';
+import { defaultNormalizeIdentifier, EMAIL_MAX_LENGTH } from '../../providers/email.normalize.js';
+import { EMAIL_DEFAULTS, resolveEmailRateLimit, sendVerificationRequestWithNodemailer } from '../../providers/email.provider.js';
+import type { EmailConfig } from '../../providers/email.types.js';
+import type { Account, Awaitable } from '../../types/common.types.js';
+import { toAbsolute } from '../../core/callback-url.js';
+import { generateEmailToken, hashEmailToken, isPlausibleToken } from './email-token.js';
+import { isExpiredDate } from '../../util/instant.js';
+import type { AuthRequest, AuthResponse } from '../../types/http.types.js';
+import { clientIpBucket } from '../../rate-limit/client-ip.js';
+import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
+import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
+import { SignInService } from '../../sign-in/sign-in.service.js';
+
+/** Headers of every response that carries or follows a magic link. */
+const LINK_HEADERS = {
+  // The token is in the URL: never hand it to another site, never keep the page in a cache.
+  // (`same-origin` rather than `no-referrer`: with the latter Chromium sends `Origin: null` on the
+  // confirmation form's POST, which the same-origin check below could not tell from a forgery.)
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'private, no-cache, no-store',
+  Pragma: 'no-cache',
+  Expires: '0',
+  // The confirmation button must not be clickable from inside someone else's frame.
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "frame-ancestors 'none'",
+} as const;
+
+/**
+ * Email magic-link sign-in.
+ *
+ * `POST {basePath}/signin/<id>` (CSRF checked by the router): normalises `email`, applies the
+ * per-address and per-IP limits, asks the `signIn` callback (`email.verificationRequest: true`),
+ * stores a new token (only its keyed hash) and sends the link, then redirects to the
+ * verify-request page. The answer is the same whether or not the address has an account.
+ *
+ * `GET {basePath}/callback/<id>?token&email&callbackUrl` shows a confirmation page whose button
+ * `POST`s the same values; the `POST` uses the token (atomically: one sign-in per link) and signs
+ * the user in. With `consumeOnGet: true` the `GET` signs in directly, as Auth.js does.
+ */
+@Injectable()
+export class EmailService implements ProviderFlow {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly adapters: AdapterService,
+    private readonly signIns: SignInService,
+    private readonly limiter: RateLimiterService,
+  ) {}
+
+  async signIn(ctx: ProviderContext): Promise<AuthResponse> {
+    const provider = ctx.provider.config as unknown as EmailConfig;
+    // Fails with MissingAdapterMethods before anything is counted, stored or sent.
+    const adapter = this.adapters.require('createVerificationToken', 'useVerificationToken', 'getUserByEmail', 'createUser', 'updateUser');
+
+    const identifier = normalize(provider, ctx.request.body.email);
+    await this.countRequest(ctx, provider, identifier);
+
+    // The signIn callback may refuse before any mail goes out (e.g. an allow-list of addresses).
+    const known = await adapter.getUserByEmail(identifier);
+    const user: AdapterUser = known ?? { id: randomUUID(), email: identifier, emailVerified: null };
+    const account: Account = { provider: provider.id, providerAccountId: identifier, userId: user.id, type: 'email' };
+    await this.signIns.runSignInCallback(ctx, { user, account, email: { verificationRequest: true } });
+
+    const token = await generateToken(provider);
+    const expires = new Date(Date.now() + (provider.maxAge ?? EMAIL_DEFAULTS.maxAge) * 1000);
+    const hashed = hashEmailToken(this.secrets(provider)[0]!, identifier, token);
+    await this.supersedeOlderLinks(identifier);
+    await adapter.createVerificationToken({ identifier, token: hashed, expires });
+
+    const url = new URL(ctx.providerCallbackUrl);
+    url.searchParams.set('callbackUrl', ctx.callbackUrl);
+    url.searchParams.set('token', token);
+    url.searchParams.set('email', identifier);
+
+    const send = typeof provider.sendVerificationRequest === 'function' ? provider.sendVerificationRequest : sendVerificationRequestWithNodemailer;
+    try {
+      await send({ identifier, url: url.href, expires, provider, token, theme: this.config.theme, request: toWebRequest(ctx.request) });
+    } catch (error) {
+      // The link never reached anyone: take the token back so no usable row is left behind.
+      await Promise.resolve()
+        .then(() => adapter.useVerificationToken({ identifier, token: hashed }))
+        .catch(() => undefined);
+      if (error instanceof EmailSignInError) throw error;
+      throw new EmailSignInError(
+        `The sign-in email of provider ${JSON.stringify(provider.id)} could not be sent (${(error as Error)?.name ?? 'Error'}); check the mail server settings.`,
+        { cause: error },
+      );
+    }
+
+    const params = { provider: provider.id, type: 'email' };
+    const page = this.config.pages.verifyRequest;
+    const target = new URL(page ? toAbsolute(page, ctx.origin) : `${ctx.authUrl}/verify-request`);
+    for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+    return { redirect: target.href };
+  }
+
+  async callback(ctx: ProviderContext): Promise<AuthResponse> {
+    const provider = ctx.provider.config as unknown as EmailConfig;
+    const { method } = ctx.request;
+    const source: Record<string, unknown> = method === 'POST' ? ctx.request.body : ctx.request.query;
+    const { token, identifier } = readLink(provider, source);
+
+    if (method !== 'POST' && provider.consumeOnGet !== true) {
+      return {
+        headers: { ...LINK_HEADERS },
+        html: renderEmailConfirmPage({
+          action: ctx.providerCallbackUrl,
+          token,
+          email: identifier,
+          callbackUrl: ctx.callbackUrl,
+          theme: this.config.theme,
+        }),
+      };
+    }
+    // The confirming POST passed the router's same-origin check (login CSRF: a post from another
+    // site could sign a victim into the attacker's account).
+
+    const adapter = this.adapters.require('useVerificationToken', 'getUserByEmail', 'createUser', 'updateUser');
+    const invite = await this.consume(adapter.useVerificationToken, provider, identifier, token);
+    if (!invite) throw new Verification('The sign-in link is invalid or was already used; request a new one.');
+    if (isExpiredDate(invite.expires)) throw new Verification('The sign-in link has expired; request a new one.');
+    if (invite.identifier !== identifier) throw new Verification('The sign-in link does not belong to this address; request a new one.');
+
+    const response = await this.signIns.completeSignIn(ctx, {
+      user: { email: identifier },
+      account: { provider: provider.id, providerAccountId: identifier, type: 'email' },
+      email: { verificationRequest: false },
+    });
+    return { ...response, headers: { ...LINK_HEADERS, ...response.headers } };
+  }
+
+  /**
+   * Uses the token: one atomic `useVerificationToken` per secret, newest first, until one
+   * matches. A token is stored under exactly one secret's hash, so whatever the number of
+   * secrets, only one call across all concurrent requests can return its row.
+   */
+  private async consume(
+    use: (params: { identifier: string; token: string }) => Awaitable<VerificationToken | null>,
+    provider: EmailConfig,
+    identifier: string,
+    token: string,
+  ): Promise<VerificationToken | null> {
+    for (const secret of this.secrets(provider)) {
+      const invite = await use({ identifier, token: hashEmailToken(secret, identifier, token) });
+      if (invite) return invite;
+    }
+    return null;
+  }
+
+  /** The keys of the token hash: the provider's own secret, else the module's (first one hashes, any verifies). */
+  private secrets(provider: EmailConfig): string[] {
+    const own = provider.secret as unknown;
+    if (typeof own === 'string' && own) return [own];
+    if (Array.isArray(own) && own.length && own.every((s) => typeof s === 'string' && s)) return own as string[];
+    return this.config.secrets;
+  }
+
+  /**
+   * Only the latest link of an address works: its older tokens are deleted before the new one is
+   * stored, when the adapter can (`deleteVerificationTokensByIdentifier`: TypeOrmAdapter,
+   * MemoryAdapter). Without it older links stay valid until they expire, as in Auth.js.
+   */
+  private async supersedeOlderLinks(identifier: string): Promise<void> {
+    const adapter = this.adapters.raw as Partial<VerificationTokensByIdentifierAdapter> | null;
+    if (typeof adapter?.deleteVerificationTokensByIdentifier !== 'function') return;
+    try {
+      await adapter.deleteVerificationTokensByIdentifier(identifier);
+    } catch (error) {
+      // The driver's message may quote the address: keep it out of ours (it stays as `cause`).
+      throw new AdapterError(`The adapter's deleteVerificationTokensByIdentifier failed (${(error as Error)?.name ?? 'Error'}). Check the database connection and schema.`, { cause: error });
+    }
+  }
+
+  /** Counts this request per address and per client IP; over either limit → `RateLimited`. */
+  private async countRequest(ctx: ProviderContext, provider: EmailConfig, identifier: string): Promise<void> {
+    const rule = resolveEmailRateLimit(provider);
+    if (!rule) return;
+    const prefix = `email:${provider.id}`;
+    // The address is hashed: the counter store never holds addresses.
+    const { windowSeconds } = rule;
+    const hits = [
+      { key: `${prefix}:addr:${createHash('sha256').update(identifier).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds },
+    ];
+    const ip = clientIpBucket(ctx.request.ip);
+    if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
+    // Both counters move; the refusal with the longest wait wins.
+    await this.limiter.hitAll(hits);
+  }
+}
+
+/** The provider's normaliser applied to the submitted address; any refusal is `EmailSignin`. */
+function normalize(provider: EmailConfig, raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new EmailSignInError('Enter an email address.');
+  const normalizer = typeof provider.normalizeIdentifier === 'function' ? provider.normalizeIdentifier : defaultNormalizeIdentifier;
+  let identifier: unknown;
+  try {
+    identifier = normalizer(raw);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    throw new EmailSignInError('The email address was refused: enter a single address like name@example.com.', { cause: error });
+  }
+  // Whatever a custom normaliser returns must still be one line of bounded length.
+  if (typeof identifier !== 'string' || identifier === '' || identifier.length > EMAIL_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(identifier)) {
+    throw new EmailSignInError('The email address is not valid: enter a single address like name@example.com.');
+  }
+  return identifier;
+}
+
+/** The token and address of a link (query on GET, form on POST); anything malformed is `Verification`. */
+function readLink(provider: EmailConfig, source: Record<string, unknown>): { token: string; identifier: string } {
+  const token = source.token;
+  const email = source.email;
+  if (!isPlausibleToken(token) || typeof email !== 'string' || email === '') {
+    throw new Verification('The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.');
+  }
+  let identifier: string;
+  try {
+    identifier = normalize(provider, email);
+  } catch {
+    throw new Verification('The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.');
+  }
+  return { token, identifier };
+}
+
+/** Runs the provider's `generateVerificationToken` (or the default) and checks what it returns. */
+async function generateToken(provider: EmailConfig): Promise<string> {
+  if (typeof provider.generateVerificationToken !== 'function') return generateEmailToken();
+  const token = await provider.generateVerificationToken();
+  if (!isPlausibleToken(token)) {
+    throw new CallbackRouteError('generateVerificationToken() must return a non-empty string of at most 512 characters without control characters.');
+  }
+  return token;
+}
+
+/** The Web `Request` handed to `sendVerificationRequest`: the URL, the headers and the form (without the CSRF token). */
+function toWebRequest(request: AuthRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'cookie') continue;
+    try {
+      headers.set(name, value);
+    } catch {
+      // A value fetch's Headers refuses: the sender does not need it.
+    }
+  }
+  headers.set('content-type', 'application/json');
+  const { csrfToken: _csrf, ...body } = request.body;
+  return new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) });
+}
+
+const HOP_BY_HOP = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);

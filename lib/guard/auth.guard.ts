@@ -1,0 +1,150 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { stringifySetCookie } from 'cookie';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../session/session.service.js';
+import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
+import { RequestErrorLog } from '../core/error-log.js';
+import type { Session } from '../types/common.types.js';
+import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+
+/** Where the guard leaves the user: `req.user`, as Passport does. */
+export interface AuthenticatedRequest extends Request {
+  user?: AuthUser;
+}
+
+/**
+ * The sessions the guard let in, by request (`@AuthSession()`, {@link requestSession}). A WeakMap
+ * rather than another property on the request: each property added to Express's requests (whose
+ * prototype is swapped per request) measured about 1% of the guarded route's throughput.
+ */
+const sessionsByRequest = new WeakMap<object, Session>();
+
+/** The session `AuthGuard` found for a request (what `@AuthSession()` injects), or undefined. */
+export function requestSession(req: object): Session | undefined {
+  return sessionsByRequest.get(req);
+}
+
+/** What a route's decorators ask of the guard, read once per route. */
+interface RoutePolicy {
+  /** `@Public()` */
+  public: boolean;
+  /** `@SkipSessionCache()` */
+  uncached: boolean;
+}
+
+const MESSAGES: Record<GuardRejection, string> = {
+  SessionRequired: 'Sign in to access this resource.',
+  SessionExpired: 'Your session has expired. Sign in again.',
+  InvalidSession: 'The session is invalid or was revoked. Sign in again.',
+};
+
+/**
+ * Protects routes: reads the session from the session cookie or `Authorization: Bearer <token>`,
+ * puts the user on the request (`@CurrentUser()`), and answers 401 `{ error: <reason> }` otherwise.
+ * Use it per route (`@UseGuards(AuthGuard)`) or globally (`globalGuard: true`, opt out with `@Public()`).
+ * The hooks are `protected` so a subclass can, say, redirect browsers to the sign-in page.
+ */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  /** Route policies by handler, then controller (a handler can be inherited by several controllers). */
+  private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
+
+  constructor(
+    protected readonly reflector: Reflector,
+    protected readonly sessions: SessionService,
+    @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
+    // Optional, so subclasses written against the three-argument constructor keep working.
+    @Optional() private readonly errorLog?: RequestErrorLog,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.shouldSkip(context)) return true;
+    const req = this.getRequest(context);
+    const lookup: SessionLookup = {
+      cookies: requestCookies(req.headers.cookie),
+      authorization: req.headers.authorization,
+      secure: isSecureRequest(req, this.config),
+    };
+    if (this.policy(context).uncached) {
+      return this.sessions.read(lookup, { fresh: true }).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
+    }
+    // A cache hit (or no token at all) is decided without a promise: this runs on every request.
+    const known = this.sessions.readCached(lookup);
+    if (known) return this.decide(context, req, known);
+    return this.sessions.read(lookup).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
+  }
+
+  /**
+   * A session read that threw (a `jwt`/`session` callback, a custom `jwt.decode`): logged, and the
+   * request refused as `InvalidSession` (fail closed), never a 500 from deep inside the guard.
+   * The cookie is kept: the fault may be the server's.
+   */
+  private failed(context: ExecutionContext, error: unknown): boolean {
+    const failure = new SessionTokenError('Reading the session failed; the request was refused.', { cause: error });
+    if (this.errorLog) this.errorLog.report(failure);
+    else this.config.logger.error(failure);
+    return this.handleUnauthenticated(context, 'InvalidSession');
+  }
+
+  /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */
+  private decide(context: ExecutionContext, req: AuthenticatedRequest, state: SessionState): boolean {
+    if (state.status === 'active') {
+      req.user = state.user;
+      sessionsByRequest.set(req, state.session);
+      return true;
+    }
+    if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
+    return this.handleUnauthenticated(context, state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession');
+  }
+
+  /** True for routes marked `@Public()` (handler first, then controller). */
+  protected shouldSkip(context: ExecutionContext): boolean {
+    return this.policy(context).public;
+  }
+
+  /** The route's `@Public()` and `@SkipSessionCache()`, handler first, then controller. */
+  private policy(context: ExecutionContext): RoutePolicy {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    // Decorator metadata is fixed once the app runs: read it once per route, not on every request.
+    const byController = typeof handler === 'function' ? this.routes.get(handler) : undefined;
+    const known = byController?.get(controller);
+    if (known) return known;
+    const targets = [handler, controller];
+    const policy: RoutePolicy = {
+      public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
+      uncached: this.reflector.getAllAndOverride<boolean>(SKIP_SESSION_CACHE_KEY, targets) === true,
+    };
+    if (typeof handler === 'function') {
+      if (byController) byController.set(controller, policy);
+      else this.routes.set(handler, new Map([[controller, policy]]));
+    }
+    return policy;
+  }
+
+  /** The HTTP request; override for GraphQL (`GqlExecutionContext`) or WebSockets. */
+  protected getRequest(context: ExecutionContext): AuthenticatedRequest {
+    // What `switchToHttp().getRequest()` returns, without the closures it attaches to the context.
+    return context.getArgByIndex<AuthenticatedRequest>(0);
+  }
+
+  /** The HTTP response, used to clear a bad session cookie; override with `getRequest`. */
+  protected getResponse(context: ExecutionContext): Response | undefined {
+    return context.getType() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
+  }
+
+  /** Refuses the request. The default throws 401 with a stable `error` type. */
+  protected handleUnauthenticated(_context: ExecutionContext, reason: GuardRejection): boolean {
+    throw new UnauthorizedException({ statusCode: 401, error: reason, message: MESSAGES[reason] });
+  }
+
+  private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {
+    const res = this.getResponse(context);
+    if (!res || typeof res.append !== 'function') return;
+    for (const c of state.clearCookies) res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
+  }
+}

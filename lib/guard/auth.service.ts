@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
+import { MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
+import { AdapterService } from '../core/adapter.service.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import type { Session } from '../types/common.types.js';
+import { SessionService, type AuthUser } from '../session/session.service.js';
+import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
+
+/**
+ * Session and account operations for application code (controllers, services).
+ */
+@Injectable()
+export class AuthService {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly sessions: SessionService,
+    private readonly adapters: AdapterService,
+  ) {}
+
+  /**
+   * The session of an Express request (cookie or bearer), or `null`. With `fresh: true` a database
+   * session is looked up even within `session.cacheTtl` (as `@SkipSessionCache()` does for a route).
+   */
+  async getSession(request: Request, options: { fresh?: boolean } = {}): Promise<{ user: AuthUser; session: Session } | null> {
+    const state = await this.sessions.read(
+      {
+        cookies: requestCookies(request.headers.cookie),
+        authorization: request.headers.authorization,
+        secure: isSecureRequest(request, this.config),
+      },
+      options,
+    );
+    return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * Ends the request's session on the server: a database session's row is deleted, so the cookie is
+   * refused at once; a JWT session is revoked when `session.jwtRevocation` is on (without it a JWT
+   * stays valid until it expires). The cookie itself is cleared by the sign-out route.
+   */
+  async signOut(request: Request): Promise<void> {
+    const state = await this.sessions.read({
+      cookies: requestCookies(request.headers.cookie),
+      authorization: request.headers.authorization,
+      secure: isSecureRequest(request, this.config),
+    });
+    if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
+  }
+
+  /**
+   * Ends every database session of a user at once (after a password change, on "sign out of all
+   * devices", when an account is disabled): deletes their rows and this instance's cached copies.
+   * Other instances with `session.cacheTtl` may serve a cached copy for up to that long. Needs an
+   * adapter with `deleteSessionsByUserId` (TypeOrmAdapter, MemoryAdapter). JWT sessions cannot be
+   * ended by user (nothing lists them): this throws `SignOutError` with the JWT strategy.
+   *
+   * @returns how many sessions were deleted
+   */
+  async signOutEverywhere(userId: string): Promise<number> {
+    if (this.config.session.strategy === 'jwt') {
+      throw new SignOutError('JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.');
+    }
+    const adapter = this.adapters.raw as (Adapter & Partial<SessionsByUserAdapter>) | null;
+    if (typeof adapter?.deleteSessionsByUserId !== 'function') {
+      throw new MissingAdapterMethods(['deleteSessionsByUserId'], 'signOutEverywhere needs an adapter with deleteSessionsByUserId (TypeOrmAdapter and MemoryAdapter have it).');
+    }
+    const count = await adapter.deleteSessionsByUserId(userId);
+    this.sessions.forgetUser(userId);
+    return count;
+  }
+
+  /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */
+  async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
+    await this.adapters.require('unlinkAccount').unlinkAccount(account);
+  }
+
+  /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */
+  async listPasskeys(userId: string): Promise<PasskeyInfo[]> {
+    return listPasskeys(this.adapters, this.config, userId);
+  }
+
+  /**
+   * Removes one of the user's passkeys by `credentialID` (from `listPasskeys`). Throws
+   * `LastSignInMethod` when it is the user's only way to sign in, `InvalidRequest` when the user
+   * has no such passkey. Ask for a recent sign-in before calling it.
+   */
+  async deletePasskey(userId: string, credentialID: string): Promise<void> {
+    await deletePasskey(this.adapters, this.config, userId, credentialID);
+  }
+}

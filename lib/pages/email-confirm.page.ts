@@ -1,0 +1,38 @@
+import type { Theme } from '../config/auth-options.interface.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { renderPage } from './page-layout.js';
+
+/** What the magic-link confirmation page shows and submits. */
+export interface EmailConfirmPageParams {
+  /** Where the form posts: the provider's callback URL on this site. */
+  action: string;
+  /** The token from the link (submitted back, never shown). */
+  token: string;
+  /** The normalised address the link was sent to (shown and submitted). */
+  email: string;
+  /** The validated callback URL (submitted back). */
+  callbackUrl: string;
+  theme: Required<Theme>;
+}
+
+/**
+ * The page a magic link opens: one button that `POST`s the link's values back to this site, where
+ * the token is used. A `GET` (a person, or a mail scanner following links) therefore never signs
+ * anyone in or burns the token; only the button does. No script: scanners that run none cannot
+ * press it either.
+ */
+export function renderEmailConfirmPage(p: EmailConfirmPageParams): string {
+  const action = safeUrl(p.action) ?? '';
+  const body = [
+    '<h1>Sign in</h1>',
+    `<p>Continue as <strong>${escapeHtml(p.email)}</strong>?</p>`,
+    '<p class="muted">If you did not ask to sign in, close this page: nothing happens until you press the button.</p>',
+    `<form method="post" action="${escapeAttr(action)}">`,
+    `<input type="hidden" name="token" value="${escapeAttr(p.token)}">`,
+    `<input type="hidden" name="email" value="${escapeAttr(p.email)}">`,
+    `<input type="hidden" name="callbackUrl" value="${escapeAttr(p.callbackUrl)}">`,
+    '<button class="button" type="submit">Sign in</button>',
+    '</form>',
+  ].join('\n');
+  return renderPage({ title: 'Sign in', theme: p.theme, body });
+}

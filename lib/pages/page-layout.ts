@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { Theme } from '../config/auth-options.interface.js';
+import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
+
+/** One page, ready for the shared document shell. */
+export interface PageDocument {
+  /** The `<title>` (escaped here). */
+  title: string;
+  theme: Required<Theme>;
+  /** The page's content: HTML whose dynamic values the page already escaped. */
+  body: string;
+  /** Extra rules, built only from values that passed `safeCssColor`. */
+  css?: string;
+  /** Images the page shows (already passed through `safeUrl`): their origins are allowed by the CSP. */
+  imageUrls?: string[];
+  /** Scripts loaded with `<script src>` (already passed through `safeUrl`). */
+  scriptUrls?: string[];
+}
+
+/** The default brand colour: white text on it passes WCAG AA. */
+const DEFAULT_BRAND = '#2563eb';
+
+const LIGHT = '--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#8b8b94;--input-bg:#fff;--error-bg:#fef2f2;--error-text:#991b1b;--error-border:#f87171;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light';
+const DARK = '--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#8b8b94;--input-bg:#18181b;--error-bg:#450a0a;--error-text:#fecaca;--error-border:#b91c1c;--link:#93c5fd;--focus:#93c5fd;color-scheme:dark';
+
+// Plain CSS, no framework: the pages must render offline, without JavaScript, on any width.
+const BASE_CSS = [
+  '*,*::before,*::after{box-sizing:border-box}',
+  'html{-webkit-text-size-adjust:100%;text-size-adjust:100%}',
+  'body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1rem;',
+  'font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:1rem;line-height:1.5;background:var(--bg);color:var(--text)}',
+  `.theme-light,.theme-auto{${LIGHT}}`,
+  `.theme-dark{${DARK}}`,
+  `@media (prefers-color-scheme:dark){.theme-auto{${DARK}}}`,
+  'main{width:100%;max-width:24rem}',
+  '.logo{display:block;max-width:10rem;max-height:4.5rem;margin:0 auto 1.5rem}',
+  '.card{background:var(--card);border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgb(0 0 0/.2);overflow-wrap:anywhere}',
+  'h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem;text-align:center}',
+  'p{margin:0 0 1rem}',
+  'form{margin:0}',
+  '.provider+.provider{margin-top:.75rem}',
+  '.divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0;font-size:.875rem}',
+  '.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--border)}',
+  'label{display:block;font-weight:500;margin:0 0 .25rem}',
+  'input{display:block;width:100%;font:inherit;padding:.625rem .75rem;margin:0 0 .75rem;border:1px solid var(--border);border-radius:.5rem;background:var(--input-bg);color:var(--text)}',
+  '.button{display:flex;align-items:center;justify-content:center;gap:.75rem;width:100%;min-height:2.75rem;padding:.625rem 1rem;',
+  'font:inherit;font-weight:600;text-align:center;text-decoration:none;border:1px solid transparent;border-radius:.5rem;cursor:pointer;background:var(--brand);color:var(--brand-text)}',
+  '.button:hover{filter:brightness(1.1)}',
+  '.button-secondary{background:transparent;color:var(--text);border-color:var(--border)}',
+  '.button img{width:1.5rem;height:1.5rem;object-fit:contain;flex:none}',
+  ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}',
+  'a{color:var(--link)}',
+  '.error{background:var(--error-bg);color:var(--error-text);border:1px solid var(--error-border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}',
+  '.error>p{margin:0}.error>p+p{margin-top:.25rem}',
+  '.muted{color:var(--muted);font-size:.875rem}',
+  '.actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1rem}',
+].join('');
+
+/**
+ * The HTML document around every built-in page: inline CSS, the theme, and a Content Security
+ * Policy that allows nothing external except the logos and scripts the page names, so a value
+ * that escaped escaping still could not load or run anything.
+ */
+export function renderPage(doc: PageDocument): string {
+  const scheme = doc.theme.colorScheme === 'dark' || doc.theme.colorScheme === 'light' ? doc.theme.colorScheme : 'auto';
+  const brand = safeCssColor(doc.theme.brandColor) ?? DEFAULT_BRAND;
+  const brandText = safeCssColor(doc.theme.buttonText) ?? readableTextColor(brand);
+  const css = `${BASE_CSS}body{--brand:${brand};--brand-text:${brandText}}${doc.css ?? ''}`;
+  const logo = safeUrl(doc.theme.logo, true);
+  const images = [...(doc.imageUrls ?? []), ...(logo ? [logo] : [])];
+  const scripts = doc.scriptUrls ?? [];
+
+  const csp = [
+    "default-src 'none'",
+    `style-src '${sha256(css)}'`,
+    images.length ? `img-src ${sources(images)}` : undefined,
+    scripts.length ? `script-src ${sources(scripts)}` : undefined,
+    // The passkey script asks this site for options; nothing else may be fetched.
+    scripts.length ? "connect-src 'self'" : undefined,
+    "base-uri 'none'",
+  ].filter(Boolean).join('; ');
+
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">`,
+    '<meta name="robots" content="noindex, nofollow">',
+    `<title>${escapeHtml(doc.title)}</title>`,
+    `<style>${css}</style>`,
+    '</head>',
+    `<body class="theme-${scheme}">`,
+    '<main>',
+    logo ? `<img class="logo" src="${escapeAttr(logo)}" alt="">` : '',
+    `<div class="card">${doc.body}</div>`,
+    '</main>',
+    ...scripts.map((src) => `<script src="${escapeAttr(src)}" defer></script>`),
+    '</body>',
+    '</html>',
+  ].join('\n');
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+/** CSP sources for URLs that passed `safeUrl`: origins only (a path could carry `;` or `,`). */
+function sources(urls: string[]): string {
+  const set = new Set<string>();
+  for (const u of urls) {
+    if (u.startsWith('data:')) set.add('data:');
+    else if (u.startsWith('/')) set.add("'self'");
+    else {
+      try {
+        set.add(new URL(u).origin);
+      } catch {
+        // safeUrl already refused it; nothing to allow.
+      }
+    }
+  }
+  return [...set].join(' ');
+}

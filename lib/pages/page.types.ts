@@ -1,0 +1,85 @@
+import type { Theme } from '../config/auth-options.interface.js';
+import type { CredentialInput } from '../providers/credentials.types.js';
+import type { ProviderType } from '../providers/provider.types.js';
+
+/** Button styling a provider may carry (`style` of an OAuth provider). */
+export interface PageProviderStyle {
+  /** Background of the provider's button (a CSS colour). */
+  brandColor?: string;
+  /** Logo shown in the button: an `https:`/`http:` URL, a path on this site, or a `data:image/...` URI. */
+  logo?: string;
+  /** Text colour on the button. @deprecated Auth.js's legacy field; computed from `brandColor` when absent. */
+  text?: string;
+  /** @deprecated Auth.js's legacy name of `brandColor`. */
+  bg?: string;
+}
+
+/** One configured provider as the sign-in page shows it. */
+export interface SignInPageProvider {
+  id: string;
+  name: string;
+  type: ProviderType;
+  /** Absolute URL of `POST {basePath}/signin/{id}` (OAuth buttons and the email form post here). */
+  signinUrl: string;
+  /** Absolute URL of `{basePath}/callback/{id}` (the credentials and passkey forms post here). */
+  callbackUrl: string;
+  style?: PageProviderStyle;
+  /** Credentials providers: the form's inputs, keyed by field name. Without them the provider is not shown. */
+  credentials?: Record<string, CredentialInput>;
+  /** WebAuthn providers: the fields shown with the passkey button (usually the email). */
+  formFields?: Record<string, CredentialInput>;
+  /** WebAuthn providers: offer passkeys in the email field's autofill (conditional UI). */
+  enableConditionalUI?: boolean;
+}
+
+/**
+ * What the sign-in page needs. Every string is escaped by the renderer, so values may come
+ * straight from the request.
+ *
+ * The passkey form is `<form data-webauthn-provider="{id}">` (plus `data-webauthn-conditional-ui`
+ * for conditional UI) with the `csrfToken`, `callbackUrl` and `email` inputs and an element marked
+ * `data-webauthn-error`: the attributes the script at `webauthnScriptUrl` wires
+ * (`lib/pages/webauthn-client.ts`).
+ */
+export interface SignInPageParams {
+  providers: SignInPageProvider[];
+  csrfToken: string;
+  /** Where to go after signing in; sent back in every form. */
+  callbackUrl: string;
+  /** The `?error=` type to explain at the top of the page. */
+  error?: string;
+  /** The `?code=` of a `CredentialsSignin` error, shown when it is a plain identifier. */
+  code?: string;
+  /** Pre-fills the email fields. */
+  email?: string;
+  theme: Required<Theme>;
+  /** URL of the browser half of passkeys, served by this library; without it no passkey form is shown. */
+  webauthnScriptUrl?: string;
+}
+
+/** What the sign-out page needs. */
+export interface SignOutPageParams {
+  csrfToken: string;
+  callbackUrl: string;
+  /** Absolute URL of `POST {basePath}/signout`. */
+  signOutUrl: string;
+  theme: Required<Theme>;
+}
+
+/** What the "check your email" page needs. */
+export interface VerifyRequestPageParams {
+  /** The site's origin; the page links back to it. */
+  url: string;
+  theme: Required<Theme>;
+}
+
+/** What the error page needs. */
+export interface ErrorPageParams {
+  /** The `?error=` type; unknown or absent types get a generic message. */
+  error?: string;
+  /** The site's origin; the page links back to it. */
+  url: string;
+  /** Absolute URL of `GET {basePath}/signin`. */
+  signInUrl: string;
+  theme: Required<Theme>;
+}

@@ -1,0 +1,322 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from '@jest/globals';
+import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/html-checks.js';
+import type { SignInPageParams, SignInPageProvider } from './page.types.js';
+import { renderSignInPage, signInErrorMessage } from './signin.page.js';
+
+const AUTH = 'http://127.0.0.1:3000/auth';
+const theme = { colorScheme: 'auto', logo: '', brandColor: '', buttonText: '' } as const;
+
+function provider(id: string, type: SignInPageProvider['type'], extra: Partial<SignInPageProvider> = {}): SignInPageProvider {
+  return { id, name: id.toUpperCase(), type, signinUrl: `${AUTH}/signin/${id}`, callbackUrl: `${AUTH}/callback/${id}`, ...extra };
+}
+
+const allProviders: SignInPageProvider[] = [
+  provider('github', 'oauth', { name: 'GitHub', style: { brandColor: '#24292f' } }),
+  provider('demo-idp', 'oidc', { name: 'Demo IdP' }),
+  provider('email', 'email', { name: 'Email' }),
+  provider('credentials', 'credentials', {
+    name: 'Password',
+    credentials: { username: { label: 'Username', type: 'text', required: true }, password: { label: 'Password', type: 'password', required: true } },
+  }),
+  provider('passkey', 'webauthn', {
+    name: 'Passkey',
+    formFields: { email: { label: 'Email', type: 'email', autocomplete: 'username webauthn' } },
+  }),
+];
+
+function params(over: Partial<SignInPageParams> = {}): SignInPageParams {
+  return {
+    providers: allProviders,
+    csrfToken: 'csrf-123',
+    callbackUrl: 'http://127.0.0.1:3000/private',
+    theme: { ...theme },
+    webauthnScriptUrl: `${AUTH}/webauthn-client.js`,
+    ...over,
+  };
+}
+
+/** Forms with their own fields, in document order. */
+function forms(html: string) {
+  const tags = parseTags(html);
+  const result: Array<{ action: string; inputs: Array<Record<string, string>>; attrs: Record<string, string> }> = [];
+  for (const t of tags) {
+    if (t.name === 'form') result.push({ action: t.attrs.action!, inputs: [], attrs: t.attrs });
+    else if (t.name === 'input' && result.length) result.at(-1)!.inputs.push(t.attrs);
+  }
+  return result;
+}
+
+describe('renderSignInPage', () => {
+  it('is a full, self-contained, responsive HTML document', () => {
+    const html = renderSignInPage(params());
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('<title>Sign in</title>');
+    expect(externalResources(html, ['http://127.0.0.1:3000'])).toEqual([]);
+    expect(externalResources(html)).toEqual([`${AUTH}/webauthn-client.js`]);
+    expect(html).not.toMatch(/<link\b/i);
+  });
+
+  it('shows one POST form per OAuth/OIDC provider with the CSRF token and callback URL', () => {
+    const html = renderSignInPage(params());
+    const oauth = forms(html).filter((f) => f.action.includes('/signin/github') || f.action.includes('/signin/demo-idp'));
+    expect(oauth.map((f) => f.action)).toEqual([`${AUTH}/signin/github`, `${AUTH}/signin/demo-idp`]);
+    for (const f of oauth) {
+      expect(f.attrs.method).toBe('post');
+      expect(f.inputs).toEqual([
+        { type: 'hidden', name: 'csrfToken', value: 'csrf-123' },
+        { type: 'hidden', name: 'callbackUrl', value: 'http://127.0.0.1:3000/private' },
+      ]);
+    }
+    expect(html).toContain('<span>Sign in with GitHub</span>');
+    expect(html).toContain('<span>Sign in with Demo IdP</span>');
+  });
+
+  it('puts every form in real buttons with the CSRF token and callback URL', () => {
+    const html = renderSignInPage(params());
+    const all = forms(html);
+    expect(all).toHaveLength(5);
+    for (const f of all) {
+      expect(f.inputs).toContainEqual({ type: 'hidden', name: 'csrfToken', value: 'csrf-123' });
+      expect(f.inputs).toContainEqual({ type: 'hidden', name: 'callbackUrl', value: 'http://127.0.0.1:3000/private' });
+    }
+    expect(parseTags(html).filter((t) => t.name === 'button').every((b) => b.attrs.type === 'submit')).toBe(true);
+    expect(html).not.toMatch(/<(div|span|a)[^>]*onclick/i);
+  });
+
+  it('colours a provider button with its brand colour and shows a logo only when given', () => {
+    const withLogo = renderSignInPage(params({ providers: [provider('x', 'oauth', { style: { brandColor: '#ffffff', logo: 'data:image/png;base64,AAAA' } })] }));
+    expect(withLogo).toContain('.provider-0{background:#ffffff;color:#000;');
+    expect(withLogo).toContain('<img src="data:image/png;base64,AAAA" alt="" width="24" height="24">');
+    const noLogo = renderSignInPage(params({ providers: [provider('x', 'oauth')] }));
+    expect(parseTags(noLogo).filter((t) => t.name === 'img')).toEqual([]);
+    expect(noLogo).not.toContain('.provider-0{');
+  });
+
+  it('allows the origin of a configured provider logo, and nothing else, in the CSP', () => {
+    const html = renderSignInPage(params({ providers: [provider('x', 'oauth', { style: { logo: 'https://cdn.example.com/x.svg' } })] }));
+    expect(externalResources(html, ['https://cdn.example.com'])).toEqual([]);
+    const csp = parseTags(html).find((t) => t.name === 'meta' && t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain('img-src https://cdn.example.com');
+    expect(csp).not.toContain('script-src');
+  });
+
+  it('renders the email form with a labelled email input, pre-filled', () => {
+    const html = renderSignInPage(params({ email: 'ann@example.com' }));
+    const email = forms(html).find((f) => f.action === `${AUTH}/signin/email`)!;
+    expect(email.inputs.find((i) => i.name === 'email')).toMatchObject({
+      id: 'input-email-email', type: 'email', autocomplete: 'email', value: 'ann@example.com',
+    });
+    expect(html).toContain('<label for="input-email-email">Email</label>');
+    expect(html).toContain('Sign in with Email</button>');
+  });
+
+  it('builds the credentials form from the provider inputs, posted to its callback URL', () => {
+    const html = renderSignInPage(params());
+    const creds = forms(html).find((f) => f.action === `${AUTH}/callback/credentials`)!;
+    expect(creds.inputs.filter((i) => i.type !== 'hidden')).toEqual([
+      { id: 'input-credentials-username', name: 'username', type: 'text', autocomplete: 'username', required: '' },
+      { id: 'input-credentials-password', name: 'password', type: 'password', autocomplete: 'current-password', required: '' },
+    ]);
+    expect(html).toContain('<label for="input-credentials-username">Username</label>');
+    expect(html).toContain('<label for="input-credentials-password">Password</label>');
+  });
+
+  it('passes safe input attributes, falls back to the field name as label, and refuses unknown input types', () => {
+    const html = renderSignInPage(params({
+      providers: [provider('c', 'credentials', {
+        credentials: {
+          otp: { type: 'number', placeholder: '123456', maxLength: 6, inputMode: 'numeric' },
+          weird: { type: 'image', onfocus: 'alert(1)', src: 'https://evil.example/x.png' } as never,
+        },
+      })],
+    }));
+    const inputs = forms(html)[0]!.inputs.filter((i) => i.type !== 'hidden');
+    expect(inputs[0]).toEqual({ id: 'input-c-otp', name: 'otp', type: 'number', placeholder: '123456', maxlength: '6', inputmode: 'numeric', autocomplete: 'one-time-code' });
+    expect(inputs[1]).toEqual({ id: 'input-c-weird', name: 'weird', type: 'text' });
+    expect(html).toContain('<label for="input-c-otp">otp</label>');
+  });
+
+  it('leaves out a credentials provider without inputs', () => {
+    const html = renderSignInPage(params({ providers: [provider('c', 'credentials')] }));
+    expect(forms(html)).toEqual([]);
+    expect(html).toContain('No sign-in method is configured.');
+  });
+
+  it('renders the passkey form for the passkey script, with a note for browsers without JavaScript', () => {
+    const html = renderSignInPage(params());
+    const passkey = forms(html).find((f) => f.action === `${AUTH}/callback/passkey`)!;
+    expect(passkey.attrs).toMatchObject({ 'data-webauthn-provider': 'passkey', method: 'post' });
+    expect(passkey.attrs['data-webauthn-conditional-ui']).toBeUndefined();
+    expect(html).toContain('<p class="error" role="alert" data-webauthn-error hidden></p>');
+    expect(passkey.inputs.find((i) => i.name === 'email')).toMatchObject({ type: 'email', autocomplete: 'username webauthn' });
+    // The first button (Enter) signs in; registering is asked for by its own button, never inferred
+    // from the address.
+    const buttons = parseTags(html).filter((t) => t.name === 'button' && t.attrs.type === 'submit').slice(-2);
+    expect(buttons.map((b) => b.attrs['data-webauthn-action'])).toEqual([undefined, 'register']);
+    expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button>');
+    expect(html).toContain('<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>');
+    expect(html).toContain(`<script src="${AUTH}/webauthn-client.js" defer></script>`);
+    expect(html).toContain('<noscript>');
+    const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
+    expect(csp).toContain('script-src http://127.0.0.1:3000');
+    expect(csp).toContain("connect-src 'self'");
+  });
+
+  it('adds the webauthn autocomplete token for conditional UI', () => {
+    const html = renderSignInPage(params({
+      providers: [provider('passkey', 'webauthn', { enableConditionalUI: true, formFields: { email: { label: 'Email', type: 'email' } } })],
+    }));
+    const email = forms(html)[0]!.inputs.find((i) => i.name === 'email')!;
+    expect(email.autocomplete).toBe('username webauthn');
+    expect(forms(html)[0]!.attrs['data-webauthn-conditional-ui']).toBe('');
+  });
+
+  it('shows no passkey form and loads no script without the script URL', () => {
+    const html = renderSignInPage(params({ webauthnScriptUrl: undefined }));
+    expect(html).not.toContain('<script');
+    expect(forms(html).some((f) => f.action.endsWith('/callback/passkey'))).toBe(false);
+  });
+
+  it('labels every visible input', () => {
+    expect(unlabeledInputs(renderSignInPage(params({ email: 'a@b.c', error: 'CredentialsSignin' })))).toEqual([]);
+  });
+
+  describe('error messages', () => {
+    it.each([
+      ['OAuthAccountNotLinked', 'sign in the way you did the first time'],
+      ['CredentialsSignin', 'Check that the details you entered are correct'],
+      ['EmailSignin', 'could not be sent'],
+      ['SessionRequired', 'Please sign in to see this page'],
+      ['OAuthCallbackError', 'cancelled or refused by the provider'],
+      ['OAuthSignin', 'different account'],
+      ['Callback', 'different account'],
+      ['RateLimited', 'Too many attempts'],
+      ['MissingCSRF', 'form expired'],
+      ['InvalidCheck', 'start again'],
+      ['WebAuthnVerificationError', 'passkey could not be verified'],
+      ['MissingAdapterMethods', 'not fully configured'],
+      ['AccountNotLinked', 'belongs to another account'],
+    ])('%s → "%s"', (type, text) => {
+      expect(signInErrorMessage(type)).toContain(text);
+      const html = renderSignInPage(params({ error: type }));
+      expect(html).toContain('<div class="error" role="alert">');
+      expect(html).toContain(text);
+    });
+
+    it('shows a generic sentence for unknown types and never echoes them', () => {
+      for (const type of ['Nope', 'constructor', '__proto__', 'toString', '<script>alert(1)</script>']) {
+        const html = renderSignInPage(params({ error: type }));
+        expect(html).toContain('<p>Unable to sign in.</p>');
+        expect(html).not.toContain(type);
+      }
+    });
+
+    it('shows a CredentialsSignin code only when it is a plain identifier', () => {
+      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'invalid_totp' }))).toContain('Reason: invalid_totp');
+      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'credentials' }))).not.toContain('Reason:');
+      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'Call +1 555 now <b>' }))).not.toContain('Reason:');
+      expect(renderSignInPage(params({ error: 'OAuthCallbackError', code: 'x' }))).not.toContain('Reason:');
+    });
+
+    it('shows no error box without an error', () => {
+      expect(renderSignInPage(params())).not.toContain('<div class="error" role="alert">');
+    });
+  });
+
+  describe('hostile values', () => {
+    const xss = '"><script>alert(1)</script><img src=x onerror=alert(1)>';
+    const hostile = params({
+      providers: [
+        provider('evil', 'oauth', {
+          name: xss,
+          signinUrl: `${AUTH}/signin/evil?x=${xss}`,
+          style: { brandColor: 'red;}body{background:url(https://evil.example/a)}', logo: 'javascript:alert(1)', text: '#fff;x:url(https://evil.example/b)' },
+        }),
+        provider('mail', 'email', { name: xss }),
+        provider('creds', 'credentials', {
+          name: xss,
+          credentials: { [`u"><script>`]: { label: xss, type: `text"><script>`, placeholder: xss, value: xss } },
+        }),
+        provider(`pk"><script>`, 'webauthn', { name: xss, formFields: { email: { label: xss } } }),
+      ],
+      csrfToken: xss,
+      callbackUrl: `"><script>alert(1)</script>`,
+      email: xss,
+      error: xss,
+      code: xss,
+      theme: { colorScheme: `dark"><script>` as never, logo: `"><script>alert(1)</script>`, brandColor: '#000;}</style><script>alert(1)</script>', buttonText: xss },
+      webauthnScriptUrl: 'javascript:alert(1)',
+    });
+    const html = renderSignInPage(hostile);
+    const tags = parseTags(html);
+
+    it('creates no script, image or event handler from a value', () => {
+      expect(tags.filter((t) => t.name === 'script')).toEqual([]);
+      expect(tags.filter((t) => t.name === 'img')).toEqual([]);
+      expect(tags.filter((t) => Object.keys(t.attrs).some((a) => a.startsWith('on')))).toEqual([]);
+      expect(html).not.toMatch(/<script/i);
+      expect(html).not.toContain('javascript:');
+    });
+
+    it('keeps hostile values inside their attributes, intact', () => {
+      const hidden = tags.filter((t) => t.name === 'input' && t.attrs.type === 'hidden');
+      expect(hidden.filter((t) => t.attrs.name === 'csrfToken').map((t) => t.attrs.value)).toEqual([xss, xss, xss]); // no passkey form: its script URL was refused
+      expect(hidden.filter((t) => t.attrs.name === 'callbackUrl').every((t) => t.attrs.value === `"><script>alert(1)</script>`)).toBe(true);
+      expect(tags.find((t) => t.name === 'input' && t.attrs.name === 'email')!.attrs.value).toBe(xss);
+    });
+
+    it('keeps hostile colours and logos out of the style sheet', () => {
+      const style = /<style>([\s\S]*)<\/style>/.exec(html)![1]!;
+      expect(style).not.toContain('evil.example');
+      expect(style).not.toContain('</style');
+      expect(style).toContain('--brand:#2563eb');
+      expect(externalResources(html)).toEqual([]);
+      expect(html).toContain('<body class="theme-auto">');
+    });
+
+    it('still labels every input', () => {
+      expect(unlabeledInputs(html)).toEqual([]);
+    });
+  });
+
+  describe('theme', () => {
+    it.each(['auto', 'dark', 'light'] as const)('colour scheme %s sets the body class', (colorScheme) => {
+      const html = renderSignInPage(params({ theme: { ...theme, colorScheme } }));
+      expect(html).toContain(`<body class="theme-${colorScheme}">`);
+    });
+
+    it('follows the system colour scheme in auto mode', () => {
+      const html = renderSignInPage(params());
+      expect(html).toMatch(/@media \(prefers-color-scheme:dark\)\{\.theme-auto\{[^}]*color-scheme:dark\}\}/);
+    });
+
+    it('uses the brand colour, the button text colour and the logo', () => {
+      const html = renderSignInPage(params({ theme: { colorScheme: 'light', brandColor: '#7c3aed', buttonText: '#fefefe', logo: '/logo.svg' } }));
+      expect(html).toContain('body{--brand:#7c3aed;--brand-text:#fefefe}');
+      expect(html).toContain('<img class="logo" src="/logo.svg" alt="">');
+      const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
+      expect(csp).toContain("img-src 'self'");
+    });
+
+    it('picks a readable text colour for a light brand colour', () => {
+      expect(renderSignInPage(params({ theme: { ...theme, brandColor: '#fde047' } }))).toContain('--brand:#fde047;--brand-text:#000');
+    });
+
+    it('allows exactly its inline style sheet through the CSP hash', () => {
+      const html = renderSignInPage(params());
+      const style = /<style>([\s\S]*)<\/style>/.exec(html)![1]!;
+      const hash = createHash('sha256').update(style).digest('base64');
+      const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
+      expect(csp).toContain(`style-src 'sha256-${hash}'`);
+      expect(html).not.toMatch(/\sstyle="/);
+    });
+
+    it('gives keyboard users a visible focus ring', () => {
+      expect(renderSignInPage(params())).toContain(':focus-visible{outline:3px solid var(--focus)');
+    });
+  });
+});

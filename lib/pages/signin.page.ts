@@ -1,0 +1,225 @@
+import type { CredentialInput } from '../providers/credentials.types.js';
+import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
+import { renderPage } from './page-layout.js';
+import type { SignInPageParams, SignInPageProvider } from './page.types.js';
+
+const TRY_ANOTHER_ACCOUNT = 'Try signing in with a different account.';
+
+/**
+ * What the sign-in page says for each `?error=` type: Auth.js's types (including the legacy names
+ * its page still maps) and ours. Unknown types get a generic sentence; the raw value is never shown.
+ */
+const SIGN_IN_MESSAGES: Record<string, string> = {
+  Signin: TRY_ANOTHER_ACCOUNT,
+  OAuthSignin: TRY_ANOTHER_ACCOUNT,
+  OAuthSignInError: TRY_ANOTHER_ACCOUNT,
+  OAuthCallbackError: 'The sign-in was cancelled or refused by the provider. Try again, or use a different account.',
+  OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
+  EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
+  Callback: TRY_ANOTHER_ACCOUNT,
+  OAuthAccountNotLinked: 'This email address is already used by another sign-in method. To confirm it is you, sign in the way you did the first time.',
+  AccountNotLinked: 'This passkey or email address belongs to another account. Sign in the way you did the first time.',
+  EmailSignin: 'The sign-in email could not be sent. Check the address and try again.',
+  CredentialsSignin: 'Sign in failed. Check that the details you entered are correct.',
+  SessionRequired: 'Please sign in to see this page.',
+  RateLimited: 'Too many attempts. Wait a few minutes, then try again.',
+  MissingCSRF: 'The form expired or was sent from another page. Please try again.',
+  InvalidCheck: 'The sign-in took too long or was started in another tab. Please start again.',
+  WebAuthnVerificationError: 'Your passkey could not be verified. Try again, or sign in another way.',
+  Verification: 'The sign-in link is no longer valid. Request a new one.',
+  AccessDenied: 'You do not have permission to sign in.',
+  MissingAdapterMethods: 'Signing in this way is not available right now: the server is not fully configured.',
+  Configuration: 'Signing in is not available right now: there is a problem with the server configuration.',
+};
+
+/** The sentence the sign-in page shows for an `?error=` type. */
+export function signInErrorMessage(type: string): string {
+  return Object.hasOwn(SIGN_IN_MESSAGES, type) ? SIGN_IN_MESSAGES[type]! : 'Unable to sign in.';
+}
+
+/** Input types a form may render; anything else becomes `text`. */
+const INPUT_TYPES = new Set(['text', 'email', 'password', 'number', 'tel', 'url', 'search', 'date', 'hidden']);
+
+/** Attributes passed through from a provider's input definition (primitive values only). */
+const PASSED_ATTRIBUTES: Record<string, string> = {
+  placeholder: 'placeholder',
+  autocomplete: 'autocomplete',
+  minLength: 'minlength',
+  maxLength: 'maxlength',
+  minlength: 'minlength',
+  maxlength: 'maxlength',
+  pattern: 'pattern',
+  inputMode: 'inputmode',
+  inputmode: 'inputmode',
+  autoCapitalize: 'autocapitalize',
+  autocapitalize: 'autocapitalize',
+  spellCheck: 'spellcheck',
+  spellcheck: 'spellcheck',
+  min: 'min',
+  max: 'max',
+  step: 'step',
+};
+
+/** The built-in sign-in page: a button per OAuth/OIDC provider, then the email, credentials and passkey forms. */
+export function renderSignInPage(p: SignInPageParams): string {
+  const hidden = hiddenInputs({ csrfToken: p.csrfToken, callbackUrl: p.callbackUrl });
+  const css: string[] = [];
+  const images: string[] = [];
+  const sections: string[] = [];
+  let needsScript = false;
+
+  const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
+  if (oauth.length) {
+    sections.push(oauth.map((provider, i) => oauthButton(provider, i, hidden, css, images)).join('\n'));
+  }
+  for (const provider of p.providers) {
+    if (provider.type === 'email') sections.push(emailForm(provider, p, hidden));
+    else if (provider.type === 'credentials' && provider.credentials && Object.keys(provider.credentials).length) {
+      sections.push(fieldsForm(provider, provider.credentials, hidden, 'credentials', `Sign in with ${provider.name}`));
+    } else if (provider.type === 'webauthn' && p.webauthnScriptUrl && safeUrl(p.webauthnScriptUrl)) {
+      sections.push(passkeyForm(provider, p, hidden));
+      needsScript = true;
+    }
+  }
+
+  const error = p.error ? errorBox(p.error, p.code) : '';
+  const body = [
+    '<h1>Sign in</h1>',
+    error,
+    sections.length ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n') : '<p>No sign-in method is configured.</p>',
+  ].join('\n');
+
+  return renderPage({
+    title: 'Sign in',
+    theme: p.theme,
+    body,
+    css: css.join(''),
+    imageUrls: images,
+    scriptUrls: needsScript ? [safeUrl(p.webauthnScriptUrl)!] : [],
+  });
+}
+
+function errorBox(type: string, code?: string): string {
+  const message = signInErrorMessage(type);
+  // A code is the app's own identifier (CredentialsSignin subclasses); show it only if it looks like one.
+  const showCode = type === 'CredentialsSignin' && code && code !== 'credentials' && /^[\w.-]{1,64}$/.test(code);
+  return `<div class="error" role="alert"><p>${escapeHtml(message)}</p>${showCode ? `<p class="muted">Reason: ${escapeHtml(code)}</p>` : ''}</div>`;
+}
+
+function oauthButton(provider: SignInPageProvider, index: number, hidden: string, css: string[], images: string[]): string {
+  const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
+  if (bg) {
+    const text = safeCssColor(provider.style?.text) ?? readableTextColor(bg);
+    // Classes by position: a provider id never reaches the style sheet.
+    css.push(`.provider-${index}{background:${bg};color:${text};border-color:var(--border)}`);
+  }
+  const logo = safeUrl(provider.style?.logo, true);
+  if (logo) images.push(logo);
+  return [
+    `<form class="provider" action="${escapeAttr(provider.signinUrl)}" method="post">`,
+    hidden,
+    `<button type="submit" class="button${bg ? ` provider-${index}` : ''}">`,
+    logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : '',
+    `<span>Sign in with ${escapeHtml(provider.name)}</span>`,
+    '</button>',
+    '</form>',
+  ].join('');
+}
+
+function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string): string {
+  const id = fieldId(provider, 'email');
+  return [
+    `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
+    hidden,
+    `<label for="${id}">Email</label>`,
+    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}">`,
+    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
+    '</form>',
+  ].join('\n');
+}
+
+/** The credentials form: one labelled input per field, posted to the provider's callback URL. */
+function fieldsForm(provider: SignInPageProvider, fields: Record<string, CredentialInput>, hidden: string, kind: string, buttonText: string): string {
+  return [
+    `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="${escapeAttr(kind)}">`,
+    hidden,
+    ...Object.entries(fields).map(([name, input]) => inputField(provider, name, input)),
+    `<button type="submit" class="button">${escapeHtml(buttonText)}</button>`,
+    '</form>',
+  ].join('\n');
+}
+
+/**
+ * The passkey form. It works only with the script (the browser's WebAuthn API is JavaScript-only),
+ * so a `<noscript>` says so; the other forms on the page keep working without it.
+ */
+function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string): string {
+  const fields = { ...(provider.formFields ?? {}) };
+  if (provider.enableConditionalUI) {
+    // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.
+    for (const [name, input] of Object.entries(fields)) {
+      const ac = typeof input.autocomplete === 'string' ? input.autocomplete : '';
+      if (name === 'email' && !/\bwebauthn\b/.test(ac)) fields[name] = { ...input, autocomplete: `${ac || 'username'} webauthn` };
+    }
+  }
+  return [
+    // The script wires forms by these attributes (see lib/pages/webauthn-client.ts); the form's
+    // csrfToken, callbackUrl and email inputs are what it sends.
+    `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}"` +
+      `${provider.enableConditionalUI ? ' data-webauthn-conditional-ui' : ''}>`,
+    hidden,
+    ...Object.entries(fields).map(([name, input]) => inputField(provider, name, input, name === 'email' ? p.email : undefined)),
+    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
+    // Registration is its own button: the server never decides it from the address typed (that
+    // would tell anyone which addresses have an account), so the user says it.
+    ...(Object.hasOwn(fields, 'email')
+      ? [
+          '<p class="muted">New here? Enter your email, then create a passkey.</p>',
+          '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+        ]
+      : []),
+    '<p class="error" role="alert" data-webauthn-error hidden></p>',
+    `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
+    '</form>',
+  ].join('\n');
+}
+
+function inputField(provider: SignInPageProvider, name: string, input: CredentialInput, prefill?: string): string {
+  const type = typeof input.type === 'string' && INPUT_TYPES.has(input.type) ? input.type : 'text';
+  const value = prefill ?? (typeof input.value === 'string' ? input.value : undefined);
+  if (type === 'hidden') return `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value ?? '')}">`;
+  const id = fieldId(provider, name);
+  const label = typeof input.label === 'string' && input.label.trim() ? input.label : name;
+  const attrs: string[] = [`id="${id}"`, `name="${escapeAttr(name)}"`, `type="${type}"`];
+  const given = Object.fromEntries(
+    Object.entries(input).filter(([k, v]) => k in PASSED_ATTRIBUTES && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')),
+  );
+  if (given.autocomplete === undefined) {
+    const auto = defaultAutocomplete(name, type);
+    if (auto) given.autocomplete = auto;
+  }
+  for (const [k, v] of Object.entries(given)) attrs.push(`${PASSED_ATTRIBUTES[k]}="${escapeAttr(v)}"`);
+  if (input.required === true) attrs.push('required');
+  if (value !== undefined) attrs.push(`value="${escapeAttr(value)}"`);
+  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}>`;
+}
+
+/** What password managers need to fill the form correctly when the provider did not say. */
+function defaultAutocomplete(name: string, type: string): string | undefined {
+  if (type === 'password') return 'current-password';
+  if (type === 'email' || /^e-?mail$/i.test(name)) return 'email';
+  if (/^(user(name)?|login)$/i.test(name)) return 'username';
+  if (/^(code|otp|totp|one-?time-?code)$/i.test(name)) return 'one-time-code';
+  return undefined;
+}
+
+/** Unique, attribute-safe ids: provider ids are URL-safe but still escaped, never trusted. */
+function fieldId(provider: SignInPageProvider, name: string): string {
+  return escapeAttr(`input-${provider.id}-${name}`.replace(/[^\w-]/g, '_'));
+}
+
+function hiddenInputs(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([name, value]) => `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value)}">`)
+    .join('');
+}

@@ -1,0 +1,203 @@
+import { hkdfSync, randomUUID } from 'node:crypto';
+import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from 'jose';
+import type { JWTDecodeParams, JWTEncodeParams } from '../config/auth-options.interface.js';
+import { MissingSecret } from '../errors/auth.errors.js';
+import type { JWT } from '../types/common.types.js';
+import { CLOCK_SKEW_SECONDS, checkTimeClaims } from '../util/instant.js';
+
+/** Seconds a token lives when no `maxAge` is given: 30 days, as in Auth.js. */
+const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
+/** What this module encrypts with (Auth.js's choice). */
+const ENCODE_ENC = 'A256CBC-HS512';
+/** What decode accepts: Auth.js also decrypts A256GCM tokens, so we do too. */
+const DECODE_ENCS = ['A256CBC-HS512', 'A256GCM'];
+/**
+ * Longest token decode looks at. Larger input is junk (a session cookie is chunked at ~4 KB per
+ * chunk and browsers cap a host's cookies far below this), so it is refused before any parsing.
+ */
+const MAX_TOKEN_LENGTH = 256 * 1024;
+/** How many (secret, salt) key sets are kept; each costs two HKDF runs and two hashes to rebuild. */
+const KEY_CACHE_MAX = 64;
+
+/** The keys derived from one secret for one salt, one per content encryption algorithm. */
+interface SecretKeys {
+  /** 64-byte key for A256CBC-HS512, with its JWK thumbprint (the `kid`). */
+  cbc: { key: Uint8Array; kid: string };
+  /** 32-byte key for A256GCM, with its JWK thumbprint. */
+  gcm: { key: Uint8Array; kid: string };
+}
+
+/** An encoder/decoder with its keys derived once; see {@link createJwtCodec}. */
+export interface JwtCodec {
+  /**
+   * Encrypts `payload` with the first secret. `iat`, `exp` (now + maxAge) and a fresh `jti` are
+   * set on every call, replacing any the payload carries.
+   */
+  encode(payload: JWT): Promise<string>;
+  /**
+   * Decrypts a token minted by this library or by Auth.js with the same secret and salt.
+   * Returns `null` for anything that is not a valid, unexpired token; never throws.
+   */
+  decode(token: string): Promise<JWT | null>;
+  /**
+   * Like `decode`, but says why a token was refused: `expired` (decrypted fine, `exp` passed) or
+   * `invalid` (anything else). Never throws.
+   */
+  inspect(token: string): Promise<JwtInspection>;
+}
+
+/** The outcome of {@link JwtCodec.inspect}. */
+export type JwtInspection = { status: 'valid'; payload: JWT } | { status: 'expired' | 'invalid' };
+
+// Derived keys are cached because decode runs on every guarded request. The cache key holds the
+// secret itself; the derived keys it maps to are just as sensitive, and both stay in this process.
+const keyCache = new Map<string, Promise<SecretKeys>>();
+
+function secretKeys(secret: string, salt: string): Promise<SecretKeys> {
+  const cacheKey = `${salt}\u0000${secret}`;
+  let keys = keyCache.get(cacheKey);
+  if (!keys) {
+    keys = deriveSecretKeys(secret, salt);
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value!);
+    keyCache.set(cacheKey, keys);
+  }
+  return keys;
+}
+
+async function deriveSecretKeys(secret: string, salt: string): Promise<SecretKeys> {
+  const info = `Auth.js Generated Encryption Key (${salt})`;
+  const cbc = new Uint8Array(hkdfSync('sha256', secret, salt, info, 64));
+  const gcm = new Uint8Array(hkdfSync('sha256', secret, salt, info, 32));
+  const [cbcKid, gcmKid] = await Promise.all([thumbprint(cbc), thumbprint(gcm)]);
+  return { cbc: { key: cbc, kid: cbcKid }, gcm: { key: gcm, kid: gcmKid } };
+}
+
+/** The `kid` Auth.js puts in the header: the RFC 7638 thumbprint of the key as an `oct` JWK. */
+function thumbprint(key: Uint8Array): Promise<string> {
+  return calculateJwkThumbprint({ kty: 'oct', k: base64url.encode(key) }, key.byteLength === 64 ? 'sha512' : 'sha256');
+}
+
+function normalizeSecrets(secret: string | string[] | undefined): string[] {
+  const secrets = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === 'string' && s.length > 0);
+  if (secrets.length === 0) throw new MissingSecret('A JWT needs a secret: set `secret` or AUTH_SECRET.');
+  return secrets;
+}
+
+function assertSalt(salt: unknown): asserts salt is string {
+  if (typeof salt !== 'string' || salt.length === 0) {
+    throw new TypeError('A JWT needs a salt: the name of the cookie it is stored in (e.g. "authjs.session-token").');
+  }
+}
+
+async function encryptWith(keys: SecretKeys, payload: JWT | undefined, maxAge: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new EncryptJWT({ ...(payload ?? {}) })
+    .setProtectedHeader({ alg: 'dir', enc: ENCODE_ENC, kid: keys.cbc.kid })
+    .setIssuedAt(now)
+    .setExpirationTime(now + maxAge)
+    .setJti(randomUUID())
+    .encrypt(keys.cbc.key);
+}
+
+async function decryptWith(keyring: Promise<SecretKeys>[], token: unknown): Promise<JWT | null> {
+  const result = await inspectWith(keyring, token);
+  return result.status === 'valid' ? result.payload : null;
+}
+
+async function inspectWith(keyring: Promise<SecretKeys>[], token: unknown): Promise<JwtInspection> {
+  // Cheap shape checks first: junk never reaches the parser.
+  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { status: 'invalid' };
+  try {
+    const { payload } = await jwtDecrypt(
+      token,
+      async ({ kid, enc }) => {
+        const pick = (keys: SecretKeys) => (enc === 'A256GCM' ? keys.gcm : keys.cbc);
+        // Tokens without a kid predate rotation: Auth.js tries the first secret only, and so do we.
+        if (kid === undefined) return pick(await keyring[0]).key;
+        for (const keys of keyring) {
+          const candidate = pick(await keys);
+          if (candidate.kid === kid) return candidate.key;
+        }
+        throw new Error('no secret matches the token');
+      },
+      {
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        keyManagementAlgorithms: ['dir'],
+        contentEncryptionAlgorithms: DECODE_ENCS,
+        // Every token Auth.js or this library mints has one; a token without it would never expire.
+        requiredClaims: ['exp'],
+      },
+    );
+    // jose checks that the claims are numbers; the range (an `exp` no Date can hold, an `iat` in
+    // the future) is checked here, so a token minted with the secret and odd claims is invalid.
+    const verdict = checkTimeClaims(payload, Date.now(), CLOCK_SKEW_SECONDS * 1000);
+    if (verdict.status !== 'valid') return { status: verdict.status };
+    return { status: 'valid', payload: payload as JWT };
+  } catch (error) {
+    // jose only reports expiry after the token decrypted and authenticated, so this is not an oracle.
+    return { status: (error as { code?: unknown })?.code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
+  }
+}
+
+/**
+ * Encrypts a JWT exactly as Auth.js does: JWE compact serialization, `alg: "dir"`,
+ * `enc: "A256CBC-HS512"`, key = HKDF-SHA256(secret, salt, "Auth.js Generated Encryption Key
+ * (<salt>)", 64 bytes), `kid` = the key's JWK thumbprint, claims `iat`, `exp` = now + `maxAge`
+ * and a fresh `jti`. With several secrets, the first encrypts.
+ *
+ * The `salt` of a session is the session cookie's name (`authjs.session-token`, or
+ * `__Secure-authjs.session-token` over https).
+ *
+ * @throws MissingSecret when no secret is given; TypeError when the salt is missing
+ */
+export async function encode(params: JWTEncodeParams): Promise<string> {
+  const secrets = normalizeSecrets(params.secret);
+  assertSalt(params.salt);
+  const maxAge = params.maxAge ?? DEFAULT_MAX_AGE;
+  return encryptWith(await secretKeys(secrets[0], params.salt), params.token, maxAge);
+}
+
+/**
+ * Decrypts a JWT minted by {@link encode} or by Auth.js with the same secret and salt. Accepts
+ * `A256CBC-HS512` and `A256GCM`; with several secrets, the one whose key matches the token's `kid`
+ * decrypts (a token without `kid` is tried with the first secret only). Expiry is checked with
+ * 15 seconds of clock tolerance; an `exp` no `Date` can hold, or an `iat`/`nbf` more than 15 seconds
+ * in the future, makes the token invalid.
+ *
+ * Unlike Auth.js's `decode`, this never throws on bad input: a missing, malformed, tampered,
+ * expired or foreign token yields `null`.
+ *
+ * @throws MissingSecret when no secret is given; TypeError when the salt is missing
+ */
+export async function decode(params: JWTDecodeParams): Promise<JWT | null> {
+  const secrets = normalizeSecrets(params.secret);
+  assertSalt(params.salt);
+  if (!params.token) return null;
+  return decryptWith(
+    secrets.map((secret) => secretKeys(secret, params.salt)),
+    params.token,
+  );
+}
+
+/**
+ * An encoder/decoder bound to one secret list, salt and lifetime, with its keys derived once:
+ * the session service and check cookies use it on every request. Same format and rules as
+ * {@link encode} and {@link decode}.
+ *
+ * @param secrets the first encrypts, any decrypts
+ * @param salt the cookie name the token is stored in
+ * @param maxAge seconds until `exp` @default 2592000 (30 days) when not a positive number
+ * @throws MissingSecret when `secrets` is empty; TypeError when the salt is missing
+ */
+export function createJwtCodec(secrets: string[], salt: string, maxAge: number): JwtCodec {
+  const list = normalizeSecrets(secrets);
+  assertSalt(salt);
+  const lifetime = Number.isFinite(maxAge) && maxAge > 0 ? maxAge : DEFAULT_MAX_AGE;
+  const keyring = list.map((secret) => secretKeys(secret, salt));
+  // Keep our own references: the shared cache may evict them, the codec must not re-derive.
+  return {
+    encode: async (payload) => encryptWith(await keyring[0], payload, lifetime),
+    decode: (token) => decryptWith(keyring, token),
+    inspect: (token) => inspectWith(keyring, token),
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * The import direction of `lib/`, as a rule (ARCHITECTURE.md, "Layers"). It reads every import of
+ * every source file with the TypeScript compiler and fails, naming the file and the import, on:
+ * - an import of a folder at the same or a higher layer (leaves import nothing from lib);
+ * - a flow importing another flow;
+ * - a platform package (`express`, `fastify`, `@nestjs/platform-*`) imported outside http/ and guard/;
+ * - a cycle of value imports between files;
+ * - a file in a folder the table does not place.
+ * The checker itself is tested on made-up sources first, so this spec cannot pass by checking nothing.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import ts from 'typescript';
+
+/** Folders of lib/ by layer: a file may import only from lower layers (and its own folder). */
+export const LAYERS: Record<string, number> = {
+  types: 0,
+  errors: 0,
+  util: 1,
+  'rate-limit': 2,
+  providers: 3,
+  adapters: 4,
+  config: 5,
+  core: 6,
+  session: 7,
+  pages: 8,
+  'sign-in': 9,
+  'flows/oauth': 10,
+  'flows/email': 10,
+  'flows/credentials': 10,
+  'flows/webauthn': 10,
+  router: 11,
+  http: 12,
+  guard: 13,
+  '.': 14,
+};
+/** Layers that import nothing from lib/. */
+const LEAVES = new Set(['types', 'errors']);
+/** Packages only the platform edge may import. */
+const PLATFORM = /^(express|fastify|@fastify\/|@nestjs\/platform-)/;
+const PLATFORM_FOLDERS = new Set(['http', 'guard']);
+
+interface ImportRef {
+  specifier: string;
+  typeOnly: boolean;
+  line: number;
+}
+
+/** The imports and re-exports of a source text (static and dynamic). */
+export function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const refs: ImportRef[] = [];
+  const line = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const typeOnly =
+        clause?.isTypeOnly === true ||
+        (clause !== undefined && clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) &&
+          clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly, line: line(node) });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly, line: line(node) });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      refs.push({ specifier: node.arguments[0].text, typeOnly: false, line: line(node) });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      refs.push({ specifier: node.argument.literal.text, typeOnly: true, line: line(node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return refs;
+}
+
+/** The layer folder of a path relative to lib/ (`flows/oauth/x.ts` → `flows/oauth`), or undefined. */
+export function folderOf(rel: string): string | undefined {
+  const parts = rel.split('/');
+  if (parts.length === 1) return '.';
+  if (parts[0] === 'flows') return parts.length > 2 ? `flows/${parts[1]}` : undefined;
+  return parts[0] in LAYERS ? parts[0] : undefined;
+}
+
+/** Checks a set of lib/ sources (paths relative to lib/, `/`-separated); returns one line per violation. */
+export function checkArchitecture(files: Map<string, string>): string[] {
+  const problems: string[] = [];
+  const valueEdges = new Map<string, string[]>();
+  for (const [rel, text] of files) {
+    const from = folderOf(rel);
+    if (from === undefined) {
+      problems.push(`${rel}: lies in a folder the layer table does not place (add it to LAYERS in test/architecture.spec.ts and to ARCHITECTURE.md)`);
+      continue;
+    }
+    for (const ref of importsOf(rel, text)) {
+      const where = `${rel}:${ref.line}: import '${ref.specifier}'`;
+      if (!ref.specifier.startsWith('.')) {
+        if (PLATFORM.test(ref.specifier) && !PLATFORM_FOLDERS.has(from)) problems.push(`${where}: only http/ and guard/ may import a platform package`);
+        continue;
+      }
+      const target = relative('/lib', resolve('/lib', dirname(rel), ref.specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
+      if (target.startsWith('..')) {
+        problems.push(`${where}: reaches outside lib/`);
+        continue;
+      }
+      const to = folderOf(target);
+      if (to === undefined) {
+        problems.push(`${where}: imports a file in a folder the layer table does not place`);
+        continue;
+      }
+      if (!ref.typeOnly) valueEdges.set(rel, [...(valueEdges.get(rel) ?? []), target]);
+      if (to === from) continue;
+      if (LEAVES.has(from)) problems.push(`${where}: ${from}/ is a leaf and imports nothing from lib/`);
+      else if (from.startsWith('flows/') && to.startsWith('flows/')) problems.push(`${where}: a flow never imports another flow (${from} → ${to})`);
+      else if (LAYERS[to] >= LAYERS[from]) problems.push(`${where}: ${from === '.' ? 'the root' : `${from}/`} (layer ${LAYERS[from]}) may not import ${to === '.' ? 'the root' : `${to}/`} (layer ${LAYERS[to]})`);
+    }
+  }
+  problems.push(...valueCycles(valueEdges));
+  return problems;
+}
+
+/** Cycles of value imports between files (Tarjan's strongly connected components). */
+function valueCycles(edges: Map<string, string[]>): string[] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const connect = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!indices.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+      }
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfLoop = (edges.get(v) ?? []).includes(v);
+      if (component.length > 1 || selfLoop) cycles.push(`value import cycle: ${component.sort().join(' → ')}`);
+    }
+  };
+  for (const v of edges.keys()) if (!indices.has(v)) connect(v);
+  return cycles;
+}
+
+function libSources(): Map<string, string> {
+  const lib = join(import.meta.dirname, '..', 'lib');
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) files.set(relative(lib, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(lib);
+  return files;
+}
+
+describe('the checker', () => {
+  const ok = new Map([
+    ['types/common.types.ts', 'export interface A { a: string }'],
+    ['errors/auth.errors.ts', 'export class E extends Error {}'],
+    ['session/session.service.ts', "import type { A } from '../types/common.types.js';\nimport { E } from '../errors/auth.errors.js';"],
+    ['flows/oauth/oauth.flow.ts', "import { x } from '../../session/session.service.js';"],
+    ['http/auth.controller.ts', "import type { Request } from 'express';\nimport { y } from '../router/auth.router.js';"],
+    ['router/auth.router.ts', "export const y = 1;\nimport type { Q } from './types.js';"],
+    ['router/types.ts', "import type { y } from './auth.router.js';"],
+  ]);
+
+  it('passes a well-layered tree (type-only cycles allowed)', () => {
+    expect(checkArchitecture(ok)).toEqual([]);
+  });
+
+  it.each([
+    ['an upward import', 'session/session.service.ts', "import { c } from '../http/auth.controller.js';", /session\/session\.service\.ts:1: import '\.\.\/http\/auth\.controller\.js': session\/ \(layer 7\) may not import http\/ \(layer 12\)/],
+    ['a type-only upward import', 'config/x.ts', "import type { R } from '../router/auth.router.js';", /config\/x\.ts:1: .*config\/ \(layer 5\) may not import router\//],
+    ['a leaf importing lib', 'errors/auth.errors.ts', "import type { A } from '../types/common.types.js';", /errors\/ is a leaf/],
+    ['a flow importing another flow', 'flows/email/email.flow.ts', "import { z } from '../oauth/oauth.flow.js';", /a flow never imports another flow \(flows\/email → flows\/oauth\)/],
+    ['express outside the edge', 'router/auth.router.ts', "import type { Request } from 'express';", /router\/auth\.router\.ts:1: import 'express': only http\/ and guard\//],
+    ['fastify outside the edge', 'session/s.ts', "import { FastifyAdapter } from '@nestjs/platform-fastify';", /only http\/ and guard\//],
+    ['a dynamic upward import', 'providers/p.ts', "export const f = () => import('../http/auth.controller.js');", /providers\/ \(layer 3\) may not import http\//],
+    ['an unplaced folder', 'misc/helper.ts', 'export const h = 1;', /misc\/helper\.ts: lies in a folder the layer table does not place/],
+  ])('fails on %s, naming the file and the import', (_label, file, text, message) => {
+    const problems = checkArchitecture(new Map([...ok, [file, text]]));
+    expect(problems.some((p) => message.test(p))).toBe(true);
+  });
+
+  it('fails on a value import cycle', () => {
+    const problems = checkArchitecture(new Map([
+      ['session/a.ts', "import { b } from './b.js';\nexport const a = 1;"],
+      ['session/b.ts', "import { a } from './a.js';\nexport const b = 2;"],
+    ]));
+    expect(problems).toEqual(['value import cycle: session/a.ts → session/b.ts']);
+  });
+});
+
+describe('lib/', () => {
+  const files = libSources();
+
+  it('follows the layer rules', () => {
+    expect(checkArchitecture(files)).toEqual([]);
+  });
+
+  it('has every sign-in method in its own flow folder, reachable from router/', () => {
+    for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
+      expect([...files.keys()].some((f) => f.startsWith(`flows/${flow}/`))).toBe(true);
+    }
+    const routerImports = [...files].filter(([f]) => f.startsWith('router/')).flatMap(([f, t]) => importsOf(f, t).map((r) => r.specifier));
+    for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
+      expect(routerImports.some((s) => s.includes(`/flows/${flow}/`))).toBe(true);
+    }
+  });
+});
