@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { encode } from '../lib/core/jwt.js';
-import { AuthGuard } from '../lib/http/auth.guard.js';
-import { CurrentUser } from '../lib/http/current-user.decorator.js';
+import { encode } from '../lib/session/jwt.js';
+import { AuthGuard } from '../lib/guard/auth.guard.js';
+import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 
 /** What the parent asks for (argv[2], JSON). */
 export interface BenchServerConfig {
