@@ -25,11 +25,8 @@ export * from './errors/auth.errors.js';
 
 // ---- module, options ----
 export { AuthModule } from './auth.module.js';
-export { AUTH_MODULE_OPTIONS } from './auth.module-definition.js';
-export { AUTH_CONFIG } from './config/auth.constants.js';
 export type * from './config/auth-options.interface.js';
-export type { ResolvedAuthConfig, InternalProvider } from './config/resolved-config.js';
-export { AUTH_DEFAULTS, defaultRedirect } from './config/defaults.js';
+export { AUTH_DEFAULTS } from './config/defaults.js';
 
 // ---- storage: MemoryAdapter, TypeORM ----
 export { MemoryAdapter } from './adapters/memory.adapter.js';
@@ -50,12 +47,10 @@ export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/au
 export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
 export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
 export { AuthService } from './guard/auth.service.js';
-export { SessionService, type AuthUser, type SessionState, type SessionLookup } from './session/session.service.js';
-export { SignInService, type SignInInput } from './sign-in/sign-in.service.js';
-export type { AuthRequest, AuthResponse, ResponseCookie } from './types/http.types.js';
-export type { RequestContext, ProviderContext, ProviderFlow } from './core/request-context.js';
+export type { AuthUser } from './session/session.service.js';
+/** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
+export type { AuthRequest } from './types/http.types.js';
 export { encode, decode } from './session/jwt.js';
-export { defaultCookies } from './config/cookies.js';
 
 // ---- providers ----
 export { FortyTwoSchool, type FortyTwoSchoolProfile } from './providers/catalog/42-school.provider.js';
@@ -165,4 +160,3 @@ export { RateLimitStore, type RateLimitRecord } from './rate-limit/rate-limit.st
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './rate-limit/memory-rate-limit.store.js';
 export { RedisRateLimitStore, type RedisEvalClient, type RedisRateLimitStoreOptions } from './rate-limit/redis-rate-limit.store.js';
 export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';
-export { clientIpBucket } from './rate-limit/client-ip.js';
