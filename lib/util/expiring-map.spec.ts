@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { ExpiringMap } from './expiring-map.js';
+
+describe('ExpiringMap', () => {
+  it('answers live entries and forgets expired ones', () => {
+    const map = new ExpiringMap<string, number>(10);
+    map.set('a', 1, 1_000, 0);
+    expect(map.get('a', 999)).toBe(1);
+    expect(map.get('a', 1_000)).toBeUndefined();
+    expect(map.size).toBe(0);
+  });
+
+  it('treats a NaN expiry as expired (fails closed)', () => {
+    const map = new ExpiringMap<string, number>(10);
+    map.set('a', 1, Number.NaN, 0);
+    expect(map.get('a', 0)).toBeUndefined();
+  });
+
+  it('remembers a key once until it expires', () => {
+    const map = new ExpiringMap<string, true>(10);
+    expect(map.remember('jti', true, 100, 0)).toBe(true);
+    expect(map.remember('jti', true, 100, 50)).toBe(false);
+    expect(map.remember('jti', true, 200, 100)).toBe(true);
+  });
+
+  it('stays bounded: sweeps expired entries first, then drops the oldest', () => {
+    const map = new ExpiringMap<number, number>(3);
+    map.set(1, 1, 10, 0);
+    map.set(2, 2, 1_000, 0);
+    map.set(3, 3, 1_000, 0);
+    map.set(4, 4, 1_000, 20); // 1 has expired: swept, nothing live dropped
+    expect([map.get(2, 20), map.get(3, 20), map.get(4, 20)]).toEqual([2, 3, 4]);
+    map.set(5, 5, 1_000, 20); // full of live entries: the oldest (2) goes
+    expect(map.get(2, 20)).toBeUndefined();
+    expect(map.size).toBe(3);
+  });
+
+  it('replacing a key does not evict another', () => {
+    const map = new ExpiringMap<number, number>(2);
+    map.set(1, 1, 1_000, 0);
+    map.set(2, 2, 1_000, 0);
+    map.set(2, 22, 1_000, 0);
+    expect([map.get(1, 0), map.get(2, 0)]).toEqual([1, 22]);
+  });
+});
