@@ -10,6 +10,12 @@ import { AuthService } from './guard/auth.service.js';
 import { ChecksService } from './sign-in/checks.service.js';
 import { OAuthService } from './flows/oauth/oauth.service.js';
 import { SessionService } from './session/session.service.js';
+import { SessionCodec } from './session/session-codec.js';
+import { JwtRevocation } from './session/jwt-revocation.js';
+import { SessionCache } from './session/session-cache.js';
+import { DatabaseSessionStore } from './session/session-store.js';
+import { SessionReader } from './session/session-reader.js';
+import { SessionIssuer } from './session/session-issuer.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
@@ -27,6 +33,12 @@ export const AUTH_SERVICES: Provider[] = [
   ResponseHeadersHook,
   TrustProxyCheck,
   AdapterService,
+  SessionCodec,
+  JwtRevocation,
+  SessionCache,
+  DatabaseSessionStore,
+  SessionReader,
+  SessionIssuer,
   SessionService,
   ChecksService,
   SignInService,

@@ -1,20 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { stringifySetCookie } from 'cookie';
-import type { ResponseCookie } from '../types/http.types.js';
+import { applyCookies } from './fixtures/session.fixture.js';
 import { ALLOWED_COOKIE_SIZE, CHUNK_SIZE, clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 
 const NAME = '__Secure-authjs.session-token';
 const OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/', secure: true } as const;
 
-/** What a browser would hold after applying `set` over `jar`. */
-function apply(jar: Record<string, string>, set: ResponseCookie[]): Record<string, string> {
-  const next = { ...jar };
-  for (const c of set) {
-    if (c.options.maxAge === 0) delete next[c.name];
-    else next[c.name] = c.value;
-  }
-  return next;
-}
+const apply = applyCookies;
 
 const long = (n: number) => Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789-_.'[i % 39]).join('');
 

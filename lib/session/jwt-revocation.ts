@@ -1,0 +1,74 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store.js';
+import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import type { JWT } from '../types/common.types.js';
+import { numericDateMs } from '../util/instant.js';
+
+/** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
+export const JWT_REVOKED_MAX = 100_000;
+
+/**
+ * The revoked JWT sessions of `session.jwtRevocation`: kept in this process (bounded) and, when
+ * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them.
+ */
+@Injectable()
+export class JwtRevocation {
+  /** Revoked ids (`sid:` or `jti:`) and when their tokens expire. */
+  private readonly revoked = new Map<string, number>();
+  /** The shared store revocations go to and every JWT read asks, or null (in-memory store). */
+  private readonly store: RateLimitStore | null;
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    @Inject(RateLimitStore) store: RateLimitStore,
+  ) {
+    this.store = config.session.jwtRevocation && !(store instanceof MemoryRateLimitStore) ? store : null;
+  }
+
+  /**
+   * The id a JWT is revoked by: its `sid` (set at sign-in with `jwtRevocation`, kept when the
+   * cookie is re-issued, so every copy of the session goes), else its `jti`.
+   */
+  idOf(token: JWT): string | undefined {
+    if (typeof token.sid === 'string' && token.sid) return `sid:${token.sid}`;
+    if (typeof token.jti === 'string' && token.jti) return `jti:${token.jti}`;
+    return undefined;
+  }
+
+  /**
+   * True when this process alone can tell that `id` is not revoked: no shared store to ask, and not
+   * revoked here. The session cache answers synchronously only then.
+   */
+  clearedLocally(id: string | undefined, now: number): boolean {
+    return !this.store && !((this.revoked.get(id ?? '') ?? 0) > now);
+  }
+
+  /** Whether a token is revoked, here or (when shared) in the store. Throws when the store fails. */
+  async isRevoked(token: JWT, now: number): Promise<boolean> {
+    const id = this.idOf(token);
+    if (id !== undefined && (this.revoked.get(id) ?? 0) > now) return true;
+    if (!id || !this.store) return false;
+    const record = await this.store.get(`jwt-revoked:${id}`);
+    return record !== null && record.count > 0;
+  }
+
+  /**
+   * Revokes a JWT session (every copy of it, by `sid`) for as long as any copy could still be valid:
+   * the later of this token's expiry and now + `jwt.maxAge` (a copy re-issued a moment ago, held
+   * elsewhere, lives that long).
+   */
+  async revoke(token: JWT): Promise<void> {
+    const id = this.idOf(token);
+    const now = Date.now();
+    const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
+    if (!id) return;
+    if (this.revoked.size >= JWT_REVOKED_MAX) {
+      for (const [key, expiry] of this.revoked) if (expiry <= now) this.revoked.delete(key);
+      if (this.revoked.size >= JWT_REVOKED_MAX) this.revoked.delete(this.revoked.keys().next().value!);
+    }
+    this.revoked.set(id, until);
+    await this.store?.increment(`jwt-revoked:${id}`, until - now);
+  }
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from '@jest/globals';
+import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import { sessionParts } from './fixtures/session.fixture.js';
+import { DB_CACHE_MAX, JWT_CACHE_MAX, type CachedDb, type CachedJwt } from './session-cache.js';
+import type { AuthUser } from './session.types.js';
+
+const HOUR_MS = 3_600_000;
+
+function jwtEntry(overrides: Partial<CachedJwt> = {}): CachedJwt {
+  const expMs = Date.now() + HOUR_MS;
+  return {
+    token: { sub: 'u1', email: 'a@b.test' },
+    expMs,
+    expires: new Date(expMs).toISOString(),
+    user: { id: 'u1', name: null, email: 'a@b.test', image: null },
+    ...overrides,
+  };
+}
+
+function dbEntry(userId = 'u1', overrides: Partial<CachedDb> = {}): CachedDb {
+  const expires = new Date(Date.now() + HOUR_MS);
+  const user: AdapterUser = { id: userId, email: `${userId}@b.test`, emailVerified: null };
+  const session: AdapterSession = { sessionToken: `t-${userId}`, userId, expires };
+  const shaped = { id: userId, email: user.email, name: null, image: null } as AuthUser;
+  return { session, user, until: Date.now() + 60_000, shaped: { user: shaped, session: { user: shaped, expires: expires.toISOString() } }, ...overrides };
+}
+
+describe('SessionCache: JWT sessions', () => {
+  it('answers a kept JWT synchronously, with a copy of the user per hit', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    expect(cache.hit('raw', false)).toBeUndefined();
+    cache.keepJwt('raw', jwtEntry());
+    const first = cache.hit('raw', true);
+    expect(first).not.toBeInstanceOf(Promise);
+    expect(first).toMatchObject({ status: 'active', strategy: 'jwt', sessionToken: 'raw', bearer: true, user: { id: 'u1', email: 'a@b.test' } });
+    if (first?.status !== 'active') throw new Error('expected a hit');
+    first.user.name = 'changed by a handler';
+    expect(cache.hit('raw', false)).toMatchObject({ user: { name: null }, session: { user: { name: null } } });
+  });
+
+  it('misses an expired JWT, one without a shaped user (custom callbacks), and a forgotten one', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    cache.keepJwt('expired', jwtEntry({ expMs: Date.now() - 1 }));
+    cache.keepJwt('unshaped', jwtEntry({ user: undefined }));
+    cache.keepJwt('forgotten', jwtEntry());
+    cache.forgetJwt('forgotten');
+    for (const raw of ['expired', 'unshaped', 'forgotten']) expect(cache.hit(raw, false)).toBeUndefined();
+    expect(cache.jwt('expired')).toBeDefined();
+  });
+
+  it('with jwtRevocation, misses a JWT whose id was revoked here', async () => {
+    const { cache, revocation } = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true } });
+    cache.keepJwt('a', jwtEntry({ revocationId: 'sid:a' }));
+    cache.keepJwt('b', jwtEntry({ revocationId: 'sid:b' }));
+    await revocation.revoke({ sid: 'a' });
+    expect(cache.hit('a', false)).toBeUndefined();
+    expect(cache.hit('b', false)).toMatchObject({ status: 'active' });
+  });
+
+  it(`keeps at most ${JWT_CACHE_MAX} JWTs, the oldest going first`, async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const entry = jwtEntry();
+    for (let i = 0; i <= JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
+    expect(cache.jwt('raw0')).toBeUndefined();
+    expect(cache.jwt('raw1')).toBe(entry);
+    expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBe(entry);
+  });
+});
+
+describe('SessionCache: database sessions', () => {
+  it('answers a kept session within its time synchronously, with copies of user and session', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const entry = dbEntry();
+    cache.keepDb('raw', entry);
+    const hit = cache.hit('raw', false);
+    expect(hit).toMatchObject({ status: 'active', strategy: 'database', stored: entry.session, sessionToken: 'raw', user: { id: 'u1' } });
+    if (hit?.status !== 'active') throw new Error('expected a hit');
+    expect(hit.session.user).toBe(hit.user);
+    hit.user.email = 'changed';
+    expect(entry.shaped!.user.email).toBe('u1@b.test');
+  });
+
+  it('misses a session past its cacheTtl, one whose stored expiry passed or is not a Date, and one not shaped', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    cache.keepDb('stale', dbEntry('u1', { until: Date.now() - 1 }));
+    cache.keepDb('expired', dbEntry('u2', { session: { sessionToken: 't', userId: 'u2', expires: new Date(Date.now() - 1) } }));
+    cache.keepDb('bad-date', dbEntry('u3', { session: { sessionToken: 't', userId: 'u3', expires: 'tomorrow' as never } }));
+    cache.keepDb('unshaped', dbEntry('u4', { shaped: undefined }));
+    for (const raw of ['stale', 'expired', 'bad-date', 'unshaped']) expect(cache.hit(raw, false)).toBeUndefined();
+  });
+
+  it('forgets one token, or every session of a user', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    cache.keepDb('a1', dbEntry('a'));
+    cache.keepDb('a2', dbEntry('a'));
+    cache.keepDb('b1', dbEntry('b'));
+    cache.keepDb('b2', dbEntry('b'));
+    cache.forgetUser('a');
+    cache.forgetDb('b2');
+    expect([cache.db('a1'), cache.db('a2'), cache.db('b2')]).toEqual([undefined, undefined, undefined]);
+    expect(cache.hit('b1', false)).toMatchObject({ status: 'active', user: { id: 'b' } });
+  });
+
+  it(`keeps at most ${DB_CACHE_MAX} sessions, the oldest going first`, async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const entry = dbEntry();
+    for (let i = 0; i <= DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
+    expect(cache.db('raw0')).toBeUndefined();
+    expect(cache.db(`raw${DB_CACHE_MAX}`)).toBe(entry);
+  });
+});
+
+describe('SessionCache.shapes', () => {
+  it('is true with the default callbacks only', async () => {
+    expect((await sessionParts()).cache.shapes).toBe(true);
+    expect((await sessionParts({ callbacks: { session: ({ session }) => session } })).cache.shapes).toBe(false);
+    expect((await sessionParts({ callbacks: { jwt: ({ token }) => token } })).cache.shapes).toBe(false);
+  });
+});

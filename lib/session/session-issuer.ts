@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AdapterUser } from '../adapters/adapter.interface.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { RequestContext } from '../core/request-context.js';
+import { EventError, SessionTokenError, SignOutError } from '../errors/auth.errors.js';
+import type { Account, JWT, Profile, User } from '../types/common.types.js';
+import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
+import { JwtRevocation } from './jwt-revocation.js';
+import { SessionCache } from './session-cache.js';
+import { SessionCodec } from './session-codec.js';
+import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
+import { SessionReader } from './session-reader.js';
+import { DatabaseSessionStore } from './session-store.js';
+
+/**
+ * Starts, rolls and ends sessions, and writes their cookies: a new session on every sign-in, the
+ * `/session` route (cookie rolled, `update` trigger), sign-out, and ending a session by token
+ * (a database row deleted, or a JWT revoked with `session.jwtRevocation`).
+ */
+@Injectable()
+export class SessionIssuer {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly codec: SessionCodec,
+    private readonly cache: SessionCache,
+    private readonly reader: SessionReader,
+    private readonly store: DatabaseSessionStore,
+    private readonly revocation: JwtRevocation,
+  ) {}
+
+  /**
+   * Starts a new session for `user` after a successful sign-in (a new token every time) and returns
+   * the cookies to set: clearing ones when the `jwt` callback ended the session.
+   */
+  async create(
+    ctx: RequestContext,
+    user: User & { id?: string },
+    details: { account?: Account | null; profile?: Profile; isNewUser?: boolean },
+  ): Promise<ResponseCookie[]> {
+    const cookie = ctx.cookies.sessionToken;
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    if (this.config.session.strategy === 'jwt') {
+      const defaults: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id };
+      // A session id that survives re-issued cookies, so revoking it revokes every copy.
+      if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
+      const token = await this.config.callbacks.jwt({
+        token: defaults,
+        user,
+        account: details.account ?? null,
+        profile: details.profile,
+        isNewUser: details.isNewUser,
+        trigger: details.isNewUser ? 'signUp' : 'signIn',
+      });
+      if (!token) return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
+      const value = await this.codec.encode(ctx.secure, token);
+      return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires });
+    }
+    if (!user.id) throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
+    const created = await this.store.create(user.id, expires);
+    return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, { ...cookie.options, expires: created.expires });
+  }
+
+  /** `GET /session` and `POST /session` (update): the session as JSON, with the cookie rolled. */
+  async sessionRoute(ctx: RequestContext, update?: { data: unknown }): Promise<AuthResponse> {
+    const cookie = ctx.cookies.sessionToken;
+    const state = await this.reader.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
+    if (state.status !== 'active') {
+      return { json: null, cookies: state.status === 'none' ? [] : state.clearCookies };
+    }
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    if (state.strategy === 'jwt') {
+      const token = await this.config.callbacks.jwt({
+        token: state.token!,
+        user: undefined as unknown as User,
+        ...(update ? { trigger: 'update' as const, session: update.data } : {}),
+      });
+      if (!token) return { json: null, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
+      const session = await this.config.callbacks.session({
+        session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() } as never,
+        token,
+        user: undefined as unknown as AdapterUser,
+      });
+      const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, await this.codec.encode(ctx.secure, token), { ...cookie.options, expires });
+      this.emit('session', { session, token });
+      return { json: session, cookies };
+    }
+    let session = state.session;
+    if (update) {
+      const stored = state.stored!;
+      session = await this.config.callbacks.session({
+        session: { ...stored, user: state.user, expires: stored.expires.toISOString() } as never,
+        user: state.user as unknown as AdapterUser,
+        token: undefined as unknown as JWT,
+        newSession: update.data,
+        trigger: 'update',
+      });
+    }
+    const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
+    this.emit('session', { session });
+    return { json: session, cookies };
+  }
+
+  /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */
+  async signOut(ctx: RequestContext): Promise<ResponseCookie[]> {
+    const cookie = ctx.cookies.sessionToken;
+    const raw = readSessionCookie(ctx.request.cookies, cookie.name);
+    try {
+      if (raw && this.config.session.strategy === 'database') {
+        this.cache.forgetDb(raw);
+        const deleted = await this.store.delete(raw);
+        this.emit('signOut', { session: deleted ?? null });
+      } else if (raw) {
+        this.cache.forgetJwt(raw);
+        // Decoded for the signOut event's `token` (and revocation); the cookies to clear are built below.
+        const state = await this.reader.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
+        const decoded = this.cache.jwt(raw)?.token;
+        this.cache.forgetJwt(raw);
+        if (state.status === 'active' && decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
+        this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
+      }
+    } catch (error) {
+      this.config.logger.error(new SignOutError('Signing out on the server failed; the cookie was cleared anyway.', { cause: error }));
+    }
+    return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
+  }
+
+  /**
+   * Ends a session by token (used by AuthService and a new sign-in): deletes a database session;
+   * with `session.jwtRevocation`, revokes a JWT read by `read` just before.
+   */
+  async revoke(sessionToken: string): Promise<void> {
+    this.cache.forgetDb(sessionToken);
+    // A JWT read just before (the caller's `read`) is in the cache, decoded: its id is what goes.
+    const decoded = this.cache.jwt(sessionToken)?.token;
+    this.cache.forgetJwt(sessionToken);
+    if (this.config.session.strategy === 'database') await this.store.delete(sessionToken);
+    else if (decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
+  }
+
+  /** Fires an event; a handler that throws is logged and never breaks the request. */
+  emit<K extends keyof ResolvedAuthConfig['events']>(name: K, message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0]): void {
+    const handler = this.config.events[name] as ((m: unknown) => unknown) | undefined;
+    if (!handler) return;
+    Promise.resolve()
+      .then(() => handler(message))
+      .catch((error) => this.config.logger.error(new EventError(`The ${String(name)} event handler threw: ${(error as Error)?.message ?? error}`)));
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import { MemoryAdapter } from '../adapters/memory.adapter.js';
+import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store.js';
+import { connectRedis, redisAvailable } from '../../test/setup/redis.js';
+import { COOKIE, sessionParts } from './fixtures/session.fixture.js';
+
+const MINUTE_MS = 60_000;
+const withRedis = await redisAvailable('SessionReader fail-closed revocation');
+
+describe('SessionReader: JWT sessions', () => {
+  it('decodes a token once; the next reads are cache hits, answered without a promise', async () => {
+    const { reader, codec } = await sessionParts({ session: { strategy: 'jwt' } });
+    const raw = await codec.encode(false, { sub: 'u1', email: 'a@b.test', name: 'A', picture: null });
+    const lookup = { cookies: { [COOKIE]: raw }, secure: false };
+    expect(reader.readCached(lookup)).toBeUndefined();
+    const state = await reader.read(lookup);
+    expect(state).toMatchObject({ status: 'active', strategy: 'jwt', bearer: false, user: { id: 'u1', email: 'a@b.test', name: 'A', image: null } });
+    expect(reader.readCached(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
+  });
+
+  it('answers none without a token; invalid for junk, clearing the cookie, or nothing to clear for a bearer token', async () => {
+    const { reader } = await sessionParts({ session: { strategy: 'jwt' } });
+    expect(reader.readCached({ cookies: {}, secure: false })).toEqual({ status: 'none' });
+    expect(await reader.read({ cookies: { [COOKIE]: 'junk' }, secure: false })).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer junk', secure: false })).toEqual({ status: 'invalid', clearCookies: [] });
+  });
+
+  it('runs custom callbacks on every read (never a synchronous hit) and refuses when jwt returns null', async () => {
+    let calls = 0;
+    const { reader, codec } = await sessionParts({
+      session: { strategy: 'jwt' },
+      callbacks: {
+        jwt: ({ token }) => (token.sub === 'banned' ? null : token),
+        session: ({ session, token }) => ({ ...session, user: { ...session.user, id: String(token.sub), role: `r${++calls}` } }),
+      },
+    });
+    const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1' }) }, secure: false };
+    expect(await reader.read(lookup)).toMatchObject({ status: 'active', user: { id: 'u1', role: 'r1' } });
+    expect(reader.readCached(lookup)).toBeUndefined();
+    expect(await reader.read(lookup)).toMatchObject({ user: { role: 'r2' } });
+    const banned = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'banned' }) }, secure: false };
+    expect(await reader.read(banned)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+  });
+
+  it('with jwtRevocation, refuses a revoked session that was cached before', async () => {
+    const { reader, codec, revocation } = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true } });
+    const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1', sid: 's1' }) }, secure: false };
+    expect(await reader.read(lookup)).toMatchObject({ status: 'active' });
+    await revocation.revoke({ sid: 's1' });
+    expect(reader.readCached(lookup)).toBeUndefined();
+    expect(await reader.read(lookup)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+  });
+
+  (withRedis ? it : it.skip)('fails closed when the shared revocation store is down: invalid, cookie kept, logged', async () => {
+    const client = (await connectRedis())!;
+    const { reader, codec, logs } = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true } }, { store: new RedisRateLimitStore(client) });
+    await client.quit();
+    const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1', sid: 's1' }) }, secure: false };
+    expect(await reader.read(lookup)).toEqual({ status: 'invalid', clearCookies: [] });
+    expect(logs.error).toEqual(['SessionTokenError: The JWT revocation list could not be read (rateLimit.store).']);
+  });
+});
+
+describe('SessionReader: database sessions', () => {
+  async function signedIn(options: { cacheTtl?: number } = {}, adapter = new MemoryAdapter()) {
+    const parts = await sessionParts({ session: { strategy: 'database', ...options } }, { adapter });
+    await parts.adapter.createUser({ id: 'u1', email: 'a@b.test', emailVerified: null });
+    await parts.adapter.createSession({ sessionToken: 'tok-1', userId: 'u1', expires: new Date(Date.now() + 10 * MINUTE_MS) });
+    return { ...parts, lookup: { cookies: { [COOKIE]: 'tok-1' }, secure: false } };
+  }
+
+  it('without cacheTtl, asks the store on every read', async () => {
+    const { reader, adapter, lookup } = await signedIn();
+    expect(await reader.read(lookup)).toMatchObject({ status: 'active', strategy: 'database', user: { id: 'u1' }, stored: { sessionToken: 'tok-1' } });
+    expect(reader.readCached(lookup)).toBeUndefined();
+    await adapter.deleteSession('tok-1');
+    expect(await reader.read(lookup)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+  });
+
+  it('with cacheTtl, serves the session from memory; fresh asks the store and refreshes the entry', async () => {
+    const { reader, adapter, lookup } = await signedIn({ cacheTtl: 60 });
+    await reader.read(lookup);
+    await adapter.deleteSession('tok-1');
+    expect(reader.readCached(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
+    expect(await reader.read(lookup)).toMatchObject({ status: 'active' });
+    expect(await reader.read(lookup, { fresh: true })).toMatchObject({ status: 'invalid' });
+    expect(reader.readCached(lookup)).toBeUndefined();
+  });
+
+  it('answers expired (cookie cleared) for an expired row, and invalid with the cookie kept when the store fails', async () => {
+    class Flaky extends MemoryAdapter {
+      down = false;
+      override async getSessionAndUser(token: string) {
+        if (this.down) throw new Error('timeout');
+        return super.getSessionAndUser(token);
+      }
+    }
+    const adapter = new Flaky();
+    const { reader, lookup, logs } = await signedIn({}, adapter);
+    adapter.down = true;
+    expect(await reader.read(lookup)).toEqual({ status: 'invalid', clearCookies: [] });
+    expect(logs.error).toHaveLength(1);
+    adapter.down = false;
+    await adapter.updateSession({ sessionToken: 'tok-1', expires: new Date(Date.now() - 1) });
+    expect(await reader.read(lookup)).toMatchObject({ status: 'expired', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+  });
+
+  it('answers a bearer token without cookies to clear', async () => {
+    const { reader } = await signedIn();
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-1', secure: false })).toMatchObject({ status: 'active', bearer: true });
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-2', secure: false })).toEqual({ status: 'invalid', clearCookies: [] });
+  });
+});

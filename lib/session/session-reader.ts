@@ -1,0 +1,124 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AdapterUser } from '../adapters/adapter.interface.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { SessionTokenError } from '../errors/auth.errors.js';
+import type { JWT, User } from '../types/common.types.js';
+import { dateMs } from '../util/instant.js';
+import { JwtRevocation } from './jwt-revocation.js';
+import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
+import { SessionCodec } from './session-codec.js';
+import { DatabaseSessionStore, type StoredSession } from './session-store.js';
+import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
+
+/**
+ * Reads a request's session for both strategies: finds the token ({@link SessionCodec}), answers
+ * from the {@link SessionCache} when it can, else decodes the JWT (and asks {@link JwtRevocation})
+ * or looks the session up in the {@link DatabaseSessionStore}, runs the `jwt`/`session` callbacks
+ * and caches the answer.
+ */
+@Injectable()
+export class SessionReader {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly codec: SessionCodec,
+    private readonly cache: SessionCache,
+    private readonly revocation: JwtRevocation,
+    private readonly store: DatabaseSessionStore,
+  ) {}
+
+  /**
+   * Reads the session of a request, without side effects beyond deleting an expired database row.
+   * With `fresh`, a database session is looked up even within `session.cacheTtl` (and the cache
+   * entry refreshed with the answer); JWT sessions have nothing to look up.
+   */
+  async read(lookup: SessionLookup, options: { fresh?: boolean } = {}): Promise<SessionState> {
+    const source = this.codec.tokenOf(lookup);
+    if (!('raw' in source)) return source;
+    if (this.config.session.strategy === 'jwt') return this.cache.hit(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
+    return (options.fresh ? undefined : this.cache.hit(source.raw, source.bearer)) ?? this.readDatabase(source.raw, lookup, source.bearer, options.fresh === true);
+  }
+
+  /**
+   * The session of a request when it can be told without waiting: no token, a malformed one, or a
+   * cache hit with the default callbacks. `undefined` means: call {@link read}.
+   */
+  readCached(lookup: SessionLookup): SessionState | undefined {
+    const source = this.codec.tokenOf(lookup);
+    return 'raw' in source ? this.cache.hit(source.raw, source.bearer) : source;
+  }
+
+  /** Reads a JWT session: decoded once per distinct token (cached until it expires), then checked. */
+  async readJwt(raw: string, lookup: SessionLookup, bearer: boolean): Promise<SessionState> {
+    const now = Date.now();
+    let cached = this.cache.jwt(raw);
+    if (!cached || cached.expMs <= now) {
+      if (cached) this.cache.forgetJwt(raw);
+      const decoded = await this.codec.decode(raw, lookup.secure, now);
+      if (decoded.status !== 'valid') return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
+      const { token, expMs } = decoded;
+      cached = { token, expMs, expires: new Date(expMs).toISOString() };
+      if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
+      if (this.cache.shapes) {
+        cached.user = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
+      }
+      this.cache.keepJwt(raw, cached);
+    }
+    if (this.config.session.jwtRevocation) {
+      let revoked: boolean;
+      try {
+        revoked = await this.revocation.isRevoked(cached.token, now);
+      } catch (error) {
+        // Fail closed, as a failed database lookup does: no session, the cookie kept for later.
+        this.config.logger.error(new SessionTokenError('The JWT revocation list could not be read (rateLimit.store).', { cause: error }));
+        return { status: 'invalid', clearCookies: [] };
+      }
+      if (revoked) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+    }
+    if (cached.user) return this.cache.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
+    const { token, expires } = cached;
+    const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
+    if (!shaped) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+    const session = await this.config.callbacks.session({
+      session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires } as never,
+      token: shaped,
+      user: undefined as unknown as AdapterUser,
+    });
+    const user = { ...(session.user ?? {}), id: String((session.user as User | undefined)?.id ?? shaped.sub ?? '') } as AuthUser;
+    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
+  }
+
+  /** Reads a database session: one `getSessionAndUser` (none within `session.cacheTtl`), then the `session` callback. */
+  private async readDatabase(raw: string, lookup: SessionLookup, bearer: boolean, fresh: boolean): Promise<SessionState> {
+    const now = Date.now();
+    const ttl = this.config.session.cacheTtl;
+    const cached = ttl > 0 && !fresh ? this.cache.db(raw) : undefined;
+    let found: StoredSession;
+    if (cached && cached.until > now) {
+      found = cached;
+    } else {
+      const result = await this.store.find(raw, now);
+      if (result.status === 'failed') return { status: 'invalid', clearCookies: [] };
+      if (result.status !== 'found') {
+        this.cache.forgetDb(raw);
+        return { status: result.status === 'expired' ? 'expired' : 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+      }
+      found = { session: result.session, user: result.user };
+    }
+    const expiresMs = dateMs(found.session.expires);
+    if (expiresMs === undefined || expiresMs <= now) return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
+    const expires = new Date(expiresMs).toISOString();
+    const shaped = await this.config.callbacks.session({
+      session: { ...found.session, user: found.user, expires } as never,
+      user: found.user,
+      token: undefined as unknown as JWT,
+    });
+    const user = { ...(shaped.user ?? {}), id: String((shaped.user as User | undefined)?.id ?? found.user.id) } as AuthUser;
+    if (ttl > 0 && found !== cached) {
+      const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, expiresMs) };
+      if (this.cache.shapes) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
+      this.cache.keepDb(raw, entry);
+    }
+    return { status: 'active', strategy: 'database', user, session: shaped, stored: found.session, sessionToken: raw, bearer };
+  }
+}

@@ -1,0 +1,37 @@
+import type { AdapterSession } from '../adapters/adapter.interface.js';
+import type { JWT, Session, User } from '../types/common.types.js';
+import type { ResponseCookie } from '../types/http.types.js';
+
+/** The signed-in user, as `@CurrentUser()` injects it. `id` is always present. */
+export type AuthUser = User & { id: string } & Record<string, unknown>;
+
+/** What the guard and `/session` need to find a session. */
+export interface SessionLookup {
+  cookies: Record<string, string>;
+  /** The `Authorization` header, for `Bearer <session token>`. */
+  authorization?: string;
+  /** Whether the request uses the secure cookie names. */
+  secure: boolean;
+}
+
+/** The outcome of reading a request's session. */
+export type SessionState =
+  | { status: 'none' }
+  | { status: 'invalid' | 'expired'; clearCookies: ResponseCookie[] }
+  | {
+      status: 'active';
+      user: AuthUser;
+      session: Session;
+      strategy: 'jwt' | 'database';
+      /** The raw session token (JWE or database token). */
+      sessionToken: string;
+      /** The decoded JWT (JWT strategy). */
+      token?: JWT;
+      /** The stored session (database strategy). */
+      stored?: AdapterSession;
+      /** True when the token came from `Authorization: Bearer`. */
+      bearer: boolean;
+    };
+
+/** Where a request's session token came from, or the verdict when there is none to look up. */
+export type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionState, { status: 'active' }>;
