@@ -26,8 +26,6 @@ const EXTRAS_DEFAULTS: AuthModuleExtras = {
 export const {
   ConfigurableModuleClass: ConfigurableAuthModule,
   MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS,
-  OPTIONS_TYPE: AUTH_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: AUTH_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<AuthModuleOptions>({ moduleName: 'Auth' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createAuthOptions')
