@@ -2,77 +2,96 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@n
 import { APP_GUARD } from '@nestjs/core';
 import { Adapter } from './adapters/adapter.interface.js';
 import { createDefaultAdapterProvider } from './adapters/typeorm/typeorm-adapter.provider.js';
-import { AUTH_CONFIG, AUTH_EXTRAS } from './config/auth.constants.js';
+import { AUTH_CONFIG } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from './rate-limit/rate-limit.store.js';
-import type { AdapterOption, AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
+import type { AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
 import { AUTH_DEFAULTS } from './config/defaults.js';
+import { providerFromOption, type OptionProvider } from './config/option-provider.js';
 import { resolveConfig } from './config/resolve-config.js';
 import { createAuthController } from './http/auth.controller.js';
 import { AuthGuard } from './guard/auth.guard.js';
 
+/** The extras and their defaults (every key: `forRoot` tells extras from options by these keys). */
+const EXTRAS_DEFAULTS: AuthModuleExtras = {
+  isGlobal: false,
+  basePath: AUTH_DEFAULTS.basePath,
+  adapter: undefined,
+  dataSource: undefined,
+  globalGuard: false,
+  rateLimitStore: undefined,
+} satisfies Record<keyof AuthModuleExtras, unknown>;
+
 export const {
   ConfigurableModuleClass: ConfigurableAuthModule,
   MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS,
-  OPTIONS_TYPE: AUTH_OPTIONS_TYPE,
-  ASYNC_OPTIONS_TYPE: AUTH_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<AuthModuleOptions>({ moduleName: 'Auth' })
   .setClassMethodName('forRoot')
-  .setExtras<AuthModuleExtras>(
-    { isGlobal: false, basePath: AUTH_DEFAULTS.basePath, adapter: undefined, dataSource: undefined, globalGuard: false },
-    (definition, extras) => withAuthProviders(definition, extras),
-  )
+  .setFactoryMethodName('createAuthOptions')
+  .setExtras<AuthModuleExtras>(EXTRAS_DEFAULTS, (definition, extras) => withAuthProviders(definition, extras))
   .build();
 
-/** Adds routes, adapter, resolved configuration, services and (optionally) the global guard. */
+/** Adds routes, adapter, rate-limit store, resolved configuration, services and (optionally) the global guard. */
 function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras): DynamicModule {
-  const adapter = adapterProvider(extras.adapter, extras.dataSource);
+  const adapter = adapterProvider(extras);
+  const store = rateLimitStoreProvider(extras);
+  const given = givenExtras(definition, extras);
   const providers: Provider[] = [
     ...(definition.providers ?? []),
-    { provide: AUTH_EXTRAS, useValue: extras },
-    ...adapter.providers,
+    adapter.provider,
     {
       provide: AUTH_CONFIG,
       inject: [AUTH_MODULE_OPTIONS, Adapter],
-      useFactory: (options: AuthModuleOptions, instance: Adapter | null) => resolveConfig(options, extras, instance ?? null),
+      useFactory: (options: AuthModuleOptions, instance: Adapter | null) => resolveConfig(options, given, instance ?? null),
     },
     ...AUTH_SERVICES,
-    // The user's store (e.g. Redis, shared by several instances) replaces the in-memory default.
-    {
-      provide: RateLimitStore,
-      inject: [AUTH_MODULE_OPTIONS],
-      useFactory: (options: AuthModuleOptions) => options.rateLimit?.store ?? new MemoryRateLimitStore(),
-    },
+    store.provider,
     AuthGuard,
     ...(extras.globalGuard ? [{ provide: APP_GUARD, useExisting: AuthGuard }] : []),
   ];
   return {
     ...definition,
     global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ...adapter.imports],
+    imports: [...(definition.imports ?? []), ...adapter.imports, ...store.imports],
     controllers: [...(definition.controllers ?? []), createAuthController(extras.basePath ?? AUTH_DEFAULTS.basePath)],
     providers,
-    exports: [...(definition.exports ?? []), AUTH_CONFIG, Adapter, AuthGuard, ...AUTH_SERVICES],
+    exports: [...(definition.exports ?? []), AUTH_CONFIG, Adapter, RateLimitStore, AuthGuard, ...AUTH_SERVICES],
   };
 }
 
-/** The `Adapter` provider for a class, an instance, a factory, or the TypeORM default. */
-function adapterProvider(option: AdapterOption | undefined, dataSource: string | undefined): { providers: Provider[]; imports: any[] } {
-  if (option === undefined || option === null) {
-    return { providers: [createDefaultAdapterProvider(dataSource).provider], imports: [] };
-  }
-  if (typeof option === 'function') {
-    return { providers: [{ provide: Adapter, useClass: option }], imports: [] };
-  }
-  if ('useClass' in option && typeof option.useClass === 'function') {
-    return { providers: [{ provide: Adapter, useClass: option.useClass }], imports: option.imports ?? [] };
-  }
-  if ('useFactory' in option && typeof option.useFactory === 'function') {
-    return {
-      providers: [{ provide: Adapter, useFactory: option.useFactory, inject: option.inject ?? [] }],
-      imports: option.imports ?? [],
-    };
-  }
-  return { providers: [{ provide: Adapter, useValue: option }], imports: [] };
+/**
+ * The extras as the user wrote them, for the checks of `resolveConfig`. `forRoot` hands the
+ * transform its whole input (options too), so only the extras' keys are kept; `forRootAsync` hands
+ * its top-level keys, where an option or a typo is a mistake to report. `forRoot` registers the
+ * options as a value, `forRootAsync` with a factory.
+ */
+function givenExtras(definition: DynamicModule, extras: AuthModuleExtras): AuthModuleExtras {
+  const fromForRoot = (definition.providers ?? []).some(
+    (p) => typeof p === 'object' && 'provide' in p && p.provide === AUTH_MODULE_OPTIONS && 'useValue' in p,
+  );
+  if (!fromForRoot) return extras;
+  return Object.fromEntries(Object.entries(extras).filter(([key]) => key in EXTRAS_DEFAULTS));
+}
+
+/** The `Adapter` provider for a class, an instance, a factory, an existing provider, or the TypeORM default. */
+function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvider {
+  if (adapter === undefined || adapter === null) return { provider: createDefaultAdapterProvider(dataSource).provider, imports: [] };
+  return providerFromOption(Adapter, adapter);
+}
+
+/**
+ * The `RateLimitStore` provider: the `rateLimitStore` extra (built by Nest, with its dependencies),
+ * else the `rateLimit.store` option, else a store in memory.
+ */
+function rateLimitStoreProvider({ rateLimitStore }: AuthModuleExtras): OptionProvider {
+  if (rateLimitStore !== undefined && rateLimitStore !== null) return providerFromOption(RateLimitStore, rateLimitStore);
+  return {
+    provider: {
+      provide: RateLimitStore,
+      inject: [AUTH_MODULE_OPTIONS],
+      useFactory: (options: AuthModuleOptions) => options.rateLimit?.store ?? new MemoryRateLimitStore(),
+    },
+    imports: [],
+  };
 }

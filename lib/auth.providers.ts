@@ -20,13 +20,11 @@ import { SignInService } from './sign-in/sign-in.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
 import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
-import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
-import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 
 /**
- * The injectables AuthModule registers (besides config, adapter and controller wiring, which
- * auth.module.ts builds). One line per service.
+ * The injectables AuthModule registers (besides config, adapter, rate-limit store and controller
+ * wiring, which auth.module-definition.ts builds). One line per service.
  */
 export const AUTH_SERVICES: Provider[] = [
   { provide: RequestErrorLog, inject: [AUTH_CONFIG], useFactory: (config: ResolvedAuthConfig) => new RequestErrorLog(config.logger) },
@@ -44,7 +42,6 @@ export const AUTH_SERVICES: Provider[] = [
   SignInService,
   AuthRouterService,
   AuthService,
-  { provide: RateLimitStore, useClass: MemoryRateLimitStore },
   RateLimiterService,
   CredentialsService,
   EmailService,

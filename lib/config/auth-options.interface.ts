@@ -1,4 +1,4 @@
-import type { FactoryProvider, Type } from '@nestjs/common';
+import type { ConfigurableModuleAsyncOptions, FactoryProvider, InjectionToken, ModuleMetadata, Type } from '@nestjs/common';
 import type { SerializeOptions } from 'cookie';
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from '../types/common.types.js';
 import type { Adapter, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
@@ -155,6 +155,25 @@ export type AdapterOption =
   | { useClass: Type<Adapter>; imports?: any[] }
   | (Pick<FactoryProvider<Adapter | null>, 'useFactory' | 'inject'> & { imports?: any[] });
 
+/**
+ * The rate-limit store as a provider Nest builds, so it can inject its own dependencies (e.g. the
+ * app's Redis client): a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`. Its
+ * dependencies must be visible to AuthModule: global, or given in `imports`.
+ *
+ * ```ts
+ * @Injectable()
+ * class AppRateLimitStore extends RedisRateLimitStore {
+ *   constructor(@Inject(REDIS) client: Redis) { super(client); }
+ * }
+ * AuthModule.forRoot({ ..., rateLimitStore: { useClass: AppRateLimitStore, imports: [RedisModule] } })
+ * ```
+ */
+export type RateLimitStoreOption =
+  | Type<RateLimitStore>
+  | { useClass: Type<RateLimitStore>; imports?: ModuleMetadata['imports'] }
+  | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
+  | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
+
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
 export interface AuthModuleOptions {
   /**
@@ -196,7 +215,8 @@ export interface AuthModuleOptions {
   rateLimit?: {
     /**
      * The counters' store. Give several instances of the app one shared store (e.g.
-     * `new RedisRateLimitStore(redisClient)`), or each enforces its own limits.
+     * `new RedisRateLimitStore(redisClient)`), or each enforces its own limits. To have Nest build
+     * the store with injected dependencies, use the `rateLimitStore` setting instead (not both).
      * @default a `MemoryRateLimitStore` per process
      */
     store?: RateLimitStore;
@@ -221,6 +241,22 @@ export interface AuthModuleExtras {
   dataSource?: string;
   /** Register `AuthGuard` as a global guard; opt routes out with `@Public()`. @default false */
   globalGuard?: boolean;
+  /**
+   * The rate-limit store as a provider (see {@link RateLimitStoreOption}); replaces
+   * `rateLimit.store`. @default `rateLimit.store`, else a `MemoryRateLimitStore` per process
+   */
+  rateLimitStore?: RateLimitStoreOption;
 }
+
+/**
+ * A class that builds the options for `AuthModule.forRootAsync({ useClass })` (or `useExisting`):
+ * Nest instantiates it with its dependencies and calls `createAuthOptions()`.
+ */
+export interface AuthOptionsFactory {
+  createAuthOptions(): Promise<AuthModuleOptions> | AuthModuleOptions;
+}
+
+/** What `AuthModule.forRootAsync` takes: a factory, a class or an existing provider of the options, and the extras. */
+export type AuthModuleAsyncOptions = ConfigurableModuleAsyncOptions<AuthModuleOptions, 'createAuthOptions'> & AuthModuleExtras;
 
 export type { Theme };

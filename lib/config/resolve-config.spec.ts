@@ -2,13 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
 import { resolveConfig } from './resolve-config.js';
 import { defaultRedirect } from './defaults.js';
-import type { AuthModuleOptions } from './auth-options.interface.js';
+import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
+import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store.js';
+import { optionKeyProblems } from './option-keys.js';
 
 const SECRET = 'a-secret-that-is-long-enough-for-tests-000';
 
-function problemsOf(options: AuthModuleOptions, env: NodeJS.ProcessEnv = {}, adapter: object | null = null): string[] {
+function problemsOf(options: AuthModuleOptions, env: NodeJS.ProcessEnv = {}, adapter: object | null = null, extras: AuthModuleExtras = {}): string[] {
   try {
-    resolveConfig(options, {}, adapter, env);
+    resolveConfig(options, extras, adapter, env);
   } catch (error) {
     expect(error).toBeInstanceOf(AuthConfigurationError);
     return (error as AuthConfigurationError).problems;
@@ -119,5 +121,56 @@ describe('defaultRedirect', () => {
     ['', base],
   ])('%s → %s', (url, expected) => {
     expect(defaultRedirect(url, base)).toBe(expected);
+  });
+});
+
+/** Problems of options and extras as a user may write them (typos included). */
+function problemsWith(options: object, extras: object = {}): string[] {
+  return problemsOf(options as AuthModuleOptions, {}, null, extras as AuthModuleExtras);
+}
+
+describe('unknown option keys', () => {
+  it('accepts every known option and setting', () => {
+    expect(optionKeyProblems(
+      { secret: SECRET, providers: [], session: {}, jwt: {}, callbacks: {}, events: {}, pages: {}, theme: {}, cookies: {}, useSecureCookies: true, trustHost: true, url: 'https://a.test', redirectProxyUrl: 'https://b.test', debug: false, logger: {}, rateLimit: {} },
+      { isGlobal: true, basePath: '/auth', adapter: undefined, dataSource: 'db', globalGuard: true, rateLimitStore: undefined },
+    )).toEqual([]);
+  });
+
+  it('reports each unknown key with the known key it is closest to, with the other problems', () => {
+    const problems = problemsWith({ secret: 'short', providers: [], sesion: { strategy: 'jwt' }, globalGaurd: true, Debug: true });
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/unknown option `sesion`: did you mean `session`\?/),
+      expect.stringMatching(/unknown option `globalGaurd`: did you mean `globalGuard`\?/),
+      expect.stringMatching(/unknown option `Debug`: did you mean `debug`\?/),
+      expect.stringMatching(/secret is too short/),
+    ]));
+    expect(problems).toHaveLength(4);
+  });
+
+  it('lists the known keys when nothing is close', () => {
+    expect(problemsWith({ secret: SECRET, providers: [], frobnicate: 1 })).toEqual([
+      expect.stringMatching(/unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore\./),
+    ]);
+  });
+
+  it('reports unknown settings next to the options (forRootAsync top level)', () => {
+    expect(problemsWith({ secret: SECRET, providers: [] }, { basePath: '/auth', basPath: '/x' })).toEqual([
+      expect.stringMatching(/unknown option `basPath`: did you mean `basePath`\?/),
+    ]);
+  });
+
+  it('says where a key belongs when it is in the wrong place', () => {
+    // An option next to useFactory, and a module setting returned by the factory: both would be ignored.
+    expect(problemsWith({ secret: SECRET, providers: [], globalGuard: true }, { session: { strategy: 'jwt' } })).toEqual([
+      expect.stringMatching(/`globalGuard` shapes the module.*top level of forRootAsync/),
+      expect.stringMatching(/`session` is an option, not a module setting.*return it from the factory/),
+    ]);
+  });
+
+  it('refuses a rate-limit store given both as an option and as a provider', () => {
+    expect(problemsWith({ secret: SECRET, providers: [], rateLimit: { store: new MemoryRateLimitStore() } }, { rateLimitStore: MemoryRateLimitStore })).toEqual([
+      expect.stringMatching(/`rateLimit.store` and `rateLimitStore` are both set/),
+    ]);
   });
 });

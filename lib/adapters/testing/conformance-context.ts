@@ -1,0 +1,39 @@
+import type { Adapter, AdapterAccount, AdapterMethod, AdapterUser } from '../adapter.interface.js';
+
+/** A raw row read straight from the store (not through the adapter), or `null`/`undefined` when absent. */
+export type RawRecord = object | null | undefined;
+
+/**
+ * Raw reads that bypass the adapter, so the suite can check what really is (or is no longer)
+ * stored: for example that `deleteUser` removed the sessions rows, not only that the adapter
+ * stopped returning them. Each is optional.
+ */
+export interface ConformanceDb {
+  user?(id: string): Promise<RawRecord> | RawRecord;
+  account?(provider: string, providerAccountId: string): Promise<RawRecord> | RawRecord;
+  session?(sessionToken: string): Promise<RawRecord> | RawRecord;
+  verificationToken?(identifier: string, token: string): Promise<RawRecord> | RawRecord;
+  authenticator?(credentialID: string): Promise<RawRecord> | RawRecord;
+}
+
+/** Optional adapter methods beyond SPEC's contract that the library uses when present. */
+export type ConformanceExtension = 'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier';
+
+/** What each part of the suite works with: the adapter under test and the suite's helpers. */
+export interface ConformanceContext {
+  /** The adapter under test (built in the suite's `beforeAll`). */
+  readonly adapter: Required<Adapter>;
+  db: ConformanceDb;
+  /** How many concurrent calls the race tests make. */
+  concurrency: number;
+  supported: ReadonlySet<AdapterMethod>;
+  extensions: ReadonlySet<ConformanceExtension>;
+  /** `it`, or `it.skip` when the adapter does not implement every method in `needs`. */
+  test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
+  /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
+  raw(read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined, ...args: string[]): Promise<RawRecord | 'unchecked'>;
+  /** Creates a fresh user through the adapter. */
+  createUser(overrides?: Partial<AdapterUser>): Promise<AdapterUser>;
+  /** Links a fresh account to `userId` and returns what was linked. */
+  linked(userId: string, overrides?: Partial<AdapterAccount>): Promise<AdapterAccount>;
+}

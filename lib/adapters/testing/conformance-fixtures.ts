@@ -1,0 +1,64 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from '../adapter.interface.js';
+
+// Fresh records for the conformance suite: unique ids and emails, so tests can share one database.
+
+/** A date in the future with a non-zero millisecond part: storage must keep milliseconds. */
+export function futureDate(days: number): Date {
+  const d = new Date(Date.now() + days * 86_400_000);
+  d.setUTCMilliseconds(123 + days);
+  return d;
+}
+
+export function newUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
+  return {
+    id: randomUUID(),
+    email: `conformance-${randomUUID()}@example.com`,
+    name: 'Ada Lovelace',
+    image: 'https://example.com/ada.png',
+    emailVerified: futureDate(-3),
+    ...overrides,
+  };
+}
+
+export function newAccount(userId: string, overrides: Partial<AdapterAccount> = {}): AdapterAccount {
+  return {
+    userId,
+    type: 'oidc',
+    provider: 'conformance-oidc',
+    providerAccountId: randomUUID(),
+    access_token: randomBytes(24).toString('base64url'),
+    refresh_token: randomBytes(24).toString('base64url'),
+    // Real id_tokens (RS256, many claims) run to several kilobytes: the column must hold them.
+    id_token: `eyJ.${randomBytes(3000).toString('base64url')}.sig`,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    token_type: 'bearer',
+    scope: 'openid email profile',
+    session_state: randomUUID(),
+    ...overrides,
+  };
+}
+
+export function newAuthenticator(userId: string, overrides: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+  const credentialID = randomBytes(32).toString('base64url');
+  return {
+    credentialID,
+    userId,
+    providerAccountId: credentialID,
+    credentialPublicKey: randomBytes(77).toString('base64'),
+    counter: 7,
+    credentialDeviceType: 'multiDevice',
+    credentialBackedUp: true,
+    transports: 'internal,hybrid',
+    ...overrides,
+  };
+}
+
+export function hashedToken(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** The object without `undefined` properties, for `toMatchObject`. */
+export function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

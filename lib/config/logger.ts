@@ -1,0 +1,29 @@
+import { Logger } from '@nestjs/common';
+import { AuthError } from '../errors/auth.errors.js';
+import type { LoggerInstance } from './auth-options.interface.js';
+
+/** The default logger: Nest's Logger; never logs more than the error's type and message. */
+export function createLogger(custom: Partial<LoggerInstance> | undefined, debug: boolean): LoggerInstance {
+  const nest = new Logger('AuthModule');
+  return {
+    error: custom?.error ?? ((error: Error) => {
+      const type = error instanceof AuthError ? error.type : error.name;
+      nest.error(`[${type}] ${error.message}`);
+    }),
+    warn: custom?.warn ?? ((code: string) => nest.warn(code)),
+    debug: custom?.debug ?? ((message: string, metadata?: unknown) => {
+      if (debug) nest.debug(metadata === undefined ? message : `${message} ${safeJson(metadata)}`);
+    }),
+  };
+}
+
+const SECRET_KEYS = /token|secret|code|cookie|password|verifier|nonce|state|authorization|challenge|key/i;
+
+/** Debug metadata with anything that looks like a secret redacted. */
+export function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, (key, v) => (key && SECRET_KEYS.test(key) ? '[redacted]' : v));
+  } catch {
+    return '[unserialisable]';
+  }
+}

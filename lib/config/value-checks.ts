@@ -1,0 +1,32 @@
+// Checks of single option values; each pushes a problem that says what to do and returns a usable value.
+
+/** True for an absolute http(s) URL. */
+export function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A number of seconds above zero, else the fallback (and a problem when one was given). */
+export function positiveNumber(value: unknown, fallback: number, name: string, problems: string[]): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    problems.push(`${name} must be a positive number of seconds, not ${JSON.stringify(value)}.`);
+    return fallback;
+  }
+  return value;
+}
+
+/** A number of seconds, zero or more, else the fallback (and a problem when one was given). */
+export function nonNegativeNumber(value: unknown, fallback: number, name: string, problems: string[]): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    problems.push(`${name} must be zero or a positive number of seconds, not ${JSON.stringify(value)}.`);
+    return fallback;
+  }
+  return value;
+}
