@@ -1,0 +1,116 @@
+/**
+ * Valid material for the fuzzer, obtained from the app with ordinary requests over the same raw
+ * socket (so the headers are exactly what a plain browser-less client sends): a CSRF pair, a
+ * signed-in session, an OAuth sign-in in progress with a real code, WebAuthn challenges.
+ */
+import type { CookiePair, Fixtures, WebAuthnRegisterOptions } from './generator.js';
+import { buildRequest, sendRaw, type HeaderLine, type WireResponse } from './wire.js';
+
+export interface FixtureTarget {
+  port: number;
+  /** The configured public origin (sent as Host). */
+  origin: string;
+  /** The user the fixture session belongs to (never named by the fuzzer). */
+  user: { username: string; password: string };
+}
+
+/** One ordinary request: cookies and a form or JSON body, `Host` the public host. */
+export async function call(
+  target: Pick<FixtureTarget, 'port' | 'origin'>,
+  method: string,
+  path: string,
+  options: { cookies?: CookiePair[]; form?: Record<string, string>; json?: unknown } = {},
+): Promise<WireResponse> {
+  const headers: HeaderLine[] = [['Host', new URL(target.origin).host]];
+  if (options.cookies?.length) headers.push(['Cookie', options.cookies.map(([n, v]) => `${n}=${v}`).join('; ')]);
+  let body: Buffer | undefined;
+  if (options.form) {
+    headers.push(['Content-Type', 'application/x-www-form-urlencoded']);
+    body = Buffer.from(new URLSearchParams(options.form).toString());
+  } else if (options.json !== undefined) {
+    headers.push(['Content-Type', 'application/json']);
+    body = Buffer.from(JSON.stringify(options.json));
+  }
+  return sendRaw(target.port, buildRequest(`${method} ${path} HTTP/1.1`, headers, body));
+}
+
+/** The cookies an answer sets (name and value), deletions left out. */
+export function setCookiePairs(res: WireResponse): CookiePair[] {
+  const out: CookiePair[] = [];
+  for (const line of res.setCookies) {
+    const pair = line.split(';')[0] ?? '';
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const value = pair.slice(eq + 1).trim();
+    if (value !== '' && !/;\s*max-age=0\b/i.test(line)) out.push([pair.slice(0, eq).trim(), value]);
+  }
+  return out;
+}
+
+function expectStatus(res: WireResponse, status: number, what: string): void {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.headers.location ?? ''} ${res.body.slice(0, 200)}`);
+}
+
+/** A fresh anonymous CSRF pair. */
+export async function anonymousCsrf(target: FixtureTarget): Promise<Fixtures['anon']> {
+  const res = await call(target, 'GET', '/auth/csrf');
+  expectStatus(res, 200, 'GET /auth/csrf');
+  const cookie = setCookiePairs(res).find(([n]) => n === 'authjs.csrf-token');
+  if (!cookie) throw new Error('GET /auth/csrf set no CSRF cookie');
+  return { cookie, token: (JSON.parse(res.body) as { csrfToken: string }).csrfToken };
+}
+
+/** Signs `user` in with credentials; returns the session cookies and a CSRF pair bound to the session. */
+export async function credentialsSignIn(target: FixtureTarget, user: FixtureTarget['user'], anon: Fixtures['anon']): Promise<NonNullable<Fixtures['user']>> {
+  const res = await call(target, 'POST', '/auth/callback/credentials', {
+    cookies: [anon.cookie],
+    form: { csrfToken: anon.token, username: user.username, password: user.password, callbackUrl: '/me' },
+  });
+  expectStatus(res, 302, `credentials sign-in of ${user.username}`);
+  if (res.headers.location !== `${target.origin}/me`) throw new Error(`credentials sign-in of ${user.username} went to ${res.headers.location}`);
+  const session = setCookiePairs(res).filter(([n]) => n.startsWith('authjs.session-token'));
+  if (session.length === 0) throw new Error(`credentials sign-in of ${user.username} set no session cookie`);
+  const bound = await call(target, 'GET', '/auth/csrf', { cookies: [...session, anon.cookie] });
+  expectStatus(bound, 200, 'GET /auth/csrf with a session');
+  const csrf = setCookiePairs(bound).find(([n]) => n === 'authjs.csrf-token');
+  if (!csrf) throw new Error('GET /auth/csrf with a session set no bound CSRF cookie');
+  const sessionToken = session.length === 1 ? session[0]![1] : session.sort(([a], [b]) => a.localeCompare(b)).map(([, v]) => v).join('');
+  return { session, sessionToken, csrf, token: (JSON.parse(bound.body) as { csrfToken: string }).csrfToken };
+}
+
+/** Everything the generator draws on, fetched anew (`n` keeps addresses apart between refreshes). */
+export async function refreshFixtures(target: FixtureTarget, n: number, emailLinks: string[]): Promise<Fixtures> {
+  const anon = await anonymousCsrf(target);
+  const user = await credentialsSignIn(target, target.user, anon);
+
+  // OAuth: start a sign-in, let the test server approve it, keep the code it sends back.
+  const start = await call(target, 'POST', '/auth/signin/oauth', { cookies: [anon.cookie], form: { csrfToken: anon.token, callbackUrl: '/me' } });
+  expectStatus(start, 302, 'POST /auth/signin/oauth');
+  const checks = setCookiePairs(start).filter(([name]) => name !== 'authjs.csrf-token' && name !== 'authjs.callback-url');
+  const approved = await fetch(start.headers.location!, { redirect: 'manual' });
+  const back = new URL(approved.headers.get('location') ?? '', target.origin);
+  const code = back.searchParams.get('code');
+  if (!code) throw new Error(`the OAuth test server sent no code back: ${back.href}`);
+  const oauth = { cookies: checks, state: back.searchParams.get('state') ?? undefined, code };
+
+  // WebAuthn: one registration and one authentication challenge.
+  const webauthn: Fixtures['webauthn'] = {};
+  const reg = await call(target, 'GET', `/auth/webauthn-options/passkey?action=register&email=fz-reg-${n}%40example.test`);
+  expectStatus(reg, 200, 'GET /auth/webauthn-options/passkey?action=register');
+  const regCookie = setCookiePairs(reg).find(([name]) => name === 'authjs.challenge');
+  if (regCookie) webauthn.register = { cookie: regCookie, options: (JSON.parse(reg.body) as { options: WebAuthnRegisterOptions }).options };
+  const regUser = await call(target, 'GET', '/auth/webauthn-options/passkey?action=register', { cookies: user.session });
+  expectStatus(regUser, 200, 'GET /auth/webauthn-options/passkey?action=register with a session');
+  const regUserCookie = setCookiePairs(regUser).find(([name]) => name === 'authjs.challenge');
+  if (regUserCookie) webauthn.registerAsUser = { cookie: regUserCookie, options: (JSON.parse(regUser.body) as { options: WebAuthnRegisterOptions }).options };
+  const auth = await call(target, 'GET', '/auth/webauthn-options/passkey?action=authenticate');
+  expectStatus(auth, 200, 'GET /auth/webauthn-options/passkey?action=authenticate');
+  const authCookie = setCookiePairs(auth).find(([name]) => name === 'authjs.challenge');
+  if (authCookie) webauthn.authenticate = { cookie: authCookie, options: (JSON.parse(auth.body) as { options: { challenge: string; rpId?: string } }).options };
+
+  // A magic link (the provider's sender keeps it in `emailLinks`).
+  const mail = await call(target, 'POST', '/auth/signin/email', { cookies: [anon.cookie], form: { csrfToken: anon.token, email: `fz-link-${n}@example.test`, callbackUrl: '/me' } });
+  expectStatus(mail, 302, 'POST /auth/signin/email');
+
+  return { anon, user, oauth, webauthn, emailLinks };
+}

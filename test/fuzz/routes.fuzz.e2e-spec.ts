@@ -1,0 +1,316 @@
+/**
+ * The route fuzzer (issue "Security hardening", item 5): a bounded, seeded run of malformed requests
+ * over every route of the module, in both session strategies, on a real socket. Every answer must
+ * be below 500, send the browser nowhere but the configured origin (or the OAuth provider, with our
+ * redirect_uri), reflect no markup and carry no injected header; no request may log an error; the
+ * app must still sign a user in afterwards; the heap after GC may grow by less than 10 MiB.
+ *
+ * FUZZ_SEED (default: random) and FUZZ_COUNT (default 2400, split over both strategies) replay a
+ * run: every failure message names both. Request `i` of a strategy depends only on the seed, the
+ * strategy and `i` (plus server-made values such as CSRF tokens), not on the count.
+ */
+import { randomInt } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Credentials, Email, MemoryAdapter, Passkey, type LoggerInstance } from '../../lib/index.js';
+import { createTestApp, TEST_SECRET, type TestApp } from '../setup/app.js';
+import { startOAuth2Server, type TestOAuth2Server } from '../setup/oauth2-server.js';
+import { checkAnswer, type AnswerRules } from './checks.js';
+import { anonymousCsrf, call, credentialsSignIn, refreshFixtures, setCookiePairs, type FixtureTarget } from './fixtures.js';
+import { generateRequest, type Fixtures, type FuzzRequest, type FuzzTarget } from './generator.js';
+import { mixSeed, Rng } from './prng.js';
+import { finish, sendRaw, type WireResponse } from './wire.js';
+
+const ORIGIN = 'http://app.test';
+const SEED = parseSeed(process.env.FUZZ_SEED);
+const COUNT = parseCount(process.env.FUZZ_COUNT);
+const REPLAY = `FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}`;
+/** Fixtures (CSRF pairs, a session, an OAuth code, challenges) are fetched anew this often. */
+const REFRESH_EVERY = 100;
+/** Failures reported before the run stops (FUZZ_MAX_FAILURES for local runs). */
+const MAX_FAILURES = Number(process.env.FUZZ_MAX_FAILURES) || 25;
+/** FUZZ_VERBOSE=1 prints how often each route answered each status and error type. */
+const VERBOSE = process.env.FUZZ_VERBOSE === '1';
+/** FUZZ_TRACE=<file> writes every request and the head of its answer there (local debugging). */
+const TRACE = process.env.FUZZ_TRACE;
+/** Allowed growth of the heap after GC between the end of the warm-up and the end of the run. */
+const MAX_HEAP_GROWTH = 10 * 1024 * 1024;
+
+/** Credentials users: `alice` the fuzzer may sign in as; `fixture` and `final` it never names. */
+const USERS = new Map([
+  ['alice', { id: 'user-alice', email: 'alice@example.test', password: 'correct horse' }],
+  ['fixture', { id: 'user-fixture', email: 'fixture@example.test', password: 'fixture-password-1' }],
+  ['final', { id: 'user-final', email: 'final@example.test', password: 'final-password-2' }],
+]);
+
+function parseSeed(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return randomInt(0, 2 ** 32 - 1);
+  const n = raw.startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32) throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${raw}`);
+  return n;
+}
+
+function parseCount(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 2400;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 2) throw new Error(`FUZZ_COUNT must be an integer of at least 2: ${raw}`);
+  return n;
+}
+
+/** `global.gc`, exposed at run time when node was started without --expose-gc. */
+function getGc(): () => void {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (typeof existing === 'function') return existing;
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+async function heapAfterGc(gc: () => void): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** A request as text for a failure message: the head and the start of the body, escaped. */
+function showRequest(bytes: Buffer): string {
+  const text = bytes.toString('latin1');
+  return JSON.stringify(text.length > 1500 ? `${text.slice(0, 1500)}…(${text.length} bytes)` : text);
+}
+
+describe('the route fuzzer\'s checks', () => {
+  // A checker that passes everything would make the fuzzer pass everything: each rule must bite.
+  const rules: AnswerRules = { origin: ORIGIN, oauthAuthorize: 'http://127.0.0.1:9/authorize', oauthRedirectUri: `${ORIGIN}/auth/callback/oauth`, basePath: '/auth' };
+  const request = (target = '/auth/signin', mayAuthenticate = false): FuzzRequest => ({ label: `GET ${target}`, method: 'GET', target, bytes: Buffer.alloc(0), marker: 'fz0q', mayAuthenticate, notes: [] });
+  const answer = (head: string[], body = '') => finish(`${['HTTP/1.1 200 OK', 'X-Content-Type-Options: nosniff', 'Date: x', ...head].join('\r\n')}\r\n\r\n${body}`);
+  const problems = (head: string[], body?: string, req = request()) => checkAnswer(req, answer(head, body), rules);
+
+  it('accepts a clean answer', () => {
+    expect(problems(['Location: /auth/signin', 'Set-Cookie: authjs.callback-url=http%3A%2F%2Fapp.test%2Fme; Path=/'])).toEqual([]);
+    expect(problems(['Content-Type: application/json'], '{"url":"http://app.test/x"}')).toEqual([]);
+    expect(problems([`Location: http://127.0.0.1:9/authorize?redirect_uri=${encodeURIComponent(`${ORIGIN}/auth/callback/oauth`)}`])).toEqual([]);
+    expect(problems(['Content-Type: text/html'], '<p>&lt;fz0q&gt;</p>')).toEqual([]);
+  });
+
+  it.each([
+    ['a 5xx', finish('HTTP/1.1 502 Bad Gateway\r\nX-Content-Type-Options: nosniff\r\n\r\n'), 'status 502'],
+    ['no answer', finish(''), 'no HTTP answer'],
+    ['an off-origin Location', answer(['Location: //evil.example/']), 'Location leaves the origin'],
+    ['a Location with another scheme', answer(['Location: javascript:alert(1)']), 'Location leaves the origin'],
+    ['an off-origin { url }', answer(['Content-Type: application/json'], '{"url":"https://evil.example"}'), 'JSON url leaves the origin'],
+    ['a foreign redirect_uri', answer(['Location: http://127.0.0.1:9/authorize?redirect_uri=http%3A%2F%2Fevil.example%2F']), 'redirect_uri'],
+    ['an off-origin form action', answer(['Content-Type: text/html'], '<form action="http://evil.example/x"></form>'), 'page <form action> leaves the origin'],
+    ['an off-origin callback-url cookie', answer(['Set-Cookie: authjs.callback-url=https%3A%2F%2Fevil.example; Path=/']), 'callback-url cookie leaves the origin'],
+    ['reflected markup', answer(['Content-Type: text/html'], '<p><fz0q onerror=alert(1)></p>'), 'reflected markup'],
+    ['reflected markup in JSON', answer(['Content-Type: application/json'], '{"message":"<fz0q>"}'), 'reflected markup'],
+    ['an injected header', answer(['X-Fuzz-Injected: 1']), 'injected header'],
+    ['an injected cookie', answer(['Set-Cookie: fzinj=1']), 'injected cookie'],
+    ['an injected cookie attribute', answer(['Set-Cookie: authjs.callback-url=x; Domain=evil.example']), 'injected cookie attribute'],
+    ['a session cookie', answer(['Set-Cookie: authjs.session-token=abc; Path=/']), 'session cookie was set'],
+    ['a session shown', answer(['Content-Type: application/json'], '{"user":{"id":"u"},"expires":"x"}'), 'a session is shown'],
+    ['no nosniff', finish('HTTP/1.1 200 OK\r\nDate: x\r\nContent-Type: text/plain\r\n\r\nok'), 'nosniff'],
+  ])('finds %s', (_label, res, expected) => {
+    expect(checkAnswer(request(), res, rules).join('\n')).toContain(expected);
+  });
+
+  it('lets a request with valid credentials sign in', () => {
+    expect(checkAnswer(request('/auth/callback/credentials', true), answer(['Set-Cookie: authjs.session-token=abc; Path=/']), rules)).toEqual([]);
+  });
+});
+
+let oauthServer: TestOAuth2Server;
+beforeAll(async () => {
+  oauthServer = await startOAuth2Server({ clients: [{ client_id: 'fz-client', client_secret: 'fz-client-secret', redirect_uris: [`${ORIGIN}/auth/callback/oauth`] }] });
+  // Printed once, so a passing run can be replayed too.
+  console.log(`route fuzzer: ${REPLAY}`);
+});
+afterAll(async () => {
+  await oauthServer?.close();
+});
+
+describe.each([
+  ['jwt', 0],
+  ['database', 1],
+] as const)(`route fuzzer, %s sessions (${REPLAY})`, (strategy, strategyIndex) => {
+  const requests = strategyIndex === 0 ? Math.ceil(COUNT / 2) : Math.floor(COUNT / 2);
+  let t: TestApp;
+  let port: number;
+  /** Error lines of the module's logger (there must be none); warnings are only counted. */
+  const errors: string[] = [];
+  let warnings = 0;
+  /** Recent magic links (path and query), and any that left the origin. */
+  const emailLinks: string[] = [];
+  const offOriginLinks: string[] = [];
+
+  const logger: LoggerInstance = {
+    error: (error: Error) => void (errors.length < 100 && errors.push(`${error.name}: ${error.message}`.slice(0, 300))),
+    warn: (line: string) => {
+      warnings += 1;
+      if (TRACE) appendFileSync(TRACE, `  warn: ${line}\n`);
+    },
+    debug: () => undefined,
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      auth: {
+        url: ORIGIN,
+        trustHost: false,
+        secret: TEST_SECRET,
+        adapter: new MemoryAdapter(),
+        session: { strategy },
+        logger,
+        providers: [
+          Credentials({
+            credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
+            // Every request comes from 127.0.0.1: the per-IP lockout would stop the final sign-in.
+            lockout: { maxAttemptsPerIp: 1_000_000 },
+            authorize: async (c) => {
+              const user = typeof c.username === 'string' ? USERS.get(c.username) : undefined;
+              return user && user.password === c.password ? { id: user.id, email: user.email } : null;
+            },
+          }),
+          Email({
+            rateLimit: { maxPerAddress: 3, maxPerIp: 1_000_000, windowSeconds: 600 },
+            sendVerificationRequest: ({ url }) => {
+              const link = new URL(url);
+              if (link.origin !== ORIGIN) offOriginLinks.push(url.slice(0, 200));
+              emailLinks.push(`${link.pathname}${link.search}`);
+              if (emailLinks.length > 6) emailLinks.shift();
+            },
+          }),
+          Passkey({ rateLimit: { maxPerAddress: 10, maxPerIp: 1_000_000, windowSeconds: 600 } }),
+          {
+            id: 'oauth',
+            name: 'Fuzz OAuth',
+            type: 'oauth',
+            clientId: 'fz-client',
+            clientSecret: 'fz-client-secret',
+            authorization: { url: oauthServer.authorizationUrl, params: { scope: 'read:user' } },
+            checks: ['pkce', 'state'],
+            token: oauthServer.tokenUrl,
+            userinfo: oauthServer.userinfoUrl,
+          },
+        ],
+      },
+    });
+    port = Number(new URL(t.url).port);
+  });
+  afterAll(() => t?.close());
+
+  const fixtureTarget = (): FixtureTarget => ({ port, origin: ORIGIN, user: { username: 'fixture', password: USERS.get('fixture')!.password } });
+  const rules = (): AnswerRules => ({
+    origin: ORIGIN,
+    oauthAuthorize: oauthServer.authorizationUrl,
+    oauthRedirectUri: `${ORIGIN}/auth/callback/oauth`,
+    basePath: '/auth',
+  });
+
+  it(
+    `answers ${requests} malformed requests: below 500, on-origin redirects, nothing reflected or injected, no error logged, bounded heap`,
+    async () => {
+      const gc = getGc();
+      const target: FuzzTarget = { origin: ORIGIN, port, secret: TEST_SECRET, strategy, alice: { username: 'alice', password: USERS.get('alice')!.password } };
+      const failures: string[] = [];
+      const statuses = new Map<number, number>();
+      const outcomes = new Map<string, number>();
+      const fail = (index: number, what: string, problems: string[], request?: Buffer) => {
+        failures.push(
+          [`[${strategy} #${index}] ${what}`, ...problems.map((p) => `  - ${p}`), ...(request ? [`  request: ${showRequest(request)}`] : [])].join('\n'),
+        );
+      };
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => void uncaught.push(error);
+      process.on('uncaughtException', onUncaught);
+      process.on('unhandledRejection', onUncaught);
+
+      const warmup = Math.min(requests, Math.max(50, Math.floor(requests / 10)));
+      let baseline = 0;
+      let fx: Fixtures | undefined;
+      const started = performance.now();
+      let generateMs = 0;
+      let wireMs = 0;
+      try {
+        for (let i = 0; i < requests && failures.length < MAX_FAILURES; i++) {
+          if (i === warmup) baseline = await heapAfterGc(gc);
+          const errorsBefore = errors.length;
+          const uncaughtBefore = uncaught.length;
+          if (i % REFRESH_EVERY === 0 || !fx) {
+            try {
+              fx = await refreshFixtures(fixtureTarget(), i, emailLinks);
+            } catch (error) {
+              fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [String(error)]);
+              break;
+            }
+          }
+          const rng = new Rng(mixSeed(SEED, strategyIndex, i));
+          const marker = `fz${i.toString(36)}q`;
+          const generating = performance.now();
+          const request = await generateRequest(rng, marker, target, fx);
+          generateMs += performance.now() - generating;
+          let res: WireResponse;
+          try {
+            res = await sendRaw(port, request.bytes);
+          } catch (error) {
+            fail(i, request.label, [`no answer: ${String(error)}`, `mutations: ${request.notes.join(', ') || 'none'}`], request.bytes);
+            continue;
+          }
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          wireMs += res.ms;
+          if (TRACE) appendFileSync(TRACE, `[${strategy} #${i}] ${showRequest(request.bytes)}\n  -> ${JSON.stringify(res.head)} ${JSON.stringify(res.body.slice(0, 300))}\n`);
+          if (VERBOSE) {
+            const route = request.target.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?')[0]!.slice(0, 40);
+            const kind = /"error":"(\w+)"/.exec(res.body)?.[1] ?? /[?&]error=(\w+)/.exec(res.headers.location ?? '')?.[1] ?? '';
+            const key = `${request.method} ${route} ${res.status} ${kind}`;
+            outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+          }
+          const problems = checkAnswer(request, res, rules());
+          // Work the answer started may still log (events, clean-ups): give it a turn.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (errors.length > errorsBefore) problems.push(...errors.slice(errorsBefore).map((e) => `logged an error: ${e}`));
+          if (uncaught.length > uncaughtBefore) problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
+          if (offOriginLinks.length > 0) problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
+          if (problems.length > 0) fail(i, `${request.label} -> ${res.status}`, [...problems, `mutations: ${request.notes.join(', ') || 'none'}`], request.bytes);
+        }
+      } finally {
+        process.off('uncaughtException', onUncaught);
+        process.off('unhandledRejection', onUncaught);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const end = await heapAfterGc(gc);
+      const growth = end - baseline;
+      if (failures.length === 0 && growth >= MAX_HEAP_GROWTH) {
+        failures.push(`[${strategy}] heap after GC grew by ${(growth / 1048576).toFixed(1)} MiB between request #${warmup} and the end (limit 10 MiB)`);
+      }
+      console.log(
+        `route fuzzer, ${strategy}: ${requests} requests in ${seconds.toFixed(1)} s (generating ${(generateMs / 1000).toFixed(1)} s, on the wire ${(wireMs / 1000).toFixed(1)} s), heap ${(growth / 1048576).toFixed(2)} MiB after warm-up, ` +
+          `${warnings} warnings, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ')} (${REPLAY})`,
+      );
+      if (VERBOSE) console.log([...outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${String(n).padStart(5)} ${k}`).join('\n'));
+      if (failures.length > 0) {
+        throw new Error(`The route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`);
+      }
+    },
+    Math.max(120_000, requests * 60),
+  );
+
+  it('still signs a user in afterwards, over HTTP', async () => {
+    const errorsBefore = errors.length;
+    const target = fixtureTarget();
+    const anon = await anonymousCsrf(target);
+    const signedIn = await credentialsSignIn(target, { username: 'final', password: USERS.get('final')!.password }, anon);
+    const me = await call(target, 'GET', '/me', { cookies: signedIn.session });
+    expect({ status: me.status, replay: REPLAY }).toEqual({ status: 200, replay: REPLAY });
+    expect((JSON.parse(me.body) as { user: { id: string } }).user.id).toBe('user-final');
+    const session = await call(target, 'GET', '/auth/session', { cookies: signedIn.session });
+    expect((JSON.parse(session.body) as { user?: { email?: string } } | null)?.user?.email).toBe('final@example.test');
+    // And out again.
+    const out = await call(target, 'POST', '/auth/signout', { cookies: [...signedIn.session, signedIn.csrf], form: { csrfToken: signedIn.token } });
+    expect(out.status).toBe(302);
+    expect(setCookiePairs(out).some(([name]) => name.startsWith('authjs.session-token'))).toBe(false);
+    expect(errors.slice(errorsBefore)).toEqual([]);
+  });
+});
