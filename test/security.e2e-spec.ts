@@ -388,6 +388,22 @@ describe('headers on every answer', () => {
     }
   });
 
+  it('answers the bare base path itself (400 UnknownAction), never the framework\'s 404 echoing the target', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const res = await rawRequest(port(t), rawHttp(`${method} /auth?x=%3Cb%3E HTTP/1.1`, { host: `127.0.0.1:${port(t)}` }));
+      expect({ method, status: res.status, error: JSON.parse(res.body).error }).toEqual({ method, status: 400, error: 'UnknownAction' });
+      expect(res.body).not.toContain('<b>');
+      expectBaseHeaders(res, `${method} /auth`);
+    }
+  });
+
+  it('writes client-sent text into JSON answers without markup characters', async () => {
+    const res = await rawRequest(port(t), rawHttp('GET /auth/webauthn-options/%3Cimg%20src%3Dx%3E%26 HTTP/1.1', { host: `127.0.0.1:${port(t)}` }));
+    expect(res.status).toBe(400);
+    expect(res.body).not.toMatch(/[<>&]/);
+    expect(JSON.parse(res.body).message).toContain('<img src=x>&');
+  });
+
   it('on the answers written before the module runs: body-parser refusals, a target refused at the edge', async () => {
     const host = `127.0.0.1:${port(t)}`;
     const bad = [

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { safeJson } from '../util/safe-json.js';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
@@ -48,7 +49,6 @@ export function toAuthRequest(req: Request, config: ResolvedAuthConfig): AuthReq
   };
 }
 
-/** Writes a flow's response to Express. `X-Auth-Return-Redirect` turns a redirect into `200 {url}`. */
 /**
  * Writes a flow's response to Express: every answer of the module goes through here, with the
  * headers every answer carries ({@link BASE_RESPONSE_HEADERS}) set first and the response's own
@@ -64,7 +64,7 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
   if (response.redirect) {
     if (req.headers['x-auth-return-redirect']) {
       res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify({ url: response.redirect }));
+      res.end(safeJson({ url: response.redirect }));
       return;
     }
     res.status(response.status ?? 302).setHeader('Location', response.redirect).end();
@@ -77,7 +77,7 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
     res.end(response.html);
   } else if (response.json !== undefined) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify(response.json));
+    res.end(safeJson(response.json));
   } else if (response.body !== undefined) {
     res.setHeader('Content-Type', response.body.contentType);
     res.end(response.body.content);

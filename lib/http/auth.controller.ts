@@ -38,6 +38,7 @@ export class AuthControllerBase {
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'webauthn-client'); }
 
   /** Anything else under the base path: a clear 400, never a 404 page from another layer or a 500. */
+  @All() root(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'unknown'); }
   @All('{*rest}') unknown(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'unknown'); }
 
   private async run(req: Request, res: Response, action: AuthAction, provider?: string): Promise<void> {
