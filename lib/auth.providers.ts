@@ -11,9 +11,15 @@ import { ChecksService } from './sign-in/checks.service.js';
 import { OAuthService } from './flows/oauth/oauth.service.js';
 import { SessionService } from './session/session.service.js';
 import { SignInService } from './sign-in/sign-in.service.js';
+import { AccountLinkingService } from './sign-in/account-linking.service.js';
+import { UserCreationService } from './sign-in/user-creation.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
 import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
+import { WebAuthnOptionsService } from './flows/webauthn/webauthn-options.service.js';
+import { WebAuthnChallengeService } from './flows/webauthn/webauthn-challenge.service.js';
+import { WebAuthnRegistrationService } from './flows/webauthn/webauthn-registration.service.js';
+import { WebAuthnAuthenticationService } from './flows/webauthn/webauthn-authentication.service.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from './rate-limit/rate-limit.store.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
@@ -30,6 +36,8 @@ export const AUTH_SERVICES: Provider[] = [
   SessionService,
   ChecksService,
   SignInService,
+  AccountLinkingService,
+  UserCreationService,
   AuthRouterService,
   AuthService,
   { provide: RateLimitStore, useClass: MemoryRateLimitStore },
@@ -38,4 +46,8 @@ export const AUTH_SERVICES: Provider[] = [
   EmailService,
   OAuthService,
   WebAuthnService,
+  WebAuthnOptionsService,
+  WebAuthnChallengeService,
+  WebAuthnRegistrationService,
+  WebAuthnAuthenticationService,
 ];
