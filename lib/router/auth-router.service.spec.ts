@@ -1,31 +1,14 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
-import type { AuthModuleOptions } from '../config/auth-options.interface.js';
 import { CredentialsService } from '../flows/credentials/credentials.service.js';
 import { EmailService } from '../flows/email/email.service.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
-import { Credentials } from '../providers/credentials.provider.js';
-import { Email } from '../providers/email.provider.js';
-import { Passkey } from '../providers/webauthn.provider.js';
-import { applyCookies, createAuthTestbed, ORIGIN, type AuthTestbed, type RequestInit } from '../sign-in/fixtures/auth-testbed.fixture.js';
+import { applyCookies, createAuthTestbed, everyProvider, ORIGIN, type AuthTestbed, type RequestInit } from '../sign-in/fixtures/auth-testbed.fixture.js';
 import type { AuthResponse } from '../types/http.types.js';
 import { AuthRouterService, type AuthAction } from './auth-router.service.js';
 
 const AUTH = `${ORIGIN}/auth`;
-const IDP = { authorization: 'https://idp.example/authorize', token: 'https://idp.example/token', userinfo: 'https://idp.example/userinfo' };
-
-/** Every kind of provider; mails land in `sent`, `authorize` accepts the password "right". */
-function options(sent: string[]): AuthModuleOptions {
-  return {
-    providers: [
-      { id: 'idp', name: 'IdP', type: 'oauth', clientId: 'c', clientSecret: 's', ...IDP } as never,
-      Email({ sendVerificationRequest: async ({ url }) => void sent.push(url) }),
-      Credentials({ credentials: { username: {}, password: {} }, authorize: async (c) => (c.password === 'right' ? { id: 'u1', name: String(c.username) } : null) }),
-      Passkey(),
-    ],
-  };
-}
 
 /** The action and provider of a path under basePath, as the controller's route table maps them. */
 function route(path: string): [AuthAction, string | undefined] {
@@ -67,7 +50,7 @@ describe('AuthRouterService', () => {
   let sent: string[];
   beforeEach(async () => {
     sent = [];
-    bed = await createAuthTestbed(options(sent), AUTH_SERVICES);
+    bed = await createAuthTestbed({ providers: everyProvider(sent) }, AUTH_SERVICES);
     client = new Client(bed);
   });
 
@@ -95,7 +78,7 @@ describe('AuthRouterService', () => {
       const page = await client.send('GET', '/signin', { query: { error: 'Verification' } });
       expect(page.html).toContain(`action="${AUTH}/signin/idp"`);
       expect(page.html).toContain(`${AUTH}/webauthn-client.js`);
-      bed = await createAuthTestbed({ ...options(sent), pages: { signIn: '/login' } }, AUTH_SERVICES);
+      bed = await createAuthTestbed({ providers: everyProvider(sent), pages: { signIn: '/login' } }, AUTH_SERVICES);
       const redirect = await new Client(bed).send('GET', '/signin', { query: { error: 'Verification' } });
       expect(redirect.redirect).toBe(`${ORIGIN}/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}&error=Verification`);
     });
