@@ -3,6 +3,7 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import type { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { AUTH_SERVICES } from '../auth.providers.js';
 import { AccountNotLinked, InvalidProvider, OAuthAccountNotLinked } from '../errors/auth.errors.js';
+import { Passkey } from '../providers/webauthn.provider.js';
 import type { Account, User } from '../types/common.types.js';
 import { AccountLinkingService } from './account-linking.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';
@@ -17,9 +18,9 @@ describe('AccountLinkingService', () => {
   let ada: AdapterUser;
   let updated: unknown[];
 
-  async function setup(idp: Record<string, unknown> = {}) {
+  async function setup(providers = everyProvider()) {
     updated = [];
-    const bed = await createAuthTestbed({ providers: everyProvider([], idp), events: { updateUser: (m) => void updated.push(m.user) } }, AUTH_SERVICES);
+    const bed = await createAuthTestbed({ providers, events: { updateUser: (m) => void updated.push(m.user) } }, AUTH_SERVICES);
     linking = bed.get(AccountLinkingService);
     adapter = bed.adapter!;
     ada = await adapter.createUser({ id: 'ada', email: 'ada@example.com', emailVerified: null, name: 'Ada' });
@@ -60,12 +61,13 @@ describe('AccountLinkingService', () => {
     });
 
     it('links by email with allowDangerousEmailAccountLinking', async () => {
-      await setup({ allowDangerousEmailAccountLinking: true });
+      await setup(everyProvider([], { allowDangerousEmailAccountLinking: true }));
       const resolved = await linking.resolve(input(GITHUB, { email: 'ada@example.com' }), null, null);
       expect(resolved).toMatchObject({ user: { id: 'ada' }, isNewUser: false, linked: { userId: 'ada' } });
     });
 
     it('never links a passkey by email, whatever the provider says', async () => {
+      await setup([...everyProvider().slice(0, 3), Passkey({ allowDangerousEmailAccountLinking: true } as never)]);
       expect(await rejectionOf(linking.resolve(input(PASSKEY, { id: 'new-id', email: 'ada@example.com' }), null, null))).toBeInstanceOf(AccountNotLinked);
     });
 
