@@ -17,9 +17,15 @@ import { DatabaseSessionStore } from './session/session-store.js';
 import { SessionReader } from './session/session-reader.js';
 import { SessionIssuer } from './session/session-issuer.js';
 import { SignInService } from './sign-in/sign-in.service.js';
+import { AccountLinkingService } from './sign-in/account-linking.service.js';
+import { UserCreationService } from './sign-in/user-creation.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
 import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
+import { WebAuthnOptionsService } from './flows/webauthn/webauthn-options.service.js';
+import { WebAuthnChallengeService } from './flows/webauthn/webauthn-challenge.service.js';
+import { WebAuthnRegistrationService } from './flows/webauthn/webauthn-registration.service.js';
+import { WebAuthnAuthenticationService } from './flows/webauthn/webauthn-authentication.service.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 
 /**
@@ -40,6 +46,8 @@ export const AUTH_SERVICES: Provider[] = [
   SessionService,
   ChecksService,
   SignInService,
+  AccountLinkingService,
+  UserCreationService,
   AuthRouterService,
   AuthService,
   RateLimiterService,
@@ -47,4 +55,8 @@ export const AUTH_SERVICES: Provider[] = [
   EmailService,
   OAuthService,
   WebAuthnService,
+  WebAuthnOptionsService,
+  WebAuthnChallengeService,
+  WebAuthnRegistrationService,
+  WebAuthnAuthenticationService,
 ];

@@ -24,7 +24,7 @@ import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
 import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
 import { SessionService } from '../session/session.service.js';
-import { SignInRedirect } from '../sign-in/sign-in.service.js';
+import { SignInRedirect } from '../sign-in/sign-in-callback.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
 
 /** The routes under `basePath`, as Auth.js names them. */

@@ -184,6 +184,35 @@ export function ceremonySettings(config: WebAuthnConfig) {
   };
 }
 
+/**
+ * Runs a SimpleWebAuthn verification; anything it throws is a verification failure. Its message
+ * says why (origin, RP ID, flags, counter), except for challenge mismatches, whose message would
+ * quote both challenges into the logs; the original error is not kept as `cause` for that reason.
+ */
+export async function verifyOrRefuse<T>(verify: () => Promise<T>): Promise<T> {
+  try {
+    return await verify();
+  } catch (error) {
+    const message = String((error as Error)?.message ?? 'invalid response');
+    const reason = /challenge/i.test(message) ? 'the challenge is not the one issued for this ceremony' : message.slice(0, 300);
+    throw new WebAuthnVerificationError(`The WebAuthn response was refused: ${reason}.`);
+  }
+}
+
+/** The value of `fn()`, or null when it throws (for best-effort reads and clean-ups). */
+export async function orNull<T>(fn: () => T | PromiseLike<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch {
+    return null;
+  }
+}
+
+/** Stored transports (`usb,nfc`) as WebAuthn JSON lists them. */
+export function splitTransports(transports: string | null | undefined): string[] | undefined {
+  return transports ? transports.split(',').filter(Boolean) : undefined;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
