@@ -7,8 +7,8 @@ const base = { url: 'http://127.0.0.1:3000', signInUrl: 'http://127.0.0.1:3000/a
 
 describe('errorPageStatus', () => {
   it.each([
-    ['Configuration', 500],
-    ['MissingAdapterMethods', 500],
+    ['Configuration', 200],
+    ['MissingAdapterMethods', 200],
     ['AccessDenied', 403],
     ['Verification', 403],
     ['WebAuthnVerificationError', 403],

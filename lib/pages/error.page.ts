@@ -64,9 +64,15 @@ function contentFor(type?: string): ErrorContent {
   return type && Object.hasOwn(ERROR_PAGES, type) ? ERROR_PAGES[type]! : DEFAULT_CONTENT;
 }
 
-/** The HTTP status of the error page for an `?error=` type (unknown types: 200, as in Auth.js). */
+/**
+ * The HTTP status of the error page for an `?error=` type (unknown types: 200, as in Auth.js). A
+ * server fault's page (`Configuration`, `MissingAdapterMethods`) answers 200 where Auth.js answers
+ * 500: anyone can open `?error=Configuration`, a client's request is never a server error, and the
+ * fault itself was answered and logged when it happened.
+ */
 export function errorPageStatus(type?: string): number {
-  return contentFor(type).status;
+  const { status } = contentFor(type);
+  return status >= 500 ? 200 : status;
 }
 
 /** The built-in error page. The raw `?error=` value is never echoed: unknown types get a generic text. */

@@ -95,8 +95,10 @@ describe('AuthRouterService', () => {
     it('GET /verify-request and GET /error render their pages', async () => {
       expect((await client.send('GET', '/verify-request')).html).toContain('Check your email');
       const error = await client.send('GET', '/error', { query: { error: 'Configuration' } });
-      expect(error.status).toBe(500);
+      // A page anyone can open is never a server error (Auth.js answers 500 here).
+      expect(error.status).toBe(200);
       expect(error.html).toContain('<html');
+      expect((await client.send('GET', '/error', { query: { error: 'AccessDenied' } })).status).toBe(403);
     });
 
     it('GET /webauthn-client.js serves the passkey script, cacheable', async () => {

@@ -50,6 +50,14 @@ describe('AccountLinkingService', () => {
       expect(await adapter.getUserByAccount(GITHUB)).toMatchObject({ id: 'ada' });
     });
 
+    it.each([
+      ['an OAuth account', GITHUB, OAuthAccountNotLinked],
+      ['a passkey', PASSKEY, AccountNotLinked],
+    ])('refuses to link %s to a signed-in user storage does not hold (a JWT credentials session), writing nothing', async (_label, account, error) => {
+      expect(await rejectionOf(linking.resolve(input(account), null, { id: 'u1', name: 'password user' }))).toBeInstanceOf(error);
+      expect(await adapter.getUserByAccount(account)).toBeNull();
+    });
+
     it('stores the storedAccount when one is given', async () => {
       await linking.resolve({ ...input(GITHUB), storedAccount: { ...GITHUB, access_token: undefined } }, null, { id: 'ada' });
       expect((await adapter.getAccount('gh-42', 'idp'))?.access_token).toBeUndefined();

@@ -111,10 +111,14 @@ export class AccountLinkingService {
     }
     const adapter = this.adapters.require('getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount');
     if (currentUser) {
-      // Signed in: link the new account to the current user.
+      // Signed in: link the new account to the current user, if storage holds that user. A JWT
+      // session can name a user it does not (a credentials sign-in, a deleted user): nothing to link to.
+      const user = this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(currentUser.id) : null;
+      if (!user && this.adapters.has('getUser')) {
+        throw new NotLinked('You are signed in as a user this app does not store (for example after a password sign-in with JWT sessions), so no account can be linked to it. Sign out first, then sign in with this account.');
+      }
       const linked = toAdapterAccount(stored, currentUser.id);
       await this.users.linkOrFindWinner(linked);
-      const user = this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(currentUser.id) : null;
       return { user: user ?? currentUser, isNewUser: false, linked };
     }
     const email = input.user.email;

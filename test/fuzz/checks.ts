@@ -172,7 +172,11 @@ function isUnderPrefix(target: string, prefix: string): boolean {
   let path = target;
   if (!target.startsWith('/')) {
     try {
-      path = new URL(target).pathname;
+      const url = new URL(target);
+      // Express routes only http(s) targets with a host; others get the app's 404 (README: they
+      // never reach the module).
+      if (!/^https?:$/.test(url.protocol) || url.host === '' || /^[a-z][a-z0-9+.-]*:\/\/\//i.test(target)) return false;
+      path = url.pathname;
     } catch {
       return false;
     }
