@@ -20,6 +20,7 @@ import {
   type NormalizedOAuthProvider,
   type OAuthCheck,
 } from '../../providers/oauth.normalize.js';
+import { providerOfType } from '../../providers/internal-provider.js';
 import type { Profile, TokenSet, User } from '../../types/common.types.js';
 import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js';
 import { readCappedBody } from '../../util/read-capped.js';
@@ -508,7 +509,7 @@ export class OAuthService implements ProviderFlow {
   private provider(ctx: ProviderContext): NormalizedOAuthProvider {
     let p = this.providers.get(ctx.provider.id);
     if (!p) {
-      p = normalizeOAuthProvider(ctx.provider.config, this.config.redirectProxyUrl);
+      p = normalizeOAuthProvider(providerOfType(ctx.provider, 'oauth', 'oidc').config, this.config.redirectProxyUrl);
       this.providers.set(ctx.provider.id, p);
     }
     return p;
