@@ -25,17 +25,10 @@ export const REQUIRED_ADAPTER_METHODS = {
 
 /** Runs the provider's own validation (one function per kind, owned by that kind's flow). */
 function validateProvider(provider: InternalProvider, problems: string[], ctx: { hasAdapter: boolean }): void {
-  switch (provider.type) {
-    case 'oauth':
-    case 'oidc':
-      return validateOAuthProvider(provider, problems, ctx);
-    case 'email':
-      return validateEmailProvider(provider, problems, ctx);
-    case 'credentials':
-      return validateCredentialsProvider(provider, problems, ctx);
-    case 'webauthn':
-      return validateWebAuthnProvider(provider, problems, ctx);
-  }
+  if (provider.type === 'oauth' || provider.type === 'oidc') validateOAuthProvider(provider, problems, ctx);
+  else if (provider.type === 'email') validateEmailProvider(provider, problems, ctx);
+  else if (provider.type === 'credentials') validateCredentialsProvider(provider, problems, ctx);
+  else validateWebAuthnProvider(provider, problems, ctx);
 }
 
 /**
