@@ -9,6 +9,11 @@ import { AuthRouterService } from './router/auth-router.service.js';
 import { AuthService } from './guard/auth.service.js';
 import { ChecksService } from './sign-in/checks.service.js';
 import { OAuthService } from './flows/oauth/oauth.service.js';
+import { OAuthAuthorization } from './flows/oauth/oauth-authorization.js';
+import { OAuthCallback } from './flows/oauth/oauth-callback.js';
+import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
+import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
+import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { SessionService } from './session/session.service.js';
 import { SessionCodec } from './session/session-codec.js';
 import { JwtRevocation } from './session/jwt-revocation.js';
@@ -54,6 +59,11 @@ export const AUTH_SERVICES: Provider[] = [
   CredentialsService,
   EmailService,
   OAuthService,
+  OAuthAuthorization,
+  OAuthCallback,
+  OAuthDiscovery,
+  OAuthTokenExchange,
+  IdTokenVerifier,
   WebAuthnService,
   WebAuthnOptionsService,
   WebAuthnChallengeService,

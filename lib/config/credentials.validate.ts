@@ -1,4 +1,4 @@
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalProviderOf } from '../providers/internal-provider.js';
 import { validateLimitSettings } from '../rate-limit/limit-settings.validate.js';
 import type { CredentialsConfig } from '../providers/credentials.types.js';
 
@@ -7,8 +7,8 @@ import type { CredentialsConfig } from '../providers/credentials.types.js';
  * bound. (A missing `authorize` is reported by resolve-config, as MissingAuthorize.) Pushes one
  * message per problem, each saying what to do.
  */
-export function validateCredentialsProvider(provider: InternalProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
-  const c = provider.config as unknown as Partial<CredentialsConfig> & Record<string, unknown>;
+export function validateCredentialsProvider(provider: InternalProviderOf<'credentials'>, problems: string[], _ctx: { hasAdapter: boolean }): void {
+  const c: Partial<CredentialsConfig> = provider.config;
   const where = `providers ${JSON.stringify(provider.id)} (credentials)`;
 
   const fields = c.credentials;

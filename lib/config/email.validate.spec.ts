@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalProviderOf } from '../providers/internal-provider.js';
 import { deepMerge } from './resolve-config.js';
 import { Email } from '../providers/email.provider.js';
 import { validateEmailProvider } from './email.validate.js';
 
 function problemsOf(provider: ReturnType<typeof Email> | Record<string, unknown>): string[] {
   const { options, ...defaults } = provider as Record<string, unknown> & { options?: Record<string, unknown> };
-  const config = deepMerge(defaults, options ?? {}) as InternalProvider['config'];
+  const config = deepMerge(defaults, options ?? {}) as InternalProviderOf<'email'>['config'];
   const problems: string[] = [];
   validateEmailProvider({ id: config.id, name: config.name, type: config.type, config }, problems, { hasAdapter: true });
   return problems;

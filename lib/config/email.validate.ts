@@ -1,4 +1,4 @@
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalProviderOf } from '../providers/internal-provider.js';
 import { sendVerificationRequestWithNodemailer } from '../providers/email.provider.js';
 import type { EmailConfig } from '../providers/email.types.js';
 
@@ -8,8 +8,8 @@ import type { EmailConfig } from '../providers/email.types.js';
  * function-typed options, and the rate-limit settings. (The adapter methods email sign-in needs
  * are checked by resolve-config.) Pushes one message per problem, each saying what to do.
  */
-export function validateEmailProvider(provider: InternalProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
-  const c = provider.config as unknown as Partial<EmailConfig> & Record<string, unknown>;
+export function validateEmailProvider(provider: InternalProviderOf<'email'>, problems: string[], _ctx: { hasAdapter: boolean }): void {
+  const c: Partial<EmailConfig> = provider.config;
   const where = `providers ${JSON.stringify(provider.id)} (email)`;
 
   const send = c.sendVerificationRequest;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalOAuthProvider } from '../providers/internal-provider.js';
 import { validateOAuthProvider } from './oauth.validate.js';
 
 function problems(config: Record<string, unknown>): string[] {
   const type = (config.type as 'oauth' | 'oidc') ?? 'oidc';
-  const provider = { id: 'my-idp', name: 'IdP', type, config: { id: 'my-idp', name: 'IdP', type, ...config } } as InternalProvider;
+  const provider = { id: 'my-idp', name: 'IdP', type, config: { id: 'my-idp', name: 'IdP', type, ...config } } as InternalOAuthProvider;
   const out: string[] = [];
   validateOAuthProvider(provider, out, { hasAdapter: false });
   return out;

@@ -1,4 +1,4 @@
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalOAuthProvider } from '../providers/internal-provider.js';
 
 const OAUTH_CHECKS = new Set(['none', 'state', 'pkce']);
 const OIDC_CHECKS = new Set(['none', 'state', 'pkce', 'nonce']);
@@ -10,8 +10,9 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * Checks the shape of an `oauth`/`oidc` provider at bootstrap and pushes one message per problem
  * ("what is wrong, what to do"). resolve-config already checks that endpoints are present.
  */
-export function validateOAuthProvider(provider: InternalProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
-  const c = provider.config as Record<string, unknown>;
+export function validateOAuthProvider(provider: InternalOAuthProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
+  // Read as the user may have written it (JavaScript reaches here untyped): every field is unknown.
+  const c: Unchecked<InternalOAuthProvider['config']> = provider.config;
   const where = `provider ${JSON.stringify(provider.id)}`;
   const envId = provider.id.toUpperCase().replace(/-/g, '_');
   const client = isObject(c.client) ? c.client : {};
@@ -83,6 +84,9 @@ export function validateOAuthProvider(provider: InternalProvider, problems: stri
     problems.push(`${where}: an OIDC provider without \`issuer\` or \`wellKnown\` needs \`jwks_endpoint\` to verify ID token signatures; set \`issuer\` (discovery) or \`jwks_endpoint\`.`);
   }
 }
+
+/** Every field of a config (of each member of a union), optional and of unknown type. */
+type Unchecked<C> = { [K in C extends unknown ? keyof C : never]?: unknown };
 
 function checkUrl(value: unknown, label: string, problems: string[]): void {
   if (typeof value !== 'string') {

@@ -11,14 +11,13 @@ import type { InternalProvider } from './resolved-config.js';
 const PROVIDER_TYPES = new Set<ProviderType>(['oauth', 'oidc', 'email', 'credentials', 'webauthn']);
 const URL_SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** Where providers' own validation lives (one function per kind, owned by that kind's flow). */
-const PROVIDER_VALIDATORS: Record<string, (p: InternalProvider, problems: string[], ctx: { hasAdapter: boolean }) => void> = {
-  oauth: validateOAuthProvider,
-  oidc: validateOAuthProvider,
-  email: validateEmailProvider,
-  credentials: validateCredentialsProvider,
-  webauthn: validateWebAuthnProvider,
-};
+/** Runs the provider's own validation (one function per kind, owned by that kind's flow). */
+function validateProvider(provider: InternalProvider, problems: string[], ctx: { hasAdapter: boolean }): void {
+  if (provider.type === 'oauth' || provider.type === 'oidc') validateOAuthProvider(provider, problems, ctx);
+  else if (provider.type === 'email') validateEmailProvider(provider, problems, ctx);
+  else if (provider.type === 'credentials') validateCredentialsProvider(provider, problems, ctx);
+  else validateWebAuthnProvider(provider, problems, ctx);
+}
 
 /** What the providers' checks depend on besides the providers themselves. */
 export interface ProviderContext {
@@ -77,7 +76,7 @@ export function resolveProviders(rawProviders: AuthModuleOptions['providers'] | 
         if (strategy === 'database') requireAdapterMethods(`${where} (credentials with database sessions)`, REQUIRED_ADAPTER_METHODS.credentials, adapter, problems);
       }
       try {
-        PROVIDER_VALIDATORS[provider.type]?.(provider, problems, { hasAdapter });
+        validateProvider(provider, problems, { hasAdapter });
       } catch (error) {
         problems.push(`${where}: validation failed: ${(error as Error).message}`);
       }
@@ -101,19 +100,20 @@ function normaliseProvider(raw: unknown, env: NodeJS.ProcessEnv, index: number, 
     return null;
   }
   const { options, ...defaults } = value as Record<string, unknown> & { options?: Record<string, unknown> };
-  const config = deepMerge(defaults, options ?? {}) as InternalProvider['config'];
-  if (config.type === 'oauth' || config.type === 'oidc') {
-    const envId = typeof config.id === 'string' ? config.id.toUpperCase().replace(/-/g, '_') : '';
-    config.clientId ??= env[`AUTH_${envId}_ID`];
-    config.clientSecret ??= env[`AUTH_${envId}_SECRET`];
-    config.issuer ??= env[`AUTH_${envId}_ISSUER`];
-    if (config.issuer === undefined) delete config.issuer;
-  } else if (config.type === 'email') {
-    const envId = typeof config.id === 'string' ? config.id.toUpperCase().replace(/-/g, '_') : '';
-    config.apiKey ??= env[`AUTH_${envId}_KEY`];
-    if (config.apiKey === undefined) delete config.apiKey;
+  const config = deepMerge(defaults, options ?? {});
+  // Typed by its `type` from here on; resolveConfig and the provider's validator check the shape.
+  const provider = { id: config.id, name: config.name, type: config.type, config } as InternalProvider;
+  const envId = typeof provider.id === 'string' ? provider.id.toUpperCase().replace(/-/g, '_') : '';
+  if (provider.type === 'oauth' || provider.type === 'oidc') {
+    provider.config.clientId ??= env[`AUTH_${envId}_ID`];
+    provider.config.clientSecret ??= env[`AUTH_${envId}_SECRET`];
+    provider.config.issuer ??= env[`AUTH_${envId}_ISSUER`];
+    if (provider.config.issuer === undefined) delete provider.config.issuer;
+  } else if (provider.type === 'email') {
+    provider.config.apiKey ??= env[`AUTH_${envId}_KEY`];
+    if (provider.config.apiKey === undefined) delete provider.config.apiKey;
   }
-  return { id: config.id, name: config.name, type: config.type, config };
+  return provider;
 }
 
 /** Deep merge of plain objects (arrays, functions, class instances are replaced, not merged). */

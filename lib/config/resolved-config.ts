@@ -8,19 +8,14 @@ import type {
   PagesOptions,
   Theme,
 } from './auth-options.interface.js';
-import type { ProviderType } from '../providers/provider.types.js';
+import type { InternalProvider } from '../providers/internal-provider.js';
 
-/** A configured provider after normalisation: the user's options merged over the factory's defaults. */
-export interface InternalProvider {
-  id: string;
-  name: string;
-  type: ProviderType;
-  /**
-   * The full provider config (OAuth2Config, OIDCConfig, EmailConfig, CredentialsConfig or
-   * WebAuthnConfig, with `options` merged in and env defaults applied). Flows cast it to their type.
-   */
-  config: Record<string, unknown> & { id: string; name: string; type: ProviderType };
-}
+/**
+ * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
+ * OIDCConfig, EmailConfig, CredentialsConfig or WebAuthnConfig its type names (narrow it with
+ * `providerOfType`).
+ */
+export type { InternalProvider, InternalProviderOf, InternalOAuthProvider } from '../providers/internal-provider.js';
 
 /** The options after defaults, env fallbacks and validation: built once at bootstrap. */
 export interface ResolvedAuthConfig {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalProviderOf } from '../providers/internal-provider.js';
 import { Passkey, resolveWebAuthnRateLimit, WEBAUTHN_DEFAULTS, WebAuthn } from '../providers/webauthn.provider.js';
 import type { WebAuthnConfig, WebAuthnUserConfig } from '../providers/webauthn.types.js';
 import { isRegistrableSuffix, originProblem, rpIdProblem, validateWebAuthnProvider } from './webauthn.validate.js';
 
 /** The provider as resolve-config hands it over: the user's options merged over the defaults. */
-function internal(config: WebAuthnConfig): InternalProvider {
+function internal(config: WebAuthnConfig): InternalProviderOf<'webauthn'> {
   const { options, ...defaults } = config;
   // Top-level merge is enough here: the specs override whole objects.
-  const merged = { ...defaults, ...options } as unknown as InternalProvider['config'];
+  const merged = { ...defaults, ...options } as InternalProviderOf<'webauthn'>['config'];
   return { id: merged.id, name: merged.name, type: 'webauthn', config: merged };
 }
 
@@ -30,7 +30,7 @@ describe('WebAuthn() and Passkey()', () => {
   });
 
   it('lets the user override defaults, including the id', () => {
-    const p = internal(Passkey({ id: 'pk', relyingParty: { id: 'example.com' } })).config as unknown as WebAuthnConfig;
+    const p = internal(Passkey({ id: 'pk', relyingParty: { id: 'example.com' } })).config;
     expect(p.id).toBe('pk');
     expect(p.relyingParty?.id).toBe('example.com');
     expect(p.residentKey).toBe('required');

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { InternalProvider } from './resolved-config.js';
+import type { InternalProviderOf } from '../providers/internal-provider.js';
 import { validateLimitSettings } from '../rate-limit/limit-settings.validate.js';
 import type { RelyingParty, WebAuthnConfig } from '../providers/webauthn.types.js';
 
@@ -27,8 +27,8 @@ const conditionalUiSeen = new WeakMap<string[], string>();
  * https except on localhost), the ceremony settings, and at most one provider with conditional UI.
  * Pushes one message per problem, each saying what to do.
  */
-export function validateWebAuthnProvider(provider: InternalProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
-  const c = provider.config as unknown as Partial<WebAuthnConfig>;
+export function validateWebAuthnProvider(provider: InternalProviderOf<'webauthn'>, problems: string[], _ctx: { hasAdapter: boolean }): void {
+  const c: Partial<WebAuthnConfig> = provider.config;
   const where = `providers ${JSON.stringify(provider.id)} (WebAuthn)`;
 
   const rp = relyingPartyOf(c);

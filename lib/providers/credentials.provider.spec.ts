@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { InternalProvider } from '../config/resolved-config.js';
+import type { InternalProviderOf } from './internal-provider.js';
 import { Credentials, CREDENTIALS_DEFAULTS, resolveLockout } from './credentials.provider.js';
 import { validateCredentialsProvider } from '../config/credentials.validate.js';
 
@@ -15,9 +15,9 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
 }
 
 /** The provider as resolve-config builds it: the factory's defaults with the user's options merged over. */
-function internal(raw: Record<string, unknown>): InternalProvider {
+function internal(raw: Record<string, unknown>): InternalProviderOf<'credentials'> {
   const { options, ...defaults } = raw as Record<string, unknown> & { options?: Record<string, unknown> };
-  const config = deepMerge(defaults, options ?? {}) as InternalProvider['config'];
+  const config = deepMerge(defaults, options ?? {}) as InternalProviderOf<'credentials'>['config'];
   return { id: config.id, name: config.name, type: config.type, config };
 }
 

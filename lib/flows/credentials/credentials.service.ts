@@ -13,6 +13,7 @@ import { clientIpBucket } from '../../rate-limit/client-ip.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
+import { providerOfType } from '../../providers/internal-provider.js';
 
 /** Longest `code` a `CredentialsSignin` subclass may put in the sign-in page's URL. */
 const MAX_CODE_LENGTH = 64;
@@ -43,7 +44,7 @@ export class CredentialsService implements ProviderFlow, OnApplicationBootstrap 
 
   /** Handles `POST /callback/<id>`: the session cookie and redirect on success, a typed error otherwise. */
   async callback(ctx: ProviderContext): Promise<AuthResponse> {
-    const provider = ctx.provider.config as unknown as CredentialsConfig;
+    const provider = providerOfType(ctx.provider, 'credentials').config;
     if (this.config.session.strategy === 'database' && this.adapters.raw !== null) {
       // Fails with MissingAdapterMethods before anything is counted or written.
       this.adapters.require('getUserByAccount', 'createUser', 'linkAccount');

@@ -24,6 +24,7 @@ import { clientIpBucket } from '../../rate-limit/client-ip.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
+import { providerOfType } from '../../providers/internal-provider.js';
 
 /** Headers of every response that carries or follows a magic link. */
 const LINK_HEADERS = {
@@ -61,7 +62,7 @@ export class EmailService implements ProviderFlow {
   ) {}
 
   async signIn(ctx: ProviderContext): Promise<AuthResponse> {
-    const provider = ctx.provider.config as unknown as EmailConfig;
+    const provider = providerOfType(ctx.provider, 'email').config;
     // Fails with MissingAdapterMethods before anything is counted, stored or sent.
     const adapter = this.adapters.require('createVerificationToken', 'useVerificationToken', 'getUserByEmail', 'createUser', 'updateUser');
 
@@ -108,7 +109,7 @@ export class EmailService implements ProviderFlow {
   }
 
   async callback(ctx: ProviderContext): Promise<AuthResponse> {
-    const provider = ctx.provider.config as unknown as EmailConfig;
+    const provider = providerOfType(ctx.provider, 'email').config;
     const { method } = ctx.request;
     const source: Record<string, unknown> = method === 'POST' ? ctx.request.body : ctx.request.query;
     const { token, identifier } = readLink(provider, source);

@@ -9,6 +9,7 @@ import { WebAuthnChallengeService } from './webauthn-challenge.service.js';
 import { WebAuthnOptionsService } from './webauthn-options.service.js';
 import { WebAuthnRegistrationService } from './webauthn-registration.service.js';
 import { parseCallbackBody, resolveRelyingParty } from './webauthn.utils.js';
+import { providerOfType } from '../../providers/internal-provider.js';
 
 /**
  * Passkeys and other WebAuthn credentials: `GET /webauthn-options/:provider` starts a ceremony,
@@ -55,6 +56,6 @@ export class WebAuthnService implements ProviderFlow {
   }
 
   private providerConfig(ctx: ProviderContext): WebAuthnConfig {
-    return ctx.provider.config as unknown as WebAuthnConfig;
+    return providerOfType(ctx.provider, 'webauthn').config;
   }
 }

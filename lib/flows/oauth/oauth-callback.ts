@@ -1,0 +1,150 @@
+import { Inject, Injectable } from '@nestjs/common';
+import * as o from 'oauth4webapi';
+import { AUTH_CONFIG } from '../../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import type { ProviderContext } from '../../core/request-context.js';
+import { AuthError, InvalidCheck, InvalidRequest, OAuthCallbackError } from '../../errors/auth.errors.js';
+import type { NormalizedOAuthProvider, OAuthCheck } from '../../providers/oauth.normalize.js';
+import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js';
+import { SignInService } from '../../sign-in/sign-in.service.js';
+import type { AuthResponse } from '../../types/http.types.js';
+import { AccountQueue } from './account-queue.js';
+import { createStateCodec, effectiveChecks, parseMaxAge, safeEqual, type CheckValues } from './oauth-checks.js';
+import { OAuthDiscovery } from './oauth-discovery.js';
+import { describe, mapProtocolError } from './oauth-errors.js';
+import { safeUrl } from './oauth-http.js';
+import { mapProfile, readProfile } from './oauth-profile.js';
+import { onProxy } from './oauth-redirect.js';
+import { OAuthTokenExchange } from './oauth-token.js';
+import { ReplayMemory } from './replay-memory.js';
+
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
+
+/**
+ * The callback (`GET|POST /callback/:provider`): validates the authorization response against the
+ * check cookies (`iss`, `state`, the provider's error), refuses replays, exchanges the code, reads
+ * and maps the profile, and hands the account over to SignInService. On the redirect proxy it
+ * bounces the response to the deployment that started the flow instead.
+ */
+@Injectable()
+export class OAuthCallback {
+  private readonly stateCodec: ReturnType<typeof createStateCodec>;
+  private readonly replays = new ReplayMemory();
+  private readonly accounts = new AccountQueue();
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly checks: ChecksService,
+    private readonly discovery: OAuthDiscovery,
+    private readonly tokens: OAuthTokenExchange,
+    private readonly signInService: SignInService,
+  ) {
+    this.stateCodec = createStateCodec(config.secrets);
+  }
+
+  /** Completes the sign-in (or bounces it, on the redirect proxy). */
+  async complete(ctx: ProviderContext, p: NormalizedOAuthProvider): Promise<AuthResponse> {
+    const params = callbackParams(ctx);
+
+    // On the redirect proxy: send the response on to the deployment that started the flow.
+    if (p.redirectProxyUrl && onProxy(ctx, p) && params.has('state')) {
+      const decoded = await this.stateCodec.decode(params.get('state')!);
+      if (!decoded) throw new InvalidCheck('The state parameter could not be decoded.');
+      const origin = typeof decoded.origin === 'string' ? safeUrl(decoded.origin) : undefined;
+      if (origin && origin.origin !== ctx.origin) {
+        for (const [key, value] of params) origin.searchParams.set(key, value);
+        return { redirect: origin.href, headers: NO_REFERRER };
+      }
+    }
+
+    let as: o.AuthorizationServer;
+    try {
+      as = await this.discovery.authorizationServer(p);
+    } catch (error) {
+      throw error instanceof AuthError ? error : new OAuthCallbackError(`Could not reach ${p.name}: ${describe(error)}`, { cause: error });
+    }
+    const client: o.Client = { client_id: p.clientId ?? '', ...p.client };
+    const { values, maxAge } = await this.openChecks(ctx, p, effectiveChecks(p, as));
+
+    // RFC 9207 mix-up defence first, then the state, then the provider's error (if any).
+    const iss = params.get('iss');
+    if (iss !== null && iss !== as.issuer) {
+      throw new OAuthCallbackError(`The response came from another issuer than ${p.name}'s (iss mismatch).`);
+    }
+    if (values.state !== undefined && !safeEqual(params.get('state') ?? '', values.state)) {
+      throw new InvalidCheck(params.has('state') ? 'The state parameter does not match the state cookie.' : 'The state parameter is missing.');
+    }
+    let validated: URLSearchParams;
+    try {
+      validated = o.validateAuthResponse(as, client, params, values.state ?? o.skipStateCheck);
+    } catch (error) {
+      if (error instanceof o.AuthorizationResponseError) {
+        throw new OAuthCallbackError(`${p.name} returned an error: ${error.error}.`, { cause: { provider: p.id, error: error.error } });
+      }
+      throw new OAuthCallbackError(`${p.name}'s response was rejected: ${describe(error)}`, { cause: error });
+    }
+    if (!validated.get('code')) throw new OAuthCallbackError(`${p.name} returned no authorization code.`);
+    this.replays.markUsed(p.id, values, validated.get('code')!);
+
+    const { tokens, claims } = await this.tokens.exchangeCode(ctx, p, as, client, validated, values, maxAge).catch((error) => {
+      throw mapProtocolError(error, p.name);
+    });
+    const read = await readProfile(ctx, p, as, client, tokens, claims).catch((error) => {
+      throw mapProtocolError(error, p.name);
+    });
+    const { profile, user, stored } = await mapProfile(p, read, tokens, validated);
+    const providerAccountId = String(user.id);
+    this.config.logger.debug('oauth_callback', { provider: p.id });
+    const response = await this.accounts.run(`${p.id}\0${providerAccountId}`, () =>
+      this.signInService.completeSignIn(ctx, {
+        user: { ...user, id: providerAccountId, email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email },
+        // The callbacks see the whole token response (as in Auth.js); the row keeps what account() keeps.
+        account: { ...tokens, provider: p.id, providerAccountId, type: p.type },
+        storedAccount: { ...stored, provider: p.id, providerAccountId, type: p.type },
+        profile,
+      }),
+    );
+    return { ...response, headers: { ...(response.headers ?? {}), ...NO_REFERRER } };
+  }
+
+  /**
+   * Opens the check cookies of the checks in force, with the `max_age` the sign-in sealed. Every
+   * check cookie is consumed (cleared) up front, so a failed callback leaves none behind.
+   */
+  private async openChecks(ctx: ProviderContext, p: NormalizedOAuthProvider, checks: Set<OAuthCheck>): Promise<{ values: CheckValues; maxAge: number | undefined }> {
+    const values: CheckValues = {};
+    let maxAge: number | undefined;
+    const keep = (key: keyof CheckValues) => (check: OpenedCheck) => {
+      values[key] = check.value;
+      if (typeof check.data?.maxAge === 'number') maxAge = check.data.maxAge;
+    };
+    const opened = await Promise.allSettled([
+      checks.has('state') ? this.open(ctx, 'state', p.id).then(keep('state')) : undefined,
+      checks.has('pkce') ? this.open(ctx, 'pkceCodeVerifier', p.id).then(keep('code_verifier')) : undefined,
+      checks.has('nonce') ? this.open(ctx, 'nonce', p.id).then(keep('nonce')) : undefined,
+    ]);
+    // Without check cookies ('none'), only the provider's own max_age is known here.
+    if (maxAge === undefined && p.type === 'oidc') maxAge = parseMaxAge(p.authorization?.params?.max_age ?? null);
+    const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason instanceof AuthError ? failed.reason : new InvalidCheck('A check cookie could not be read.', { cause: failed.reason });
+    return { values, maxAge };
+  }
+
+  private async open(ctx: ProviderContext, kind: 'state' | 'pkceCodeVerifier' | 'nonce', provider: string): Promise<OpenedCheck> {
+    const opened = await this.checks.open(ctx, kind, provider, { consume: true });
+    if (typeof opened.value !== 'string' || opened.value === '') throw new InvalidCheck(`The ${kind} check value is empty.`);
+    return opened;
+  }
+}
+
+/** The authorization response: the form body for `POST` (form_post), else the query. */
+export function callbackParams(ctx: ProviderContext): URLSearchParams {
+  const source = ctx.request.method === 'POST' ? ctx.request.body : ctx.request.query;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(source ?? {})) {
+    if (typeof value !== 'string') throw new InvalidRequest(`The callback parameter ${JSON.stringify(key.slice(0, 64))} must be a single string.`);
+    if (value.length > 16_384) throw new InvalidRequest('A callback parameter is too long.');
+    params.set(key, value);
+  }
+  return params;
+}
