@@ -65,12 +65,17 @@ class BenchController {
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as BenchServerConfig;
   const imports: DynamicModule[] = [];
-  if (config.database) imports.push(TypeOrmModule.forRoot({ ...config.database, autoLoadEntities: true, synchronize: true } as never));
+  if (config.database)
+    imports.push(TypeOrmModule.forRoot({ ...config.database, autoLoadEntities: true, synchronize: true } as never));
   const options: AuthModuleOptions & AuthModuleExtras = {
     secret: config.secret,
     providers: [],
     trustHost: true,
-    session: { strategy: config.strategy, ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}), ...(config.jwtRevocation ? { jwtRevocation: true } : {}) },
+    session: {
+      strategy: config.strategy,
+      ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
+      ...(config.jwtRevocation ? { jwtRevocation: true } : {}),
+    },
   };
 
   @Module({ imports: [...imports, AuthModule.forRoot(options)], controllers: [BenchController] })
@@ -92,7 +97,12 @@ async function main(): Promise<void> {
     });
   } else {
     const adapter = app.get<Adapter>(Adapter, { strict: false });
-    const user = await adapter.createUser!({ email: `bench-${Date.now()}@example.com`, name: 'Bench User', image: null, emailVerified: null } as never);
+    const user = await adapter.createUser!({
+      email: `bench-${Date.now()}@example.com`,
+      name: 'Bench User',
+      image: null,
+      emailVerified: null,
+    } as never);
     userId = user.id;
     sessionToken = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}`;
     await adapter.createSession!({ sessionToken, userId, expires: new Date(Date.now() + 24 * 3600 * 1000) });

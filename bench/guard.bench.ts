@@ -84,7 +84,10 @@ function postgresScenario(cacheTtl: number): Scenario['setup'] {
     url.pathname = `/${name}`;
     return {
       config: { strategy: 'database', secret: SECRET, cacheTtl, database: { type: 'postgres', url: url.toString() } },
-      cleanup: () => withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+      cleanup: () =>
+        withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+          () => undefined,
+        ),
     };
   };
 }
@@ -106,7 +109,10 @@ const SCENARIOS: Scenario[] = [
   {
     id: 'jwt-revocation',
     label: 'JWT sessions, `jwtRevocation` (in-memory list)',
-    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true }, cleanup: async () => undefined }),
+    setup: async () => ({
+      config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true },
+      cleanup: async () => undefined,
+    }),
   },
   {
     id: 'sqlite',
@@ -120,7 +126,12 @@ const SCENARIOS: Scenario[] = [
     },
   },
   { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.5, setup: postgresScenario(0) },
-  { id: 'postgres-cache', label: 'Database sessions, PostgreSQL, `cacheTtl: 5`', target: 0.85, setup: postgresScenario(5) },
+  {
+    id: 'postgres-cache',
+    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`',
+    target: 0.85,
+    setup: postgresScenario(5),
+  },
 ];
 
 // ---- processes ----
@@ -132,7 +143,9 @@ function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; 
   // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
   const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
   const args = [...process.execArgv, script, JSON.stringify(config)];
-  const child = canPin ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = canPin
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -182,14 +195,19 @@ const median = (values: number[]) => quantile(values, 0.5);
 
 async function load(url: string, cookie: string, duration: number) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { cookie } });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 /** Proves the setup before timing it: the guard lets the session in, and keeps everyone else out. */
 async function verify(base: string, ready: BenchServerReady): Promise<void> {
   const ok = await fetch(`${base}/guarded`, { headers: { cookie: ready.cookie } });
   const body = (await ok.json()) as { id?: string };
-  if (ok.status !== 200 || body.id !== ready.userId) throw new Error(`the guarded route refused the session (${ok.status})`);
+  if (ok.status !== 200 || body.id !== ready.userId)
+    throw new Error(`the guarded route refused the session (${ok.status})`);
   const anonymous = await fetch(`${base}/guarded`);
   if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
 }
@@ -208,7 +226,16 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     await load(`${base}/open`, ready.cookie, WARMUP);
     await load(`${base}/${guardedPath}`, ready.cookie, WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
-      const order: Array<[string, RouteStats]> = round % 2 === 0 ? [['open', open], [guardedPath, guarded]] : [[guardedPath, guarded], ['open', open]];
+      const order: Array<[string, RouteStats]> =
+        round % 2 === 0
+          ? [
+              ['open', open],
+              [guardedPath, guarded],
+            ]
+          : [
+              [guardedPath, guarded],
+              ['open', open],
+            ];
       for (const [path, stats] of order) {
         const r = await load(`${base}/${path}`, ready.cookie, DURATION);
         stats.rps.push(r.rps);
@@ -216,7 +243,9 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
         stats.failures += r.failures;
       }
       ratios.push(guarded.rps[round] / open.rps[round]);
-      process.stdout.write(`  round ${round + 1}/${ROUNDS}: open ${open.rps[round].toFixed(0)} req/s, guarded ${guarded.rps[round].toFixed(0)} req/s, ratio ${ratios[round].toFixed(3)}\n`);
+      process.stdout.write(
+        `  round ${round + 1}/${ROUNDS}: open ${open.rps[round].toFixed(0)} req/s, guarded ${guarded.rps[round].toFixed(0)} req/s, ratio ${ratios[round].toFixed(3)}\n`,
+      );
     }
     return { scenario, open, guarded, ratios };
   } finally {
@@ -254,7 +283,11 @@ async function main(): Promise<void> {
   const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node.js ${process.version}, ${process.platform}/${process.arch}`;
   if (canPin) spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
   console.log(`Guard benchmark: ${machine}`);
-  console.log(canPin ? 'Load generator pinned to core 0, server to core 1 (taskset).' : 'Not pinned (taskset or a second core unavailable).');
+  console.log(
+    canPin
+      ? 'Load generator pinned to core 0, server to core 1 (taskset).'
+      : 'Not pinned (taskset or a second core unavailable).',
+  );
   console.log(`${ROUNDS} alternating rounds of ${DURATION} s per route, ${CONNECTIONS} connections.\n`);
 
   // Other work on the machine skews the numbers; the load averages are reported with them.
@@ -265,7 +298,9 @@ async function main(): Promise<void> {
     const result = await runScenario(scenario);
     if (result.skipped) console.log(`  skipped: ${result.skipped}`);
     if ((result.open?.failures ?? 0) + (result.guarded?.failures ?? 0) > 0) {
-      throw new Error(`${scenario.label}: ${result.open!.failures + result.guarded!.failures} failed requests (non-2xx, errors or timeouts); the numbers would be meaningless`);
+      throw new Error(
+        `${scenario.label}: ${result.open!.failures + result.guarded!.failures} failed requests (non-2xx, errors or timeouts); the numbers would be meaningless`,
+      );
     }
     results.push(result);
   }
@@ -280,7 +315,7 @@ async function main(): Promise<void> {
     `- Machine: ${machine}. 1-minute load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after (anything well above 0 means other processes shared the cores, and the ratios are noisier).`,
     `- ${canPin ? 'Server (one Nest app, Express) pinned to core 1, autocannon to core 0, with `taskset`.' : 'No CPU pinning (taskset or a second core unavailable).'}`,
     `- Per scenario: ${WARMUP} s warm-up per route, then ${ROUNDS} rounds of ${DURATION} s per route with ${CONNECTIONS} connections, guarded and unguarded alternating (order swapped every round).`,
-    '- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser(\'id\')`) against `GET /open` (the same handler and decorator without the guard), both sent the session cookie.',
+    "- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser('id')`) against `GET /open` (the same handler and decorator without the guard), both sent the session cookie.",
     '- The reference row puts a guard whose `canActivate` returns `true` in place of AuthGuard: what Nest itself charges for running any guard, which no guard can get under.',
     '- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them.',
     '- Database sessions without cache query the database on every request (one `getSessionAndUser`), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup.',

@@ -29,9 +29,20 @@ export interface DemoIdp {
 
 interface OidcProvider {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
-  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string; prompt: { name: string }; params: Record<string, unknown> }>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
-  Grant: new (init: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
+  interactionDetails(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ uid: string; prompt: { name: string }; params: Record<string, unknown> }>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
+  Grant: new (init: { accountId: string; clientId: string }) => {
+    addOIDCScope(scope: string): void;
+    save(): Promise<string>;
+  };
   on(event: string, listener: (...args: unknown[]) => void): void;
 }
 
@@ -71,13 +82,15 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
     // oidc-provider publishes no types; test/setup/oidc-provider-module.d.ts declares the module.
     const { default: Provider } = await import('oidc-provider');
     provider = new Provider(issuer, {
-      clients: [{
-        client_id: options.clientId,
-        client_secret: options.clientSecret,
-        redirect_uris: options.redirectUris,
-        response_types: ['code'],
-        grant_types: ['authorization_code'],
-      }],
+      clients: [
+        {
+          client_id: options.clientId,
+          client_secret: options.clientSecret,
+          redirect_uris: options.redirectUris,
+          response_types: ['code'],
+          grant_types: ['authorization_code'],
+        },
+      ],
       jwks: { keys: [jwk] },
       cookies: { keys: [randomUUID()] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -89,8 +102,13 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
       findAccount: async (_ctx: unknown, sub: string) =>
         sub === DEMO_IDP_USER.sub ? { accountId: sub, claims: async () => ({ ...DEMO_IDP_USER }) } : undefined,
       // First-party IdP: consent is implied, so grant what the sample asks for.
-      loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId: string }; params: { scope?: string } } }) => {
-        const grant = new provider!.Grant({ accountId: ctx.oidc.session.accountId, clientId: ctx.oidc.client.clientId });
+      loadExistingGrant: async (ctx: {
+        oidc: { client: { clientId: string }; session: { accountId: string }; params: { scope?: string } };
+      }) => {
+        const grant = new provider!.Grant({
+          accountId: ctx.oidc.session.accountId,
+          clientId: ctx.oidc.client.clientId,
+        });
         grant.addOIDCScope(String(ctx.oidc.params.scope ?? 'openid'));
         await grant.save();
         return grant;
@@ -99,7 +117,9 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
   } finally {
     console.warn = warn;
   }
-  provider.on('server_error', (_ctx: unknown, error: unknown) => console.error('[demo-idp]', (error as Error)?.message));
+  provider.on('server_error', (_ctx: unknown, error: unknown) =>
+    console.error('[demo-idp]', (error as Error)?.message),
+  );
 
   return {
     issuer,
@@ -118,7 +138,9 @@ async function interaction(provider: OidcProvider, req: IncomingMessage, res: Se
     if (req.method === 'POST') {
       for await (const _ of req) void _; // drain the (empty) form body
       const result = details.prompt.name === 'login' ? { login: { accountId: DEMO_IDP_USER.sub } } : { consent: {} };
-      await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: details.prompt.name !== 'login' });
+      await provider.interactionFinished(req, res, result, {
+        mergeWithLastSubmission: details.prompt.name !== 'login',
+      });
       return;
     }
     res.writeHead(200, {

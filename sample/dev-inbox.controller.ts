@@ -23,8 +23,11 @@ ${m.links.length ? `<ul>${m.links.map((l) => `<li><a href="${escape(l)}">${escap
           )
           .join('\n')
       : '<section><p>No mail yet. Sign in with Email on the sign-in page, then reload this page.</p></section>';
-    return samplePage('Development inbox', `<h1>Development inbox</h1>
+    return samplePage(
+      'Development inbox',
+      `<h1>Development inbox</h1>
 <p class="muted">Mail sent to the sample's SMTP server on 127.0.0.1:${escape(this.mail.port)}. Nothing leaves this machine.</p>
-${list}`);
+${list}`,
+    );
   }
 }

@@ -67,7 +67,7 @@ export async function startMailCatcher(options: { port: number }): Promise<MailC
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
-  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+  const port = (server as unknown as { server: { address(): AddressInfo } }).server.address().port;
   return { port, messages, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
@@ -81,7 +81,11 @@ export function parseMessage(raw: string): { subject: string; text: string; html
   const root = splitPart(raw);
   const leaves: Part[] = [];
   collect(root, leaves, 0);
-  const pick = (type: string) => leaves.filter((p) => contentType(p).type === type).map(decodeBody).join('\n');
+  const pick = (type: string) =>
+    leaves
+      .filter((p) => contentType(p).type === type)
+      .map(decodeBody)
+      .join('\n');
   return { subject: decodeWords(root.headers.get('subject') ?? ''), text: pick('text/plain'), html: pick('text/html') };
 }
 
@@ -146,6 +150,8 @@ function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset: string, kind: string, text: string) =>
-      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
     );
 }

@@ -49,7 +49,8 @@ export function sampleConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Sampl
 function port(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number (0-65535), got ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`${name} must be a port number (0-65535), got ${JSON.stringify(value)}.`);
   return n;
 }
 

@@ -27,10 +27,16 @@ export class SampleController {
       : `<p>You are not signed in.</p>
 <p><a class="button" href="/auth/signin?callbackUrl=%2Fprivate">Sign in</a></p>`;
     const extra = [
-      this.config.github ? '<li><strong>GitHub</strong>: configured from AUTH_GITHUB_ID / AUTH_GITHUB_SECRET.</li>' : '',
-      this.config.google ? '<li><strong>Google</strong>: configured from AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET.</li>' : '',
+      this.config.github
+        ? '<li><strong>GitHub</strong>: configured from AUTH_GITHUB_ID / AUTH_GITHUB_SECRET.</li>'
+        : '',
+      this.config.google
+        ? '<li><strong>Google</strong>: configured from AUTH_GOOGLE_ID / AUTH_GOOGLE_SECRET.</li>'
+        : '',
     ].join('');
-    return samplePage('nestjs-auth sample', `<h1>nestjs-auth sample</h1>
+    return samplePage(
+      'nestjs-auth sample',
+      `<h1>nestjs-auth sample</h1>
 <section>
 ${who}
 </section>
@@ -44,34 +50,56 @@ ${who}
 ${extra}
 </ul>
 <p class="muted">GitHub and Google buttons appear when AUTH_GITHUB_ID / AUTH_GOOGLE_ID and their secrets are set (see .env.example).</p>
-</section>`);
+</section>`,
+    );
   }
 
   @Get('private')
   @UseGuards(BrowserAuthGuard)
   async private(@CurrentUser() user: User & { id: string }, @AuthSession() session: Session): Promise<string> {
-    const accounts = await this.dataSource.getRepository(AccountEntity).find({ where: { userId: user.id }, order: { provider: 'ASC' } });
+    const accounts = await this.dataSource
+      .getRepository(AccountEntity)
+      .find({ where: { userId: user.id }, order: { provider: 'ASC' } });
     const passkeys = await this.auth.listPasskeys(user.id);
     const rows = (pairs: Array<[string, unknown]>) =>
-      pairs.map(([k, v]) => `<tr><th scope="row">${escape(k)}</th><td>${escape(v instanceof Date ? v.toISOString() : v ?? '—')}</td></tr>`).join('');
-    return samplePage('Protected page', `<h1>Protected page</h1>
+      pairs
+        .map(
+          ([k, v]) =>
+            `<tr><th scope="row">${escape(k)}</th><td>${escape(v instanceof Date ? v.toISOString() : (v ?? '—'))}</td></tr>`,
+        )
+        .join('');
+    return samplePage(
+      'Protected page',
+      `<h1>Protected page</h1>
 <section>
 <h2>You</h2>
-<table>${rows([['id', user.id], ['name', user.name], ['email', user.email], ['email verified', (user as { emailVerified?: unknown }).emailVerified]])}</table>
+<table>${rows([
+        ['id', user.id],
+        ['name', user.name],
+        ['email', user.email],
+        ['email verified', (user as { emailVerified?: unknown }).emailVerified],
+      ])}</table>
 </section>
 <section>
 <h2>Linked accounts</h2>
-${accounts.length
-  ? `<table><tr><th scope="col">provider</th><th scope="col">type</th><th scope="col">account id</th></tr>${accounts
-      .map((a) => `<tr><td>${escape(a.provider)}</td><td>${escape(a.type)}</td><td>${escape(a.providerAccountId)}</td></tr>`)
-      .join('')}</table>`
-  : '<p>None: you signed in with an emailed link (email sign-ins store no account).</p>'}
+${
+  accounts.length
+    ? `<table><tr><th scope="col">provider</th><th scope="col">type</th><th scope="col">account id</th></tr>${accounts
+        .map(
+          (a) =>
+            `<tr><td>${escape(a.provider)}</td><td>${escape(a.type)}</td><td>${escape(a.providerAccountId)}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '<p>None: you signed in with an emailed link (email sign-ins store no account).</p>'
+}
 </section>
 <section>
 <h2>Passkeys</h2>
-${passkeys.length
-  ? `<ul>${passkeys.map((p) => `<li>${escape(p.provider)}: ${escape(p.credentialDeviceType)}, used ${escape(p.counter)} times</li>`).join('')}</ul>`
-  : '<p>No passkey yet.</p>'}
+${
+  passkeys.length
+    ? `<ul>${passkeys.map((p) => `<li>${escape(p.provider)}: ${escape(p.credentialDeviceType)}, used ${escape(p.counter)} times</li>`).join('')}</ul>`
+    : '<p>No passkey yet.</p>'
+}
 <form data-webauthn-provider="passkey" data-webauthn-action="register">
 <input type="hidden" name="callbackUrl" value="/private">
 <button type="submit" class="button">Add a passkey</button>
@@ -85,6 +113,7 @@ ${passkeys.length
 <pre>${escape(JSON.stringify(session, null, 2))}</pre>
 <p><a class="button" href="/auth/signout">Sign out</a></p>
 </section>
-<script src="/auth/webauthn-client.js" defer></script>`);
+<script src="/auth/webauthn-client.js" defer></script>`,
+    );
   }
 }

@@ -2,7 +2,17 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule, getRepositoryToken } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 // A real app imports these from 'nestjs-auth'.
-import { AuthModule, Credentials, Email, GitHub, Google, Passkey, verifyPassword, type AuthModuleOptions, type Provider } from '../lib/index.js';
+import {
+  AuthModule,
+  Credentials,
+  Email,
+  GitHub,
+  Google,
+  Passkey,
+  verifyPassword,
+  type AuthModuleOptions,
+  type Provider,
+} from '../lib/index.js';
 import { BrowserAuthGuard } from './browser-auth.guard.js';
 import { DevInboxController } from './dev-inbox.controller.js';
 import type { MailCatcher } from './mail-catcher.js';
@@ -30,7 +40,12 @@ export class SampleModule {
     return {
       module: SampleModule,
       imports: [
-        TypeOrmModule.forRoot({ type: 'better-sqlite3', database: config.database, autoLoadEntities: true, synchronize: true }),
+        TypeOrmModule.forRoot({
+          type: 'better-sqlite3',
+          database: config.database,
+          autoLoadEntities: true,
+          synchronize: true,
+        }),
         TypeOrmModule.forFeature([SamplePassword]),
         AuthModule.forRootAsync({
           // The credentials provider checks passwords in the sample's own table.
@@ -54,7 +69,14 @@ export class SampleModule {
 function authOptions(config: SampleConfig, urls: SampleUrls, passwords: Repository<SamplePassword>): AuthModuleOptions {
   const providers: Provider[] = [
     // A generic OpenID Connect provider: discovery from the issuer.
-    { id: 'demo-idp', name: 'Demo IdP', type: 'oidc', issuer: urls.idpIssuer, clientId: config.idpClientId, clientSecret: config.idpClientSecret },
+    {
+      id: 'demo-idp',
+      name: 'Demo IdP',
+      type: 'oidc',
+      issuer: urls.idpIssuer,
+      clientId: config.idpClientId,
+      clientSecret: config.idpClientSecret,
+    },
     Email({
       server: { host: '127.0.0.1', port: urls.smtpPort, secure: false, ignoreTLS: true },
       from: 'nestjs-auth sample <no-reply@example.com>',

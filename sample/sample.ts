@@ -20,7 +20,10 @@ export interface RunningSample {
  * Starts the demo IdP, the SMTP catcher and the Nest app (on 127.0.0.1, served as
  * `http://localhost:<port>` because passkeys need a domain name, not an IP address).
  */
-export async function startSample(config: SampleConfig, options: { logger?: LoggerService | false } = {}): Promise<RunningSample> {
+export async function startSample(
+  config: SampleConfig,
+  options: { logger?: LoggerService | false } = {},
+): Promise<RunningSample> {
   const port = config.port || (await freePort());
   const app = `http://localhost:${port}`;
   const mail = await startMailCatcher({ port: config.smtpPort });

@@ -19,8 +19,17 @@ export class SeedService implements OnApplicationBootstrap {
     if (await this.passwords.findOneBy({ email: DEMO_USER.email })) return;
     const user =
       (await this.adapter.getUserByEmail!(DEMO_USER.email)) ??
-      (await this.adapter.createUser!({ id: crypto.randomUUID(), email: DEMO_USER.email, name: DEMO_USER.name, emailVerified: null }));
-    await this.passwords.save({ email: DEMO_USER.email, userId: user.id, passwordHash: await hashPassword(DEMO_USER.password) });
+      (await this.adapter.createUser!({
+        id: crypto.randomUUID(),
+        email: DEMO_USER.email,
+        name: DEMO_USER.name,
+        emailVerified: null,
+      }));
+    await this.passwords.save({
+      email: DEMO_USER.email,
+      userId: user.id,
+      passwordHash: await hashPassword(DEMO_USER.password),
+    });
     this.logger.log(`Seeded the demo user ${DEMO_USER.email}`);
   }
 }
