@@ -1,7 +1,5 @@
 import type { CookieOption, CookiesOptions } from './auth-options.interface.js';
-
-/** Seconds a check cookie (PKCE verifier, state, nonce, WebAuthn challenge) lives: 15 minutes. */
-const CHECK_COOKIE_MAX_AGE = 15 * 60;
+import { AUTH_DEFAULTS } from './defaults.js';
 
 /**
  * The cookies Auth.js sets, with its names and attributes, so sessions and in-flight sign-ins
@@ -22,7 +20,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
   const base = (): CookieOption['options'] => ({ httpOnly: true, sameSite: 'lax', path: '/', secure });
   const check = (name: string): CookieOption => ({
     name: `${prefix}${name}`,
-    options: { ...base(), maxAge: CHECK_COOKIE_MAX_AGE },
+    options: { ...base(), maxAge: AUTH_DEFAULTS.checkMaxAge },
   });
   return {
     sessionToken: { name: `${prefix}authjs.session-token`, options: base() },

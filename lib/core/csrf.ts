@@ -1,7 +1,8 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { CookieOption } from '../config/auth-options.interface.js';
 import { MissingCSRF } from '../errors/auth.errors.js';
 import type { AuthRequest, ResponseCookie } from '../types/http.types.js';
+import { constantTimeEqual } from '../util/constant-time.js';
 
 /**
  * The signed double-submit CSRF token (Auth.js's format): the cookie holds `<token>|<hash>` with
@@ -38,8 +39,8 @@ export function resolveCsrf(
 ): CsrfState {
   if (cookieValue) {
     const [token, hash] = cookieValue.split('|');
-    if (token && hash && token.length <= 256 && secrets.some((s) => safeEqual(hash, sign(token, s))) && isBoundTo(token, boundTo, secrets)) {
-      const verified = isPost && typeof bodyToken === 'string' && safeEqual(bodyToken, token);
+    if (token && hash && token.length <= 256 && secrets.some((s) => constantTimeEqual(hash, sign(token, s))) && isBoundTo(token, boundTo, secrets)) {
+      const verified = isPost && typeof bodyToken === 'string' && constantTimeEqual(bodyToken, token);
       return { token, verified };
     }
   }
@@ -59,7 +60,7 @@ function isBoundTo(token: string, boundTo: string | undefined, secrets: readonly
   if (dot <= 0) return false;
   const nonce = token.slice(0, dot);
   const mac = token.slice(dot + 1);
-  return secrets.some((s) => safeEqual(mac, binding(nonce, boundTo, s)));
+  return secrets.some((s) => constantTimeEqual(mac, binding(nonce, boundTo, s)));
 }
 
 function binding(nonce: string, userId: string, secret: string): string {
@@ -88,9 +89,3 @@ export function assertSameOrigin(request: Pick<AuthRequest, 'headers'>, origin: 
   }
 }
 
-/** Constant-time comparison of two strings (compares their SHA-256 digests, so lengths may differ). */
-export function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db) && a.length === b.length;
-}

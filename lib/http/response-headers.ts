@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { NO_STORE } from '../util/cache-control.js';
 
 /**
  * The headers every answer of the module carries, whatever wrote it (a flow, a page, an error, the
@@ -19,7 +20,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 export const BASE_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'private, no-cache, no-store',
+  'Cache-Control': NO_STORE,
   Pragma: 'no-cache',
   Expires: '0',
 });

@@ -5,6 +5,7 @@ import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { JWT } from '../types/common.types.js';
 import { numericDateMs } from '../util/instant.js';
+import { ExpiringMap } from '../util/expiring-map.js';
 
 /** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
 export const JWT_REVOKED_MAX = 100_000;
@@ -16,7 +17,7 @@ export const JWT_REVOKED_MAX = 100_000;
 @Injectable()
 export class JwtRevocation {
   /** Revoked ids (`sid:` or `jti:`) and when their tokens expire. */
-  private readonly revoked = new Map<string, number>();
+  private readonly revoked = new ExpiringMap<string, true>(JWT_REVOKED_MAX);
   /** The shared store revocations go to and every JWT read asks, or null (in-memory store). */
   private readonly store: RateLimitStore | null;
 
@@ -42,13 +43,13 @@ export class JwtRevocation {
    * revoked here. The session cache answers synchronously only then.
    */
   clearedLocally(id: string | undefined, now: number): boolean {
-    return !this.store && !((this.revoked.get(id ?? '') ?? 0) > now);
+    return !this.store && this.revoked.get(id ?? '', now) === undefined;
   }
 
   /** Whether a token is revoked, here or (when shared) in the store. Throws when the store fails. */
   async isRevoked(token: JWT, now: number): Promise<boolean> {
     const id = this.idOf(token);
-    if (id !== undefined && (this.revoked.get(id) ?? 0) > now) return true;
+    if (id !== undefined && this.revoked.get(id, now) !== undefined) return true;
     if (!id || !this.store) return false;
     const record = await this.store.get(`jwt-revoked:${id}`);
     return record !== null && record.count > 0;
@@ -64,11 +65,7 @@ export class JwtRevocation {
     const now = Date.now();
     const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
-    if (this.revoked.size >= JWT_REVOKED_MAX) {
-      for (const [key, expiry] of this.revoked) if (expiry <= now) this.revoked.delete(key);
-      if (this.revoked.size >= JWT_REVOKED_MAX) this.revoked.delete(this.revoked.keys().next().value!);
-    }
-    this.revoked.set(id, until);
+    this.revoked.set(id, true, until, now);
     await this.store?.increment(`jwt-revoked:${id}`, until - now);
   }
 }

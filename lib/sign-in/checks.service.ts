@@ -9,6 +9,7 @@ import { createJwtCodec, type JwtCodec } from '../session/jwt.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { RequestContext } from '../core/request-context.js';
+import { ExpiringMap } from '../util/expiring-map.js';
 
 /** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge. */
 export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge';
@@ -51,7 +52,7 @@ interface CheckPayload {
   data?: Record<string, unknown>;
 }
 
-/** Most remembered consumed checks; past it the oldest entry is forgotten (see `ConsumedChecks`). */
+/** Most remembered consumed checks; past it the oldest entry is forgotten (an `ExpiringMap`: expired ids are swept first). */
 const CONSUMED_MAX = 50_000;
 /** Most codecs kept (one per cookie name and lifetime: a handful in practice). */
 const CODECS_MAX = 32;
@@ -62,27 +63,6 @@ const LABELS: Record<CheckKind, string> = {
   nonce: 'nonce',
   webauthnChallenge: 'WebAuthn challenge',
 };
-
-/**
- * The ids of consumed checks, each until the check's own expiry (after which the sealed value is
- * refused as expired anyway). Bounded: when full, expired entries are swept and, if still full,
- * the oldest is dropped, so memory stays capped under a flood at the cost of forgetting the oldest.
- */
-class ConsumedChecks {
-  private readonly until = new Map<string, number>();
-
-  /** Records `jti`; false when it was already recorded and has not expired. */
-  consume(jti: string, expiresAt: number, now: number): boolean {
-    const seen = this.until.get(jti);
-    if (seen !== undefined && seen > now) return false;
-    if (this.until.size >= CONSUMED_MAX) {
-      for (const [key, expiry] of this.until) if (expiry <= now) this.until.delete(key);
-      if (this.until.size >= CONSUMED_MAX) this.until.delete(this.until.keys().next().value!);
-    }
-    this.until.set(jti, expiresAt);
-    return true;
-  }
-}
 
 /**
  * Seals check values (PKCE code_verifier, state, nonce, WebAuthn challenge) into short-lived,
@@ -98,7 +78,7 @@ class ConsumedChecks {
 @Injectable()
 export class ChecksService {
   private readonly codecs = new Map<string, JwtCodec>();
-  private readonly consumed = new ConsumedChecks();
+  private readonly consumed = new ExpiringMap<string, true>(CONSUMED_MAX);
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -175,7 +155,7 @@ export class ChecksService {
    * the check rather than risk a replay.
    */
   private async consumeOnce(id: string, expiresAt: number, now: number, label: string): Promise<boolean> {
-    if (this.store instanceof MemoryRateLimitStore) return this.consumed.consume(id, expiresAt, now);
+    if (this.store instanceof MemoryRateLimitStore) return this.consumed.remember(id, true, expiresAt, now);
     try {
       const { count } = await this.store.increment(`check:${id}`, Math.max(1_000, expiresAt - now));
       return count === 1;

@@ -176,7 +176,8 @@ function isUnderPrefix(target: string, prefix: string): boolean {
       // Express routes only http(s) targets with a host; others get the app's 404 (README: they
       // never reach the module).
       if (!/^https?:$/.test(url.protocol) || url.host === '' || /^[a-z][a-z0-9+.-]*:\/\/\//i.test(target)) return false;
-      path = url.pathname;
+      // The path as sent: Express matches routes on it unnormalised (`/x/../auth` is not under `/auth`).
+      path = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
     } catch {
       return false;
     }

@@ -14,6 +14,7 @@ import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
 import { providerOfType } from '../../providers/internal-provider.js';
+import { toWebRequest } from '../../core/web-request.js';
 
 /** Longest `code` a `CredentialsSignin` subclass may put in the sign-in page's URL. */
 const MAX_CODE_LENGTH = 64;
@@ -73,7 +74,7 @@ export class CredentialsService implements ProviderFlow, OnApplicationBootstrap 
    */
   private async authorize(ctx: ProviderContext, provider: CredentialsConfig, credentials: Record<string, string>): Promise<User | null> {
     try {
-      const user = await provider.authorize({ ...credentials } as never, toWebRequest(ctx.request));
+      const user = await provider.authorize({ ...credentials } as never, toWebRequest(ctx.request, { cookies: true }));
       if (user === null || user === undefined) return null;
       if (typeof user !== 'object') {
         throw new TypeError('authorize() must return a user object or null');
@@ -145,20 +146,3 @@ function userId(user: User, stored: boolean): string {
   if (!stored) return randomUUID();
   throw new CallbackRouteError('authorize() returned a user without an `id`; with database sessions the id names the stored user: return it.');
 }
-
-/** The Web `Request` handed to `authorize`: the callback URL, the headers and the parsed body (as JSON). */
-function toWebRequest(request: AuthRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
-    try {
-      headers.set(name, value);
-    } catch {
-      // A header value fetch's Headers refuses: authorize does not need it.
-    }
-  }
-  headers.set('content-type', 'application/json');
-  return new Request(request.url, { method: 'POST', headers, body: JSON.stringify(request.body) });
-}
-
-const HOP_BY_HOP = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);

@@ -19,12 +19,14 @@ import type { Account, Awaitable } from '../../types/common.types.js';
 import { toAbsolute } from '../../core/callback-url.js';
 import { generateEmailToken, hashEmailToken, isPlausibleToken } from './email-token.js';
 import { isExpiredDate } from '../../util/instant.js';
-import type { AuthRequest, AuthResponse } from '../../types/http.types.js';
+import type { AuthResponse } from '../../types/http.types.js';
 import { clientIpBucket } from '../../rate-limit/client-ip.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
 import { providerOfType } from '../../providers/internal-provider.js';
+import { NO_STORE } from '../../util/cache-control.js';
+import { toWebRequest } from '../../core/web-request.js';
 
 /** Headers of every response that carries or follows a magic link. */
 const LINK_HEADERS = {
@@ -32,7 +34,7 @@ const LINK_HEADERS = {
   // (`same-origin` rather than `no-referrer`: with the latter Chromium sends `Origin: null` on the
   // confirmation form's POST, which the same-origin check below could not tell from a forgery.)
   'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'private, no-cache, no-store',
+  'Cache-Control': NO_STORE,
   Pragma: 'no-cache',
   Expires: '0',
   // The confirmation button must not be clickable from inside someone else's frame.
@@ -88,7 +90,7 @@ export class EmailService implements ProviderFlow {
 
     const send = typeof provider.sendVerificationRequest === 'function' ? provider.sendVerificationRequest : sendVerificationRequestWithNodemailer;
     try {
-      await send({ identifier, url: url.href, expires, provider, token, theme: this.config.theme, request: toWebRequest(ctx.request) });
+      await send({ identifier, url: url.href, expires, provider, token, theme: this.config.theme, request: toWebRequest(ctx.request, { cookies: false, omit: ['csrfToken'] }) });
     } catch (error) {
       // The link never reached anyone: take the token back so no usable row is left behind.
       await Promise.resolve()
@@ -245,21 +247,3 @@ async function generateToken(provider: EmailConfig): Promise<string> {
   }
   return token;
 }
-
-/** The Web `Request` handed to `sendVerificationRequest`: the URL, the headers and the form (without the CSRF token). */
-function toWebRequest(request: AuthRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'cookie') continue;
-    try {
-      headers.set(name, value);
-    } catch {
-      // A value fetch's Headers refuses: the sender does not need it.
-    }
-  }
-  headers.set('content-type', 'application/json');
-  const { csrfToken: _csrf, ...body } = request.body;
-  return new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) });
-}
-
-const HOP_BY_HOP = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);

@@ -9,7 +9,8 @@ import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js
 import { SignInService } from '../../sign-in/sign-in.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { AccountQueue } from './account-queue.js';
-import { createStateCodec, effectiveChecks, parseMaxAge, safeEqual, type CheckValues } from './oauth-checks.js';
+import { createStateCodec, effectiveChecks, parseMaxAge, type CheckValues } from './oauth-checks.js';
+import { constantTimeEqual } from '../../util/constant-time.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { describe, mapProtocolError } from './oauth-errors.js';
 import { safeUrl } from './oauth-http.js';
@@ -71,7 +72,7 @@ export class OAuthCallback {
     if (iss !== null && iss !== as.issuer) {
       throw new OAuthCallbackError(`The response came from another issuer than ${p.name}'s (iss mismatch).`);
     }
-    if (values.state !== undefined && !safeEqual(params.get('state') ?? '', values.state)) {
+    if (values.state !== undefined && !constantTimeEqual(params.get('state') ?? '', values.state)) {
       throw new InvalidCheck(params.has('state') ? 'The state parameter does not match the state cookie.' : 'The state parameter is missing.');
     }
     let validated: URLSearchParams;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type * as o from 'oauth4webapi';
 import { InvalidRequest } from '../../errors/auth.errors.js';
-import { CHECK_MAX_AGE, createStateCodec, effectiveChecks, parseMaxAge, safeEqual } from './oauth-checks.js';
+import { CHECK_MAX_AGE, createStateCodec, effectiveChecks, parseMaxAge } from './oauth-checks.js';
 import { FIXTURE_SECRET, normalized, oauthConfig } from './fixtures/oauth.fixture.js';
 
 const endpoints = { authorization: 'https://as.example/a', token: 'https://as.example/t', userinfo: 'https://as.example/u', clientId: 'c', clientSecret: 's' };
@@ -47,15 +47,6 @@ describe('parseMaxAge', () => {
     for (const bad of ['', '-1', '1.5', '1e3', ' 60', '1234567890', 'abc']) {
       expect(() => parseMaxAge(bad)).toThrow(InvalidRequest);
     }
-  });
-});
-
-describe('safeEqual', () => {
-  it('is true only for equal strings, whatever their lengths', () => {
-    expect(safeEqual('state-value', 'state-value')).toBe(true);
-    expect(safeEqual('state-value', 'state-valuf')).toBe(false);
-    expect(safeEqual('short', 'a much longer string')).toBe(false);
-    expect(safeEqual('', '')).toBe(true);
   });
 });
 

@@ -1,11 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type * as o from 'oauth4webapi';
 import { InvalidRequest } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider, OAuthCheck } from '../../providers/oauth.normalize.js';
 import { createJwtCodec } from '../../session/jwt.js';
+import { AUTH_DEFAULTS } from '../../config/defaults.js';
 
 /** Lifetime of the check cookies and of the state JWE (Auth.js: 15 minutes). */
-export const CHECK_MAX_AGE = 15 * 60;
+export const CHECK_MAX_AGE = AUTH_DEFAULTS.checkMaxAge;
 
 /** The check values a sign-in sealed in its cookies, as the callback read them back. */
 export interface CheckValues {
@@ -41,10 +41,4 @@ export function parseMaxAge(value: string | null | undefined): number | undefine
   if (value === null || value === undefined) return undefined;
   if (!/^\d{1,9}$/.test(value)) throw new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.');
   return Number(value);
-}
-
-/** Compares two strings in constant time. */
-export function safeEqual(a: string, b: string): boolean {
-  // Hashes have equal lengths, as timingSafeEqual requires.
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }

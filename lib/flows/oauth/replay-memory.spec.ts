@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { InvalidCheck } from '../../errors/auth.errors.js';
 import { CHECK_MAX_AGE } from './oauth-checks.js';
-import { ReplayMemory } from './replay-memory.js';
+import { REPLAY_MEMORY_MAX, ReplayMemory } from './replay-memory.js';
 
 describe('ReplayMemory', () => {
   afterEach(() => {
@@ -38,15 +38,18 @@ describe('ReplayMemory', () => {
     memory.markUsed('idp', { state: 's' }, 'code');
   });
 
-  it('sweeps expired values once it holds more than 10,000, so memory stays bounded', () => {
+  it('stays bounded: past REPLAY_MEMORY_MAX values, expired ones are swept, then the oldest forgotten', () => {
     jest.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), doNotFake: ['nextTick', 'setImmediate'] });
     const memory = new ReplayMemory();
-    for (let i = 0; i <= 10_000; i++) memory.markUsed('idp', {}, `code-${i}`);
-    expect(memory.size).toBe(10_001);
+    for (let i = 0; i < REPLAY_MEMORY_MAX; i++) memory.markUsed('idp', {}, `code-${i}`);
+    expect(memory.size).toBe(REPLAY_MEMORY_MAX);
     memory.markUsed('idp', {}, 'one-more');
-    expect(memory.size).toBe(10_002);
+    expect(memory.size).toBe(REPLAY_MEMORY_MAX);
+    expect(() => memory.markUsed('idp', {}, 'one-more')).toThrow(InvalidCheck);
     jest.setSystemTime(Date.now() + CHECK_MAX_AGE * 1000);
+    for (let i = 0; i < REPLAY_MEMORY_MAX; i++) memory.markUsed('idp', {}, `later-${i}`);
     memory.markUsed('idp', {}, 'after-expiry');
-    expect(memory.size).toBe(1);
+    expect(memory.size).toBeLessThanOrEqual(REPLAY_MEMORY_MAX);
+    expect(() => memory.markUsed('idp', {}, `later-${REPLAY_MEMORY_MAX - 1}`)).toThrow(InvalidCheck);
   });
 });
