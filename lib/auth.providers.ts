@@ -14,13 +14,7 @@ import { OAuthCallback } from './flows/oauth/oauth-callback.js';
 import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
-import { SessionService } from './session/session.service.js';
-import { SessionCodec } from './session/session-codec.js';
-import { JwtRevocation } from './session/jwt-revocation.js';
-import { SessionCache } from './session/session-cache.js';
-import { DatabaseSessionStore } from './session/session-store.js';
-import { SessionReader } from './session/session-reader.js';
-import { SessionIssuer } from './session/session-issuer.js';
+import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
 import { UserCreationService } from './sign-in/user-creation.service.js';
@@ -42,13 +36,7 @@ export const AUTH_SERVICES: Provider[] = [
   ResponseHeadersHook,
   TrustProxyCheck,
   AdapterService,
-  SessionCodec,
-  JwtRevocation,
-  SessionCache,
-  DatabaseSessionStore,
-  SessionReader,
-  SessionIssuer,
-  SessionService,
+  ...SESSION_SERVICES,
   ChecksService,
   SignInService,
   AccountLinkingService,

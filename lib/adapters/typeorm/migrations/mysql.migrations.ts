@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dropAuthTables } from './drop-auth-tables.js';
 
 // Binary collation: tokens and provider ids compare byte for byte (a case-insensitive collation
 // would let `ABC` match `abc`), as on PostgreSQL and SQLite.
@@ -20,11 +21,7 @@ export class AuthSchemaMysql1764547200000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE `authenticators`');
-    await q.query('DROP TABLE `verification_tokens`');
-    await q.query('DROP TABLE `sessions`');
-    await q.query('DROP TABLE `accounts`');
-    await q.query('DROP TABLE `users`');
+    await dropAuthTables(q, '`');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dropAuthTables } from './drop-auth-tables.js';
 
 /** Creates the nestjs-auth tables on SQLite (the schema of the exported entities). */
 export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
@@ -17,11 +18,7 @@ export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE "authenticators"`);
-    await q.query(`DROP TABLE "verification_tokens"`);
-    await q.query(`DROP TABLE "sessions"`);
-    await q.query(`DROP TABLE "accounts"`);
-    await q.query(`DROP TABLE "users"`);
+    await dropAuthTables(q, '"');
   }
 }
 
