@@ -23,14 +23,12 @@ const EXTRAS_DEFAULTS: AuthModuleExtras = {
   rateLimitStore: undefined,
 } satisfies Record<keyof AuthModuleExtras, unknown>;
 
-export const {
-  ConfigurableModuleClass: ConfigurableAuthModule,
-  MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS,
-} = new ConfigurableModuleBuilder<AuthModuleOptions>({ moduleName: 'Auth' })
-  .setClassMethodName('forRoot')
-  .setFactoryMethodName('createAuthOptions')
-  .setExtras<AuthModuleExtras>(EXTRAS_DEFAULTS, (definition, extras) => withAuthProviders(definition, extras))
-  .build();
+export const { ConfigurableModuleClass: ConfigurableAuthModule, MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS } =
+  new ConfigurableModuleBuilder<AuthModuleOptions>({ moduleName: 'Auth' })
+    .setClassMethodName('forRoot')
+    .setFactoryMethodName('createAuthOptions')
+    .setExtras<AuthModuleExtras>(EXTRAS_DEFAULTS, (definition, extras) => withAuthProviders(definition, extras))
+    .build();
 
 /** Adds routes, adapter, rate-limit store, resolved configuration, services and (optionally) the global guard. */
 function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras): DynamicModule {
@@ -43,7 +41,8 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
     {
       provide: AUTH_CONFIG,
       inject: [AUTH_MODULE_OPTIONS, Adapter],
-      useFactory: (options: AuthModuleOptions, instance: Adapter | null) => resolveConfig(options, given, instance ?? null),
+      useFactory: (options: AuthModuleOptions, instance: Adapter | null) =>
+        resolveConfig(options, given, instance ?? null),
     },
     ...AUTH_SERVICES,
     store.provider,
@@ -76,7 +75,8 @@ function givenExtras(definition: DynamicModule, extras: AuthModuleExtras): AuthM
 
 /** The `Adapter` provider for a class, an instance, a factory, an existing provider, or the TypeORM default. */
 function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvider {
-  if (adapter === undefined || adapter === null) return { provider: createDefaultAdapterProvider(dataSource).provider, imports: [] };
+  if (adapter === undefined || adapter === null)
+    return { provider: createDefaultAdapterProvider(dataSource).provider, imports: [] };
   return providerFromOption(Adapter, adapter);
 }
 
@@ -85,7 +85,8 @@ function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvi
  * else the `rateLimit.store` option, else a store in memory.
  */
 function rateLimitStoreProvider({ rateLimitStore }: AuthModuleExtras): OptionProvider {
-  if (rateLimitStore !== undefined && rateLimitStore !== null) return providerFromOption(RateLimitStore, rateLimitStore);
+  if (rateLimitStore !== undefined && rateLimitStore !== null)
+    return providerFromOption(RateLimitStore, rateLimitStore);
   return {
     provider: {
       provide: RateLimitStore,

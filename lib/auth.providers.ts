@@ -32,7 +32,11 @@ import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
  * wiring, which auth.module-definition.ts builds). One line per service.
  */
 export const AUTH_SERVICES: Provider[] = [
-  { provide: RequestErrorLog, inject: [AUTH_CONFIG], useFactory: (config: ResolvedAuthConfig) => new RequestErrorLog(config.logger) },
+  {
+    provide: RequestErrorLog,
+    inject: [AUTH_CONFIG],
+    useFactory: (config: ResolvedAuthConfig) => new RequestErrorLog(config.logger),
+  },
   ResponseHeadersHook,
   TrustProxyCheck,
   AdapterService,

@@ -38,9 +38,15 @@ export { AccountEntity } from './adapters/typeorm/account.entity.js';
 export { SessionEntity } from './adapters/typeorm/session.entity.js';
 export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
-export { AuthSchemaPostgres1764547200000, authMigrationsPostgres } from './adapters/typeorm/migrations/postgres.migrations.js';
+export {
+  AuthSchemaPostgres1764547200000,
+  authMigrationsPostgres,
+} from './adapters/typeorm/migrations/postgres.migrations.js';
 export { AuthSchemaMysql1764547200000, authMigrationsMysql } from './adapters/typeorm/migrations/mysql.migrations.js';
-export { AuthSchemaSqlite1764547200000, authMigrationsSqlite } from './adapters/typeorm/migrations/sqlite.migrations.js';
+export {
+  AuthSchemaSqlite1764547200000,
+  authMigrationsSqlite,
+} from './adapters/typeorm/migrations/sqlite.migrations.js';
 
 // ---- sessions, guard, decorators, services ----
 export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/auth.guard.js';
@@ -63,7 +69,12 @@ export { AzureAD, type AzureADProfile } from './providers/catalog/azure-ad.provi
 export { AzureADB2C, type AzureADB2CProfile } from './providers/catalog/azure-ad-b2c.provider.js';
 export { AzureDevOps, type AzureDevOpsProfile } from './providers/catalog/azure-devops.provider.js';
 export { BankIDNorge, type BankIDNorgeProfile } from './providers/catalog/bankid-no.provider.js';
-export { BattleNet, type BattleNetIssuer, type BattleNetProfile, type BattleNetOptions } from './providers/catalog/battlenet.provider.js';
+export {
+  BattleNet,
+  type BattleNetIssuer,
+  type BattleNetProfile,
+  type BattleNetOptions,
+} from './providers/catalog/battlenet.provider.js';
 export { BeyondIdentity, type BeyondIdentityProfile } from './providers/catalog/beyondidentity.provider.js';
 export { Bitbucket, type BitbucketProfile } from './providers/catalog/bitbucket.provider.js';
 export { Box, type BoxProfile } from './providers/catalog/box.provider.js';
@@ -77,7 +88,10 @@ export { Descope, type DescopeProfile } from './providers/catalog/descope.provid
 export { Discord, type DiscordProfile } from './providers/catalog/discord.provider.js';
 export { Dribbble, type DribbbleProfile, type DribbbleOptions } from './providers/catalog/dribbble.provider.js';
 export { Dropbox, type DropboxProfile } from './providers/catalog/dropbox.provider.js';
-export { DuendeIdentityServer6, type DuendeIdentityServer6Profile } from './providers/catalog/duende-identity-server6.provider.js';
+export {
+  DuendeIdentityServer6,
+  type DuendeIdentityServer6Profile,
+} from './providers/catalog/duende-identity-server6.provider.js';
 export { Eventbrite, type EventbriteProfile } from './providers/catalog/eventbrite.provider.js';
 export { EVEOnline, type EVEOnlineProfile } from './providers/catalog/eveonline.provider.js';
 export { Facebook, type FacebookProfile } from './providers/catalog/facebook.provider.js';
@@ -87,7 +101,12 @@ export { Foursquare, type FoursquareProfile, type FoursquareOptions } from './pr
 export { Freshbooks, type FreshbooksProfile } from './providers/catalog/freshbooks.provider.js';
 export { Frontegg, type FronteggProfile } from './providers/catalog/frontegg.provider.js';
 export { FusionAuth, type FusionAuthProfile, type FusionAuthOptions } from './providers/catalog/fusionauth.provider.js';
-export { GitHub, type GitHubProfile, type GitHubEmail, type GitHubOptions } from './providers/catalog/github.provider.js';
+export {
+  GitHub,
+  type GitHubProfile,
+  type GitHubEmail,
+  type GitHubOptions,
+} from './providers/catalog/github.provider.js';
 export { GitLab, type GitLabProfile, type GitLabOptions } from './providers/catalog/gitlab.provider.js';
 export { Google, type GoogleProfile } from './providers/catalog/google.provider.js';
 export { HubSpot, type HubSpotProfile } from './providers/catalog/hubspot.provider.js';
@@ -106,7 +125,11 @@ export { MailRu, type MailRuProfile } from './providers/catalog/mailru.provider.
 export { Mastodon, type MastodonProfile } from './providers/catalog/mastodon.provider.js';
 export { Mattermost, type MattermostProfile } from './providers/catalog/mattermost.provider.js';
 export { Medium, type MediumProfile } from './providers/catalog/medium.provider.js';
-export { MicrosoftEntraID, type MicrosoftEntraIDProfile, type MicrosoftEntraIDOptions } from './providers/catalog/microsoft-entra-id.provider.js';
+export {
+  MicrosoftEntraID,
+  type MicrosoftEntraIDProfile,
+  type MicrosoftEntraIDOptions,
+} from './providers/catalog/microsoft-entra-id.provider.js';
 export { Naver, type NaverProfile } from './providers/catalog/naver.provider.js';
 export { Netlify, type NetlifyProfile } from './providers/catalog/netlify.provider.js';
 export { NetSuite, type NetSuiteProfile, type NetSuiteOptions } from './providers/catalog/netsuite.provider.js';
@@ -147,7 +170,12 @@ export { Zitadel, type ZitadelProfile } from './providers/catalog/zitadel.provid
 export { Zoho, type ZohoProfile } from './providers/catalog/zoho.provider.js';
 export { Zoom, type ZoomProfile } from './providers/catalog/zoom.provider.js';
 export { oauthProviderCatalog, type OAuthCatalogId } from './providers/catalog/catalog.js';
-export { Email, Nodemailer, EMAIL_DEFAULTS, sendVerificationRequestWithNodemailer } from './providers/email.provider.js';
+export {
+  Email,
+  Nodemailer,
+  EMAIL_DEFAULTS,
+  sendVerificationRequestWithNodemailer,
+} from './providers/email.provider.js';
 export { defaultNormalizeIdentifier } from './providers/email.normalize.js';
 export { renderVerificationEmail, type VerificationEmail } from './providers/email.message.js';
 export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
@@ -155,8 +183,18 @@ export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provi
 export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
 
 // ---- passwords, rate limits ----
-export { hashPassword, verifyPassword, needsRehash, PASSWORD_DEFAULTS, type PasswordHashOptions } from './flows/credentials/password.js';
+export {
+  hashPassword,
+  verifyPassword,
+  needsRehash,
+  PASSWORD_DEFAULTS,
+  type PasswordHashOptions,
+} from './flows/credentials/password.js';
 export { RateLimitStore, type RateLimitRecord } from './rate-limit/rate-limit.store.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './rate-limit/memory-rate-limit.store.js';
-export { RedisRateLimitStore, type RedisEvalClient, type RedisRateLimitStoreOptions } from './rate-limit/redis-rate-limit.store.js';
+export {
+  RedisRateLimitStore,
+  type RedisEvalClient,
+  type RedisRateLimitStoreOptions,
+} from './rate-limit/redis-rate-limit.store.js';
 export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';

@@ -57,15 +57,32 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
       const clause = node.importClause;
       const typeOnly =
         clause?.isTypeOnly === true ||
-        (clause !== undefined && clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) &&
-          clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+        (clause !== undefined &&
+          clause.name === undefined &&
+          clause.namedBindings !== undefined &&
+          ts.isNamedImports(clause.namedBindings) &&
+          clause.namedBindings.elements.length > 0 &&
+          clause.namedBindings.elements.every((e) => e.isTypeOnly));
       refs.push({ specifier: node.moduleSpecifier.text, typeOnly, line: line(node) });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause !== undefined && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause !== undefined &&
+          ts.isNamedExports(node.exportClause) &&
+          node.exportClause.elements.every((e) => e.isTypeOnly));
       refs.push({ specifier: node.moduleSpecifier.text, typeOnly, line: line(node) });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       refs.push({ specifier: node.arguments[0].text, typeOnly: false, line: line(node) });
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       refs.push({ specifier: node.argument.literal.text, typeOnly: true, line: line(node) });
     }
     ts.forEachChild(node, visit);
@@ -89,16 +106,22 @@ export function checkArchitecture(files: Map<string, string>): string[] {
   for (const [rel, text] of files) {
     const from = folderOf(rel);
     if (from === undefined) {
-      problems.push(`${rel}: lies in a folder the layer table does not place (add it to LAYERS in test/architecture.spec.ts and to ARCHITECTURE.md)`);
+      problems.push(
+        `${rel}: lies in a folder the layer table does not place (add it to LAYERS in test/architecture.spec.ts and to ARCHITECTURE.md)`,
+      );
       continue;
     }
     for (const ref of importsOf(rel, text)) {
       const where = `${rel}:${ref.line}: import '${ref.specifier}'`;
       if (!ref.specifier.startsWith('.')) {
-        if (PLATFORM.test(ref.specifier) && !PLATFORM_FOLDERS.has(from)) problems.push(`${where}: only http/ and guard/ may import a platform package`);
+        if (PLATFORM.test(ref.specifier) && !PLATFORM_FOLDERS.has(from))
+          problems.push(`${where}: only http/ and guard/ may import a platform package`);
         continue;
       }
-      const target = relative('/lib', resolve('/lib', dirname(rel), ref.specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
+      const target = relative('/lib', resolve('/lib', dirname(rel), ref.specifier))
+        .split('\\')
+        .join('/')
+        .replace(/\.js$/, '.ts');
       if (target.startsWith('..')) {
         problems.push(`${where}: reaches outside lib/`);
         continue;
@@ -111,8 +134,12 @@ export function checkArchitecture(files: Map<string, string>): string[] {
       if (!ref.typeOnly) valueEdges.set(rel, [...(valueEdges.get(rel) ?? []), target]);
       if (to === from) continue;
       if (LEAVES.has(from)) problems.push(`${where}: ${from}/ is a leaf and imports nothing from lib/`);
-      else if (from.startsWith('flows/') && to.startsWith('flows/')) problems.push(`${where}: a flow never imports another flow (${from} → ${to})`);
-      else if (LAYERS[to] >= LAYERS[from]) problems.push(`${where}: ${from === '.' ? 'the root' : `${from}/`} (layer ${LAYERS[from]}) may not import ${to === '.' ? 'the root' : `${to}/`} (layer ${LAYERS[to]})`);
+      else if (from.startsWith('flows/') && to.startsWith('flows/'))
+        problems.push(`${where}: a flow never imports another flow (${from} → ${to})`);
+      else if (LAYERS[to] >= LAYERS[from])
+        problems.push(
+          `${where}: ${from === '.' ? 'the root' : `${from}/`} (layer ${LAYERS[from]}) may not import ${to === '.' ? 'the root' : `${to}/`} (layer ${LAYERS[to]})`,
+        );
     }
   }
   problems.push(...valueCycles(valueEdges));
@@ -163,7 +190,8 @@ function libSources(): Map<string, string> {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts')) files.set(relative(lib, path).split('\\').join('/'), readFileSync(path, 'utf8'));
+      else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts'))
+        files.set(relative(lib, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
   };
   walk(lib);
@@ -174,9 +202,15 @@ describe('the checker', () => {
   const ok = new Map([
     ['types/common.types.ts', 'export interface A { a: string }'],
     ['errors/auth.errors.ts', 'export class E extends Error {}'],
-    ['session/session.service.ts', "import type { A } from '../types/common.types.js';\nimport { E } from '../errors/auth.errors.js';"],
+    [
+      'session/session.service.ts',
+      "import type { A } from '../types/common.types.js';\nimport { E } from '../errors/auth.errors.js';",
+    ],
     ['flows/oauth/oauth.flow.ts', "import { x } from '../../session/session.service.js';"],
-    ['http/auth.controller.ts', "import type { Request } from 'express';\nimport { y } from '../router/auth.router.js';"],
+    [
+      'http/auth.controller.ts',
+      "import type { Request } from 'express';\nimport { y } from '../router/auth.router.js';",
+    ],
     ['router/auth.router.ts', "export const y = 1;\nimport type { Q } from './types.js';"],
     ['router/types.ts', "import type { y } from './auth.router.js';"],
   ]);
@@ -186,24 +220,66 @@ describe('the checker', () => {
   });
 
   it.each([
-    ['an upward import', 'session/session.service.ts', "import { c } from '../http/auth.controller.js';", /session\/session\.service\.ts:1: import '\.\.\/http\/auth\.controller\.js': session\/ \(layer 7\) may not import http\/ \(layer 12\)/],
-    ['a type-only upward import', 'config/x.ts', "import type { R } from '../router/auth.router.js';", /config\/x\.ts:1: .*config\/ \(layer 5\) may not import router\//],
-    ['a leaf importing lib', 'errors/auth.errors.ts', "import type { A } from '../types/common.types.js';", /errors\/ is a leaf/],
-    ['a flow importing another flow', 'flows/email/email.flow.ts', "import { z } from '../oauth/oauth.flow.js';", /a flow never imports another flow \(flows\/email → flows\/oauth\)/],
-    ['express outside the edge', 'router/auth.router.ts', "import type { Request } from 'express';", /router\/auth\.router\.ts:1: import 'express': only http\/ and guard\//],
-    ['fastify outside the edge', 'session/s.ts', "import { FastifyAdapter } from '@nestjs/platform-fastify';", /only http\/ and guard\//],
-    ['a dynamic upward import', 'providers/p.ts', "export const f = () => import('../http/auth.controller.js');", /providers\/ \(layer 3\) may not import http\//],
-    ['an unplaced folder', 'misc/helper.ts', 'export const h = 1;', /misc\/helper\.ts: lies in a folder the layer table does not place/],
+    [
+      'an upward import',
+      'session/session.service.ts',
+      "import { c } from '../http/auth.controller.js';",
+      /session\/session\.service\.ts:1: import '\.\.\/http\/auth\.controller\.js': session\/ \(layer 7\) may not import http\/ \(layer 12\)/,
+    ],
+    [
+      'a type-only upward import',
+      'config/x.ts',
+      "import type { R } from '../router/auth.router.js';",
+      /config\/x\.ts:1: .*config\/ \(layer 5\) may not import router\//,
+    ],
+    [
+      'a leaf importing lib',
+      'errors/auth.errors.ts',
+      "import type { A } from '../types/common.types.js';",
+      /errors\/ is a leaf/,
+    ],
+    [
+      'a flow importing another flow',
+      'flows/email/email.flow.ts',
+      "import { z } from '../oauth/oauth.flow.js';",
+      /a flow never imports another flow \(flows\/email → flows\/oauth\)/,
+    ],
+    [
+      'express outside the edge',
+      'router/auth.router.ts',
+      "import type { Request } from 'express';",
+      /router\/auth\.router\.ts:1: import 'express': only http\/ and guard\//,
+    ],
+    [
+      'fastify outside the edge',
+      'session/s.ts',
+      "import { FastifyAdapter } from '@nestjs/platform-fastify';",
+      /only http\/ and guard\//,
+    ],
+    [
+      'a dynamic upward import',
+      'providers/p.ts',
+      "export const f = () => import('../http/auth.controller.js');",
+      /providers\/ \(layer 3\) may not import http\//,
+    ],
+    [
+      'an unplaced folder',
+      'misc/helper.ts',
+      'export const h = 1;',
+      /misc\/helper\.ts: lies in a folder the layer table does not place/,
+    ],
   ])('fails on %s, naming the file and the import', (_label, file, text, message) => {
     const problems = checkArchitecture(new Map([...ok, [file, text]]));
     expect(problems.some((p) => message.test(p))).toBe(true);
   });
 
   it('fails on a value import cycle', () => {
-    const problems = checkArchitecture(new Map([
-      ['session/a.ts', "import { b } from './b.js';\nexport const a = 1;"],
-      ['session/b.ts', "import { a } from './a.js';\nexport const b = 2;"],
-    ]));
+    const problems = checkArchitecture(
+      new Map([
+        ['session/a.ts', "import { b } from './b.js';\nexport const a = 1;"],
+        ['session/b.ts', "import { a } from './a.js';\nexport const b = 2;"],
+      ]),
+    );
     expect(problems).toEqual(['value import cycle: session/a.ts → session/b.ts']);
   });
 });
@@ -219,7 +295,9 @@ describe('lib/', () => {
     for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
       expect([...files.keys()].some((f) => f.startsWith(`flows/${flow}/`))).toBe(true);
     }
-    const routerImports = [...files].filter(([f]) => f.startsWith('router/')).flatMap(([f, t]) => importsOf(f, t).map((r) => r.specifier));
+    const routerImports = [...files]
+      .filter(([f]) => f.startsWith('router/'))
+      .flatMap(([f, t]) => importsOf(f, t).map((r) => r.specifier));
     for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
       expect(routerImports.some((s) => s.includes(`/flows/${flow}/`))).toBe(true);
     }

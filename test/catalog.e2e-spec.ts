@@ -3,7 +3,11 @@ import { SignJWT } from 'jose';
 import { normalizeEndpoint } from '../lib/providers/oauth.normalize.js';
 import type { OAuthConfig } from '../lib/providers/oauth.types.js';
 import { oauthProviderCatalog } from '../lib/providers/catalog/catalog.js';
-import { authjsReference, catalogDepartures, type ReferenceProvider } from '../lib/providers/catalog/fixtures/authjs-reference.fixture.js';
+import {
+  authjsReference,
+  catalogDepartures,
+  type ReferenceProvider,
+} from '../lib/providers/catalog/fixtures/authjs-reference.fixture.js';
 import { Apple } from '../lib/providers/catalog/apple.provider.js';
 import { Eventbrite } from '../lib/providers/catalog/eventbrite.provider.js';
 import { GitHub } from '../lib/providers/catalog/github.provider.js';
@@ -60,7 +64,9 @@ describe('POST /auth/signin/:provider for every provider of the catalogue', () =
   /** Factory arguments: credentials, and an issuer on the local vendor server where one is used. */
   function argsFor(ref: ReferenceProvider): Record<string, unknown> {
     const args: Record<string, unknown> = { clientId: `client-${ref.id}`, clientSecret: `secret-${ref.id}` };
-    const usesIssuer = ref.type === 'oidc' || [ref.issuer, ref.authorization, ref.token, ref.userinfo].some((v) => v?.includes('{issuer}'));
+    const usesIssuer =
+      ref.type === 'oidc' ||
+      [ref.issuer, ref.authorization, ref.token, ref.userinfo].some((v) => v?.includes('{issuer}'));
     if (usesIssuer) {
       const prefix = `/idp/${ref.id}`;
       // OIDC providers discover their endpoints: the vendor server answers for them (there is no internet).
@@ -76,7 +82,9 @@ describe('POST /auth/signin/:provider for every provider of the catalogue', () =
   }
 
   beforeAll(async () => {
-    const providers = authjsReference.map((ref) => (oauthProviderCatalog[ref.id as keyof typeof oauthProviderCatalog] as Factory)(argsFor(ref)));
+    const providers = authjsReference.map((ref) =>
+      (oauthProviderCatalog[ref.id as keyof typeof oauthProviderCatalog] as Factory)(argsFor(ref)),
+    );
     app = await createTestApp({ auth: { providers } });
   });
   afterAll(async () => {
@@ -135,13 +143,18 @@ describe('POST /auth/signin/:provider for every provider of the catalogue', () =
 // ---- full sign-ins against a server that answers like the vendor ----------------------------------
 
 /** Signs in through the vendor server and returns the app's callback response. */
-async function signIn(app: TestApp, client: TestClient, providerId: string): Promise<{ callback: Response; start: Response }> {
+async function signIn(
+  app: TestApp,
+  client: TestClient,
+  providerId: string,
+): Promise<{ callback: Response; start: Response }> {
   const csrfToken = await client.csrf();
   const start = await client.post(`/auth/signin/${providerId}`, { csrfToken, callbackUrl: `${app.url}/me` });
   expect(start.status).toBe(302);
   if (location(start).origin === app.url) throw new Error(`Sign-in did not start: ${location(start).href}`);
   const back = await followToApp(client, start, app.url);
-  const callback = back.method === 'GET' ? await client.get(back.url.href) : await client.post(back.url.href, back.body);
+  const callback =
+    back.method === 'GET' ? await client.get(back.url.href) : await client.post(back.url.href, back.body);
   return { callback, start };
 }
 
@@ -153,21 +166,53 @@ async function currentUser(client: TestClient): Promise<Record<string, unknown> 
 
 async function expectSignedIn(res: Response, app: TestApp, client: TestClient): Promise<void> {
   if (res.status !== 302 || location(res).href !== `${app.url}/me`) {
-    throw new Error(`Sign-in did not complete: ${res.status} ${res.headers.get('location')} ${res.status === 200 ? (await res.text()).replace(/<style[\s\S]*<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300) : ''}`);
+    throw new Error(
+      `Sign-in did not complete: ${res.status} ${res.headers.get('location')} ${
+        res.status === 200
+          ? (await res.text())
+              .replace(/<style[\s\S]*<\/style>/, '')
+              .replace(/<[^>]+>/g, ' ')
+              .replace(/\s+/g, ' ')
+              .slice(0, 300)
+          : ''
+      }`,
+    );
   }
   expect(client.cookies.has(SESSION_COOKIE)).toBe(true);
 }
 
 /** The authorization endpoint of a scenario: checks the client, issues a code, answers like the vendor. */
-function authorizeRoute(path: string, options: { clientId: string; formPost?: boolean; iss?: string; data?: (req: VendorRequest) => Record<string, unknown>; extra?: (req: VendorRequest) => Record<string, string> }) {
+function authorizeRoute(
+  path: string,
+  options: {
+    clientId: string;
+    formPost?: boolean;
+    iss?: string;
+    data?: (req: VendorRequest) => Record<string, unknown>;
+    extra?: (req: VendorRequest) => Record<string, string>;
+  },
+) {
   vendor.route(`GET ${path}`, (req) => {
     const q = Object.fromEntries(req.query);
     if (q.client_id !== options.clientId) return { status: 400, json: { error: 'invalid_client' } };
-    const grant: VendorGrant = { clientId: q.client_id, redirectUri: q.redirect_uri, codeChallenge: q.code_challenge, nonce: q.nonce, data: options.data?.(req) ?? {} };
-    const response: Record<string, string> = { code: vendor.issueCode(grant), ...(q.state ? { state: q.state } : {}), ...(options.iss ? { iss: options.iss } : {}), ...(options.extra?.(req) ?? {}) };
+    const grant: VendorGrant = {
+      clientId: q.client_id,
+      redirectUri: q.redirect_uri,
+      codeChallenge: q.code_challenge,
+      nonce: q.nonce,
+      data: options.data?.(req) ?? {},
+    };
+    const response: Record<string, string> = {
+      code: vendor.issueCode(grant),
+      ...(q.state ? { state: q.state } : {}),
+      ...(options.iss ? { iss: options.iss } : {}),
+      ...(options.extra?.(req) ?? {}),
+    };
     if (options.formPost) {
       const inputs = Object.entries(response)
-        .map(([k, v]) => `<input type="hidden" name="${k}" value="${v.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`)
+        .map(
+          ([k, v]) => `<input type="hidden" name="${k}" value="${v.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`,
+        )
         .join('');
       return { html: `<!doctype html><form method="post" action="${q.redirect_uri}">${inputs}</form>` };
     }
@@ -187,11 +232,17 @@ describe('full sign-ins against servers that answer like the vendor', () => {
    * A token endpoint: checks the client authentication method and credentials, redeems the code
    * (redirect URI, PKCE) and answers with `tokens(grant)`.
    */
-  function tokenRoute(path: string, name: string, client: { method: 'basic' | 'post'; id: string; secret: string }, tokens: (grant: VendorGrant) => unknown) {
+  function tokenRoute(
+    path: string,
+    name: string,
+    client: { method: 'basic' | 'post'; id: string; secret: string },
+    tokens: (grant: VendorGrant) => unknown,
+  ) {
     vendor.route(`POST ${path}`, async (req) => {
       tokenRequests.set(name, req);
       const creds = vendor.clientCredentials(req);
-      if (creds.method !== client.method || creds.id !== client.id || creds.secret !== client.secret) return { status: 401, json: { error: 'invalid_client' } };
+      if (creds.method !== client.method || creds.id !== client.id || creds.secret !== client.secret)
+        return { status: 401, json: { error: 'invalid_client' } };
       const grant = vendor.redeem(req.form, creds.id);
       if (!('clientId' in grant)) return grant;
       return { json: await tokens(grant) };
@@ -201,49 +252,119 @@ describe('full sign-ins against servers that answer like the vendor', () => {
   beforeAll(async () => {
     // GitHub: OAuth 2.0, `iss` in the callback, /user without email, then /user/emails.
     authorizeRoute('/github/login/oauth/authorize', { clientId: 'gh-client', iss: `${v()}/github/login/oauth` });
-    tokenRoute('/github/login/oauth/access_token', 'github', { method: 'basic', id: 'gh-client', secret: 'gh-secret' }, () => ({
-      access_token: 'gho_abc',
-      token_type: 'bearer',
-      scope: 'read:user,user:email',
-    }));
+    tokenRoute(
+      '/github/login/oauth/access_token',
+      'github',
+      { method: 'basic', id: 'gh-client', secret: 'gh-secret' },
+      () => ({
+        access_token: 'gho_abc',
+        token_type: 'bearer',
+        scope: 'read:user,user:email',
+      }),
+    );
     vendor.route('GET /github/api/user', (req) =>
       req.headers.authorization === 'Bearer gho_abc'
-        ? { json: { login: 'octocat', id: 583231, name: 'The Octocat', email: null, avatar_url: 'https://avatars.githubusercontent.com/u/583231' } }
+        ? {
+            json: {
+              login: 'octocat',
+              id: 583231,
+              name: 'The Octocat',
+              email: null,
+              avatar_url: 'https://avatars.githubusercontent.com/u/583231',
+            },
+          }
         : { status: 401, json: { message: 'Bad credentials' } },
     );
     vendor.route('GET /github/api/user/emails', (req) =>
       req.headers.authorization === 'Bearer gho_abc'
-        ? { json: [{ email: 'old@example.com', primary: false, verified: true, visibility: null }, { email: 'Octocat@GitHub.com', primary: true, verified: true, visibility: 'private' }] }
+        ? {
+            json: [
+              { email: 'old@example.com', primary: false, verified: true, visibility: null },
+              { email: 'Octocat@GitHub.com', primary: true, verified: true, visibility: 'private' },
+            ],
+          }
         : { status: 401, json: {} },
     );
 
     // Google: OpenID Connect discovery, PKCE, profile from the ID token.
-    const googleIssuer = serveDiscovery('/google', { authorization_endpoint: `${v()}/google/o/oauth2/v2/auth`, token_endpoint: `${v()}/google/token` });
-    authorizeRoute('/google/o/oauth2/v2/auth', { clientId: 'google-client' });
-    tokenRoute('/google/token', 'google', { method: 'basic', id: 'google-client', secret: 'google-secret' }, async () => {
-      const now = Math.floor(Date.now() / 1000);
-      const idToken = await vendor.signIdToken({
-        iss: googleIssuer, aud: 'google-client', azp: 'google-client', sub: '110169484474386276334', iat: now, exp: now + 3600,
-        email: 'jane@example.com', email_verified: true, name: 'Jane Doe', picture: 'https://lh3.googleusercontent.com/a/jane', given_name: 'Jane', family_name: 'Doe',
-      });
-      return { access_token: 'ya29.a0', token_type: 'Bearer', expires_in: 3599, scope: 'openid email profile', id_token: idToken };
+    const googleIssuer = serveDiscovery('/google', {
+      authorization_endpoint: `${v()}/google/o/oauth2/v2/auth`,
+      token_endpoint: `${v()}/google/token`,
     });
+    authorizeRoute('/google/o/oauth2/v2/auth', { clientId: 'google-client' });
+    tokenRoute(
+      '/google/token',
+      'google',
+      { method: 'basic', id: 'google-client', secret: 'google-secret' },
+      async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = await vendor.signIdToken({
+          iss: googleIssuer,
+          aud: 'google-client',
+          azp: 'google-client',
+          sub: '110169484474386276334',
+          iat: now,
+          exp: now + 3600,
+          email: 'jane@example.com',
+          email_verified: true,
+          name: 'Jane Doe',
+          picture: 'https://lh3.googleusercontent.com/a/jane',
+          given_name: 'Jane',
+          family_name: 'Doe',
+        });
+        return {
+          access_token: 'ya29.a0',
+          token_type: 'Bearer',
+          expires_in: 3599,
+          scope: 'openid email profile',
+          id_token: idToken,
+        };
+      },
+    );
 
     // Apple: form_post with the `user` field on first consent, client_secret_post, nonce + state, no userinfo endpoint.
-    const appleIssuer = serveDiscovery('/apple', { userinfo_endpoint: undefined, response_modes_supported: ['query', 'fragment', 'form_post'] });
+    const appleIssuer = serveDiscovery('/apple', {
+      userinfo_endpoint: undefined,
+      response_modes_supported: ['query', 'fragment', 'form_post'],
+    });
     authorizeRoute('/apple/authorize', {
       clientId: 'com.example.web',
       formPost: true,
-      extra: () => ({ user: JSON.stringify({ name: { firstName: 'Jane', lastName: 'Appleseed' }, email: 'jane@privaterelay.appleid.com' }) }),
+      extra: () => ({
+        user: JSON.stringify({
+          name: { firstName: 'Jane', lastName: 'Appleseed' },
+          email: 'jane@privaterelay.appleid.com',
+        }),
+      }),
     });
-    tokenRoute('/apple/token', 'apple', { method: 'post', id: 'com.example.web', secret: 'apple-client-secret-jwt' }, async (grant) => {
-      const now = Math.floor(Date.now() / 1000);
-      const idToken = await vendor.signIdToken({
-        iss: appleIssuer, aud: 'com.example.web', sub: '001234.abcdef.1234', iat: now, exp: now + 600, nonce: grant.nonce, nonce_supported: true,
-        email: 'jane@privaterelay.appleid.com', email_verified: 'true', is_private_email: 'true', auth_time: now,
-      });
-      return { access_token: 'apple-at', token_type: 'Bearer', expires_in: 3600, refresh_token: 'apple-rt', id_token: idToken };
-    });
+    tokenRoute(
+      '/apple/token',
+      'apple',
+      { method: 'post', id: 'com.example.web', secret: 'apple-client-secret-jwt' },
+      async (grant) => {
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = await vendor.signIdToken({
+          iss: appleIssuer,
+          aud: 'com.example.web',
+          sub: '001234.abcdef.1234',
+          iat: now,
+          exp: now + 600,
+          nonce: grant.nonce,
+          nonce_supported: true,
+          email: 'jane@privaterelay.appleid.com',
+          email_verified: 'true',
+          is_private_email: 'true',
+          auth_time: now,
+        });
+        return {
+          access_token: 'apple-at',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          refresh_token: 'apple-rt',
+          id_token: idToken,
+        };
+      },
+    );
 
     // Microsoft Entra ID: a single-tenant and the multi-tenant `common` issuer; tokens always carry the user's tenant.
     const tenantIssuer = `${v()}/${tid}/v2.0`;
@@ -259,25 +380,64 @@ describe('full sign-ins against servers that answer like the vendor', () => {
         },
       }));
       authorizeRoute(`/${tenant}/oauth2/v2.0/authorize`, { clientId: 'entra-client' });
-      tokenRoute(`/${tenant}/oauth2/v2.0/token`, `entra-${tenant}`, { method: 'basic', id: 'entra-client', secret: 'entra-secret' }, async () => {
-        const now = Math.floor(Date.now() / 1000);
-        const idToken = await vendor.signIdToken({
-          iss: tenantIssuer, aud: 'entra-client', sub: 'AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ', tid, oid: '00000000-0000-0000-66f3-3332eca7ea81',
-          iat: now, nbf: now, exp: now + 3600, ver: '2.0', name: 'Jane Doe', preferred_username: 'jane@contoso.com', email: 'jane@contoso.com',
-        });
-        return { access_token: 'entra-at', token_type: 'Bearer', expires_in: 3599, scope: 'openid profile email User.Read', id_token: idToken };
-      });
+      tokenRoute(
+        `/${tenant}/oauth2/v2.0/token`,
+        `entra-${tenant}`,
+        { method: 'basic', id: 'entra-client', secret: 'entra-secret' },
+        async () => {
+          const now = Math.floor(Date.now() / 1000);
+          const idToken = await vendor.signIdToken({
+            iss: tenantIssuer,
+            aud: 'entra-client',
+            sub: 'AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ',
+            tid,
+            oid: '00000000-0000-0000-66f3-3332eca7ea81',
+            iat: now,
+            nbf: now,
+            exp: now + 3600,
+            ver: '2.0',
+            name: 'Jane Doe',
+            preferred_username: 'jane@contoso.com',
+            email: 'jane@contoso.com',
+          });
+          return {
+            access_token: 'entra-at',
+            token_type: 'Bearer',
+            expires_in: 3599,
+            scope: 'openid profile email User.Read',
+            id_token: idToken,
+          };
+        },
+      );
     }
     vendor.route('GET /graph/v1.0/me/photos/48x48/$value', (req) =>
-      req.headers.authorization === 'Bearer entra-at' ? { json: { photo: true }, headers: { 'content-type': 'image/jpeg' } } : { status: 401, json: {} },
+      req.headers.authorization === 'Bearer entra-at'
+        ? { json: { photo: true }, headers: { 'content-type': 'image/jpeg' } }
+        : { status: 401, json: {} },
     );
 
     // Eventbrite: OAuth 2.0 with client_secret_post; the email is the primary one of `emails`.
     authorizeRoute('/eventbrite/oauth/authorize', { clientId: 'eb-client' });
-    tokenRoute('/eventbrite/oauth/token', 'eventbrite', { method: 'post', id: 'eb-client', secret: 'eb-secret' }, () => ({ access_token: 'eb-at', token_type: 'bearer' }));
+    tokenRoute(
+      '/eventbrite/oauth/token',
+      'eventbrite',
+      { method: 'post', id: 'eb-client', secret: 'eb-secret' },
+      () => ({ access_token: 'eb-at', token_type: 'bearer' }),
+    );
     vendor.route('GET /eventbrite/v3/users/me/', (req) =>
       req.headers.authorization === 'Bearer eb-at'
-        ? { json: { id: '1234567890', name: 'Jane Doe', first_name: 'Jane', last_name: 'Doe', emails: [{ email: 'old@example.com', verified: true, primary: false }, { email: 'jane@example.com', verified: true, primary: true }] } }
+        ? {
+            json: {
+              id: '1234567890',
+              name: 'Jane Doe',
+              first_name: 'Jane',
+              last_name: 'Doe',
+              emails: [
+                { email: 'old@example.com', verified: true, primary: false },
+                { email: 'jane@example.com', verified: true, primary: true },
+              ],
+            },
+          }
         : { status: 401, json: {} },
     );
 
@@ -285,7 +445,12 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     vendor.route('GET /tiktok/v2/auth/authorize', (req) => {
       if (req.query.get('client_key') !== 'tt-key') return { status: 400, json: { error: 'invalid_client_key' } };
       const q = Object.fromEntries(req.query);
-      const code = vendor.issueCode({ clientId: 'tt-key', redirectUri: q.redirect_uri, codeChallenge: q.code_challenge, data: {} });
+      const code = vendor.issueCode({
+        clientId: 'tt-key',
+        redirectUri: q.redirect_uri,
+        codeChallenge: q.code_challenge,
+        data: {},
+      });
       const target = new URL(q.redirect_uri);
       target.searchParams.set('code', code);
       if (q.state) target.searchParams.set('state', q.state);
@@ -293,20 +458,43 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     });
     vendor.route('POST /tiktok/v2/oauth/token/', (req) => {
       tokenRequests.set('tiktok', req);
-      if (req.form.client_key !== 'tt-key' || req.form.client_secret !== 'tt-secret') return { json: { error: 'invalid_client', error_description: 'client_key or client_secret is wrong' } };
+      if (req.form.client_key !== 'tt-key' || req.form.client_secret !== 'tt-secret')
+        return { json: { error: 'invalid_client', error_description: 'client_key or client_secret is wrong' } };
       const grant = vendor.redeem(req.form, req.form.client_key);
       if (!('clientId' in grant)) return grant;
-      return { json: { access_token: 'act.tt', expires_in: 86400, open_id: '723f24d7-e717', refresh_token: 'rft.tt', refresh_expires_in: 31536000, scope: 'user.info.basic', token_type: 'Bearer' } };
+      return {
+        json: {
+          access_token: 'act.tt',
+          expires_in: 86400,
+          open_id: '723f24d7-e717',
+          refresh_token: 'rft.tt',
+          refresh_expires_in: 31536000,
+          scope: 'user.info.basic',
+          token_type: 'Bearer',
+        },
+      };
     });
     vendor.route('GET /tiktok/v2/user/info/', (req) =>
       req.headers.authorization === 'Bearer act.tt'
-        ? { json: { data: { user: { open_id: '723f24d7-e717', avatar_url: 'https://p16.tiktokcdn.com/jane.jpeg', display_name: 'Jane on TikTok' } }, error: { code: 'ok', message: '', log_id: '1' } } }
+        ? {
+            json: {
+              data: {
+                user: {
+                  open_id: '723f24d7-e717',
+                  avatar_url: 'https://p16.tiktokcdn.com/jane.jpeg',
+                  display_name: 'Jane on TikTok',
+                },
+              },
+              error: { code: 'ok', message: '', log_id: '1' },
+            },
+          }
         : { status: 401, json: {} },
     );
 
     // WeChat: `appid` instead of client_id, a GET code exchange with appid + secret and no token_type, userinfo by openid.
     vendor.route('GET /wechat/connect/oauth2/authorize', (req) => {
-      if (req.query.get('appid') !== 'wx-app' || req.query.get('scope') !== 'snsapi_userinfo') return { status: 400, json: { errcode: 10003 } };
+      if (req.query.get('appid') !== 'wx-app' || req.query.get('scope') !== 'snsapi_userinfo')
+        return { status: 400, json: { errcode: 10003 } };
       const code = vendor.issueCode({ clientId: 'wx-app', redirectUri: req.query.get('redirect_uri')!, data: {} });
       const target = new URL(req.query.get('redirect_uri')!);
       target.searchParams.set('code', code);
@@ -315,15 +503,37 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     });
     vendor.route('GET /wechat/sns/oauth2/access_token', (req) => {
       const q = Object.fromEntries(req.query);
-      if (q.appid !== 'wx-app' || q.secret !== 'wx-secret' || q.grant_type !== 'authorization_code') return { json: { errcode: 40125, errmsg: 'invalid appsecret' } };
+      if (q.appid !== 'wx-app' || q.secret !== 'wx-secret' || q.grant_type !== 'authorization_code')
+        return { json: { errcode: 40125, errmsg: 'invalid appsecret' } };
       // WeChat's exchange carries no redirect_uri; its errors come with HTTP 200.
       const grant = vendor.redeem({ code: q.code }, q.appid, { checkRedirectUri: false });
       if (!('clientId' in grant)) return { json: { errcode: 40029, errmsg: 'invalid code' } };
-      return { json: { access_token: 'wx-at', expires_in: 7200, refresh_token: 'wx-rt', openid: 'OPENID-1', scope: 'snsapi_userinfo', unionid: 'UNION-1' } };
+      return {
+        json: {
+          access_token: 'wx-at',
+          expires_in: 7200,
+          refresh_token: 'wx-rt',
+          openid: 'OPENID-1',
+          scope: 'snsapi_userinfo',
+          unionid: 'UNION-1',
+        },
+      };
     });
     vendor.route('GET /wechat/sns/userinfo', (req) =>
       req.query.get('access_token') === 'wx-at' && req.query.get('openid') === 'OPENID-1'
-        ? { json: { openid: 'OPENID-1', nickname: '小明', sex: 1, province: 'Guangdong', city: 'Shenzhen', country: 'CN', headimgurl: 'https://thirdwx.qlogo.cn/xm/132', privilege: [], unionid: 'UNION-1' } }
+        ? {
+            json: {
+              openid: 'OPENID-1',
+              nickname: '小明',
+              sex: 1,
+              province: 'Guangdong',
+              city: 'Shenzhen',
+              country: 'CN',
+              headimgurl: 'https://thirdwx.qlogo.cn/xm/132',
+              privilege: [],
+              unionid: 'UNION-1',
+            },
+          }
         : { json: { errcode: 40003, errmsg: 'invalid openid' } },
     );
 
@@ -332,17 +542,38 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     authorizeRoute('/twitch/authorize', { clientId: 'twitch-client' });
     vendor.route('POST /twitch/token', async (req) => {
       const creds = vendor.clientCredentials(req);
-      if (creds.method !== 'post' || creds.secret !== 'twitch-secret') return { status: 400, json: { status: 400, message: 'invalid client secret' } };
+      if (creds.method !== 'post' || creds.secret !== 'twitch-secret')
+        return { status: 400, json: { status: 400, message: 'invalid client secret' } };
       const grant = vendor.redeem(req.form, creds.id);
       if (!('clientId' in grant)) return { status: 400, json: { status: 400, message: 'Invalid authorization code' } };
       const now = Math.floor(Date.now() / 1000);
-      const idToken = await vendor.signIdToken({ iss: twitchIssuer, aud: 'twitch-client', azp: 'twitch-client', sub: '713936733', iat: now, exp: now + 900, preferred_username: 'janedoe', email: 'jane@example.com', picture: 'https://static-cdn.jtvnw.net/jane-300x300.png' });
-      return { json: { access_token: 'twitch-at', expires_in: 14400, refresh_token: 'twitch-rt', scope: ['openid', 'user:read:email'], token_type: 'bearer', id_token: idToken } };
+      const idToken = await vendor.signIdToken({
+        iss: twitchIssuer,
+        aud: 'twitch-client',
+        azp: 'twitch-client',
+        sub: '713936733',
+        iat: now,
+        exp: now + 900,
+        preferred_username: 'janedoe',
+        email: 'jane@example.com',
+        picture: 'https://static-cdn.jtvnw.net/jane-300x300.png',
+      });
+      return {
+        json: {
+          access_token: 'twitch-at',
+          expires_in: 14400,
+          refresh_token: 'twitch-rt',
+          scope: ['openid', 'user:read:email'],
+          token_type: 'bearer',
+          id_token: idToken,
+        },
+      };
     });
 
     // Azure DevOps: response_type=Assertion, then a JWT-bearer grant with the client secret as the assertion.
     vendor.route('GET /ado/oauth2/authorize', (req) => {
-      if (req.query.get('response_type') !== 'Assertion' || req.query.get('client_id') !== 'ado-app') return { status: 400, json: { error: 'unsupported_response_type' } };
+      if (req.query.get('response_type') !== 'Assertion' || req.query.get('client_id') !== 'ado-app')
+        return { status: 400, json: { error: 'unsupported_response_type' } };
       const code = vendor.issueCode({ clientId: 'ado-app', redirectUri: req.query.get('redirect_uri')!, data: {} });
       const target = new URL(req.query.get('redirect_uri')!);
       target.searchParams.set('code', code);
@@ -351,29 +582,71 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     });
     vendor.route('POST /ado/oauth2/token', (req) => {
       const f = req.form;
-      if (f.client_assertion !== 'ado-client-secret' || f.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' || f.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') {
+      if (
+        f.client_assertion !== 'ado-client-secret' ||
+        f.grant_type !== 'urn:ietf:params:oauth:grant-type:jwt-bearer' ||
+        f.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+      ) {
         return { status: 400, json: { Error: 'invalid_client' } };
       }
       const grant = vendor.redeem({ code: f.assertion, redirect_uri: f.redirect_uri }, 'ado-app');
       if (!('clientId' in grant)) return grant;
-      return { json: { access_token: 'ado-at', token_type: 'jwt-bearer', expires_in: '3599', refresh_token: 'ado-rt', scope: 'vso.profile' } };
+      return {
+        json: {
+          access_token: 'ado-at',
+          token_type: 'jwt-bearer',
+          expires_in: '3599',
+          refresh_token: 'ado-rt',
+          scope: 'vso.profile',
+        },
+      };
     });
     vendor.route('GET /ado/_apis/profile/profiles/me', (req) =>
       req.headers.authorization === 'Bearer ado-at'
-        ? { json: { displayName: 'Jane Doe', publicAlias: 'b1c2', emailAddress: 'jane@example.com', id: 'b1c2-ado', coreAttributes: { Avatar: { value: { value: 'iVBORw0KGgo=' } } } } }
+        ? {
+            json: {
+              displayName: 'Jane Doe',
+              publicAlias: 'b1c2',
+              emailAddress: 'jane@example.com',
+              id: 'b1c2-ado',
+              coreAttributes: { Avatar: { value: { value: 'iVBORw0KGgo=' } } },
+            },
+          }
         : { status: 401, json: {} },
     );
 
     // LINE: OIDC whose ID tokens are HS256-signed with the channel secret.
     const lineIssuer = serveDiscovery('/line');
     authorizeRoute('/line/authorize', { clientId: 'line-channel' });
-    tokenRoute('/line/token', 'line', { method: 'basic', id: 'line-channel', secret: LINE_CHANNEL_SECRET }, async () => {
-      const now = Math.floor(Date.now() / 1000);
-      const idToken = await new SignJWT({ iss: lineIssuer, aud: 'line-channel', sub: 'U4af4980629', iat: now, exp: now + 3600, amr: ['pwd'], name: 'Jane LINE', picture: 'https://profile.line-scdn.net/jane', email: 'jane@line.example' })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .sign(new TextEncoder().encode(LINE_CHANNEL_SECRET));
-      return { access_token: 'line-at', expires_in: 2592000, id_token: idToken, refresh_token: 'line-rt', scope: 'openid profile email', token_type: 'Bearer' };
-    });
+    tokenRoute(
+      '/line/token',
+      'line',
+      { method: 'basic', id: 'line-channel', secret: LINE_CHANNEL_SECRET },
+      async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = await new SignJWT({
+          iss: lineIssuer,
+          aud: 'line-channel',
+          sub: 'U4af4980629',
+          iat: now,
+          exp: now + 3600,
+          amr: ['pwd'],
+          name: 'Jane LINE',
+          picture: 'https://profile.line-scdn.net/jane',
+          email: 'jane@line.example',
+        })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .sign(new TextEncoder().encode(LINE_CHANNEL_SECRET));
+        return {
+          access_token: 'line-at',
+          expires_in: 2592000,
+          id_token: idToken,
+          refresh_token: 'line-rt',
+          scope: 'openid profile email',
+          token_type: 'Bearer',
+        };
+      },
+    );
 
     const providers = [
       GitHub({
@@ -386,8 +659,20 @@ describe('full sign-ins against servers that answer like the vendor', () => {
       }),
       Google({ clientId: 'google-client', clientSecret: 'google-secret', issuer: googleIssuer }),
       Apple({ clientId: 'com.example.web', clientSecret: 'apple-client-secret-jwt', issuer: appleIssuer }),
-      MicrosoftEntraID({ id: 'entra-single', clientId: 'entra-client', clientSecret: 'entra-secret', issuer: tenantIssuer, graphUrl: `${v()}/graph` }),
-      MicrosoftEntraID({ id: 'entra-common', clientId: 'entra-client', clientSecret: 'entra-secret', issuer: `${v()}/common/v2.0`, graphUrl: `${v()}/graph` }),
+      MicrosoftEntraID({
+        id: 'entra-single',
+        clientId: 'entra-client',
+        clientSecret: 'entra-secret',
+        issuer: tenantIssuer,
+        graphUrl: `${v()}/graph`,
+      }),
+      MicrosoftEntraID({
+        id: 'entra-common',
+        clientId: 'entra-client',
+        clientSecret: 'entra-secret',
+        issuer: `${v()}/common/v2.0`,
+        graphUrl: `${v()}/graph`,
+      }),
       Eventbrite({
         clientId: 'eb-client',
         clientSecret: 'eb-secret',
@@ -429,11 +714,17 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     const client = new TestClient(app.url);
     const { callback } = await signIn(app, client, 'github');
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: 'The Octocat', email: 'octocat@github.com', image: 'https://avatars.githubusercontent.com/u/583231' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'The Octocat',
+      email: 'octocat@github.com',
+      image: 'https://avatars.githubusercontent.com/u/583231',
+    });
     const token = tokenRequests.get('github')!;
     expect(token.form.grant_type).toBe('authorization_code');
     expect(token.form.code_verifier).toMatch(/^[\w-]{43,128}$/);
-    expect(vendor.requests.some((r) => r.path === '/github/api/user/emails' && r.headers.authorization === 'Bearer gho_abc')).toBe(true);
+    expect(
+      vendor.requests.some((r) => r.path === '/github/api/user/emails' && r.headers.authorization === 'Bearer gho_abc'),
+    ).toBe(true);
   });
 
   it('GitHub-style OAuth 2.0: an `iss` from another issuer is refused and signs nobody in', async () => {
@@ -453,7 +744,11 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     const client = new TestClient(app.url);
     const { callback } = await signIn(app, client, 'google');
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: 'Jane Doe', email: 'jane@example.com', image: 'https://lh3.googleusercontent.com/a/jane' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+      image: 'https://lh3.googleusercontent.com/a/jane',
+    });
     expect(vendor.requests.some((r) => r.path === '/google/.well-known/openid-configuration')).toBe(true);
   });
 
@@ -470,25 +765,33 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     await expectSignedIn(callback, app, client);
     const token = tokenRequests.get('apple')!;
     expect(token.headers.authorization).toBeUndefined();
-    expect(await currentUser(client)).toMatchObject({ name: 'Jane Appleseed', email: 'jane@privaterelay.appleid.com', image: null });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'Jane Appleseed',
+      email: 'jane@privaterelay.appleid.com',
+      image: null,
+    });
   });
 
   it.each([
     ['single tenant', 'entra-single'],
     ['multi-tenant `common`', 'entra-common'],
-  ])('Microsoft Entra ID, %s: the ID token of the user\'s tenant is accepted, the photo comes from Graph', async (_name, id) => {
-    const client = new TestClient(app.url);
-    const { callback } = await signIn(app, client, id);
-    await expectSignedIn(callback, app, client);
-    const user = await currentUser(client);
-    expect(user).toMatchObject({ name: 'Jane Doe', email: 'jane@contoso.com' });
-    expect(String(user?.image)).toMatch(/^data:image\/jpeg;base64,/);
-  });
+  ])(
+    "Microsoft Entra ID, %s: the ID token of the user's tenant is accepted, the photo comes from Graph",
+    async (_name, id) => {
+      const client = new TestClient(app.url);
+      const { callback } = await signIn(app, client, id);
+      await expectSignedIn(callback, app, client);
+      const user = await currentUser(client);
+      expect(user).toMatchObject({ name: 'Jane Doe', email: 'jane@contoso.com' });
+      expect(String(user?.image)).toMatch(/^data:image\/jpeg;base64,/);
+    },
+  );
 
   it('Microsoft Entra ID, multi-tenant: an ID token whose tenant id is not a GUID is refused', async () => {
     const client = new TestClient(app.url);
     const original = vendor.signIdToken;
-    (vendor as { signIdToken: VendorServer['signIdToken'] }).signIdToken = (claims) => original({ ...claims, tid: '../evil', iss: `${vendor.url}/evil/v2.0` });
+    (vendor as { signIdToken: VendorServer['signIdToken'] }).signIdToken = (claims) =>
+      original({ ...claims, tid: '../evil', iss: `${vendor.url}/evil/v2.0` });
     try {
       const { callback } = await signIn(app, client, 'entra-common');
       expect(callback.status).toBe(302);
@@ -505,7 +808,11 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     await expectSignedIn(callback, app, client);
     const token = tokenRequests.get('eventbrite')!;
     expect(token.headers.authorization).toBeUndefined();
-    expect(token.form).toMatchObject({ client_id: 'eb-client', client_secret: 'eb-secret', grant_type: 'authorization_code' });
+    expect(token.form).toMatchObject({
+      client_id: 'eb-client',
+      client_secret: 'eb-secret',
+      grant_type: 'authorization_code',
+    });
     expect(await currentUser(client)).toMatchObject({ name: 'Jane Doe', email: 'jane@example.com' });
   });
 
@@ -515,35 +822,57 @@ describe('full sign-ins against servers that answer like the vendor', () => {
     expect(location(start).searchParams.get('client_key')).toBe('tt-key');
     await expectSignedIn(callback, app, client);
     expect(tokenRequests.get('tiktok')!.form).toMatchObject({ client_key: 'tt-key', client_secret: 'tt-secret' });
-    expect(await currentUser(client)).toMatchObject({ name: 'Jane on TikTok', email: null, image: 'https://p16.tiktokcdn.com/jane.jpeg' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'Jane on TikTok',
+      email: null,
+      image: 'https://p16.tiktokcdn.com/jane.jpeg',
+    });
   });
 
   it('WeChat: appid in the authorization request, the code exchanged with appid + secret, the user read by openid', async () => {
     const client = new TestClient(app.url);
     const { callback } = await signIn(app, client, 'wechat');
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: '小明', email: null, image: 'https://thirdwx.qlogo.cn/xm/132' });
+    expect(await currentUser(client)).toMatchObject({
+      name: '小明',
+      email: null,
+      image: 'https://thirdwx.qlogo.cn/xm/132',
+    });
   });
 
   it('Twitch: the `claims` parameter is sent, and the array `scope` of the token response is repaired', async () => {
     const client = new TestClient(app.url);
     const { callback, start } = await signIn(app, client, 'twitch');
-    expect(JSON.parse(location(start).searchParams.get('claims') ?? '{}')).toEqual({ id_token: { email: null, picture: null, preferred_username: null } });
+    expect(JSON.parse(location(start).searchParams.get('claims') ?? '{}')).toEqual({
+      id_token: { email: null, picture: null, preferred_username: null },
+    });
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: 'janedoe', email: 'jane@example.com', image: 'https://static-cdn.jtvnw.net/jane-300x300.png' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'janedoe',
+      email: 'jane@example.com',
+      image: 'https://static-cdn.jtvnw.net/jane-300x300.png',
+    });
   });
 
   it('Azure DevOps: response_type=Assertion and the JWT-bearer assertion grant', async () => {
     const client = new TestClient(app.url);
     const { callback } = await signIn(app, client, 'azure-devops');
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: 'Jane Doe', email: 'jane@example.com', image: 'data:image/jpeg;base64,iVBORw0KGgo=' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'Jane Doe',
+      email: 'jane@example.com',
+      image: 'data:image/jpeg;base64,iVBORw0KGgo=',
+    });
   });
 
   it('LINE: an ID token signed with HS256 by the channel secret', async () => {
     const client = new TestClient(app.url);
     const { callback } = await signIn(app, client, 'line');
     await expectSignedIn(callback, app, client);
-    expect(await currentUser(client)).toMatchObject({ name: 'Jane LINE', email: 'jane@line.example', image: 'https://profile.line-scdn.net/jane' });
+    expect(await currentUser(client)).toMatchObject({
+      name: 'Jane LINE',
+      email: 'jane@line.example',
+      image: 'https://profile.line-scdn.net/jane',
+    });
   });
 });

@@ -12,7 +12,12 @@ import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from
 import { TestClient, location } from './setup/http-client.js';
 
 /** The app's own user table (the adapter stores sessions; the app keeps its password hashes). */
-interface AppUser { id: string; email: string; name: string; passwordHash: string }
+interface AppUser {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+}
 
 class AccountSuspended extends CredentialsSignin {
   override code = 'suspended';
@@ -52,7 +57,11 @@ function provider() {
 
 const targets = await databaseTargets(['sqlite', 'postgres']);
 const configurations = targets.flatMap((target) =>
-  (['jwt', 'database'] as const).map((strategy) => ({ target, strategy, label: `${target.name}, ${strategy} sessions` })),
+  (['jwt', 'database'] as const).map((strategy) => ({
+    target,
+    strategy,
+    label: `${target.name}, ${strategy} sessions`,
+  })),
 );
 
 describe.each(configurations)('credentials sign-in ($label)', ({ target, strategy }) => {
@@ -85,13 +94,20 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
     });
 
     async function rows(): Promise<{ users: number; accounts: number; sessions: number }> {
-      const count = async (table: string) => Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as Array<{ n: unknown }>)[0].n);
+      const count = async (table: string) =>
+        Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as Array<{ n: unknown }>)[0].n);
       return { users: await count('users'), accounts: await count('accounts'), sessions: await count('sessions') };
     }
 
     async function signIn(client: TestClient, email: string, password: string, extra: Record<string, string> = {}) {
       const csrfToken = await client.csrf();
-      return client.post('/auth/callback/credentials', { csrfToken, email, password, callbackUrl: '/public', ...extra });
+      return client.post('/auth/callback/credentials', {
+        csrfToken,
+        email,
+        password,
+        callbackUrl: '/public',
+        ...extra,
+      });
     }
 
     function expectSignInError(res: Response, error: string, code?: string) {
@@ -120,12 +136,18 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       const after = await rows();
       if (strategy === 'database') {
         // The user authorize returned is stored, with a credentials account and a real session row.
-        expect(after).toEqual({ users: before.users + 1, accounts: before.accounts + 1, sessions: before.sessions + 1 });
+        expect(after).toEqual({
+          users: before.users + 1,
+          accounts: before.accounts + 1,
+          sessions: before.sessions + 1,
+        });
         const [account] = (await dataSource.query(
           `SELECT * FROM accounts WHERE ${q('providerAccountId')} = '${alice.id}'`,
         )) as Array<Record<string, unknown>>;
         expect(account).toMatchObject({ provider: 'credentials', type: 'credentials', userId: alice.id });
-        const [stored] = (await dataSource.query(`SELECT * FROM users WHERE id = '${alice.id}'`)) as Array<Record<string, unknown>>;
+        const [stored] = (await dataSource.query(`SELECT * FROM users WHERE id = '${alice.id}'`)) as Array<
+          Record<string, unknown>
+        >;
         expect(stored).toMatchObject({ email: alice.email, name: 'alice' });
         expect(cookie).toMatch(/^[0-9a-f]{64}$/);
       } else {
@@ -188,7 +210,11 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
           const email = kind === 'wrong' ? 'carol@example.test' : `nobody-${i}@example.test`;
           const csrfToken = await client.csrf();
           const started = performance.now();
-          const res = await client.post('/auth/callback/credentials', { csrfToken, email, password: 'not the password' });
+          const res = await client.post('/auth/callback/credentials', {
+            csrfToken,
+            email,
+            password: 'not the password',
+          });
           timings[kind].push(performance.now() - started);
           expectSignInError(res, 'CredentialsSignin', 'credentials');
           locations.add(res.headers.get('location')!);
@@ -212,7 +238,11 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       const missing = await client.post('/auth/callback/credentials', { email: alice.email, password: PASSWORD });
       expectSignInError(missing, 'MissingCSRF');
       await client.csrf();
-      const forged = await client.post('/auth/callback/credentials', { csrfToken: 'forged', email: alice.email, password: PASSWORD });
+      const forged = await client.post('/auth/callback/credentials', {
+        csrfToken: 'forged',
+        email: alice.email,
+        password: PASSWORD,
+      });
       expectSignInError(forged, 'MissingCSRF');
       const get = await client.get(`/auth/callback/credentials?email=${encodeURIComponent(alice.email)}&password=x`);
       expect(get.status).toBe(400);
@@ -235,16 +265,33 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expectSignInError(await client.post('/auth/callback/credentials', repeated), 'InvalidRequest');
       const bracketed = `csrfToken=${encodeURIComponent(csrfToken)}&email=${encodeURIComponent(alice.email)}&password[$ne]=x`;
       expectSignInError(await client.post('/auth/callback/credentials', bracketed), 'InvalidRequest');
-      const json = await client.post('/auth/callback/credentials', { csrfToken, email: alice.email, password: { $gt: '' } }, { json: true });
+      const json = await client.post(
+        '/auth/callback/credentials',
+        { csrfToken, email: alice.email, password: { $gt: '' } },
+        { json: true },
+      );
       expectSignInError(json, 'InvalidRequest');
-      const numeric = await client.post('/auth/callback/credentials', { csrfToken, email: alice.email, password: 12345 }, { json: true });
+      const numeric = await client.post(
+        '/auth/callback/credentials',
+        { csrfToken, email: alice.email, password: 12345 },
+        { json: true },
+      );
       expectSignInError(numeric, 'InvalidRequest');
 
       csrfToken = await client.csrf();
-      const brokenJson = await client.request('POST', '/auth/callback/credentials', `{"csrfToken":"${csrfToken}","email":`, { 'content-type': 'application/json' });
+      const brokenJson = await client.request(
+        'POST',
+        '/auth/callback/credentials',
+        `{"csrfToken":"${csrfToken}","email":`,
+        { 'content-type': 'application/json' },
+      );
       expect(brokenJson.status).toBeGreaterThanOrEqual(400);
       expect(brokenJson.status).toBeLessThan(500);
-      const huge = await client.post('/auth/callback/credentials', { csrfToken, email: alice.email, password: 'x'.repeat(2_000_000) });
+      const huge = await client.post('/auth/callback/credentials', {
+        csrfToken,
+        email: alice.email,
+        password: 'x'.repeat(2_000_000),
+      });
       expect(huge.status).toBeGreaterThanOrEqual(400);
       expect(huge.status).toBeLessThan(500);
 
@@ -277,7 +324,9 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       const csrfToken = await client.csrf();
       seen.length = 0;
       const results = await Promise.all(
-        Array.from({ length: 7 }, (_, i) => client.post('/auth/callback/credentials', { csrfToken, email: frank.email, password: `guess ${i}` })),
+        Array.from({ length: 7 }, (_, i) =>
+          client.post('/auth/callback/credentials', { csrfToken, email: frank.email, password: `guess ${i}` }),
+        ),
       );
       const errors = results.map((r) => location(r).searchParams.get('error'));
       expect(errors.filter((e) => e === 'CredentialsSignin')).toHaveLength(LOCKOUT.maxAttempts);
@@ -285,7 +334,7 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expect(seen.filter((s) => s.credentials.email === frank.email)).toHaveLength(LOCKOUT.maxAttempts);
     });
 
-    it('clears an identifier\'s failures on a successful sign-in', async () => {
+    it("clears an identifier's failures on a successful sign-in", async () => {
       const carol = users.get('carol@example.test')!;
       const client = new TestClient(t.url);
       for (let round = 0; round < 2; round++) {
@@ -300,7 +349,11 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       const before = await rows();
       const client = new TestClient(t.url);
       for (let i = 0; i < LOCKOUT.maxAttemptsPerIp; i++) {
-        expectSignInError(await signIn(client, `stuffing-${i}@example.test`, 'guess'), 'CredentialsSignin', 'credentials');
+        expectSignInError(
+          await signIn(client, `stuffing-${i}@example.test`, 'guess'),
+          'CredentialsSignin',
+          'credentials',
+        );
       }
       const alice = users.get('alice@example.test')!;
       expectSignInError(await signIn(client, alice.email, PASSWORD), 'RateLimited');
@@ -317,7 +370,11 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
     it('passes the code of a thrown CredentialsSignin subclass; any other error is logged and generic', async () => {
       const before = await rows();
       const client = new TestClient(t.url);
-      expectSignInError(await signIn(client, 'suspended@example.test', 'secret-pass-1'), 'CredentialsSignin', 'suspended');
+      expectSignInError(
+        await signIn(client, 'suspended@example.test', 'secret-pass-1'),
+        'CredentialsSignin',
+        'suspended',
+      );
 
       logged.length = 0;
       const broken = await signIn(client, 'broken@example.test', 'secret-pass-2');

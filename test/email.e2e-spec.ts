@@ -27,12 +27,19 @@ function confirmForm(html: string): { action: string; fields: Record<string, str
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error('No confirmation form on the page');
   const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = unescape(m[2]!);
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[m[1]!] = unescape(m[2]!);
   return { action: unescape(action), fields };
 }
 
 function unescape(value: string): string {
-  return value.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 describe.each(targets)('email magic links on $name', (target) => {
@@ -49,10 +56,23 @@ describe.each(targets)('email magic links on $name', (target) => {
       return [
         // Generous per-IP limit: every test client is 127.0.0.1.
         Email({ server, from: FROM, rateLimit: { maxPerAddress: 3, maxPerIp: 1000, windowSeconds: 60 } }),
-        Email({ id: 'strict', name: 'Strict email', server, from: FROM, rateLimit: { maxPerAddress: 100, maxPerIp: 2, windowSeconds: 60 } }),
+        Email({
+          id: 'strict',
+          name: 'Strict email',
+          server,
+          from: FROM,
+          rateLimit: { maxPerAddress: 100, maxPerIp: 2, windowSeconds: 60 },
+        }),
         Email({ id: 'instant', name: 'Instant email', server, from: FROM, consumeOnGet: true, rateLimit: false }),
         // A normaliser that lets anything through: the default sender must still refuse lists.
-        Email({ id: 'lenient', name: 'Lenient email', server, from: FROM, normalizeIdentifier: (s: string) => s.trim(), rateLimit: false }),
+        Email({
+          id: 'lenient',
+          name: 'Lenient email',
+          server,
+          from: FROM,
+          normalizeIdentifier: (s: string) => s.trim(),
+          rateLimit: false,
+        }),
         Email({
           id: 'custom',
           name: 'Custom sender',
@@ -71,7 +91,12 @@ describe.each(targets)('email magic links on $name', (target) => {
         auth: {
           secret,
           providers: providers(smtp.url),
-          logger: { error: (error: Error) => logged.push(`${error.name}: ${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`), warn: (line: string) => logged.push(line), debug: (line: string, meta?: unknown) => logged.push(`${line} ${JSON.stringify(meta ?? '')}`) },
+          logger: {
+            error: (error: Error) =>
+              logged.push(`${error.name}: ${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`),
+            warn: (line: string) => logged.push(line),
+            debug: (line: string, meta?: unknown) => logged.push(`${line} ${JSON.stringify(meta ?? '')}`),
+          },
           callbacks: {
             signIn: ({ user, email }) => {
               signInCalls.push({ email: user.email, verificationRequest: email?.verificationRequest });
@@ -99,7 +124,12 @@ describe.each(targets)('email magic links on $name', (target) => {
       smtp.refuse(undefined);
     });
 
-    async function requestLink(client: TestClient, email: string, provider = 'email', callbackUrl = '/me'): Promise<Response> {
+    async function requestLink(
+      client: TestClient,
+      email: string,
+      provider = 'email',
+      callbackUrl = '/me',
+    ): Promise<Response> {
       const csrfToken = await client.csrf();
       return client.post(`/auth/signin/${provider}`, { csrfToken, email, callbackUrl });
     }
@@ -195,7 +225,9 @@ describe.each(targets)('email magic links on $name', (target) => {
 
       // First sign-in: the user is created with emailVerified set; no account row for email.
       expect(await count('users')).toBe(usersBefore + 1);
-      const [user] = (await dataSource.query(`SELECT * FROM users WHERE email = '${email}'`)) as Array<Record<string, unknown>>;
+      const [user] = (await dataSource.query(`SELECT * FROM users WHERE email = '${email}'`)) as Array<
+        Record<string, unknown>
+      >;
       expect(user!.emailVerified).toBeTruthy();
       expect(Math.abs(new Date(user!.emailVerified as string).getTime() - Date.now())).toBeLessThan(60_000);
       expect(signInCalls.filter((c) => c.email === email).map((c) => c.verificationRequest)).toEqual([true, false]);
@@ -230,7 +262,11 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(a.status).toBe(b.status);
       expect(a.headers.get('location')).toBe(b.headers.get('location'));
       expect(await a.text()).toBe(await b.text());
-      const cookieNames = (r: Response) => r.headers.getSetCookie().map((c) => c.split('=')[0]).sort();
+      const cookieNames = (r: Response) =>
+        r.headers
+          .getSetCookie()
+          .map((c) => c.split('=')[0])
+          .sort();
       expect(cookieNames(a)).toEqual(cookieNames(b));
       await mailTo(unknown);
     });
@@ -269,7 +305,9 @@ describe.each(targets)('email magic links on $name', (target) => {
       const client = new TestClient(t.url);
       await requestLink(client, email);
       const link = extractLink(await mailTo(email), '/callback/email');
-      await dataSource.getRepository(VerificationTokenEntity).update({ identifier: email }, { expires: new Date(Date.now() - 1000) });
+      await dataSource
+        .getRepository(VerificationTokenEntity)
+        .update({ identifier: email }, { expires: new Date(Date.now() - 1000) });
 
       expectError(await followLink(client, link), 'error', 'Verification');
       expect(await tokenRows(email)).toHaveLength(0);
@@ -285,8 +323,16 @@ describe.each(targets)('email magic links on $name', (target) => {
       const { action, fields } = confirmForm(await (await client.get(link.href)).text());
 
       expectError(await new TestClient(t.url).post(action, { ...fields, email: other }), 'error', 'Verification');
-      expectError(await new TestClient(t.url).post(action, { ...fields, token: `${fields.token}x` }), 'error', 'Verification');
-      expectError(await new TestClient(t.url).post(action, { email: fields.email!, callbackUrl: '/me' }), 'error', 'Verification');
+      expectError(
+        await new TestClient(t.url).post(action, { ...fields, token: `${fields.token}x` }),
+        'error',
+        'Verification',
+      );
+      expectError(
+        await new TestClient(t.url).post(action, { email: fields.email!, callbackUrl: '/me' }),
+        'error',
+        'Verification',
+      );
       expect(await tokenRows(email)).toHaveLength(1);
       expect((await client.post(action, fields)).status).toBe(302);
       expect((await client.get('/me')).status).toBe(200);
@@ -336,8 +382,16 @@ describe.each(targets)('email magic links on $name', (target) => {
       const { action, fields } = confirmForm(await (await client.get(link.href)).text());
 
       const victim = new TestClient(t.url);
-      expectError(await victim.post(action, fields, { headers: { origin: 'https://evil.example' } }), 'signin', 'MissingCSRF');
-      expectError(await victim.post(action, fields, { headers: { 'sec-fetch-site': 'cross-site' } }), 'signin', 'MissingCSRF');
+      expectError(
+        await victim.post(action, fields, { headers: { origin: 'https://evil.example' } }),
+        'signin',
+        'MissingCSRF',
+      );
+      expectError(
+        await victim.post(action, fields, { headers: { 'sec-fetch-site': 'cross-site' } }),
+        'signin',
+        'MissingCSRF',
+      );
       expect(await tokenRows(email)).toHaveLength(1);
 
       const res = await client.post(action, fields, { headers: { origin: t.url, 'sec-fetch-site': 'same-origin' } });
@@ -383,7 +437,11 @@ describe.each(targets)('email magic links on $name', (target) => {
         smtp.clear();
         const client = new TestClient(t.url);
         const csrfToken = await client.csrf();
-        const res = await client.post('/auth/signin/email', { csrfToken, email: ['victim@victim.com', 'attacker@attacker.com'] }, { json: true });
+        const res = await client.post(
+          '/auth/signin/email',
+          { csrfToken, email: ['victim@victim.com', 'attacker@attacker.com'] },
+          { json: true },
+        );
         expectError(res, 'signin', 'EmailSignin');
         expect(smtp.attemptedRecipients).toEqual([]);
       });
@@ -415,7 +473,10 @@ describe.each(targets)('email magic links on $name', (target) => {
     it('limits links per client IP (RateLimited, no mail)', async () => {
       (t.app.get(RateLimitStore) as MemoryRateLimitStore).clear();
       const sent = [address('ip1'), address('ip2')];
-      for (const email of sent) expect(location(await requestLink(new TestClient(t.url), email, 'strict')).pathname).toBe('/auth/verify-request');
+      for (const email of sent)
+        expect(location(await requestLink(new TestClient(t.url), email, 'strict')).pathname).toBe(
+          '/auth/verify-request',
+        );
       const third = address('ip3');
       expectError(await requestLink(new TestClient(t.url), third, 'strict'), 'signin', 'RateLimited');
       expect(smtp.messagesTo(third)).toHaveLength(0);
@@ -504,14 +565,23 @@ describe.each(targets)('email magic links on $name', (target) => {
         const next = address('rotated');
         await requestLink(new TestClient(rotated.url), next);
         const token = extractLink(await mailTo(next), '/callback/email').searchParams.get('token')!;
-        expect((await tokenRows(next))[0]!.token).toBe(hashEmailToken('rotated-secret-that-is-long-enough-0123456789', next, token));
+        expect((await tokenRows(next))[0]!.token).toBe(
+          hashEmailToken('rotated-secret-that-is-long-enough-0123456789', next, token),
+        );
       } finally {
         await rotated.close();
       }
     });
 
     it('a malformed link is Verification, never a 500', async () => {
-      for (const query of ['', '?token=abc', '?email=a@example.test', `?token=${'x'.repeat(600)}&email=a@example.test`, '?token=abc&email=not-an-address', '?token=a%00b&email=a@example.test']) {
+      for (const query of [
+        '',
+        '?token=abc',
+        '?email=a@example.test',
+        `?token=${'x'.repeat(600)}&email=a@example.test`,
+        '?token=abc&email=not-an-address',
+        '?token=a%00b&email=a@example.test',
+      ]) {
         const res = await new TestClient(t.url).get(`/auth/callback/email${query}`);
         expectError(res, 'error', 'Verification');
       }

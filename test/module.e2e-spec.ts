@@ -38,7 +38,10 @@ describe('AuthModule bootstrap', () => {
         }),
       ],
     });
-    const error = await builder.compile().then(() => null, (e: unknown) => e);
+    const error = await builder.compile().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AuthConfigurationError);
     const message = (error as Error).message;
     expect(message).toMatch(/invalid AuthModule options \(\d+ problems\)/);
@@ -87,7 +90,15 @@ describe('AuthModule bootstrap', () => {
       constructor(@InjectAuthAdapter() readonly adapter: ClockAdapter) {}
     }
     const moduleRef = await Test.createTestingModule({
-      imports: [AuthModule.forRoot({ secret: TEST_SECRET, providers: [], session: { strategy: 'jwt' }, adapter: { useClass: ClockAdapter, imports: [ClockModule] }, isGlobal: true })],
+      imports: [
+        AuthModule.forRoot({
+          secret: TEST_SECRET,
+          providers: [],
+          session: { strategy: 'jwt' },
+          adapter: { useClass: ClockAdapter, imports: [ClockModule] },
+          isGlobal: true,
+        }),
+      ],
       providers: [Consumer],
     }).compile();
     apps.push(moduleRef);
@@ -159,7 +170,9 @@ describe('AuthModule bootstrap', () => {
     @Module({ providers: [SharedAuthConfig], exports: [SharedAuthConfig] })
     class SharedConfigModule {}
     const moduleRef = await Test.createTestingModule({
-      imports: [AuthModule.forRootAsync({ imports: [SharedConfigModule], useExisting: SharedAuthConfig, basePath: '/login' })],
+      imports: [
+        AuthModule.forRootAsync({ imports: [SharedConfigModule], useExisting: SharedAuthConfig, basePath: '/login' }),
+      ],
     }).compile();
     apps.push(moduleRef);
     const config = moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG);
@@ -178,7 +191,10 @@ describe('AuthModule bootstrap', () => {
         } as Parameters<typeof AuthModule.forRootAsync>[0]),
       ],
     });
-    const error = await builder.compile().then(() => null, (e: unknown) => e);
+    const error = await builder.compile().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AuthConfigurationError);
     expect((error as AuthConfigurationError).problems).toEqual([
       expect.stringMatching(/unknown option `sesion`: did you mean `session`\?/),
@@ -188,17 +204,37 @@ describe('AuthModule bootstrap', () => {
 
   it('fails at bootstrap on typos in forRoot, and on an option given next to useFactory', async () => {
     const forRoot = await Test.createTestingModule({
-      imports: [AuthModule.forRoot({ secret: TEST_SECRET, providers: [], globalGaurd: true, sesion: {} } as AuthModuleOptions & AuthModuleExtras)],
-    }).compile().then(() => null, (e: unknown) => e);
+      imports: [
+        AuthModule.forRoot({ secret: TEST_SECRET, providers: [], globalGaurd: true, sesion: {} } as AuthModuleOptions &
+          AuthModuleExtras),
+      ],
+    })
+      .compile()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect((forRoot as AuthConfigurationError).problems).toEqual([
       expect.stringMatching(/unknown option `globalGaurd`: did you mean `globalGuard`\?/),
       expect.stringMatching(/unknown option `sesion`: did you mean `session`\?/),
     ]);
     const misplaced = await Test.createTestingModule({
-      imports: [AuthModule.forRootAsync({ useFactory: () => ({ secret: TEST_SECRET, providers: [] }), secret: TEST_SECRET } as Parameters<typeof AuthModule.forRootAsync>[0])],
-    }).compile().then(() => null, (e: unknown) => e);
+      imports: [
+        AuthModule.forRootAsync({
+          useFactory: () => ({ secret: TEST_SECRET, providers: [] }),
+          secret: TEST_SECRET,
+        } as Parameters<typeof AuthModule.forRootAsync>[0]),
+      ],
+    })
+      .compile()
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(misplaced).toBeInstanceOf(AuthConfigurationError);
-    expect((misplaced as AuthConfigurationError).problems).toEqual([expect.stringMatching(/`secret` is an option, not a module setting/)]);
+    expect((misplaced as AuthConfigurationError).problems).toEqual([
+      expect.stringMatching(/`secret` is an option, not a module setting/),
+    ]);
   });
 });
 
@@ -229,8 +265,16 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
 
   const forms: Array<[string, (client: Redis) => Partial<AuthModuleOptions> & AuthModuleExtras]> = [
     ['a class with an injected client (rateLimitStore)', () => ({ rateLimitStore: AppRedisStore })],
-    ['a factory injecting the client (rateLimitStore)', () => ({ rateLimitStore: { useFactory: (client: Redis) => new RedisRateLimitStore(client, { prefix }), inject: [REDIS] } })],
-    ['an instance (rateLimit.store)', (client) => ({ rateLimit: { store: new RedisRateLimitStore(client, { prefix }) } })],
+    [
+      'a factory injecting the client (rateLimitStore)',
+      () => ({
+        rateLimitStore: { useFactory: (client: Redis) => new RedisRateLimitStore(client, { prefix }), inject: [REDIS] },
+      }),
+    ],
+    [
+      'an instance (rateLimit.store)',
+      (client) => ({ rateLimit: { store: new RedisRateLimitStore(client, { prefix }) } }),
+    ],
   ];
 
   beforeAll(async () => {
@@ -252,7 +296,12 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
           lockout: LOCKOUT,
           authorize: async (c) => (c.email === email && c.password === 'right' ? { id: 'u1', email } : null),
         });
-        apps.push(await createTestApp({ imports: [RedisModule.with(client)], auth: { providers: [provider], ...auth(client) } }));
+        apps.push(
+          await createTestApp({
+            imports: [RedisModule.with(client)],
+            auth: { providers: [provider], ...auth(client) },
+          }),
+        );
       }
     });
     afterAll(() => Promise.all(apps.map((a) => a.close())));
@@ -260,7 +309,12 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
     const attempt = async (app: TestApp, password: string) => {
       const client = new TestClient(app.url);
       const csrfToken = await client.csrf();
-      const res = await client.post('/auth/callback/credentials', { csrfToken, email, password, callbackUrl: '/public' });
+      const res = await client.post('/auth/callback/credentials', {
+        csrfToken,
+        email,
+        password,
+        callbackUrl: '/public',
+      });
       return location(res).searchParams.get('error');
     };
 
@@ -278,4 +332,3 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
     });
   });
 });
-

@@ -8,7 +8,13 @@ import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../lib/config/resolved-config.js';
 import type { Profile } from '../lib/types/common.types.js';
 import { createTestApp, type TestApp } from './setup/app.js';
-import { createDatabase, databaseTargets, dropDatabase, type DatabaseTarget, type TestDatabase } from './setup/databases.js';
+import {
+  createDatabase,
+  databaseTargets,
+  dropDatabase,
+  type DatabaseTarget,
+  type TestDatabase,
+} from './setup/databases.js';
 import { location, TestClient } from './setup/http-client.js';
 import { startOAuth2Server, type TestOAuth2Server } from './setup/oauth2-server.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
@@ -34,8 +40,18 @@ afterAll(async () => {
 });
 
 /** A provider of the test OP with a fresh client registered for `app`. */
-async function registerOidcClient(app: TestApp, providerId: string, clientId: string, extra: Record<string, unknown> = {}) {
-  await op.addClient({ client_id: clientId, client_secret: `${clientId}-secret`, redirect_uris: [`${app.url}/auth/callback/${providerId}`], ...extra });
+async function registerOidcClient(
+  app: TestApp,
+  providerId: string,
+  clientId: string,
+  extra: Record<string, unknown> = {},
+) {
+  await op.addClient({
+    client_id: clientId,
+    client_secret: `${clientId}-secret`,
+    redirect_uris: [`${app.url}/auth/callback/${providerId}`],
+    ...extra,
+  });
 }
 
 interface Flow {
@@ -64,7 +80,9 @@ async function signIn(app: TestApp, client: TestClient, providerId: string, quer
   return deliver(client, back);
 }
 
-async function me(client: TestClient): Promise<{ status: number; user?: { id?: string; email?: string; name?: string } }> {
+async function me(
+  client: TestClient,
+): Promise<{ status: number; user?: { id?: string; email?: string; name?: string } }> {
   const res = await client.get('/me');
   if (res.status !== 200) return { status: res.status };
   const body = (await res.json()) as { user: { id?: string; email?: string; name?: string } };
@@ -86,12 +104,18 @@ function expectRejected(res: Response, app: TestApp, client: TestClient, type: s
   expect(['/auth/error', '/auth/signin']).toContain(target.pathname);
   expect(target.searchParams.get('error')).toBe(type);
   expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
-  expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/max-age=0/i.test(c))).toBe(false);
+  expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/max-age=0/i.test(c))).toBe(
+    false,
+  );
 }
 
 /** Row counts of the MemoryAdapter (users, accounts, sessions). */
 function counts(adapter: MemoryAdapter): { users: number; accounts: number; sessions: number } {
-  const a = adapter as unknown as { users: Map<string, unknown>; accounts: Map<string, unknown>; sessions: Map<string, unknown> };
+  const a = adapter as unknown as {
+    users: Map<string, unknown>;
+    accounts: Map<string, unknown>;
+    sessions: Map<string, unknown>;
+  };
   return { users: a.users.size, accounts: a.accounts.size, sessions: a.sessions.size };
 }
 
@@ -101,40 +125,79 @@ describe('OpenID Connect against a real OpenID Provider', () => {
   const clients: Record<string, string> = {};
 
   beforeAll(async () => {
-    for (const id of ['idp', 'checks', 'userinfo', 'formpost', 'post', 'pkjwt', 'rotate', 'wk', 'hooks']) clients[id] = `c${++seq}-${id}`;
+    for (const id of ['idp', 'checks', 'userinfo', 'formpost', 'post', 'pkjwt', 'rotate', 'wk', 'hooks'])
+      clients[id] = `c${++seq}-${id}`;
     const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
     const privateJwk = { ...(await exportJWK(privateKey)), kid: 'client-key-1', alg: 'ES256' };
     const publicJwk = { ...(await exportJWK(publicKey)), kid: 'client-key-1', alg: 'ES256', use: 'sig' };
-    const common = (id: string) => ({ id, name: id, type: 'oidc' as const, issuer: op.issuer, clientId: clients[id], clientSecret: `${clients[id]}-secret` });
+    const common = (id: string) => ({
+      id,
+      name: id,
+      type: 'oidc' as const,
+      issuer: op.issuer,
+      clientId: clients[id],
+      clientSecret: `${clients[id]}-secret`,
+    });
     app = await createTestApp({
       auth: {
         providers: [
           // The issue's "Done when" configuration, as is.
-          { id: 'idp', name: 'IdP', type: 'oidc', issuer: op.issuer, clientId: clients.idp, clientSecret: `${clients.idp}-secret` },
+          {
+            id: 'idp',
+            name: 'IdP',
+            type: 'oidc',
+            issuer: op.issuer,
+            clientId: clients.idp,
+            clientSecret: `${clients.idp}-secret`,
+          },
           { ...common('checks'), checks: ['pkce', 'state', 'nonce'] },
           { ...common('userinfo'), idToken: false },
-          { ...common('formpost'), checks: ['pkce', 'state', 'nonce'], authorization: { params: { response_mode: 'form_post' } } },
+          {
+            ...common('formpost'),
+            checks: ['pkce', 'state', 'nonce'],
+            authorization: { params: { response_mode: 'form_post' } },
+          },
           { ...common('post'), client: { token_endpoint_auth_method: 'client_secret_post' } },
-          { ...common('pkjwt'), clientSecret: undefined, client: { token_endpoint_auth_method: 'private_key_jwt' }, token: { clientPrivateKey: privateJwk } } as never,
+          {
+            ...common('pkjwt'),
+            clientSecret: undefined,
+            client: { token_endpoint_auth_method: 'private_key_jwt' },
+            token: { clientPrivateKey: privateJwk },
+          } as never,
           common('rotate'),
           // Only `wellKnown` (Auth.js never reads it): discovery uses it and takes the issuer from it.
-          { id: 'wk', name: 'wk', type: 'oidc', wellKnown: `${op.issuer}/.well-known/openid-configuration`, clientId: clients.wk, clientSecret: `${clients.wk}-secret` },
+          {
+            id: 'wk',
+            name: 'wk',
+            type: 'oidc',
+            wellKnown: `${op.issuer}/.well-known/openid-configuration`,
+            clientId: clients.wk,
+            clientSecret: `${clients.wk}-secret`,
+          },
           {
             ...common('hooks'),
             customFetch: (url: string, init: RequestInit) => {
               hookedFetches.push(new URL(url).pathname);
               return fetch(url, init);
             },
-            conformProfile: (profile: Profile, { params }: { params: Record<string, string | undefined> }) => ({ ...profile, name: `${String(profile.name)} (${params.iss ? 'with iss' : 'no iss'})` }),
+            conformProfile: (profile: Profile, { params }: { params: Record<string, string | undefined> }) => ({
+              ...profile,
+              name: `${String(profile.name)} (${params.iss ? 'with iss' : 'no iss'})`,
+            }),
           } as never,
           // Nothing listens there.
           { id: 'down', name: 'Down', type: 'oidc', issuer: 'http://127.0.0.1:1', clientId: 'x', clientSecret: 'y' },
         ],
       },
     });
-    for (const id of ['idp', 'checks', 'userinfo', 'formpost', 'rotate', 'wk', 'hooks']) await registerOidcClient(app, id, clients[id]);
+    for (const id of ['idp', 'checks', 'userinfo', 'formpost', 'rotate', 'wk', 'hooks'])
+      await registerOidcClient(app, id, clients[id]);
     await registerOidcClient(app, 'post', clients.post, { token_endpoint_auth_method: 'client_secret_post' });
-    await registerOidcClient(app, 'pkjwt', clients.pkjwt, { client_secret: undefined, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicJwk] } });
+    await registerOidcClient(app, 'pkjwt', clients.pkjwt, {
+      client_secret: undefined,
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [publicJwk] },
+    });
   });
   afterAll(() => app?.close());
 
@@ -154,7 +217,10 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     const before = discoveries();
     const client = new TestClient(app.url);
     const csrfToken = await client.csrf();
-    const start = await client.post('/auth/signin/checks?prompt=login&login_hint=ada%40example.com&state=forged&redirect_uri=https%3A%2F%2Fevil.example', { csrfToken, callbackUrl: `${app.url}/me` });
+    const start = await client.post(
+      '/auth/signin/checks?prompt=login&login_hint=ada%40example.com&state=forged&redirect_uri=https%3A%2F%2Fevil.example',
+      { csrfToken, callbackUrl: `${app.url}/me` },
+    );
     const url = location(start);
     expect(url.origin + url.pathname).toBe(`${op.issuer}/auth`);
     const q = url.searchParams;
@@ -195,7 +261,8 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     const client = new TestClient(app.url);
     const { start, back } = await startFlow(app, client, 'formpost');
     // form_post responses are cross-site POSTs: the check cookies must be SameSite=None; Secure.
-    for (const c of start.headers.getSetCookie().filter((c) => /^authjs\.(state|nonce|pkce)/.test(c))) expect(c).toMatch(/SameSite=None/i);
+    for (const c of start.headers.getSetCookie().filter((c) => /^authjs\.(state|nonce|pkce)/.test(c)))
+      expect(c).toMatch(/SameSite=None/i);
     expect(back.method).toBe('POST');
     expect(back.body).toHaveProperty('code');
     expectSignedIn(await deliver(client, back), app, client);
@@ -273,11 +340,22 @@ describe('OAuth 2.0 (type oauth) against a plain authorization server', () => {
   let tokenRequestCalls = 0;
 
   beforeAll(async () => {
-    const endpoints = { authorization: { url: as2.authorizationUrl, params: { scope: 'read:user' } }, token: as2.tokenUrl, userinfo: as2.userinfoUrl };
+    const endpoints = {
+      authorization: { url: as2.authorizationUrl, params: { scope: 'read:user' } },
+      token: as2.tokenUrl,
+      userinfo: as2.userinfoUrl,
+    };
     app = await createTestApp({
       auth: {
         providers: [
-          { id: 'plain', name: 'Plain', type: 'oauth', clientId: 'plain-client', clientSecret: 'se:cr%et+', ...endpoints },
+          {
+            id: 'plain',
+            name: 'Plain',
+            type: 'oauth',
+            clientId: 'plain-client',
+            clientSecret: 'se:cr%et+',
+            ...endpoints,
+          },
           {
             id: 'custom',
             name: 'Custom',
@@ -288,7 +366,15 @@ describe('OAuth 2.0 (type oauth) against a plain authorization server', () => {
             // A custom token request: Auth.js ignores it; here it replaces the library's call.
             token: {
               url: as2.tokenUrl,
-              async request({ params, checks, provider }: { params: Record<string, string | undefined>; checks: { code_verifier?: string }; provider: { callbackUrl?: string; id: string } }) {
+              async request({
+                params,
+                checks,
+                provider,
+              }: {
+                params: Record<string, string | undefined>;
+                checks: { code_verifier?: string };
+                provider: { callbackUrl?: string; id: string };
+              }) {
                 tokenRequestCalls++;
                 const res = await fetch(as2.tokenUrl, {
                   method: 'POST',
@@ -305,12 +391,22 @@ describe('OAuth 2.0 (type oauth) against a plain authorization server', () => {
                 return { tokens: await res.json() };
               },
             },
-            profile: (p: Profile) => ({ id: String(p.id), name: `custom ${String(p.login)}`, email: p.email as string }),
+            profile: (p: Profile) => ({
+              id: String(p.id),
+              name: `custom ${String(p.login)}`,
+              email: p.email as string,
+            }),
           },
         ] as never,
       },
     });
-    as2.clients = [{ client_id: 'plain-client', client_secret: 'se:cr%et+', redirect_uris: [`${app.url}/auth/callback/plain`, `${app.url}/auth/callback/custom`] }];
+    as2.clients = [
+      {
+        client_id: 'plain-client',
+        client_secret: 'se:cr%et+',
+        redirect_uris: [`${app.url}/auth/callback/plain`, `${app.url}/auth/callback/custom`],
+      },
+    ];
   });
   afterAll(() => app?.close());
 
@@ -322,7 +418,9 @@ describe('OAuth 2.0 (type oauth) against a plain authorization server', () => {
     expect((await me(client)).user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
     const last = as2.tokenRequests.at(-1)!;
     // RFC 6749 2.3.1: id and secret are form-encoded before base64, so the ':' of the secret survives.
-    const [id, secret] = Buffer.from(last.authorization!.replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+    const [id, secret] = Buffer.from(last.authorization!.replace(/^Basic /, ''), 'base64')
+      .toString('utf8')
+      .split(':');
     expect([decodeURIComponent(id), decodeURIComponent(secret)]).toEqual(['plain-client', 'se:cr%et+']);
     expect(last.body.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -357,13 +455,23 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
     let rows: () => Promise<{ users: number; accounts: number; sessions: number }>;
     let profileThrows = false;
     const ids = { a: `c${++seq}-link-a`, b: `c${++seq}-link-b`, trusting: `c${++seq}-link-t` };
-    const seen: { signIn: Record<string, unknown>[]; linkAccount: Record<string, unknown>[] } = { signIn: [], linkAccount: [] };
+    const seen: { signIn: Record<string, unknown>[]; linkAccount: Record<string, unknown>[] } = {
+      signIn: [],
+      linkAccount: [],
+    };
 
     beforeAll(async () => {
       const memory = target ? undefined : new MemoryAdapter();
       if (target) db = await createDatabase(target, 'oauth_linking');
       const p = (id: string, clientId: string, extra: Record<string, unknown> = {}) => ({
-        id, name: id, type: 'oidc' as const, issuer: op.issuer, clientId, clientSecret: `${clientId}-secret`, checks: ['pkce', 'state', 'nonce'], ...extra,
+        id,
+        name: id,
+        type: 'oidc' as const,
+        issuer: op.issuer,
+        clientId,
+        clientSecret: `${clientId}-secret`,
+        checks: ['pkce', 'state', 'nonce'],
+        ...extra,
       });
       app = await createTestApp({
         imports: db ? [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })] : [],
@@ -393,8 +501,13 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         rows = async () => counts(memory);
       } else {
         const dataSource = app.app.get(DataSource);
-        const count = async (table: string) => Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as Array<{ n: unknown }>)[0].n);
-        rows = async () => ({ users: await count('users'), accounts: await count('accounts'), sessions: await count('sessions') });
+        const count = async (table: string) =>
+          Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`)) as Array<{ n: unknown }>)[0].n);
+        rows = async () => ({
+          users: await count('users'),
+          accounts: await count('accounts'),
+          sessions: await count('sessions'),
+        });
       }
       await registerOidcClient(app, 'a', ids.a);
       await registerOidcClient(app, 'b', ids.b);
@@ -409,17 +522,17 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       op.signInAs({ sub: 'link-1', email: 'link1@example.com', name: 'Link One' });
       const first = new TestClient(app.url);
       expectSignedIn(await signIn(app, first, 'a'), app, first);
-      const created = (await rows());
+      const created = await rows();
       expect(created).toMatchObject({ users: 1, accounts: 1 });
       const userId = (await me(first)).user?.id;
       const again = new TestClient(app.url);
       expectSignedIn(await signIn(app, again, 'a'), app, again);
       expect((await me(again)).user?.id).toBe(userId);
-      expect((await rows())).toMatchObject({ users: 1, accounts: 1 });
+      expect(await rows()).toMatchObject({ users: 1, accounts: 1 });
       // Signed in as that user, the same account again: nothing changes.
       expectSignedIn(await signIn(app, again, 'a'), app, again);
       expect((await me(again)).user?.id).toBe(userId);
-      expect((await rows())).toMatchObject({ users: 1, accounts: 1 });
+      expect(await rows()).toMatchObject({ users: 1, accounts: 1 });
     });
 
     it('the signIn callback gets the whole token response; the stored account keeps what account() keeps', async () => {
@@ -431,15 +544,29 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       const [account] = seen.signIn;
       // As Auth.js passes it: every field of the token response, expires_in included, plus the keys.
       expect(account).toMatchObject({
-        provider: 'a', type: 'oidc', providerAccountId: 'link-tokens',
-        access_token: expect.any(String), id_token: expect.any(String), token_type: 'bearer',
-        expires_in: expect.any(Number), expires_at: expect.any(Number), scope: expect.stringContaining('openid'),
+        provider: 'a',
+        type: 'oidc',
+        providerAccountId: 'link-tokens',
+        access_token: expect.any(String),
+        id_token: expect.any(String),
+        token_type: 'bearer',
+        expires_in: expect.any(Number),
+        expires_at: expect.any(Number),
+        scope: expect.stringContaining('openid'),
       });
       const stored = await adapter.getAccount!('link-tokens', 'a');
-      expect(stored).toMatchObject({ access_token: account!.access_token, id_token: account!.id_token, expires_at: account!.expires_at });
+      expect(stored).toMatchObject({
+        access_token: account!.access_token,
+        id_token: account!.id_token,
+        expires_at: account!.expires_at,
+      });
       expect(stored).not.toHaveProperty('expires_in');
       expect(seen.linkAccount[0]).not.toHaveProperty('expires_in');
-      expect(seen.linkAccount[0]).toMatchObject({ provider: 'a', providerAccountId: 'link-tokens', access_token: account!.access_token });
+      expect(seen.linkAccount[0]).toMatchObject({
+        provider: 'a',
+        providerAccountId: 'link-tokens',
+        access_token: account!.access_token,
+      });
     });
 
     it('links a new account to the signed-in user', async () => {
@@ -447,12 +574,12 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       const client = new TestClient(app.url);
       expectSignedIn(await signIn(app, client, 'a'), app, client);
       const userId = (await me(client)).user?.id;
-      const before = (await rows());
+      const before = await rows();
       // Another provider account (other sub, other email) while signed in: linked, no new user.
       op.signInAs({ sub: 'link-2-at-b', email: 'other2@example.com', name: 'Link Two at B' });
       expectSignedIn(await signIn(app, client, 'b'), app, client);
       expect((await me(client)).user?.id).toBe(userId);
-      expect((await rows())).toMatchObject({ users: before.users, accounts: before.accounts + 1 });
+      expect(await rows()).toMatchObject({ users: before.users, accounts: before.accounts + 1 });
     });
 
     it('refuses an account already linked to another user while signed in (OAuthAccountNotLinked)', async () => {
@@ -460,59 +587,99 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       const client = new TestClient(app.url);
       expectSignedIn(await signIn(app, client, 'a'), app, client);
       const userId = (await me(client)).user?.id;
-      const before = (await rows());
+      const before = await rows();
       // link-1's account belongs to another user.
       op.signInAs({ sub: 'link-1', email: 'link1@example.com', name: 'Link One' });
       const res = await signIn(app, client, 'a');
       expect(location(res).searchParams.get('error')).toBe('OAuthAccountNotLinked');
       expect((await me(client)).user?.id).toBe(userId);
-      expect((await rows())).toEqual(before);
+      expect(await rows()).toEqual(before);
     });
 
     it('refuses a new account whose email belongs to another user, unless the provider allows dangerous linking', async () => {
-      const before = (await rows());
+      const before = await rows();
       op.signInAs({ sub: 'link-1-at-b', email: 'link1@example.com', name: 'Same email' });
       const client = new TestClient(app.url);
       expectRejected(await signIn(app, client, 'b'), app, client, 'OAuthAccountNotLinked');
-      expect((await rows())).toEqual(before);
+      expect(await rows()).toEqual(before);
 
       op.signInAs({ sub: 'link-1-at-trusting', email: 'link1@example.com', name: 'Same email' });
       const trusted = new TestClient(app.url);
       expectSignedIn(await signIn(app, trusted, 'trusting'), app, trusted);
       const owner = await adapter.getUserByEmail!('link1@example.com');
       expect((await me(trusted)).user?.id).toBe(owner?.id);
-      expect((await rows())).toMatchObject({ users: before.users, accounts: before.accounts + 1 });
+      expect(await rows()).toMatchObject({ users: before.users, accounts: before.accounts + 1 });
     });
 
     it('two concurrent first sign-ins of the same provider account create one user', async () => {
       op.signInAs({ sub: 'race', email: 'race@example.com', name: 'Race' });
-      const before = (await rows());
+      const before = await rows();
       const c1 = new TestClient(app.url);
       const c2 = new TestClient(app.url);
       const [f1, f2] = await Promise.all([startFlow(app, c1, 'a'), startFlow(app, c2, 'a')]);
       const [r1, r2] = await Promise.all([deliver(c1, f1.back), deliver(c2, f2.back)]);
       expectSignedIn(r1, app, c1);
       expectSignedIn(r2, app, c2);
-      expect((await rows())).toMatchObject({ users: before.users + 1, accounts: before.accounts + 1 });
+      expect(await rows()).toMatchObject({ users: before.users + 1, accounts: before.accounts + 1 });
       expect((await me(c1)).user?.id).toBe((await me(c2)).user?.id);
     });
 
     describe('rejections: each ends on the error page with its type, sets no session and writes nothing', () => {
       const cases: Array<[string, string, (flow: Flow, client: TestClient) => Promise<Response>]> = [
-        ['missing state', 'InvalidCheck', (f, c) => { f.back.url.searchParams.delete('state'); return deliver(c, f.back); }],
-        ['tampered state', 'InvalidCheck', (f, c) => { const s = f.back.url.searchParams.get('state')!; f.back.url.searchParams.set('state', s.slice(0, -2) + (s.endsWith('AA') ? 'BB' : 'AA')); return deliver(c, f.back); }],
-        ['missing PKCE cookie', 'InvalidCheck', (f, c) => { c.cookies.delete('authjs.pkce.code_verifier'); return deliver(c, f.back); }],
-        ['missing state cookie', 'InvalidCheck', (f, c) => { c.cookies.delete('authjs.state'); return deliver(c, f.back); }],
-        ['check cookies minted for another provider', 'InvalidCheck', (f, c) => c.get(f.back.url.href.replace('/auth/callback/a', '/auth/callback/b'))],
-        ['an iss response parameter of another issuer', 'OAuthCallbackError', (f, c) => { f.back.url.searchParams.set('iss', 'https://attacker.example'); return deliver(c, f.back); }],
+        [
+          'missing state',
+          'InvalidCheck',
+          (f, c) => {
+            f.back.url.searchParams.delete('state');
+            return deliver(c, f.back);
+          },
+        ],
+        [
+          'tampered state',
+          'InvalidCheck',
+          (f, c) => {
+            const s = f.back.url.searchParams.get('state')!;
+            f.back.url.searchParams.set('state', s.slice(0, -2) + (s.endsWith('AA') ? 'BB' : 'AA'));
+            return deliver(c, f.back);
+          },
+        ],
+        [
+          'missing PKCE cookie',
+          'InvalidCheck',
+          (f, c) => {
+            c.cookies.delete('authjs.pkce.code_verifier');
+            return deliver(c, f.back);
+          },
+        ],
+        [
+          'missing state cookie',
+          'InvalidCheck',
+          (f, c) => {
+            c.cookies.delete('authjs.state');
+            return deliver(c, f.back);
+          },
+        ],
+        [
+          'check cookies minted for another provider',
+          'InvalidCheck',
+          (f, c) => c.get(f.back.url.href.replace('/auth/callback/a', '/auth/callback/b')),
+        ],
+        [
+          'an iss response parameter of another issuer',
+          'OAuthCallbackError',
+          (f, c) => {
+            f.back.url.searchParams.set('iss', 'https://attacker.example');
+            return deliver(c, f.back);
+          },
+        ],
       ];
       it.each(cases)('%s', async (_name, type, tamper) => {
         op.signInAs({ sub: 'victim', email: 'victim@example.com', name: 'Victim' });
-        const before = (await rows());
+        const before = await rows();
         const client = new TestClient(app.url);
         const flow = await startFlow(app, client, 'a');
         expectRejected(await tamper(flow, client), app, client, type);
-        expect((await rows())).toEqual(before);
+        expect(await rows()).toEqual(before);
       });
 
       const idTokenCases: Array<[string, string, Parameters<TestOidcProvider['mutateIdToken']>[0]]> = [
@@ -520,13 +687,21 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         ['bad signature', 'OAuthCallbackError', () => ({ claims: { sub: 'someone-else' }, resign: false })],
         ['wrong issuer', 'OAuthCallbackError', () => ({ claims: { iss: 'https://attacker.example' } })],
         ['wrong audience', 'OAuthCallbackError', () => ({ claims: { aud: 'another-client' } })],
-        ['several audiences without azp', 'OAuthCallbackError', ({ claims }) => ({ claims: { aud: [claims.aud as string, 'another-client'] } })],
-        ['expired ID token', 'OAuthCallbackError', () => ({ claims: { exp: Math.floor(Date.now() / 1000) - 600, iat: Math.floor(Date.now() / 1000) - 1200 } })],
+        [
+          'several audiences without azp',
+          'OAuthCallbackError',
+          ({ claims }) => ({ claims: { aud: [claims.aud as string, 'another-client'] } }),
+        ],
+        [
+          'expired ID token',
+          'OAuthCallbackError',
+          () => ({ claims: { exp: Math.floor(Date.now() / 1000) - 600, iat: Math.floor(Date.now() / 1000) - 1200 } }),
+        ],
         ['alg none', 'OAuthCallbackError', ({ claims }) => ({ header: { alg: 'none' }, claims, resign: false })],
       ];
       it.each(idTokenCases)('ID token: %s', async (_name, type, mutation) => {
         op.signInAs({ sub: 'victim', email: 'victim@example.com', name: 'Victim' });
-        const before = (await rows());
+        const before = await rows();
         const client = new TestClient(app.url);
         const flow = await startFlow(app, client, 'a');
         op.mutateIdToken(mutation);
@@ -535,7 +710,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         } finally {
           op.mutateIdToken(undefined);
         }
-        expect((await rows())).toEqual(before);
+        expect(await rows()).toEqual(before);
       });
 
       it('a callback replayed after success (with or without the original cookies)', async () => {
@@ -544,10 +719,11 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         const flow = await startFlow(app, client, 'a');
         const checkCookies = new Map(client.cookies);
         expectSignedIn(await deliver(client, flow.back), app, client);
-        const after = (await rows());
+        const after = await rows();
         // The same browser: its check cookies were cleared by the first callback.
         const replay = new TestClient(app.url);
-        for (const [k, v] of checkCookies) if (k.startsWith('authjs.') && k !== SESSION_COOKIE) replay.cookies.set(k, v);
+        for (const [k, v] of checkCookies)
+          if (k.startsWith('authjs.') && k !== SESSION_COOKIE) replay.cookies.set(k, v);
         replay.cookies.delete('authjs.state');
         expectRejected(await deliver(replay, flow.back), app, replay, 'InvalidCheck');
         // An attacker who kept every cookie: the state was already used.
@@ -555,12 +731,12 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         for (const [k, v] of checkCookies) thief.cookies.set(k, v);
         thief.cookies.delete(SESSION_COOKIE);
         expectRejected(await deliver(thief, flow.back), app, thief, 'InvalidCheck');
-        expect((await rows())).toEqual(after);
+        expect(await rows()).toEqual(after);
       });
 
       it('profile() throwing ends as OAuthProfileParseError with a well-formed error URL', async () => {
         op.signInAs({ sub: 'bad-profile', email: 'bad@example.com', name: 'Bad' });
-        const before = (await rows());
+        const before = await rows();
         const client = new TestClient(app.url);
         const flow = await startFlow(app, client, 'a');
         profileThrows = true;
@@ -571,7 +747,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         } finally {
           profileThrows = false;
         }
-        expect((await rows())).toEqual(before);
+        expect(await rows()).toEqual(before);
       });
     });
   });
@@ -590,13 +766,24 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     const issuer = vendor.url;
     vendor.route('GET /.well-known/openid-configuration', () => ({
       json: {
-        issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'], code_challenge_methods_supported: ['S256'], id_token_signing_alg_values_supported: ['RS256'],
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+        id_token_signing_alg_values_supported: ['RS256'],
       },
     }));
     vendor.route('GET /authorize', (req) => {
       const q = Object.fromEntries(req.query);
-      const code = vendor.issueCode({ clientId: q.client_id!, redirectUri: q.redirect_uri!, codeChallenge: q.code_challenge, nonce: q.nonce, data: {} });
+      const code = vendor.issueCode({
+        clientId: q.client_id!,
+        redirectUri: q.redirect_uri!,
+        codeChallenge: q.code_challenge,
+        nonce: q.nonce,
+        data: {},
+      });
       const back = new URL(q.redirect_uri!);
       back.searchParams.set('code', code);
       if (q.state) back.searchParams.set('state', q.state);
@@ -608,16 +795,36 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
       if (!('clientId' in grant)) return grant;
       const now = Math.floor(Date.now() / 1000);
       const idToken = await vendor.signIdToken({
-        iss: issuer, aud: grant.clientId, sub: 'step-up-user', iat: now, exp: now + 600,
-        ...(grant.nonce ? { nonce: grant.nonce } : {}), ...(authTime !== undefined ? { auth_time: authTime } : {}),
+        iss: issuer,
+        aud: grant.clientId,
+        sub: 'step-up-user',
+        iat: now,
+        exp: now + 600,
+        ...(grant.nonce ? { nonce: grant.nonce } : {}),
+        ...(authTime !== undefined ? { auth_time: authTime } : {}),
       });
       return { json: { access_token: 'at', token_type: 'Bearer', expires_in: 600, id_token: idToken } };
     });
-    const vendorProvider = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: id, type: 'oidc' as const, issuer, clientId: id, clientSecret: `${id}-secret`, ...extra });
+    const vendorProvider = (id: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      name: id,
+      type: 'oidc' as const,
+      issuer,
+      clientId: id,
+      clientSecret: `${id}-secret`,
+      ...extra,
+    });
     app = await createTestApp({
       auth: {
         providers: [
-          { id: 'op', name: 'OP', type: 'oidc', issuer: op.issuer, clientId: clientIds.op, clientSecret: `${clientIds.op}-secret` },
+          {
+            id: 'op',
+            name: 'OP',
+            type: 'oidc',
+            issuer: op.issuer,
+            clientId: clientIds.op,
+            clientSecret: `${clientIds.op}-secret`,
+          },
           vendorProvider('vendor'),
           // max_age in the provider's own parameters, and no check cookie to carry anything.
           vendorProvider('strict', { authorization: { params: { max_age: '60' } }, checks: ['none'] }),
@@ -641,7 +848,11 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
 
   it('an ID token without auth_time, or with one older than max_age, is refused; a recent one is accepted', async () => {
     const now = Math.floor(Date.now() / 1000);
-    for (const [time, accepted] of [[undefined, false], [now - 3600, false], [now - 5, true]] as const) {
+    for (const [time, accepted] of [
+      [undefined, false],
+      [now - 3600, false],
+      [now - 5, true],
+    ] as const) {
       authTime = time;
       const client = new TestClient(app.url);
       const res = await signIn(app, client, 'vendor', '?max_age=60');
@@ -654,7 +865,7 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     expectSignedIn(await signIn(app, client, 'vendor'), app, client);
   });
 
-  it('max_age set in the provider\'s params is enforced even without check cookies', async () => {
+  it("max_age set in the provider's params is enforced even without check cookies", async () => {
     authTime = Math.floor(Date.now() / 1000) - 3600;
     const client = new TestClient(app.url);
     expectRejected(await signIn(app, client, 'strict'), app, client, 'OAuthCallbackError');
@@ -671,63 +882,91 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     expect(res.status).toBe(302);
     expect(location(res).pathname).toBe('/auth/error');
     expect(location(res).searchParams.get('error')).toBe('InvalidRequest');
-    expect(res.headers.getSetCookie().some((c) => /authjs\.(pkce|state|nonce)/.test(c) && !/max-age=0/i.test(c))).toBe(false);
+    expect(res.headers.getSetCookie().some((c) => /authjs\.(pkce|state|nonce)/.test(c) && !/max-age=0/i.test(c))).toBe(
+      false,
+    );
     expect(authorizations()).toBe(before);
   });
 });
 
 const withRedis = await redisAvailable('OAuth replay across instances');
 
-(withRedis ? describe : describe.skip)('two instances sharing a Redis rate-limit store: a callback replayed to the other is refused', () => {
-  const apps: TestApp[] = [];
-  const clients: Redis[] = [];
-  const prefix = `nestjs-auth-test:${randomUUID()}:`;
-  const clientId = `c${++seq}-cluster`;
+(withRedis ? describe : describe.skip)(
+  'two instances sharing a Redis rate-limit store: a callback replayed to the other is refused',
+  () => {
+    const apps: TestApp[] = [];
+    const clients: Redis[] = [];
+    const prefix = `nestjs-auth-test:${randomUUID()}:`;
+    const clientId = `c${++seq}-cluster`;
 
-  beforeAll(async () => {
-    for (let i = 0; i < 2; i++) {
-      const connection = (await connectRedis())!;
-      clients.push(connection);
-      apps.push(await createTestApp({
-        auth: {
-          providers: [{ id: 'idp', name: 'IdP', type: 'oidc', issuer: op.issuer, clientId, clientSecret: `${clientId}-secret`, checks: ['pkce', 'state', 'nonce'] }],
-          rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
-        },
-      }));
-    }
-    await op.addClient({ client_id: clientId, client_secret: `${clientId}-secret`, redirect_uris: apps.map((a) => `${a.url}/auth/callback/idp`) });
-  });
-  afterAll(async () => {
-    await Promise.all(apps.map((a) => a.close()));
-    const keys = await clients[0]!.keys(`${prefix}*`);
-    if (keys.length) await clients[0]!.del(...keys);
-    await Promise.all(clients.map((c) => c.quit()));
-  });
+    beforeAll(async () => {
+      for (let i = 0; i < 2; i++) {
+        const connection = (await connectRedis())!;
+        clients.push(connection);
+        apps.push(
+          await createTestApp({
+            auth: {
+              providers: [
+                {
+                  id: 'idp',
+                  name: 'IdP',
+                  type: 'oidc',
+                  issuer: op.issuer,
+                  clientId,
+                  clientSecret: `${clientId}-secret`,
+                  checks: ['pkce', 'state', 'nonce'],
+                },
+              ],
+              rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
+            },
+          }),
+        );
+      }
+      await op.addClient({
+        client_id: clientId,
+        client_secret: `${clientId}-secret`,
+        redirect_uris: apps.map((a) => `${a.url}/auth/callback/idp`),
+      });
+    });
+    afterAll(async () => {
+      await Promise.all(apps.map((a) => a.close()));
+      const keys = await clients[0]!.keys(`${prefix}*`);
+      if (keys.length) await clients[0]!.del(...keys);
+      await Promise.all(clients.map((c) => c.quit()));
+    });
 
-  it('the check cookies used on instance A are refused on instance B before any token request', async () => {
-    const [a, b] = apps as [TestApp, TestApp];
-    op.signInAs({ sub: 'cluster-user', email: 'cluster@example.com', name: 'Cluster' });
-    const client = new TestClient(a.url);
-    const flow = await startFlow(a, client, 'idp');
-    const checkCookies = new Map(client.cookies);
-    expectSignedIn(await deliver(client, flow.back), a, client);
+    it('the check cookies used on instance A are refused on instance B before any token request', async () => {
+      const [a, b] = apps as [TestApp, TestApp];
+      op.signInAs({ sub: 'cluster-user', email: 'cluster@example.com', name: 'Cluster' });
+      const client = new TestClient(a.url);
+      const flow = await startFlow(a, client, 'idp');
+      const checkCookies = new Map(client.cookies);
+      expectSignedIn(await deliver(client, flow.back), a, client);
 
-    // A thief with every cookie and the callback URL tries the other instance.
-    const thief = new TestClient(b.url);
-    for (const [k, v] of checkCookies) if (k !== SESSION_COOKIE) thief.cookies.set(k, v);
-    const tokenRequests = () => op.requests.filter((r) => r.includes('/token')).length;
-    const before = tokenRequests();
-    const replayed = new URL(flow.back.url.pathname + flow.back.url.search, b.url);
-    expectRejected(await deliver(thief, { ...flow.back, url: replayed }), b, thief, 'InvalidCheck');
-    expect(tokenRequests()).toBe(before);
-  });
-});
+      // A thief with every cookie and the callback URL tries the other instance.
+      const thief = new TestClient(b.url);
+      for (const [k, v] of checkCookies) if (k !== SESSION_COOKIE) thief.cookies.set(k, v);
+      const tokenRequests = () => op.requests.filter((r) => r.includes('/token')).length;
+      const before = tokenRequests();
+      const replayed = new URL(flow.back.url.pathname + flow.back.url.search, b.url);
+      expectRejected(await deliver(thief, { ...flow.back, url: replayed }), b, thief, 'InvalidCheck');
+      expect(tokenRequests()).toBe(before);
+    });
+  },
+);
 
 describe('redirect proxy: one registered redirect URI serving another deployment', () => {
   let proxy: TestApp;
   let preview: TestApp;
   const clientId = `c${++seq}-proxy`;
-  const provider = () => ({ id: 'idp', name: 'IdP', type: 'oidc' as const, issuer: op.issuer, clientId, clientSecret: `${clientId}-secret` });
+  const provider = () => ({
+    id: 'idp',
+    name: 'IdP',
+    type: 'oidc' as const,
+    issuer: op.issuer,
+    clientId,
+    clientSecret: `${clientId}-secret`,
+  });
 
   beforeAll(async () => {
     proxy = await createTestApp({ auth: { providers: [provider()] } });
@@ -736,7 +975,11 @@ describe('redirect proxy: one registered redirect URI serving another deployment
     config.providerById.get('idp')!.config.redirectProxyUrl = `${proxy.url}/auth`;
     preview = await createTestApp({ auth: { providers: [{ ...provider(), redirectProxyUrl: `${proxy.url}/auth` }] } });
     // Only the proxy's callback is registered at the provider.
-    await op.addClient({ client_id: clientId, client_secret: `${clientId}-secret`, redirect_uris: [`${proxy.url}/auth/callback/idp`] });
+    await op.addClient({
+      client_id: clientId,
+      client_secret: `${clientId}-secret`,
+      redirect_uris: [`${proxy.url}/auth/callback/idp`],
+    });
   });
   afterAll(async () => {
     await preview?.close();

@@ -85,7 +85,9 @@ const logged: string[] = [];
 const idTokens = new Map<string, string>();
 
 beforeAll(async () => {
-  expect([SECRET_31, SECRET_32, SECRET_40, SECRET_48, SECRET_64].map((s) => Buffer.byteLength(s))).toEqual([31, 32, 40, 48, 64]);
+  expect([SECRET_31, SECRET_32, SECRET_40, SECRET_48, SECRET_64].map((s) => Buffer.byteLength(s))).toEqual([
+    31, 32, 40, 48, 64,
+  ]);
   op = await startOidcProvider({ idTokenSigningAlgs: ['RS256', 'HS256', 'HS384', 'HS512'] });
   const all = [...accepted, ...refused];
   app = await createTestApp({
@@ -141,19 +143,22 @@ async function signIn(client: TestClient, providerId: string): Promise<Response>
 }
 
 describe('HS* ID tokens from a real OpenID Provider', () => {
-  it.each(accepted)('accepted: $registered.alg declared in client.id_token_signed_response_alg, with a long enough secret ($id)', async ({ id, registered }) => {
-    op.signInAs({ sub: `user-${id}`, email: `${id}@example.com`, email_verified: true, name: id });
-    const client = new TestClient(app.url);
-    const res = await signIn(client, id);
-    expect(res.status).toBe(302);
-    expect(location(res).href).toBe(`${app.url}/me`);
-    expect(client.cookies.has(SESSION_COOKIE)).toBe(true);
-    // The OP really MACed it with the client secret.
-    expect(decodeProtectedHeader(idTokens.get(id)!).alg).toBe(registered.alg);
-    const me = await client.get('/me');
-    expect(me.status).toBe(200);
-    expect(((await me.json()) as { user: { email?: string } }).user.email).toBe(`${id}@example.com`);
-  });
+  it.each(accepted)(
+    'accepted: $registered.alg declared in client.id_token_signed_response_alg, with a long enough secret ($id)',
+    async ({ id, registered }) => {
+      op.signInAs({ sub: `user-${id}`, email: `${id}@example.com`, email_verified: true, name: id });
+      const client = new TestClient(app.url);
+      const res = await signIn(client, id);
+      expect(res.status).toBe(302);
+      expect(location(res).href).toBe(`${app.url}/me`);
+      expect(client.cookies.has(SESSION_COOKIE)).toBe(true);
+      // The OP really MACed it with the client secret.
+      expect(decodeProtectedHeader(idTokens.get(id)!).alg).toBe(registered.alg);
+      const me = await client.get('/me');
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { user: { email?: string } }).user.email).toBe(`${id}@example.com`);
+    },
+  );
 
   it.each(refused)('refused: $why', async ({ id, message }) => {
     op.signInAs({ sub: `user-${id}`, email: `${id}@example.com`, email_verified: true, name: id });
@@ -166,6 +171,7 @@ describe('HS* ID tokens from a real OpenID Provider', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatch(message);
     // The message names the rule, never the secret.
-    for (const secret of [SECRET_31, SECRET_32, SECRET_40, SECRET_48, SECRET_64]) expect(logged[0]).not.toContain(secret);
+    for (const secret of [SECRET_31, SECRET_32, SECRET_40, SECRET_48, SECRET_64])
+      expect(logged[0]).not.toContain(secret);
   });
 });

@@ -19,10 +19,20 @@ let app: TestApp;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  op = await startOidcProvider({ user: { sub: 'rotation-user', email: 'rotation@example.com', email_verified: true, name: 'Rotation' } });
+  op = await startOidcProvider({
+    user: { sub: 'rotation-user', email: 'rotation@example.com', email_verified: true, name: 'Rotation' },
+  });
   app = await createTestApp({
     auth: {
-      providers: PROVIDERS.map((id) => ({ id, name: id, type: 'oidc' as const, issuer: op.issuer, clientId: `rot-${id}`, clientSecret: `rot-${id}-secret`, checks: ['pkce', 'state', 'nonce'] })) as never,
+      providers: PROVIDERS.map((id) => ({
+        id,
+        name: id,
+        type: 'oidc' as const,
+        issuer: op.issuer,
+        clientId: `rot-${id}`,
+        clientSecret: `rot-${id}-secret`,
+        checks: ['pkce', 'state', 'nonce'],
+      })) as never,
       logger: {
         error: (error: Error) => void logged.push(`${error.name}: ${error.message}`),
         // Refused callbacks are the client's or the provider's doing: logged as `[Type] message` warnings.
@@ -31,7 +41,13 @@ beforeAll(async () => {
       },
     },
   });
-  await op.addClient(...PROVIDERS.map((id) => ({ client_id: `rot-${id}`, client_secret: `rot-${id}-secret`, redirect_uris: [`${app.url}/auth/callback/${id}`] })));
+  await op.addClient(
+    ...PROVIDERS.map((id) => ({
+      client_id: `rot-${id}`,
+      client_secret: `rot-${id}-secret`,
+      redirect_uris: [`${app.url}/auth/callback/${id}`],
+    })),
+  );
 });
 afterAll(async () => {
   await app?.close();
@@ -90,7 +106,9 @@ describe('OIDC signing-key rotation', () => {
     responses.forEach((res, i) => expectSignedIn(res, clients[i]!));
     expect(op.jwksFetches() - before).toBe(1);
     // The number the report quotes (informational: timing is not asserted on a shared machine).
-    console.info(`20 concurrent callbacks after a rotation: ${op.jwksFetches() - before} JWKS fetch, ${Math.round(elapsed)} ms`);
+    console.info(
+      `20 concurrent callbacks after a rotation: ${op.jwksFetches() - before} JWKS fetch, ${Math.round(elapsed)} ms`,
+    );
   });
 
   it('a second rotation moments after the first: its first ID token is accepted at once (one more fetch)', async () => {
@@ -131,7 +149,9 @@ describe('OIDC signing-key rotation', () => {
     await bogus('not-in-the-jwks');
     expect(op.jwksFetches() - before).toBe(1);
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(/^OAuthCallbackError: .*signing key .*"not-in-the-jwks".* unknown to the provider's JWKS/);
+    expect(logged[0]).toMatch(
+      /^OAuthCallbackError: .*signing key .*"not-in-the-jwks".* unknown to the provider's JWKS/,
+    );
 
     // The same unknown kid again, twice: refused from the negative cache, the OP is not asked.
     await bogus('not-in-the-jwks');

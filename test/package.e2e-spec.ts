@@ -17,12 +17,21 @@ describe('the packed package', () => {
   beforeAll(() => {
     app = mkdtempSync(join(tmpdir(), 'nestjs-auth-consumer-'));
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString();
     const packed = JSON.parse(out)[0] as { filename: string; files: Array<{ path: string }> };
     files = packed.files.map((f) => f.path);
     const modules = join(app, 'node_modules');
     mkdirSync(join(modules, 'nestjs-auth'), { recursive: true });
-    execFileSync('tar', ['-xzf', join(app, packed.filename), '-C', join(modules, 'nestjs-auth'), '--strip-components=1']);
+    execFileSync('tar', [
+      '-xzf',
+      join(app, packed.filename),
+      '-C',
+      join(modules, 'nestjs-auth'),
+      '--strip-components=1',
+    ]);
     // The app's other dependencies (Nest, TypeORM, ...): linked from this repository's install.
     for (const entry of readdirSync(join(root, 'node_modules'))) {
       if (entry === '.bin' || entry === 'nestjs-auth' || entry.startsWith('.')) continue;
@@ -37,7 +46,16 @@ describe('the packed package', () => {
   });
 
   it('ships only dist, README, CHANGELOG and LICENSE, with type declarations', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'README.md',
+        'CHANGELOG.md',
+        'LICENSE',
+        'package.json',
+      ]),
+    );
     expect(files.filter((f) => !/^(dist\/|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/.test(f))).toEqual([]);
     expect(files.some((f) => f.endsWith('.spec.js'))).toBe(false);
   });
@@ -58,16 +76,22 @@ console.log(JSON.stringify({ status: res.status, guard: typeof AuthGuard, adapte
 await app.close();
 `,
     );
-    const out = execFileSync('node', ['main.mjs'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] }).toString().trim();
+    const out = execFileSync('node', ['main.mjs'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] })
+      .toString()
+      .trim();
     expect(JSON.parse(out.split('\n').pop()!)).toEqual({ status: 200, guard: 'function', adapter: 'symbol' });
   });
 
   it('offers the conformance suite at nestjs-auth/testing', () => {
     // The suite registers jest tests, so it can only be imported inside jest: check the entry resolves.
-    const out = execFileSync('node', ['--input-type=module', '-e', "console.log(import.meta.resolve('nestjs-auth/testing'))"], {
-      cwd: app,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).toString();
+    const out = execFileSync(
+      'node',
+      ['--input-type=module', '-e', "console.log(import.meta.resolve('nestjs-auth/testing'))"],
+      {
+        cwd: app,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    ).toString();
     expect(out.trim()).toMatch(/node_modules\/nestjs-auth\/dist\/adapters\/testing\/index\.js$/);
     expect(files).toContain('dist/adapters/testing/index.d.ts');
   });

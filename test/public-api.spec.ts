@@ -11,29 +11,80 @@ import * as errors from '../lib/errors/auth.errors.js';
 
 const LISTED = [
   // module, guard, decorators, services
-  'AuthModule', 'AuthGuard', 'AuthService', 'CurrentUser', 'AuthSession', 'requestSession',
-  'Public', 'IS_PUBLIC_KEY', 'SkipSessionCache', 'SKIP_SESSION_CACHE_KEY', 'AUTH_DEFAULTS',
+  'AuthModule',
+  'AuthGuard',
+  'AuthService',
+  'CurrentUser',
+  'AuthSession',
+  'requestSession',
+  'Public',
+  'IS_PUBLIC_KEY',
+  'SkipSessionCache',
+  'SKIP_SESSION_CACHE_KEY',
+  'AUTH_DEFAULTS',
   // storage
-  'Adapter', 'InjectAuthAdapter', 'isDate', 'MemoryAdapter', 'TypeOrmAdapter', 'authEntities', 'defaultAuthEntities',
-  'UserEntity', 'AccountEntity', 'SessionEntity', 'VerificationTokenEntity', 'AuthenticatorEntity',
-  'AuthSchemaPostgres1764547200000', 'AuthSchemaMysql1764547200000', 'AuthSchemaSqlite1764547200000',
-  'authMigrationsPostgres', 'authMigrationsMysql', 'authMigrationsSqlite',
+  'Adapter',
+  'InjectAuthAdapter',
+  'isDate',
+  'MemoryAdapter',
+  'TypeOrmAdapter',
+  'authEntities',
+  'defaultAuthEntities',
+  'UserEntity',
+  'AccountEntity',
+  'SessionEntity',
+  'VerificationTokenEntity',
+  'AuthenticatorEntity',
+  'AuthSchemaPostgres1764547200000',
+  'AuthSchemaMysql1764547200000',
+  'AuthSchemaSqlite1764547200000',
+  'authMigrationsPostgres',
+  'authMigrationsMysql',
+  'authMigrationsSqlite',
   // JWT codec shared with Auth.js
-  'encode', 'decode',
+  'encode',
+  'decode',
   // providers
-  'Email', 'Nodemailer', 'EMAIL_DEFAULTS', 'sendVerificationRequestWithNodemailer', 'defaultNormalizeIdentifier',
-  'renderVerificationEmail', 'Credentials', 'CREDENTIALS_DEFAULTS', 'WebAuthn', 'Passkey', 'WEBAUTHN_DEFAULTS',
+  'Email',
+  'Nodemailer',
+  'EMAIL_DEFAULTS',
+  'sendVerificationRequestWithNodemailer',
+  'defaultNormalizeIdentifier',
+  'renderVerificationEmail',
+  'Credentials',
+  'CREDENTIALS_DEFAULTS',
+  'WebAuthn',
+  'Passkey',
+  'WEBAUTHN_DEFAULTS',
   'oauthProviderCatalog',
   // passwords, rate limits
-  'hashPassword', 'verifyPassword', 'needsRehash', 'PASSWORD_DEFAULTS',
-  'RateLimitStore', 'MemoryRateLimitStore', 'RedisRateLimitStore', 'RateLimiterService',
+  'hashPassword',
+  'verifyPassword',
+  'needsRehash',
+  'PASSWORD_DEFAULTS',
+  'RateLimitStore',
+  'MemoryRateLimitStore',
+  'RedisRateLimitStore',
+  'RateLimiterService',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */
 const INTERNAL = [
-  'SessionService', 'SignInService', 'AUTH_CONFIG', 'AUTH_EXTRAS', 'AUTH_MODULE_OPTIONS', 'defaultCookies',
-  'defaultRedirect', 'clientIpBucket', 'AuthRouterService', 'OAuthService', 'EmailService', 'CredentialsService',
-  'WebAuthnService', 'ChecksService', 'AdapterService',
+  'SessionService',
+  'SignInService',
+  'AUTH_CONFIG',
+  'AUTH_EXTRAS',
+  'AUTH_MODULE_OPTIONS',
+  'defaultCookies',
+  'defaultRedirect',
+  'clientIpBucket',
+  'AuthRouterService',
+  'OAuthService',
+  'EmailService',
+  'CredentialsService',
+  'WebAuthnService',
+  'ChecksService',
+  'AdapterService',
 ];
 
 async function catalogFactories(): Promise<Set<string>> {
@@ -41,7 +92,8 @@ async function catalogFactories(): Promise<Set<string>> {
   const names = new Set<string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.provider.ts'))) {
     const mod = (await import(join(dir, file))) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(mod)) if (typeof value === 'function' && /^[A-Z]/.test(name)) names.add(name);
+    for (const [name, value] of Object.entries(mod))
+      if (typeof value === 'function' && /^[A-Z]/.test(name)) names.add(name);
   }
   return names;
 }
@@ -50,7 +102,9 @@ describe('the public API', () => {
   it('exports only listed names, error classes and built-in provider factories', async () => {
     const factories = await catalogFactories();
     expect(factories.size).toBeGreaterThan(80);
-    const unlisted = Object.keys(api).filter((name) => !LISTED.includes(name) && !(name in errors) && !factories.has(name));
+    const unlisted = Object.keys(api).filter(
+      (name) => !LISTED.includes(name) && !(name in errors) && !factories.has(name),
+    );
     expect(unlisted).toEqual([]);
   });
 

@@ -15,7 +15,14 @@ import { DEMO_IDP_USER } from '../sample/demo-idp.js';
  */
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const SHOTS = join(process.cwd(), 'test-output', 'sample');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -24,7 +31,8 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && process.env.CI === 'true') {
   throw new Error(`Chromium is required in CI (${CHROMIUM}); install the Debian package "chromium".`);
 }
-if (!hasChromium) console.log(`sample.e2e-spec: skipped, no Chromium at ${CHROMIUM} (install the Debian package "chromium").`);
+if (!hasChromium)
+  console.log(`sample.e2e-spec: skipped, no Chromium at ${CHROMIUM} (install the Debian package "chromium").`);
 const describeBrowser = hasChromium ? describe : describe.skip;
 
 describeBrowser('the sample app in Chromium', () => {
@@ -39,7 +47,12 @@ describeBrowser('the sample app in Chromium', () => {
     mkdirSync(dbDir, { recursive: true });
     rmSync(SHOTS, { recursive: true, force: true });
     mkdirSync(SHOTS, { recursive: true });
-    const config = sampleConfigFromEnv({ PORT: '0', SAMPLE_IDP_PORT: '0', SAMPLE_SMTP_PORT: '0', SAMPLE_DB: join(dbDir, 'sample.db') });
+    const config = sampleConfigFromEnv({
+      PORT: '0',
+      SAMPLE_IDP_PORT: '0',
+      SAMPLE_SMTP_PORT: '0',
+      SAMPLE_DB: join(dbDir, 'sample.db'),
+    });
     sample = await startSample(config, { logger: false });
     app = sample.urls.app;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -68,7 +81,10 @@ describeBrowser('the sample app in Chromium', () => {
       for (const el of Array.from(document.querySelectorAll('input, select, textarea'))) {
         const input = el as HTMLInputElement;
         if (input.type === 'hidden') continue;
-        const labelled = (input.labels && input.labels.length > 0) || input.getAttribute('aria-label') || input.getAttribute('aria-labelledby');
+        const labelled =
+          (input.labels && input.labels.length > 0) ||
+          input.getAttribute('aria-label') ||
+          input.getAttribute('aria-labelledby');
         if (!labelled) out.push(`unlabeled <${input.tagName.toLowerCase()} name="${input.name}">`);
       }
       const urls = [
@@ -84,7 +100,10 @@ describeBrowser('the sample app in Chromium', () => {
     }, origins);
     expect({ page: name, problems }).toEqual({ page: name, problems: [] });
 
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       if (size === 'phone') {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -103,7 +122,14 @@ describeBrowser('the sample app in Chromium', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     return { cdp, id: authenticatorId };
   }
@@ -135,8 +161,12 @@ describeBrowser('the sample app in Chromium', () => {
         await page.waitForURL(`${app}/private`, { timeout: 15_000 });
         return;
       } catch (error) {
-        const shown = await page.locator('[data-webauthn-error]:not([hidden])').allInnerTexts().catch(() => []);
-        if (shown.some((text) => text.trim())) throw new Error(`The passkey autofill sign-in was refused: ${shown.join(' ')}`);
+        const shown = await page
+          .locator('[data-webauthn-error]:not([hidden])')
+          .allInnerTexts()
+          .catch(() => []);
+        if (shown.some((text) => text.trim()))
+          throw new Error(`The passkey autofill sign-in was refused: ${shown.join(' ')}`);
         if (attempt >= 2) throw error;
       }
     }
@@ -158,7 +188,12 @@ describeBrowser('the sample app in Chromium', () => {
     await page.goto(`${app}/private`);
     expect(new URL(page.url()).pathname).toBe('/auth/signin');
     expect(new URL(page.url()).searchParams.get('callbackUrl')).toBe('/private');
-    for (const name of ['Sign in with Demo IdP', 'Sign in with Email', 'Sign in with Password', 'Sign in with Passkey']) {
+    for (const name of [
+      'Sign in with Demo IdP',
+      'Sign in with Email',
+      'Sign in with Password',
+      'Sign in with Passkey',
+    ]) {
       await expect(page.getByRole('button', { name }).isVisible()).resolves.toBe(true);
     }
     await inspect(page, 'signin');
@@ -236,7 +271,9 @@ describeBrowser('the sample app in Chromium', () => {
     await form.getByLabel('Password').fill('not-the-password');
     await form.getByRole('button', { name: 'Sign in with Password' }).click();
     await page.waitForURL((url) => url.searchParams.get('error') === 'CredentialsSignin');
-    await expect(page.getByRole('alert').first().innerText()).resolves.toContain('Check that the details you entered are correct');
+    await expect(page.getByRole('alert').first().innerText()).resolves.toContain(
+      'Check that the details you entered are correct',
+    );
     await inspect(page, 'signin-error');
 
     await form.getByLabel('Email').fill(DEMO_USER.email);
@@ -261,7 +298,9 @@ describeBrowser('the sample app in Chromium', () => {
     await page.waitForURL(`${app}/private`);
     expect(await privatePageUser(page)).toContain(email);
     await expect(page.locator('section', { hasText: 'Passkeys' }).innerText()).resolves.not.toContain('No passkey yet');
-    const { credentials } = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.id });
+    const { credentials } = await authenticator.cdp.send('WebAuthn.getCredentials', {
+      authenticatorId: authenticator.id,
+    });
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
 
@@ -271,7 +310,9 @@ describeBrowser('the sample app in Chromium', () => {
     await signInByAutofill(page);
     expect(await privatePageUser(page)).toContain(email);
     // Take the passkey (its counter moved) off this page, or its autofill would sign in again.
-    const { credentials: moved } = await authenticator.cdp.send('WebAuthn.getCredentials', { authenticatorId: authenticator.id });
+    const { credentials: moved } = await authenticator.cdp.send('WebAuthn.getCredentials', {
+      authenticatorId: authenticator.id,
+    });
     await authenticator.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: authenticator.id });
     await signOutTo(page);
     await page.close();
@@ -286,7 +327,10 @@ describeBrowser('the sample app in Chromium', () => {
     await other.cdp.send('WebAuthn.addCredential', { authenticatorId: other.id, credential: moved[0]! });
     await second.goto(`${app}/private`);
     expect(new URL(second.url()).pathname).toBe('/auth/signin');
-    await second.locator('form[data-webauthn-provider="passkey"]').getByRole('button', { name: 'Sign in with Passkey' }).click();
+    await second
+      .locator('form[data-webauthn-provider="passkey"]')
+      .getByRole('button', { name: 'Sign in with Passkey' })
+      .click();
     await second.waitForURL(`${app}/private`);
     expect(await privatePageUser(second)).toContain(email);
     const after = await other.cdp.send('WebAuthn.getCredentials', { authenticatorId: other.id });

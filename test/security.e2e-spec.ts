@@ -64,7 +64,12 @@ async function mintJwe(claims: Record<string, unknown>, salt = SESSION_COOKIE): 
 
 async function signIn(client: TestClient, username = 'alice'): Promise<Response> {
   const csrfToken = await client.csrf();
-  return client.post('/auth/callback/credentials', { csrfToken, username, password: USERS[username].password, callbackUrl: '/public' });
+  return client.post('/auth/callback/credentials', {
+    csrfToken,
+    username,
+    password: USERS[username].password,
+    callbackUrl: '/public',
+  });
 }
 
 function port(app: TestApp): number {
@@ -82,98 +87,157 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-describe.each(['jwt', 'database'] as const)('request targets never set the origin (url configured, %s sessions)', (strategy) => {
-  let t: TestApp;
-  const { lines, logger } = capturingLogger();
-  beforeAll(async () => {
-    t = await createTestApp({
-      auth: {
-        url: PUBLIC_ORIGIN,
-        trustHost: false,
-        adapter: new MemoryAdapter(),
-        session: { strategy },
-        logger,
-        providers: [
-          credentials(),
-          Email({ server: smtp.url, from: 'App <no-reply@app.test>', rateLimit: false }),
-          { id: 'oidc', name: 'OIDC', type: 'oidc', issuer: op.issuer, clientId: 'security-oidc', clientSecret: 'security-oidc-secret' },
-        ],
-      },
+describe.each(['jwt', 'database'] as const)(
+  'request targets never set the origin (url configured, %s sessions)',
+  (strategy) => {
+    let t: TestApp;
+    const { lines, logger } = capturingLogger();
+    beforeAll(async () => {
+      t = await createTestApp({
+        auth: {
+          url: PUBLIC_ORIGIN,
+          trustHost: false,
+          adapter: new MemoryAdapter(),
+          session: { strategy },
+          logger,
+          providers: [
+            credentials(),
+            Email({ server: smtp.url, from: 'App <no-reply@app.test>', rateLimit: false }),
+            {
+              id: 'oidc',
+              name: 'OIDC',
+              type: 'oidc',
+              issuer: op.issuer,
+              clientId: 'security-oidc',
+              clientSecret: 'security-oidc-secret',
+            },
+          ],
+        },
+      });
     });
-  });
-  afterAll(() => t?.close());
+    afterAll(() => t?.close());
 
-  /** A CSRF cookie and token of an attacker's own (a valid pair, obtained with an ordinary GET). */
-  async function attackerCsrf(): Promise<{ cookie: string; token: string }> {
-    const client = new TestClient(t.url);
-    const token = await client.csrf();
-    return { cookie: client.cookieHeader(), token };
-  }
-
-  const ROUTES: Array<[string, string]> = [
-    ['GET', '/auth/providers'], ['GET', '/auth/csrf'], ['GET', '/auth/session'], ['POST', '/auth/session'],
-    ['GET', '/auth/signin'], ['POST', '/auth/signin/email'], ['POST', '/auth/signin/oidc'], ['POST', '/auth/signin/credentials'],
-    ['GET', '/auth/callback/oidc?code=x&state=y'], ['POST', '/auth/callback/credentials'], ['GET', '/auth/callback/email?token=t&email=a%40b.test'],
-    ['GET', '/auth/signout'], ['POST', '/auth/signout'], ['GET', '/auth/verify-request'], ['GET', '/auth/error?error=Verification'],
-    ['GET', '/auth/webauthn-options/oidc'], ['GET', '/auth/webauthn-client.js'], ['GET', '/auth/nope'], ['DELETE', '/auth/session'],
-  ];
-  const FOREIGN_TARGETS = ['http://evil.example', 'https://evil.example', 'http://app.test:8081', 'http://app@evil.example', 'http://evil.example@app.test', 'http://evil.example:80'];
-
-  it('answers 400 InvalidRequest to an absolute-form target naming another host, on every route, before any flow runs', async () => {
-    const { cookie, token } = await attackerCsrf();
-    const body = `csrfToken=${token}&email=victim%40example.test&username=alice&password=x&callbackUrl=%2F`;
-    smtp.clear();
-    for (const [method, path] of ROUTES) {
-      for (const base of FOREIGN_TARGETS) {
-        const request = method === 'POST'
-          ? rawHttp(`${method} ${base}${path} HTTP/1.1`, { host: 'app.test', cookie, 'content-type': 'application/x-www-form-urlencoded' }, body)
-          : rawHttp(`${method} ${base}${path} HTTP/1.1`, { host: 'app.test', cookie });
-        const res = await rawRequest(port(t), request);
-        const where = `${method} ${base}${path}`;
-        expect({ where, status: res.status }).toEqual({ where, status: 400 });
-        expect(JSON.parse(res.body)).toMatchObject({ error: 'InvalidRequest' });
-        expect(res.headers.location).toBeUndefined();
-        expect(res.setCookies).toEqual([]);
-        expect(res.body).not.toContain('evil.example');
-      }
+    /** A CSRF cookie and token of an attacker's own (a valid pair, obtained with an ordinary GET). */
+    async function attackerCsrf(): Promise<{ cookie: string; token: string }> {
+      const client = new TestClient(t.url);
+      const token = await client.csrf();
+      return { cookie: client.cookieHeader(), token };
     }
-    // Not one email went out: the victim received no link to the attacker's host.
-    expect(smtp.messages).toHaveLength(0);
-    expect(lines.error).toEqual([]);
-  });
 
-  it('accepts an absolute-form target naming the public host, and builds every URL on the configured origin', async () => {
-    const { cookie, token } = await attackerCsrf();
-    const res = await rawRequest(port(t), rawHttp(`POST ${PUBLIC_ORIGIN}/auth/signin/email HTTP/1.1`, { host: 'evil.example', cookie, 'content-type': 'application/x-www-form-urlencoded' }, `csrfToken=${token}&email=victim%40example.test`));
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.location).origin).toBe(PUBLIC_ORIGIN);
-    const mail = await smtp.waitForMessage((m) => m.envelope.to.includes('victim@example.test'));
-    const link = extractLink(mail, '/callback/email');
-    expect(link.origin).toBe(PUBLIC_ORIGIN);
-    expect(mail.subject).toContain('app.test');
-    expect(mail.subject).not.toContain('evil');
-  });
+    const ROUTES: Array<[string, string]> = [
+      ['GET', '/auth/providers'],
+      ['GET', '/auth/csrf'],
+      ['GET', '/auth/session'],
+      ['POST', '/auth/session'],
+      ['GET', '/auth/signin'],
+      ['POST', '/auth/signin/email'],
+      ['POST', '/auth/signin/oidc'],
+      ['POST', '/auth/signin/credentials'],
+      ['GET', '/auth/callback/oidc?code=x&state=y'],
+      ['POST', '/auth/callback/credentials'],
+      ['GET', '/auth/callback/email?token=t&email=a%40b.test'],
+      ['GET', '/auth/signout'],
+      ['POST', '/auth/signout'],
+      ['GET', '/auth/verify-request'],
+      ['GET', '/auth/error?error=Verification'],
+      ['GET', '/auth/webauthn-options/oidc'],
+      ['GET', '/auth/webauthn-client.js'],
+      ['GET', '/auth/nope'],
+      ['DELETE', '/auth/session'],
+    ];
+    const FOREIGN_TARGETS = [
+      'http://evil.example',
+      'https://evil.example',
+      'http://app.test:8081',
+      'http://app@evil.example',
+      'http://evil.example@app.test',
+      'http://evil.example:80',
+    ];
 
-  it('puts the configured origin into the OAuth redirect_uri whatever Host and X-Forwarded-* say', async () => {
-    const { cookie, token } = await attackerCsrf();
-    const res = await rawRequest(port(t), rawHttp('POST /auth/signin/oidc HTTP/1.1', {
-      host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', cookie,
-      'content-type': 'application/x-www-form-urlencoded',
-    }, `csrfToken=${token}`));
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.location).searchParams.get('redirect_uri')).toBe(`${PUBLIC_ORIGIN}/auth/callback/oidc`);
-  });
-
-  it('keeps a protocol-relative or backslashed path on the configured origin', async () => {
-    for (const target of ['/auth/signout?callbackUrl=//evil.example/x', '/auth/signout?callbackUrl=/%5Cevil.example', '/auth/signin?callbackUrl=https:evil.example']) {
-      const res = await rawRequest(port(t), rawHttp(`GET ${target} HTTP/1.1`, { host: 'app.test' }));
-      expect(res.status).toBe(200);
-      for (const c of res.setCookies.filter((c) => c.startsWith('authjs.callback-url='))) {
-        expect(decodeURIComponent(c.split(';')[0].split('=')[1])).toMatch(/^http:\/\/app\.test\//);
+    it('answers 400 InvalidRequest to an absolute-form target naming another host, on every route, before any flow runs', async () => {
+      const { cookie, token } = await attackerCsrf();
+      const body = `csrfToken=${token}&email=victim%40example.test&username=alice&password=x&callbackUrl=%2F`;
+      smtp.clear();
+      for (const [method, path] of ROUTES) {
+        for (const base of FOREIGN_TARGETS) {
+          const request =
+            method === 'POST'
+              ? rawHttp(
+                  `${method} ${base}${path} HTTP/1.1`,
+                  { host: 'app.test', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+                  body,
+                )
+              : rawHttp(`${method} ${base}${path} HTTP/1.1`, { host: 'app.test', cookie });
+          const res = await rawRequest(port(t), request);
+          const where = `${method} ${base}${path}`;
+          expect({ where, status: res.status }).toEqual({ where, status: 400 });
+          expect(JSON.parse(res.body)).toMatchObject({ error: 'InvalidRequest' });
+          expect(res.headers.location).toBeUndefined();
+          expect(res.setCookies).toEqual([]);
+          expect(res.body).not.toContain('evil.example');
+        }
       }
-    }
-  });
-});
+      // Not one email went out: the victim received no link to the attacker's host.
+      expect(smtp.messages).toHaveLength(0);
+      expect(lines.error).toEqual([]);
+    });
+
+    it('accepts an absolute-form target naming the public host, and builds every URL on the configured origin', async () => {
+      const { cookie, token } = await attackerCsrf();
+      const res = await rawRequest(
+        port(t),
+        rawHttp(
+          `POST ${PUBLIC_ORIGIN}/auth/signin/email HTTP/1.1`,
+          { host: 'evil.example', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+          `csrfToken=${token}&email=victim%40example.test`,
+        ),
+      );
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.location).origin).toBe(PUBLIC_ORIGIN);
+      const mail = await smtp.waitForMessage((m) => m.envelope.to.includes('victim@example.test'));
+      const link = extractLink(mail, '/callback/email');
+      expect(link.origin).toBe(PUBLIC_ORIGIN);
+      expect(mail.subject).toContain('app.test');
+      expect(mail.subject).not.toContain('evil');
+    });
+
+    it('puts the configured origin into the OAuth redirect_uri whatever Host and X-Forwarded-* say', async () => {
+      const { cookie, token } = await attackerCsrf();
+      const res = await rawRequest(
+        port(t),
+        rawHttp(
+          'POST /auth/signin/oidc HTTP/1.1',
+          {
+            host: 'evil.example',
+            'x-forwarded-host': 'evil.example',
+            'x-forwarded-proto': 'https',
+            cookie,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          `csrfToken=${token}`,
+        ),
+      );
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.location).searchParams.get('redirect_uri')).toBe(
+        `${PUBLIC_ORIGIN}/auth/callback/oidc`,
+      );
+    });
+
+    it('keeps a protocol-relative or backslashed path on the configured origin', async () => {
+      for (const target of [
+        '/auth/signout?callbackUrl=//evil.example/x',
+        '/auth/signout?callbackUrl=/%5Cevil.example',
+        '/auth/signin?callbackUrl=https:evil.example',
+      ]) {
+        const res = await rawRequest(port(t), rawHttp(`GET ${target} HTTP/1.1`, { host: 'app.test' }));
+        expect(res.status).toBe(200);
+        for (const c of res.setCookies.filter((c) => c.startsWith('authjs.callback-url='))) {
+          expect(decodeURIComponent(c.split(';')[0].split('=')[1])).toMatch(/^http:\/\/app\.test\//);
+        }
+      }
+    });
+  },
+);
 
 describe('request targets never set the origin (trustHost, no url)', () => {
   let t: TestApp;
@@ -184,7 +248,10 @@ describe('request targets never set the origin (trustHost, no url)', () => {
 
   it('refuses an absolute-form target whose host is not the trusted Host', async () => {
     const host = `127.0.0.1:${port(t)}`;
-    const foreign = await rawRequest(port(t), rawHttp('GET http://evil.example/auth/signout?callbackUrl=/x HTTP/1.1', { host }));
+    const foreign = await rawRequest(
+      port(t),
+      rawHttp('GET http://evil.example/auth/signout?callbackUrl=/x HTTP/1.1', { host }),
+    );
     expect(foreign.status).toBe(400);
     expect(foreign.body).not.toContain('evil.example');
     const own = await rawRequest(port(t), rawHttp(`GET http://${host}/auth/signout?callbackUrl=/x HTTP/1.1`, { host }));
@@ -206,12 +273,17 @@ class CorruptStoreAdapter extends MemoryAdapter {
     return found;
   }
 
-  override async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
+  override async updateSession(
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+  ): Promise<AdapterSession | null> {
     this.updatedSessions += 1;
     return super.updateSession(session);
   }
 
-  override async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
+  override async useVerificationToken(params: {
+    identifier: string;
+    token: string;
+  }): Promise<VerificationToken | null> {
     const found = await super.useVerificationToken(params);
     if (found && this.tokenExpires !== undefined) found.expires = this.tokenExpires as Date;
     return found;
@@ -226,7 +298,16 @@ describe('dates read from storage fail closed (database sessions)', () => {
       auth: {
         adapter,
         session: { strategy: 'database', updateAge: 0 },
-        providers: [credentials(), Email({ id: 'email', server: smtp.url, from: 'App <no-reply@app.test>', rateLimit: false, consumeOnGet: true })],
+        providers: [
+          credentials(),
+          Email({
+            id: 'email',
+            server: smtp.url,
+            from: 'App <no-reply@app.test>',
+            rateLimit: false,
+            consumeOnGet: true,
+          }),
+        ],
       },
     });
   });
@@ -251,7 +332,13 @@ describe('dates read from storage fail closed (database sessions)', () => {
     expect(adapter.updatedSessions).toBe(updatesBefore);
     adapter.sessionExpires = undefined;
     // The corrupted row is gone: even with a sane store it does not come back.
-    expect((await fetch(`${t.url}/me`, { headers: { cookie: `${SESSION_COOKIE}=${client.cookies.get(SESSION_COOKIE) ?? 'none'}` } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${t.url}/me`, {
+          headers: { cookie: `${SESSION_COOKIE}=${client.cookies.get(SESSION_COOKIE) ?? 'none'}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it.each([
@@ -291,19 +378,26 @@ describe('token claims fail closed (JWT sessions)', () => {
     ['iat an hour in the future', () => ({ sub: 'u1', exp: now() + 7200, iat: now() + 3600 })],
     ['iat beyond what a Date can hold', () => ({ sub: 'u1', exp: now() + 7200, iat: 1e20 })],
     ['nbf an hour in the future', () => ({ sub: 'u1', exp: now() + 7200, iat: now(), nbf: now() + 3600 })],
-  ])('answers 401 InvalidSession (not 500) and clears the cookie for a JWE minted with the secret with %s', async (_label, claims) => {
-    const jwe = await mintJwe(claims());
-    for (const path of ['/me', '/me/fresh']) {
-      const res = await fetch(`${t.url}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${jwe}` } });
-      expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
-      expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=;`) || /^authjs\.session-token=; .*Max-Age=0/i.test(c))).toBe(true);
-    }
-    const session = await fetch(`${t.url}/auth/session`, { headers: { cookie: `${SESSION_COOKIE}=${jwe}` } });
-    expect(session.status).toBe(200);
-    expect(await session.json()).toBeNull();
-    expect(lines.error).toEqual([]);
-  });
+  ])(
+    'answers 401 InvalidSession (not 500) and clears the cookie for a JWE minted with the secret with %s',
+    async (_label, claims) => {
+      const jwe = await mintJwe(claims());
+      for (const path of ['/me', '/me/fresh']) {
+        const res = await fetch(`${t.url}${path}`, { headers: { cookie: `${SESSION_COOKIE}=${jwe}` } });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+        expect(
+          res.headers
+            .getSetCookie()
+            .some((c) => c.startsWith(`${SESSION_COOKIE}=;`) || /^authjs\.session-token=; .*Max-Age=0/i.test(c)),
+        ).toBe(true);
+      }
+      const session = await fetch(`${t.url}/auth/session`, { headers: { cookie: `${SESSION_COOKIE}=${jwe}` } });
+      expect(session.status).toBe(200);
+      expect(await session.json()).toBeNull();
+      expect(lines.error).toEqual([]);
+    },
+  );
 
   it('still accepts a JWE minted with the secret and sane claims (the control)', async () => {
     const jwe = await mintJwe({ sub: 'u1', email: 'u1@example.test', exp: now() + 3600, iat: now() - 10 });
@@ -329,7 +423,9 @@ describe('rate-limit counters read from a store fail closed', () => {
   let t: TestApp;
   const store = new GarbageRateLimitStore();
   beforeAll(async () => {
-    t = await createTestApp({ auth: { adapter: new MemoryAdapter(), providers: [credentials()], rateLimit: { store } } });
+    t = await createTestApp({
+      auth: { adapter: new MemoryAdapter(), providers: [credentials()], rateLimit: { store } },
+    });
   });
   afterAll(() => t?.close());
 
@@ -357,11 +453,22 @@ describe('headers on every answer', () => {
         adapter: new MemoryAdapter(),
         providers: [
           credentials(),
-          { id: 'oidc', name: 'OIDC', type: 'oidc', issuer: op.issuer, clientId: 'headers-oidc', clientSecret: 'headers-oidc-secret' },
+          {
+            id: 'oidc',
+            name: 'OIDC',
+            type: 'oidc',
+            issuer: op.issuer,
+            clientId: 'headers-oidc',
+            clientSecret: 'headers-oidc-secret',
+          },
         ],
       },
     });
-    await op.addClient({ client_id: 'headers-oidc', client_secret: 'headers-oidc-secret', redirect_uris: [`${t.url}/auth/callback/oidc`] });
+    await op.addClient({
+      client_id: 'headers-oidc',
+      client_secret: 'headers-oidc-secret',
+      redirect_uris: [`${t.url}/auth/callback/oidc`],
+    });
   });
   afterAll(() => t?.close());
 
@@ -373,32 +480,56 @@ describe('headers on every answer', () => {
 
   it('on every route, bad method and unknown path', async () => {
     const cases: Array<[string, string, string?]> = [
-      ['GET', '/auth/providers'], ['GET', '/auth/csrf'], ['GET', '/auth/session'], ['POST', '/auth/session', '{}'],
-      ['GET', '/auth/signin'], ['POST', '/auth/signin/credentials', ''], ['POST', '/auth/signin/nope', ''],
-      ['GET', '/auth/signout'], ['POST', '/auth/signout', ''], ['GET', '/auth/verify-request'], ['GET', '/auth/error?error=AccessDenied'],
-      ['GET', '/auth/webauthn-options/oidc'], ['GET', '/auth/nope'], ['DELETE', '/auth/session'], ['PUT', '/auth/signin'],
-      ['PATCH', '/auth/callback/credentials'], ['GET', '/auth'], ['OPTIONS', '/auth/csrf'],
+      ['GET', '/auth/providers'],
+      ['GET', '/auth/csrf'],
+      ['GET', '/auth/session'],
+      ['POST', '/auth/session', '{}'],
+      ['GET', '/auth/signin'],
+      ['POST', '/auth/signin/credentials', ''],
+      ['POST', '/auth/signin/nope', ''],
+      ['GET', '/auth/signout'],
+      ['POST', '/auth/signout', ''],
+      ['GET', '/auth/verify-request'],
+      ['GET', '/auth/error?error=AccessDenied'],
+      ['GET', '/auth/webauthn-options/oidc'],
+      ['GET', '/auth/nope'],
+      ['DELETE', '/auth/session'],
+      ['PUT', '/auth/signin'],
+      ['PATCH', '/auth/callback/credentials'],
+      ['GET', '/auth'],
+      ['OPTIONS', '/auth/csrf'],
     ];
     for (const [method, path, body] of cases) {
       const headers: Record<string, string> = { host: `127.0.0.1:${port(t)}` };
-      if (body !== undefined) headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
+      if (body !== undefined)
+        headers['content-type'] = body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded';
       const res = await rawRequest(port(t), rawHttp(`${method} ${path} HTTP/1.1`, headers, body));
       expect(res.status).toBeLessThan(500);
       expectBaseHeaders(res, `${method} ${path}`);
     }
   });
 
-  it('answers the bare base path itself (400 UnknownAction), never the framework\'s 404 echoing the target', async () => {
+  it("answers the bare base path itself (400 UnknownAction), never the framework's 404 echoing the target", async () => {
     for (const method of ['GET', 'POST', 'DELETE']) {
-      const res = await rawRequest(port(t), rawHttp(`${method} /auth?x=%3Cb%3E HTTP/1.1`, { host: `127.0.0.1:${port(t)}` }));
-      expect({ method, status: res.status, error: JSON.parse(res.body).error }).toEqual({ method, status: 400, error: 'UnknownAction' });
+      const res = await rawRequest(
+        port(t),
+        rawHttp(`${method} /auth?x=%3Cb%3E HTTP/1.1`, { host: `127.0.0.1:${port(t)}` }),
+      );
+      expect({ method, status: res.status, error: JSON.parse(res.body).error }).toEqual({
+        method,
+        status: 400,
+        error: 'UnknownAction',
+      });
       expect(res.body).not.toContain('<b>');
       expectBaseHeaders(res, `${method} /auth`);
     }
   });
 
   it('writes client-sent text into JSON answers without markup characters', async () => {
-    const res = await rawRequest(port(t), rawHttp('GET /auth/webauthn-options/%3Cimg%20src%3Dx%3E%26 HTTP/1.1', { host: `127.0.0.1:${port(t)}` }));
+    const res = await rawRequest(
+      port(t),
+      rawHttp('GET /auth/webauthn-options/%3Cimg%20src%3Dx%3E%26 HTTP/1.1', { host: `127.0.0.1:${port(t)}` }),
+    );
     expect(res.status).toBe(400);
     expect(res.body).not.toMatch(/[<>&]/);
     expect(JSON.parse(res.body).message).toContain('<img src=x>&');
@@ -409,7 +540,11 @@ describe('headers on every answer', () => {
     const bad = [
       rawHttp('POST /auth/session HTTP/1.1', { host, 'content-type': 'application/json' }, '{"csrfToken":'),
       rawHttp('POST /auth/session HTTP/1.1', { host, 'content-type': 'application/json; charset=ebcdic' }, '{}'),
-      rawHttp('POST /auth/signout HTTP/1.1', { host, 'content-type': 'application/json' }, `{"a":"${'x'.repeat(200_000)}"}`),
+      rawHttp(
+        'POST /auth/signout HTTP/1.1',
+        { host, 'content-type': 'application/json' },
+        `{"a":"${'x'.repeat(200_000)}"}`,
+      ),
       rawHttp('GET http://evil.example/auth/csrf HTTP/1.1', { host }),
       rawHttp('GET /auth/csrf HTTP/1.1', { host: 'bad host!' }),
     ];
@@ -423,7 +558,10 @@ describe('headers on every answer', () => {
   });
 
   it('serves the browser script with nosniff and its own cache policy', async () => {
-    const res = await rawRequest(port(t), rawHttp('GET /auth/webauthn-client.js HTTP/1.1', { host: `127.0.0.1:${port(t)}` }));
+    const res = await rawRequest(
+      port(t),
+      rawHttp('GET /auth/webauthn-client.js HTTP/1.1', { host: `127.0.0.1:${port(t)}` }),
+    );
     expect(res.status).toBe(200);
     expectBaseHeaders(res, 'script', 'same-origin', /^public, max-age=3600$/);
   });
@@ -462,7 +600,13 @@ describe('client mistakes are not server errors in the log', () => {
   let t: TestApp;
   const { lines, logger } = capturingLogger();
   beforeAll(async () => {
-    t = await createTestApp({ auth: { adapter: new MemoryAdapter(), providers: [credentials(), Email({ server: smtp.url, from: 'a@app.test', rateLimit: false })], logger } });
+    t = await createTestApp({
+      auth: {
+        adapter: new MemoryAdapter(),
+        providers: [credentials(), Email({ server: smtp.url, from: 'a@app.test', rateLimit: false })],
+        logger,
+      },
+    });
   });
   afterAll(() => t?.close());
 
@@ -473,7 +617,10 @@ describe('client mistakes are not server errors in the log', () => {
     for (let i = 0; i < 60; i++) {
       await fetch(`${t.url}/auth/signout`, { method: 'POST', redirect: 'manual' }); // MissingCSRF
       await client.post(`/auth/signin/${encodeURIComponent(longId + i)}`, { csrfToken }); // InvalidProvider
-      await fetch(`${t.url}/auth/callback/email?token=${'t'.repeat(40)}&email=x%40example.test`, { method: 'POST', redirect: 'manual' }); // Verification
+      await fetch(`${t.url}/auth/callback/email?token=${'t'.repeat(40)}&email=x%40example.test`, {
+        method: 'POST',
+        redirect: 'manual',
+      }); // Verification
       await fetch(`${t.url}/auth/nope-${i}`, { method: 'DELETE' }); // UnknownAction
       await fetch(`http://127.0.0.1:${port(t)}/auth/csrf`, { headers: { 'x-forwarded-host': 'bad host' } }); // InvalidRequest at the edge
     }
@@ -485,7 +632,13 @@ describe('client mistakes are not server errors in the log', () => {
       byType.set(type, (byType.get(type) ?? 0) + 1);
     }
     for (const [type, count] of byType) expect({ type, count: Math.min(count, 10) }).toEqual({ type, count });
-    expect([...byType.keys()].sort()).toEqual(['InvalidProvider', 'InvalidRequest', 'MissingCSRF', 'UnknownAction', 'Verification']);
+    expect([...byType.keys()].sort()).toEqual([
+      'InvalidProvider',
+      'InvalidRequest',
+      'MissingCSRF',
+      'UnknownAction',
+      'Verification',
+    ]);
     // Client input is echoed as a short, printable prefix only.
     for (const line of lines.warn) {
       expect(line).not.toContain('A'.repeat(40));
@@ -501,7 +654,11 @@ describe('client mistakes are not server errors in the log', () => {
         session: { strategy: 'jwt' },
         providers: [credentials()],
         logger: errors.logger,
-        callbacks: { session: () => { throw new RangeError('callback bug'); } },
+        callbacks: {
+          session: () => {
+            throw new RangeError('callback bug');
+          },
+        },
       },
     });
     try {
@@ -526,11 +683,24 @@ describe('CSRF defence in depth', () => {
         providers: [
           credentials(),
           Email({ server: smtp.url, from: 'a@app.test', rateLimit: false }),
-          { id: 'fp', name: 'Form post', type: 'oidc', issuer: op.issuer, clientId: 'csrf-fp', clientSecret: 'csrf-fp-secret', checks: ['pkce', 'state', 'nonce'], authorization: { params: { response_mode: 'form_post' } } },
+          {
+            id: 'fp',
+            name: 'Form post',
+            type: 'oidc',
+            issuer: op.issuer,
+            clientId: 'csrf-fp',
+            clientSecret: 'csrf-fp-secret',
+            checks: ['pkce', 'state', 'nonce'],
+            authorization: { params: { response_mode: 'form_post' } },
+          },
         ],
       },
     });
-    await op.addClient({ client_id: 'csrf-fp', client_secret: 'csrf-fp-secret', redirect_uris: [`${t.url}/auth/callback/fp`] });
+    await op.addClient({
+      client_id: 'csrf-fp',
+      client_secret: 'csrf-fp-secret',
+      redirect_uris: [`${t.url}/auth/callback/fp`],
+    });
   });
   afterAll(() => t?.close());
 
@@ -541,31 +711,44 @@ describe('CSRF defence in depth', () => {
     { origin: 'null' },
   ];
 
-  it.each(CROSS_SITE)('refuses state-changing POSTs from another site even with a valid token (%o)', async (headers) => {
-    const client = new TestClient(t.url);
-    await signIn(client);
-    const posts: Array<[string, Record<string, string>]> = [
-      ['/auth/signout', {}], ['/auth/signin/email', { email: 'x@example.test' }], ['/auth/signin/fp', {}],
-      ['/auth/callback/credentials', { username: 'alice', password: USERS.alice.password }],
-    ];
-    for (const [path, fields] of posts) {
+  it.each(CROSS_SITE)(
+    'refuses state-changing POSTs from another site even with a valid token (%o)',
+    async (headers) => {
+      const client = new TestClient(t.url);
+      await signIn(client);
+      const posts: Array<[string, Record<string, string>]> = [
+        ['/auth/signout', {}],
+        ['/auth/signin/email', { email: 'x@example.test' }],
+        ['/auth/signin/fp', {}],
+        ['/auth/callback/credentials', { username: 'alice', password: USERS.alice.password }],
+      ];
+      for (const [path, fields] of posts) {
+        const csrfToken = await client.csrf();
+        const res = await client.post(path, { csrfToken, ...fields }, { headers });
+        expect({ path, status: res.status, error: location(res).searchParams.get('error') }).toEqual({
+          path,
+          status: 302,
+          error: 'MissingCSRF',
+        });
+      }
       const csrfToken = await client.csrf();
-      const res = await client.post(path, { csrfToken, ...fields }, { headers });
-      expect({ path, status: res.status, error: location(res).searchParams.get('error') }).toEqual({ path, status: 302, error: 'MissingCSRF' });
-    }
-    const csrfToken = await client.csrf();
-    const update = await client.post('/auth/session', { csrfToken, data: { x: 1 } }, { json: true, headers });
-    expect(update.status).toBe(400);
-    expect(await update.json()).toMatchObject({ error: 'MissingCSRF' });
-    // Still signed in: the refused sign-out changed nothing.
-    expect((await client.get('/me')).status).toBe(200);
-  });
+      const update = await client.post('/auth/session', { csrfToken, data: { x: 1 } }, { json: true, headers });
+      expect(update.status).toBe(400);
+      expect(await update.json()).toMatchObject({ error: 'MissingCSRF' });
+      // Still signed in: the refused sign-out changed nothing.
+      expect((await client.get('/me')).status).toBe(200);
+    },
+  );
 
   it('accepts the same POSTs from the site itself', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
     const csrfToken = await client.csrf();
-    const res = await client.post('/auth/signout', { csrfToken }, { headers: { origin: t.url, 'sec-fetch-site': 'same-origin' } });
+    const res = await client.post(
+      '/auth/signout',
+      { csrfToken },
+      { headers: { origin: t.url, 'sec-fetch-site': 'same-origin' } },
+    );
     expect(res.status).toBe(302);
     expect(location(res).searchParams.get('error')).toBeNull();
     expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
@@ -577,7 +760,9 @@ describe('CSRF defence in depth', () => {
     const start = await client.post('/auth/signin/fp', { csrfToken, callbackUrl: `${t.url}/me` });
     const back = await followToApp(client, start, t.url);
     expect(back.method).toBe('POST');
-    const res = await client.post(back.url.href, back.body, { headers: { origin: op.issuer, 'sec-fetch-site': 'cross-site' } });
+    const res = await client.post(back.url.href, back.body, {
+      headers: { origin: op.issuer, 'sec-fetch-site': 'cross-site' },
+    });
     expect(location(res).pathname).toBe('/me');
     expect((await client.get('/me')).status).toBe(200);
   });
@@ -617,13 +802,22 @@ describe('CSRF defence in depth', () => {
 describe('trust proxy', () => {
   @Controller()
   class NoRoutes {
-    @Get('x') x() { return 1; }
-    @Post('y') y() { return 2; }
+    @Get('x') x() {
+      return 1;
+    }
+    @Post('y') y() {
+      return 2;
+    }
   }
 
   async function boot(trustProxy: unknown): Promise<string[]> {
     const { lines, logger } = capturingLogger();
-    @Module({ imports: [AuthModule.forRoot({ secret: TEST_SECRET, providers: [], logger } as AuthModuleOptions & AuthModuleExtras)], controllers: [NoRoutes] })
+    @Module({
+      imports: [
+        AuthModule.forRoot({ secret: TEST_SECRET, providers: [], logger } as AuthModuleOptions & AuthModuleExtras),
+      ],
+      controllers: [NoRoutes],
+    })
     class AppModule {}
     const app = await NestFactory.create(AppModule, { logger: false });
     (app as unknown as { set(k: string, v: unknown): void }).set('trust proxy', trustProxy);

@@ -40,23 +40,51 @@ async function signIn(client: TestClient, username = 'alice', password = 'correc
   return client.post('/auth/callback/credentials', { csrfToken, username, password, callbackUrl: '/public' });
 }
 
-type Setup = () => Promise<{ options: Partial<TestAppOptions> & { auth: Partial<AuthModuleOptions> & AuthModuleExtras }; db?: TestDatabase }>;
+type Setup = () => Promise<{
+  options: Partial<TestAppOptions> & { auth: Partial<AuthModuleOptions> & AuthModuleExtras };
+  db?: TestDatabase;
+}>;
 
 const targets = await databaseTargets(['sqlite', 'postgres']);
 const strategies: Array<[string, 'jwt' | 'database', Setup, string | undefined]> = [
   ['jwt', 'jwt', async () => ({ options: { auth: { session: { strategy: 'jwt' } } } }), undefined],
-  ['database on MemoryAdapter', 'database', async () => ({ options: { auth: { session: { strategy: 'database' }, adapter: new MemoryAdapter() } } }), undefined],
-  ['database with cache', 'database', async () => ({ options: { auth: { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() } } }), undefined],
-  ['database with hashed tokens', 'database', async () => ({ options: { auth: { session: { strategy: 'database', hashTokens: true }, adapter: new MemoryAdapter() } } }), undefined],
+  [
+    'database on MemoryAdapter',
+    'database',
+    async () => ({ options: { auth: { session: { strategy: 'database' }, adapter: new MemoryAdapter() } } }),
+    undefined,
+  ],
+  [
+    'database with cache',
+    'database',
+    async () => ({
+      options: { auth: { session: { strategy: 'database', cacheTtl: 5 }, adapter: new MemoryAdapter() } },
+    }),
+    undefined,
+  ],
+  [
+    'database with hashed tokens',
+    'database',
+    async () => ({
+      options: { auth: { session: { strategy: 'database', hashTokens: true }, adapter: new MemoryAdapter() } },
+    }),
+    undefined,
+  ],
   // The default adapter: TypeORM in the app, no adapter code written.
   ...targets.map((target): [string, 'jwt' | 'database', Setup, string | undefined] => [
     `database on TypeORM ${target.name}`,
     'database',
     async () => {
       const db = await createDatabase(target, 'sessions');
-      return { db, options: { auth: {}, imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })] } };
+      return {
+        db,
+        options: {
+          auth: {},
+          imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })],
+        },
+      };
     },
-    target.available ? undefined : target.reason ?? 'unavailable',
+    target.available ? undefined : (target.reason ?? 'unavailable'),
   ]),
 ];
 
@@ -121,7 +149,10 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     const client = new TestClient(t.url);
     await signIn(client);
     for (let i = 0; i < 3; i++) {
-      const me = (await (await client.get('/me')).json()) as { user: Record<string, unknown>; session: { user: Record<string, unknown>; expires: string } };
+      const me = (await (await client.get('/me')).json()) as {
+        user: Record<string, unknown>;
+        session: { user: Record<string, unknown>; expires: string };
+      };
       expect(me.user).toEqual({ id: 'user-alice', email: 'alice@example.test', name: 'Alice', image: null });
       expect(me.session.user).toMatchObject({ id: 'user-alice', name: 'Alice' });
       expect(new Date(me.session.expires).getTime()).toBeGreaterThan(Date.now());
@@ -148,7 +179,10 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     await signIn(client);
     const token = client.cookies.get('authjs.session-token')!;
     // Never from the URL (it would land in logs and Referer headers).
-    expect((await fetch(`${t.url}/me?session_token=${encodeURIComponent(token)}&sessionToken=${encodeURIComponent(token)}`)).status).toBe(401);
+    expect(
+      (await fetch(`${t.url}/me?session_token=${encodeURIComponent(token)}&sessionToken=${encodeURIComponent(token)}`))
+        .status,
+    ).toBe(401);
     const res = await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } });
     expect(res.status).toBe(200);
     const bad = await fetch(`${t.url}/me`, { headers: { authorization: 'Bearer %E0%A4%A' } });
@@ -185,7 +219,9 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
       expect(session.status).toBe(200);
       expect(await session.json()).toBeNull();
     }
-    const hugeHeader = await fetch(`${t.url}/auth/session`, { headers: { cookie: `a=${'%'.repeat(10_000)}`, 'x-junk': 'y'.repeat(10_000) } });
+    const hugeHeader = await fetch(`${t.url}/auth/session`, {
+      headers: { cookie: `a=${'%'.repeat(10_000)}`, 'x-junk': 'y'.repeat(10_000) },
+    });
     expect(hugeHeader.status).toBeLessThan(500);
   });
 
@@ -215,7 +251,10 @@ describe('routes', () => {
       const res = await fetch(`${t.url}${path}`, { headers: { origin: 'https://evil.test' } });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-      const preflight = await fetch(`${t.url}${path}`, { method: 'OPTIONS', headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(`${t.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.test', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     }
   });
@@ -230,7 +269,13 @@ describe('routes', () => {
   it('lists providers with their URLs', async () => {
     const res = await fetch(`${t.url}/auth/providers`);
     expect(await res.json()).toEqual({
-      credentials: { id: 'credentials', name: 'Password', type: 'credentials', signinUrl: `${t.url}/auth/signin/credentials`, callbackUrl: `${t.url}/auth/callback/credentials` },
+      credentials: {
+        id: 'credentials',
+        name: 'Password',
+        type: 'credentials',
+        signinUrl: `${t.url}/auth/signin/credentials`,
+        callbackUrl: `${t.url}/auth/callback/credentials`,
+      },
     });
   });
 
@@ -250,19 +295,29 @@ describe('routes', () => {
   it('answers unknown actions, methods and providers with a 400 or an error page, never a 500', async () => {
     expect((await fetch(`${t.url}/auth/nope`)).status).toBe(400);
     expect((await fetch(`${t.url}/auth/providers`, { method: 'POST' })).status).toBe(400);
-    expect((await fetch(`${t.url}/auth/callback/unknown`, { redirect: 'manual' })).headers.get('location')).toMatch(/\/auth\/error\?error=InvalidProvider$/);
+    expect((await fetch(`${t.url}/auth/callback/unknown`, { redirect: 'manual' })).headers.get('location')).toMatch(
+      /\/auth\/error\?error=InvalidProvider$/,
+    );
     const client = new TestClient(t.url);
     const csrfToken = await client.csrf();
     const res = await client.post('/auth/signin/unknown', { csrfToken });
     expect(location(res).searchParams.get('error')).toBe('InvalidProvider');
-    const malformed = await fetch(`${t.url}/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"oops' });
+    const malformed = await fetch(`${t.url}/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"oops',
+    });
     expect(malformed.status).toBe(400);
   });
 
   it('turns a redirect into 200 {url} with X-Auth-Return-Redirect', async () => {
     const client = new TestClient(t.url);
     const csrfToken = await client.csrf();
-    const res = await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' }, { headers: { 'X-Auth-Return-Redirect': '1' } });
+    const res = await client.post(
+      '/auth/signout',
+      { csrfToken, callbackUrl: '/public' },
+      { headers: { 'X-Auth-Return-Redirect': '1' } },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-cache, no-store');
     expect(await res.json()).toEqual({ url: `${t.url}/public` });
@@ -270,9 +325,22 @@ describe('routes', () => {
 
   it('never redirects off-origin', async () => {
     const hostile = [
-      'https://evil.test/', '//evil.test', '/\\evil.test', 'javascript:alert(1)', '%zz', 'https:evil.test', 'https:/evil.test',
-      `${t.url}@evil.test`, `http://127.0.0.1@evil.test/`, '/\t/evil.test', '/\n/evil.test', ' //evil.test', 'http://[::1', '\\\\evil.test',
-      'data:text/html,<script>alert(1)</script>', 'HTTPS://EVIL.TEST',
+      'https://evil.test/',
+      '//evil.test',
+      '/\\evil.test',
+      'javascript:alert(1)',
+      '%zz',
+      'https:evil.test',
+      'https:/evil.test',
+      `${t.url}@evil.test`,
+      `http://127.0.0.1@evil.test/`,
+      '/\t/evil.test',
+      '/\n/evil.test',
+      ' //evil.test',
+      'http://[::1',
+      '\\\\evil.test',
+      'data:text/html,<script>alert(1)</script>',
+      'HTTPS://EVIL.TEST',
     ];
     for (const callbackUrl of hostile) {
       const client = new TestClient(t.url);
@@ -295,7 +363,8 @@ describe('secure cookie names behind a TLS-terminating proxy', () => {
     apps.push(t);
     return t;
   };
-  const mint = (salt: string) => encode({ token: { sub: 'user-proxy', name: 'Proxied', email: 'p@example.test' }, secret: TEST_SECRET, salt });
+  const mint = (salt: string) =>
+    encode({ token: { sub: 'user-proxy', name: 'Proxied', email: 'p@example.test' }, secret: TEST_SECRET, salt });
 
   it('trusted: https in X-Forwarded-Proto selects the __Secure- cookie, http or none the plain one', async () => {
     const t = await start(true);
@@ -316,7 +385,9 @@ describe('secure cookie names behind a TLS-terminating proxy', () => {
     const t = await start(false);
     const secure = `__Secure-authjs.session-token=${await mint('__Secure-authjs.session-token')}`;
     const plain = `authjs.session-token=${await mint('authjs.session-token')}`;
-    expect((await fetch(`${t.url}/me`, { headers: { cookie: secure, 'x-forwarded-proto': 'https' } })).status).toBe(401);
+    expect((await fetch(`${t.url}/me`, { headers: { cookie: secure, 'x-forwarded-proto': 'https' } })).status).toBe(
+      401,
+    );
     expect((await fetch(`${t.url}/me`, { headers: { cookie: plain, 'x-forwarded-proto': 'https' } })).status).toBe(200);
   });
 });
@@ -328,7 +399,10 @@ describe('chunked session cookie', () => {
       auth: {
         providers: [credentialsProvider()],
         callbacks: {
-          jwt: ({ token, trigger, session }) => (trigger === 'update' ? { ...token, blob: (session as { blob?: string })?.blob } : { ...token, blob: 'x'.repeat(6000) }),
+          jwt: ({ token, trigger, session }) =>
+            trigger === 'update'
+              ? { ...token, blob: (session as { blob?: string })?.blob }
+              : { ...token, blob: 'x'.repeat(6000) },
         },
       },
     });
@@ -362,7 +436,10 @@ describe('global guard', () => {
   }
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], globalGuard: true }, controllers: [OpenController] });
+    t = await createTestApp({
+      auth: { providers: [credentialsProvider()], globalGuard: true },
+      controllers: [OpenController],
+    });
   });
   afterAll(() => t.close());
 
@@ -381,7 +458,13 @@ describe('database session lifetime (SPEC section 3)', () => {
   const adapter = new MemoryAdapter();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', maxAge: 100, updateAge: 10 } } });
+    t = await createTestApp({
+      auth: {
+        providers: [credentialsProvider()],
+        adapter,
+        session: { strategy: 'database', maxAge: 100, updateAge: 10 },
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -459,7 +542,9 @@ describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
   const adapter = new MemoryAdapter();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } } });
+    t = await createTestApp({
+      auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } },
+    });
   });
   afterAll(() => t?.close());
 
@@ -496,7 +581,9 @@ describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
 describe('JWT revocation (session.jwtRevocation)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true } } });
+    t = await createTestApp({
+      auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true } },
+    });
   });
   afterAll(() => t?.close());
 
@@ -523,7 +610,9 @@ describe('JWT revocation (session.jwtRevocation)', () => {
       expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
     }
     expect((await fetch(`${t.url}/me`, { headers: { authorization: `Bearer ${reissued}` } })).status).toBe(401);
-    expect(await (await fetch(`${t.url}/auth/session`, { headers: { cookie: `authjs.session-token=${first}` } })).json()).toBeNull();
+    expect(
+      await (await fetch(`${t.url}/auth/session`, { headers: { cookie: `authjs.session-token=${first}` } })).json(),
+    ).toBeNull();
   });
 
   it('signing in again in the same browser revokes the session it replaces', async () => {
@@ -561,15 +650,30 @@ const withRedis = await redisAvailable('JWT revocation across instances');
     for (let i = 0; i < 2; i++) {
       const connection = (await connectRedis())!;
       clients.push(connection);
-      apps.push(await createTestApp({
-        auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true }, rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) } },
-      }));
+      apps.push(
+        await createTestApp({
+          auth: {
+            providers: [credentialsProvider()],
+            session: { strategy: 'jwt', jwtRevocation: true },
+            rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
+          },
+        }),
+      );
     }
     // An instance whose store is down: nothing listens on port 1.
-    dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    dead = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
     dead.on('error', () => undefined);
     broken = await createTestApp({
-      auth: { providers: [credentialsProvider()], session: { strategy: 'jwt', jwtRevocation: true }, rateLimit: { store: new RedisRateLimitStore(dead, { prefix }) } },
+      auth: {
+        providers: [credentialsProvider()],
+        session: { strategy: 'jwt', jwtRevocation: true },
+        rateLimit: { store: new RedisRateLimitStore(dead, { prefix }) },
+      },
     });
   });
   afterAll(async () => {
@@ -597,7 +701,11 @@ const withRedis = await redisAvailable('JWT revocation across instances');
   });
 
   it('when the store does not answer, JWT sessions are refused (fail closed) and their cookie kept', async () => {
-    const token = await encode({ token: { sub: 'user-alice', name: 'Alice', sid: randomUUID() }, secret: TEST_SECRET, salt: 'authjs.session-token' });
+    const token = await encode({
+      token: { sub: 'user-alice', name: 'Alice', sid: randomUUID() },
+      secret: TEST_SECRET,
+      salt: 'authjs.session-token',
+    });
     const res = await fetch(`${broken.url}/me`, { headers: { cookie: `authjs.session-token=${token}` } });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
@@ -609,7 +717,9 @@ describe('session.hashTokens: the store holds only a hash of each database sessi
   const adapter = new MemoryAdapter();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', hashTokens: true } } });
+    t = await createTestApp({
+      auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', hashTokens: true } },
+    });
   });
   afterAll(() => t?.close());
 
@@ -619,7 +729,10 @@ describe('session.hashTokens: the store holds only a hash of each database sessi
     const token = client.cookies.get('authjs.session-token')!;
     const stored = createHash('sha256').update(token).digest('hex');
     expect(await adapter.getSessionAndUser(token)).toBeNull();
-    expect(await adapter.getSessionAndUser(stored)).toMatchObject({ session: { sessionToken: stored }, user: { id: 'user-alice' } });
+    expect(await adapter.getSessionAndUser(stored)).toMatchObject({
+      session: { sessionToken: stored },
+      user: { id: 'user-alice' },
+    });
     expect((await client.get('/me')).status).toBe(200);
     // Someone who read the sessions table presents what it holds: refused.
     const leaked = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${stored}` } });
@@ -642,7 +755,16 @@ describe('the public origin: from `url`, or from proxy headers only when trusted
         ...auth,
         providers: [
           Email({ rateLimit: false, sendVerificationRequest: ({ url }) => void links.push(url) }),
-          { id: 'idp', name: 'IdP', type: 'oauth', clientId: 'c', clientSecret: 's', authorization: 'https://idp.example/authorize', token: 'https://idp.example/token', userinfo: 'https://idp.example/userinfo' },
+          {
+            id: 'idp',
+            name: 'IdP',
+            type: 'oauth',
+            clientId: 'c',
+            clientSecret: 's',
+            authorization: 'https://idp.example/authorize',
+            token: 'https://idp.example/token',
+            userinfo: 'https://idp.example/userinfo',
+          },
         ] as never,
       },
     });
@@ -654,7 +776,9 @@ describe('the public origin: from `url`, or from proxy headers only when trusted
   async function signInStart(t: TestApp, provider: string, body: Record<string, string>): Promise<Response> {
     // Every request through the same (forging) proxy: the CSRF cookie's name follows the scheme it claims.
     const client = new TestClient(t.url);
-    const { csrfToken } = (await (await client.request('GET', '/auth/csrf', undefined, forged)).json()) as { csrfToken: string };
+    const { csrfToken } = (await (await client.request('GET', '/auth/csrf', undefined, forged)).json()) as {
+      csrfToken: string;
+    };
     return client.post(`/auth/signin/${provider}`, { csrfToken, ...body }, { headers: forged });
   }
 
@@ -698,7 +822,14 @@ describe('a storage failure during the session lookup fails closed', () => {
       db = await createDatabase(targetsForFailure[0]!, 'sessions_failure');
       t = await createTestApp({
         imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })],
-        auth: { providers: [credentialsProvider()], logger: { error: (e: Error) => void logged.push(`${e.name}: ${e.message}`), warn: () => undefined, debug: () => undefined } },
+        auth: {
+          providers: [credentialsProvider()],
+          logger: {
+            error: (e: Error) => void logged.push(`${e.name}: ${e.message}`),
+            warn: () => undefined,
+            debug: () => undefined,
+          },
+        },
       });
     });
     afterAll(async () => {
@@ -718,7 +849,11 @@ describe('a storage failure during the session lookup fails closed', () => {
       const session = await client.get('/auth/session');
       expect(session.status).toBe(200);
       expect(await session.json()).toBeNull();
-      expect(logged.some((line) => /AdapterError: The adapter's getSessionAndUser failed .*Check the database connection/.test(line))).toBe(true);
+      expect(
+        logged.some((line) =>
+          /AdapterError: The adapter's getSessionAndUser failed .*Check the database connection/.test(line),
+        ),
+      ).toBe(true);
     });
   });
 });
@@ -735,7 +870,13 @@ describe('a session deleted while its expiry is being extended (STORE-06)', () =
   const adapter = new SignedOutMeanwhile();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', maxAge: 100, updateAge: 10, cacheTtl: 60 } } });
+    t = await createTestApp({
+      auth: {
+        providers: [credentialsProvider()],
+        adapter,
+        session: { strategy: 'database', maxAge: 100, updateAge: 10, cacheTtl: 60 },
+      },
+    });
   });
   afterAll(() => t?.close());
 
@@ -758,7 +899,9 @@ describe('AuthService.signOutEverywhere (SESS-06)', () => {
   let t: TestApp;
   let jwtApp: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } } });
+    t = await createTestApp({
+      auth: { providers: [credentialsProvider()], adapter, session: { strategy: 'database', cacheTtl: 60 } },
+    });
     jwtApp = await createTestApp({ auth: { providers: [credentialsProvider()], session: { strategy: 'jwt' } } });
   });
   afterAll(async () => {
@@ -785,6 +928,9 @@ describe('AuthService.signOutEverywhere (SESS-06)', () => {
   });
 
   it('says why it cannot with JWT sessions', async () => {
-    await expect(jwtApp.app.get(AuthService).signOutEverywhere('user-alice')).rejects.toMatchObject({ name: expect.stringMatching(/SignOutError/), message: expect.stringMatching(/JWT sessions cannot be ended by user/) });
+    await expect(jwtApp.app.get(AuthService).signOutEverywhere('user-alice')).rejects.toMatchObject({
+      name: expect.stringMatching(/SignOutError/),
+      message: expect.stringMatching(/JWT sessions cannot be ended by user/),
+    });
   });
 });

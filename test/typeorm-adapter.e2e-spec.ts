@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ChildEntity, Column, DataSource, DeleteDateColumn, Entity, TableInheritance, type DataSourceOptions, type Logger } from 'typeorm';
+import {
+  ChildEntity,
+  Column,
+  DataSource,
+  DeleteDateColumn,
+  Entity,
+  TableInheritance,
+  type DataSourceOptions,
+  type Logger,
+} from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
@@ -14,7 +23,13 @@ import { authMigrationsMysql } from '../lib/adapters/typeorm/migrations/mysql.mi
 import { authMigrationsSqlite } from '../lib/adapters/typeorm/migrations/sqlite.migrations.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../lib/errors/auth.errors.js';
 import type { AdapterUser } from '../lib/adapters/adapter.interface.js';
-import { createDatabase, databaseTargets, dropDatabase, type DatabaseName, type TestDatabase } from './setup/databases.js';
+import {
+  createDatabase,
+  databaseTargets,
+  dropDatabase,
+  type DatabaseName,
+  type TestDatabase,
+} from './setup/databases.js';
 
 const MIGRATIONS: Record<DatabaseName, Function[]> = {
   sqlite: authMigrationsSqlite,
@@ -35,7 +50,14 @@ class AppUser extends UserEntity {
  */
 @Entity('users')
 class ShapedUser extends UserEntity {
-  @Column({ type: 'text', nullable: true, transformer: { to: (v: string[] | null) => (v ? v.join(',') : null), from: (v: string | null) => (v ? v.split(',') : []) } })
+  @Column({
+    type: 'text',
+    nullable: true,
+    transformer: {
+      to: (v: string[] | null) => (v ? v.join(',') : null),
+      from: (v: string | null) => (v ? v.split(',') : []),
+    },
+  })
   tags!: string[];
 
   @Column({ type: 'varchar', length: 64, nullable: true, select: false })
@@ -75,12 +97,20 @@ class LockingTypeOrmAdapter extends TypeOrmAdapter {
 type Schema = 'migrations' | 'synchronize';
 
 const noopLogger: Logger = {
-  logQuery: () => undefined, logQueryError: () => undefined, logQuerySlow: () => undefined,
-  logSchemaBuild: () => undefined, logMigration: () => undefined, log: () => undefined,
+  logQuery: () => undefined,
+  logQueryError: () => undefined,
+  logQuerySlow: () => undefined,
+  logSchemaBuild: () => undefined,
+  logMigration: () => undefined,
+  log: () => undefined,
 };
 
 /** A data source on a fresh database, its schema made by the shipped migrations or by `synchronize`. */
-async function openDataSource(db: TestDatabase, schema: Schema, entities: Function[] = [...authEntities]): Promise<DataSource> {
+async function openDataSource(
+  db: TestDatabase,
+  schema: Schema,
+  entities: Function[] = [...authEntities],
+): Promise<DataSource> {
   const options = {
     ...db.options,
     entities,
@@ -114,9 +144,11 @@ for (const target of targets) {
         extensions: ['deleteSessionsByUserId', 'deleteVerificationTokensByIdentifier'],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
-          account: (provider, providerAccountId) => ds.getRepository(AccountEntity).findOneBy({ provider, providerAccountId }),
+          account: (provider, providerAccountId) =>
+            ds.getRepository(AccountEntity).findOneBy({ provider, providerAccountId }),
           session: (sessionToken) => ds.getRepository(SessionEntity).findOneBy({ sessionToken }),
-          verificationToken: (identifier, token) => ds.getRepository(VerificationTokenEntity).findOneBy({ identifier, token }),
+          verificationToken: (identifier, token) =>
+            ds.getRepository(VerificationTokenEntity).findOneBy({ identifier, token }),
           authenticator: (credentialID) => ds.getRepository(AuthenticatorEntity).findOneBy({ credentialID }),
         },
       });
@@ -143,19 +175,32 @@ for (const target of targets) {
         const runner = ds.createQueryRunner();
         try {
           const users = (await runner.getTable('users'))!;
-          expect(users.indices.find((i) => i.name === 'UQ_users_email')).toMatchObject({ isUnique: true, columnNames: ['email'] });
+          expect(users.indices.find((i) => i.name === 'UQ_users_email')).toMatchObject({
+            isUnique: true,
+            columnNames: ['email'],
+          });
           expect(users.findColumnByName('emailVerified')?.type).toMatch(/timestamp|datetime/);
           const accounts = (await runner.getTable('accounts'))!;
           expect(accounts.primaryColumns.map((c) => c.name).sort()).toEqual(['provider', 'providerAccountId']);
-          for (const column of ['access_token', 'refresh_token', 'id_token']) expect(accounts.findColumnByName(column)?.type).toBe('text');
+          for (const column of ['access_token', 'refresh_token', 'id_token'])
+            expect(accounts.findColumnByName(column)?.type).toBe('text');
           expect((await runner.getTable('sessions'))!.primaryColumns.map((c) => c.name)).toEqual(['sessionToken']);
           expect((await runner.getTable('sessions'))!.findColumnByName('expires')?.type).toMatch(/timestamp|datetime/);
-          expect((await runner.getTable('verification_tokens'))!.primaryColumns.map((c) => c.name).sort()).toEqual(['identifier', 'token']);
-          expect((await runner.getTable('authenticators'))!.primaryColumns.map((c) => c.name)).toEqual(['credentialID']);
+          expect((await runner.getTable('verification_tokens'))!.primaryColumns.map((c) => c.name).sort()).toEqual([
+            'identifier',
+            'token',
+          ]);
+          expect((await runner.getTable('authenticators'))!.primaryColumns.map((c) => c.name)).toEqual([
+            'credentialID',
+          ]);
           for (const table of ['accounts', 'sessions', 'authenticators']) {
             const fks = (await runner.getTable(table))!.foreignKeys;
             expect(fks).toHaveLength(1);
-            expect(fks[0]).toMatchObject({ columnNames: ['userId'], referencedColumnNames: ['id'], onDelete: 'CASCADE' });
+            expect(fks[0]).toMatchObject({
+              columnNames: ['userId'],
+              referencedColumnNames: ['id'],
+              onDelete: 'CASCADE',
+            });
             expect(fks[0]!.referencedTableName).toMatch(/users$/);
           }
         } finally {
@@ -165,16 +210,32 @@ for (const target of targets) {
 
       it('the database itself refuses duplicates and orphans, and cascades a raw DELETE of a user', async () => {
         const users = ds.getRepository(UserEntity);
-        const user = await users.save(users.create({ id: randomUUID(), email: `raw-${randomUUID()}@example.com`, emailVerified: null }));
+        const user = await users.save(
+          users.create({ id: randomUUID(), email: `raw-${randomUUID()}@example.com`, emailVerified: null }),
+        );
         await expect(users.insert({ id: randomUUID(), email: user.email })).rejects.toThrow();
         const accounts = ds.getRepository(AccountEntity);
         await accounts.insert({ provider: 'p', providerAccountId: user.id, userId: user.id, type: 'oauth' });
-        await expect(accounts.insert({ provider: 'p', providerAccountId: user.id, userId: user.id, type: 'oauth' })).rejects.toThrow();
-        await expect(ds.getRepository(SessionEntity).insert({ sessionToken: randomUUID(), userId: 'no-such-user', expires: new Date() })).rejects.toThrow();
-        await ds.getRepository(SessionEntity).insert({ sessionToken: `raw-${user.id}`, userId: user.id, expires: new Date() });
+        await expect(
+          accounts.insert({ provider: 'p', providerAccountId: user.id, userId: user.id, type: 'oauth' }),
+        ).rejects.toThrow();
+        await expect(
+          ds
+            .getRepository(SessionEntity)
+            .insert({ sessionToken: randomUUID(), userId: 'no-such-user', expires: new Date() }),
+        ).rejects.toThrow();
+        await ds
+          .getRepository(SessionEntity)
+          .insert({ sessionToken: `raw-${user.id}`, userId: user.id, expires: new Date() });
         await ds.getRepository(AuthenticatorEntity).insert({
-          credentialID: `raw-${user.id}`, userId: user.id, providerAccountId: 'x', credentialPublicKey: 'k', counter: 0,
-          credentialDeviceType: 'singleDevice', credentialBackedUp: false, transports: null,
+          credentialID: `raw-${user.id}`,
+          userId: user.id,
+          providerAccountId: 'x',
+          credentialPublicKey: 'k',
+          counter: 0,
+          credentialDeviceType: 'singleDevice',
+          credentialBackedUp: false,
+          transports: null,
         });
         await users.delete({ id: user.id });
         expect(await accounts.countBy({ userId: user.id })).toBe(0);
@@ -223,9 +284,17 @@ for (const target of targets) {
         // SQLite has one connection, on which TypeORM cannot nest transactions: there the adapter
         // never takes the locking path (SQLite has DELETE ... RETURNING, and serialises writes anyway).
         for (const a of target.name === 'sqlite' ? [adapter] : [adapter, new LockingTypeOrmAdapter(ds)]) {
-          const token = { identifier: `race-${randomUUID()}@example.com`, token: randomBytes(32).toString('hex'), expires: new Date(Date.now() + 600_000) };
+          const token = {
+            identifier: `race-${randomUUID()}@example.com`,
+            token: randomBytes(32).toString('hex'),
+            expires: new Date(Date.now() + 600_000),
+          };
           await a.createVerificationToken(token);
-          const results = await Promise.all(Array.from({ length: 50 }, () => a.useVerificationToken({ identifier: token.identifier, token: token.token })));
+          const results = await Promise.all(
+            Array.from({ length: 50 }, () =>
+              a.useVerificationToken({ identifier: token.identifier, token: token.token }),
+            ),
+          );
           expect(results.filter((r) => r !== null)).toHaveLength(1);
           expect(await ds.getRepository(VerificationTokenEntity).countBy({ identifier: token.identifier })).toBe(0);
         }
@@ -233,7 +302,12 @@ for (const target of targets) {
 
       it('the loser of a concurrent linkAccount gets AdapterConflictError naming the rule, not the values', async () => {
         const user = await newUser();
-        const account = { userId: user.id, type: 'oauth' as const, provider: 'race', providerAccountId: `pa-${randomUUID()}` };
+        const account = {
+          userId: user.id,
+          type: 'oauth' as const,
+          provider: 'race',
+          providerAccountId: `pa-${randomUUID()}`,
+        };
         const results = await Promise.allSettled(Array.from({ length: 10 }, () => adapter.linkAccount(account)));
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         for (const r of results) {
@@ -243,27 +317,43 @@ for (const target of targets) {
             expect((r.reason as Error).message).not.toContain(account.providerAccountId);
           }
         }
-        expect(await ds.getRepository(AccountEntity).countBy({ provider: 'race', providerAccountId: account.providerAccountId })).toBe(1);
+        expect(
+          await ds
+            .getRepository(AccountEntity)
+            .countBy({ provider: 'race', providerAccountId: account.providerAccountId }),
+        ).toBe(1);
       });
 
       it('a duplicate email is AdapterConflictError user.email; an orphan row is AdapterNotFoundError', async () => {
         const user = await newUser();
-        const error = await adapter.createUser({ id: randomUUID(), email: user.email, emailVerified: null }).catch((e: unknown) => e);
+        const error = await adapter
+          .createUser({ id: randomUUID(), email: user.email, emailVerified: null })
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(AdapterConflictError);
         expect((error as AdapterConflictError).conflict).toBe('user.email');
-        await expect(adapter.createSession({ sessionToken: randomUUID(), userId: 'nobody', expires: new Date() })).rejects.toBeInstanceOf(AdapterNotFoundError);
+        await expect(
+          adapter.createSession({ sessionToken: randomUUID(), userId: 'nobody', expires: new Date() }),
+        ).rejects.toBeInstanceOf(AdapterNotFoundError);
       });
 
       it('a compare-and-set that leaves the counter unchanged (authenticators that always report 0) succeeds', async () => {
         const user = await newUser();
         const credentialID = randomBytes(16).toString('base64url');
         await adapter.createAuthenticator({
-          credentialID, userId: user.id, providerAccountId: credentialID, credentialPublicKey: 'k', counter: 0,
-          credentialDeviceType: 'multiDevice', credentialBackedUp: true, transports: null,
+          credentialID,
+          userId: user.id,
+          providerAccountId: credentialID,
+          credentialPublicKey: 'k',
+          counter: 0,
+          credentialDeviceType: 'multiDevice',
+          credentialBackedUp: true,
+          transports: null,
         });
         expect(await adapter.updateAuthenticatorCounter(credentialID, 0, 0)).toMatchObject({ counter: 0 });
         // Counters are unsigned 32-bit: values past 2^31 must fit.
-        expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({ counter: 4_294_967_295 });
+        expect(await adapter.updateAuthenticatorCounter(credentialID, 4_294_967_295, 0)).toMatchObject({
+          counter: 4_294_967_295,
+        });
       });
 
       it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
@@ -273,8 +363,16 @@ for (const target of targets) {
         const sessions = { old: `old-${tag}`, live: `live-${tag}` };
         await adapter.createSession({ sessionToken: sessions.old, userId: user.id, expires: new Date(now - 1_000) });
         await adapter.createSession({ sessionToken: sessions.live, userId: user.id, expires: new Date(now + 60_000) });
-        await adapter.createVerificationToken({ identifier: `old-${tag}@example.com`, token: `t-old-${tag}`, expires: new Date(now - 1_000) });
-        await adapter.createVerificationToken({ identifier: `live-${tag}@example.com`, token: `t-live-${tag}`, expires: new Date(now + 60_000) });
+        await adapter.createVerificationToken({
+          identifier: `old-${tag}@example.com`,
+          token: `t-old-${tag}`,
+          expires: new Date(now - 1_000),
+        });
+        await adapter.createVerificationToken({
+          identifier: `live-${tag}@example.com`,
+          token: `t-live-${tag}`,
+          expires: new Date(now + 60_000),
+        });
         const removed = await adapter.deleteExpired(new Date(now));
         expect(removed.sessions).toBeGreaterThanOrEqual(1);
         expect(removed.verificationTokens).toBeGreaterThanOrEqual(1);
@@ -306,7 +404,10 @@ for (const target of targets) {
         const sessionToken = randomUUID();
         await plainAdapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
         const queries = await loggedQueries(async () => {
-          expect(await plainAdapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken }, user: { id: user.id } });
+          expect(await plainAdapter.getSessionAndUser(sessionToken)).toMatchObject({
+            session: { sessionToken },
+            user: { id: user.id },
+          });
         });
         expect(queries).toHaveLength(1);
         expect(queries[0]).toMatch(/JOIN/i);
@@ -315,10 +416,14 @@ for (const target of targets) {
       it('getSessionAndUser prepares its statement once and sends one statement per lookup', async () => {
         const user = await newUser();
         const tokens = [randomUUID(), randomUUID(), randomUUID()];
-        for (const sessionToken of tokens) await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+        for (const sessionToken of tokens)
+          await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
         await adapter.getSessionAndUser(tokens[0]!); // the first lookup builds (and, on SQLite, prepares) the statement
         // Count the real driver's entry points (they still run): the pg pool's query, better-sqlite3's prepare.
-        const driver = ds.driver as unknown as { master?: { query: Function }; databaseConnection?: { prepare: Function } };
+        const driver = ds.driver as unknown as {
+          master?: { query: Function };
+          databaseConnection?: { prepare: Function };
+        };
         const calls: unknown[][] = [];
         const restore: (() => void)[] = [];
         const count = (owner: Record<string, Function>, key: string) => {
@@ -335,7 +440,10 @@ for (const target of targets) {
         try {
           queries = await loggedQueries(async () => {
             for (const sessionToken of tokens) {
-              expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken, userId: user.id }, user: { id: user.id } });
+              expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({
+                session: { sessionToken, userId: user.id },
+                user: { id: user.id },
+              });
             }
             expect(await adapter.getSessionAndUser(tokens[0]!.toUpperCase())).toBeNull();
           });
@@ -366,35 +474,54 @@ for (const target of targets) {
       let ds: DataSource;
       beforeAll(async () => {
         db = await createDatabase(target, 'shaped');
-        ds = await openDataSource(db, 'synchronize', [ShapedUser, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+        ds = await openDataSource(db, 'synchronize', [
+          ShapedUser,
+          AccountEntity,
+          SessionEntity,
+          VerificationTokenEntity,
+          AuthenticatorEntity,
+        ]);
       });
       afterAll(async () => {
         await ds?.destroy();
         await dropDatabase(db);
       });
 
-      it.each([true, false])('transformers, unselected and soft-deleted columns (preparedStatements: %s)', async (preparedStatements) => {
-        const adapter = new TypeOrmAdapter(ds, { User: ShapedUser }, { preparedStatements });
-        const id = randomUUID();
-        const emailVerified = new Date('2026-03-04T05:06:07.089Z');
-        await ds.getRepository(ShapedUser).insert({ id, email: `s-${id}@example.com`, name: 'Shaped', image: null, emailVerified, tags: ['a', 'b'], secretNote: 'hidden' });
-        const sessionToken = randomUUID();
-        const expires = new Date(Date.now() + 3_600_000);
-        expires.setUTCMilliseconds(123);
-        await adapter.createSession({ sessionToken, userId: id, expires });
+      it.each([true, false])(
+        'transformers, unselected and soft-deleted columns (preparedStatements: %s)',
+        async (preparedStatements) => {
+          const adapter = new TypeOrmAdapter(ds, { User: ShapedUser }, { preparedStatements });
+          const id = randomUUID();
+          const emailVerified = new Date('2026-03-04T05:06:07.089Z');
+          await ds
+            .getRepository(ShapedUser)
+            .insert({
+              id,
+              email: `s-${id}@example.com`,
+              name: 'Shaped',
+              image: null,
+              emailVerified,
+              tags: ['a', 'b'],
+              secretNote: 'hidden',
+            });
+          const sessionToken = randomUUID();
+          const expires = new Date(Date.now() + 3_600_000);
+          expires.setUTCMilliseconds(123);
+          await adapter.createSession({ sessionToken, userId: id, expires });
 
-        const found = await adapter.getSessionAndUser(sessionToken);
-        // The same user the query builder reads (getUser), field for field, and the session as stored.
-        expect(found?.user).toEqual(await adapter.getUser(id));
-        expect(found?.user).toMatchObject({ id, tags: ['a', 'b'], emailVerified, deletedAt: null, kind: 'shaped' });
-        expect(found?.user).not.toHaveProperty('secretNote');
-        expect(found?.session).toEqual({ sessionToken, userId: id, expires });
-        expect(found?.session.expires).toBeInstanceOf(Date);
+          const found = await adapter.getSessionAndUser(sessionToken);
+          // The same user the query builder reads (getUser), field for field, and the session as stored.
+          expect(found?.user).toEqual(await adapter.getUser(id));
+          expect(found?.user).toMatchObject({ id, tags: ['a', 'b'], emailVerified, deletedAt: null, kind: 'shaped' });
+          expect(found?.user).not.toHaveProperty('secretNote');
+          expect(found?.session).toEqual({ sessionToken, userId: id, expires });
+          expect(found?.session.expires).toBeInstanceOf(Date);
 
-        // A soft-deleted user has no session, as the query builder would say.
-        await ds.getRepository(ShapedUser).softDelete({ id });
-        expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
-      });
+          // A soft-deleted user has no session, as the query builder would say.
+          await ds.getRepository(ShapedUser).softDelete({ id });
+          expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+        },
+      );
     });
 
     describe('the session lookup with single-table inheritance', () => {
@@ -402,7 +529,14 @@ for (const target of targets) {
       let ds: DataSource;
       beforeAll(async () => {
         db = await createDatabase(target, 'sti');
-        ds = await openDataSource(db, 'synchronize', [BaseMember, StaffMember, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+        ds = await openDataSource(db, 'synchronize', [
+          BaseMember,
+          StaffMember,
+          AccountEntity,
+          SessionEntity,
+          VerificationTokenEntity,
+          AuthenticatorEntity,
+        ]);
       });
       afterAll(async () => {
         await ds?.destroy();
@@ -413,12 +547,24 @@ for (const target of targets) {
         const adapter = new TypeOrmAdapter(ds, { User: StaffMember });
         const staff = randomUUID();
         const plainMember = randomUUID();
-        await ds.getRepository(StaffMember).insert({ id: staff, email: `st-${staff}@example.com`, emailVerified: null, desk: 'B2' });
-        await ds.getRepository(BaseMember).insert({ id: plainMember, email: `m-${plainMember}@example.com`, emailVerified: null });
+        await ds
+          .getRepository(StaffMember)
+          .insert({ id: staff, email: `st-${staff}@example.com`, emailVerified: null, desk: 'B2' });
+        await ds
+          .getRepository(BaseMember)
+          .insert({ id: plainMember, email: `m-${plainMember}@example.com`, emailVerified: null });
         const staffToken = randomUUID();
         const memberToken = randomUUID();
-        await adapter.createSession({ sessionToken: staffToken, userId: staff, expires: new Date(Date.now() + 60_000) });
-        await adapter.createSession({ sessionToken: memberToken, userId: plainMember, expires: new Date(Date.now() + 60_000) });
+        await adapter.createSession({
+          sessionToken: staffToken,
+          userId: staff,
+          expires: new Date(Date.now() + 60_000),
+        });
+        await adapter.createSession({
+          sessionToken: memberToken,
+          userId: plainMember,
+          expires: new Date(Date.now() + 60_000),
+        });
         const found = await adapter.getSessionAndUser(staffToken);
         expect(found?.user).toMatchObject({ id: staff, desk: 'B2' });
         expect(found?.user).toEqual(await adapter.getUser(staff));
@@ -434,7 +580,13 @@ for (const target of targets) {
       let adapter: TypeOrmAdapter;
       beforeAll(async () => {
         db = await createDatabase(target, 'custom');
-        ds = await openDataSource(db, 'synchronize', [AppUser, AppAccount, SessionEntity, VerificationTokenEntity, AuthenticatorEntity]);
+        ds = await openDataSource(db, 'synchronize', [
+          AppUser,
+          AppAccount,
+          SessionEntity,
+          VerificationTokenEntity,
+          AuthenticatorEntity,
+        ]);
         adapter = new TypeOrmAdapter(ds, { User: AppUser, Account: AppAccount });
       });
       afterAll(async () => {
@@ -446,12 +598,24 @@ for (const target of targets) {
         const input = { id: randomUUID(), email: `c-${randomUUID()}@example.com`, emailVerified: null, role: 'admin' };
         expect(await adapter.createUser(input)).toMatchObject(input);
         expect(await adapter.getUser(input.id)).toMatchObject({ role: 'admin' });
-        expect(await adapter.updateUser({ id: input.id, role: 'owner' } as Partial<AdapterUser> & Pick<AdapterUser, 'id'>)).toMatchObject({ role: 'owner' });
+        expect(
+          await adapter.updateUser({ id: input.id, role: 'owner' } as Partial<AdapterUser> & Pick<AdapterUser, 'id'>),
+        ).toMatchObject({ role: 'owner' });
         // Database default for a user created without the column.
-        const plain = await adapter.createUser({ id: randomUUID(), email: `d-${randomUUID()}@example.com`, emailVerified: null });
+        const plain = await adapter.createUser({
+          id: randomUUID(),
+          email: `d-${randomUUID()}@example.com`,
+          emailVerified: null,
+        });
         expect(plain).toMatchObject({ role: 'member' });
 
-        const account = { userId: input.id, type: 'oauth' as const, provider: 'twitter', providerAccountId: randomUUID(), oauth_token_secret: 's3cr3t' };
+        const account = {
+          userId: input.id,
+          type: 'oauth' as const,
+          provider: 'twitter',
+          providerAccountId: randomUUID(),
+          oauth_token_secret: 's3cr3t',
+        };
         await adapter.linkAccount(account);
         expect(await adapter.getAccount(account.providerAccountId, 'twitter')).toMatchObject(account);
 

@@ -13,8 +13,12 @@ describe('MemoryAdapter', () => {
   it('refuses records that point to a user that does not exist', async () => {
     const adapter = new MemoryAdapter();
     const expires = new Date(Date.now() + 60_000);
-    await expect(adapter.createSession({ sessionToken: 's', userId: 'nobody', expires })).rejects.toBeInstanceOf(AdapterNotFoundError);
-    await expect(adapter.linkAccount({ userId: 'nobody', type: 'oauth', provider: 'p', providerAccountId: '1' })).rejects.toBeInstanceOf(AdapterNotFoundError);
+    await expect(adapter.createSession({ sessionToken: 's', userId: 'nobody', expires })).rejects.toBeInstanceOf(
+      AdapterNotFoundError,
+    );
+    await expect(
+      adapter.linkAccount({ userId: 'nobody', type: 'oauth', provider: 'p', providerAccountId: '1' }),
+    ).rejects.toBeInstanceOf(AdapterNotFoundError);
     await expect(adapter.updateUser({ id: 'nobody', name: 'x' })).rejects.toBeInstanceOf(AdapterNotFoundError);
   });
 

@@ -38,7 +38,8 @@ export class MemoryAdapter implements Adapter {
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const id = user.id || randomUUID();
-    if (this.users.has(id)) throw new AdapterConflictError('user', 'Storage refused the write: a user with this id exists.');
+    if (this.users.has(id))
+      throw new AdapterConflictError('user', 'Storage refused the write: a user with this id exists.');
     if (hasEmail(user) && this.usersByEmail.has(user.email)) throw new AdapterConflictError('user.email');
     const stored: AdapterUser = copy({ ...definedOnly(user), id, emailVerified: user.emailVerified ?? null });
     this.users.set(id, stored);
@@ -82,7 +83,8 @@ export class MemoryAdapter implements Adapter {
     // The cascade a database does with ON DELETE CASCADE.
     for (const [key, session] of this.sessions) if (session.userId === userId) this.sessions.delete(key);
     for (const [key, account] of this.accounts) if (account.userId === userId) this.accounts.delete(key);
-    for (const [key, authenticator] of this.authenticators) if (authenticator.userId === userId) this.authenticators.delete(key);
+    for (const [key, authenticator] of this.authenticators)
+      if (authenticator.userId === userId) this.authenticators.delete(key);
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
@@ -90,8 +92,10 @@ export class MemoryAdapter implements Adapter {
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
     const key = accountKey(account);
-    if (!this.users.has(account.userId)) throw new AdapterNotFoundError('user', 'Cannot link an account to a user that does not exist.');
-    if (this.accounts.has(key)) throw new AdapterConflictError('account', 'This provider account is already linked to a user.');
+    if (!this.users.has(account.userId))
+      throw new AdapterNotFoundError('user', 'Cannot link an account to a user that does not exist.');
+    if (this.accounts.has(key))
+      throw new AdapterConflictError('account', 'This provider account is already linked to a user.');
     const stored = copy(definedOnly(account)) as AdapterAccount;
     this.accounts.set(key, stored);
     return copy(stored);
@@ -110,9 +114,14 @@ export class MemoryAdapter implements Adapter {
   }
 
   async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
-    if (!this.users.has(session.userId)) throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
+    if (!this.users.has(session.userId))
+      throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
     if (this.sessions.has(session.sessionToken)) throw new AdapterConflictError('session');
-    const stored: AdapterSession = { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) };
+    const stored: AdapterSession = {
+      sessionToken: session.sessionToken,
+      userId: session.userId,
+      expires: new Date(session.expires),
+    };
     this.sessions.set(stored.sessionToken, stored);
     return copy(stored);
   }
@@ -123,7 +132,9 @@ export class MemoryAdapter implements Adapter {
     return session && user ? { session: copy(session), user: copy(user) } : null;
   }
 
-  async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
+  async updateSession(
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+  ): Promise<AdapterSession | null> {
     const current = this.sessions.get(session.sessionToken);
     if (!current) return null;
     if (session.userId !== undefined && !this.users.has(session.userId)) throw new AdapterNotFoundError('user');
@@ -156,7 +167,11 @@ export class MemoryAdapter implements Adapter {
   async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
     const key = tokenKey(token);
     if (this.verificationTokens.has(key)) throw new AdapterConflictError('verificationToken');
-    const stored: VerificationToken = { identifier: token.identifier, token: token.token, expires: new Date(token.expires) };
+    const stored: VerificationToken = {
+      identifier: token.identifier,
+      token: token.token,
+      expires: new Date(token.expires),
+    };
     this.verificationTokens.set(key, stored);
     return copy(stored);
   }
@@ -171,9 +186,13 @@ export class MemoryAdapter implements Adapter {
   }
 
   async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
-    if (!this.users.has(authenticator.userId)) throw new AdapterNotFoundError('user', 'Cannot create an authenticator for a user that does not exist.');
+    if (!this.users.has(authenticator.userId))
+      throw new AdapterNotFoundError('user', 'Cannot create an authenticator for a user that does not exist.');
     if (this.authenticators.has(authenticator.credentialID)) throw new AdapterConflictError('authenticator');
-    const stored: AdapterAuthenticator = { ...copy(definedOnly(authenticator)), transports: authenticator.transports ?? null };
+    const stored: AdapterAuthenticator = {
+      ...copy(definedOnly(authenticator)),
+      transports: authenticator.transports ?? null,
+    };
     this.authenticators.set(stored.credentialID, stored);
     return copy(stored);
   }
@@ -186,11 +205,18 @@ export class MemoryAdapter implements Adapter {
     return [...this.authenticators.values()].filter((a) => a.userId === userId).map(copy);
   }
 
-  async updateAuthenticatorCounter(credentialID: string, newCounter: number, expectedCounter?: number): Promise<AdapterAuthenticator> {
+  async updateAuthenticatorCounter(
+    credentialID: string,
+    newCounter: number,
+    expectedCounter?: number,
+  ): Promise<AdapterAuthenticator> {
     const current = this.authenticators.get(credentialID);
     if (!current) throw new AdapterNotFoundError('authenticator');
     if (expectedCounter !== undefined && current.counter !== expectedCounter) {
-      throw new AdapterConflictError('authenticator.counter', 'The authenticator was used concurrently: its counter changed since it was read.');
+      throw new AdapterConflictError(
+        'authenticator.counter',
+        'The authenticator was used concurrently: its counter changed since it was read.',
+      );
     }
     const next: AdapterAuthenticator = { ...current, counter: newCounter };
     this.authenticators.set(credentialID, next);

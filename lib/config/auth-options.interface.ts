@@ -1,4 +1,10 @@
-import type { ConfigurableModuleAsyncOptions, FactoryProvider, InjectionToken, ModuleMetadata, Type } from '@nestjs/common';
+import type {
+  ConfigurableModuleAsyncOptions,
+  FactoryProvider,
+  InjectionToken,
+  ModuleMetadata,
+  Type,
+} from '@nestjs/common';
 import type { SerializeOptions } from 'cookie';
 import type { Account, Awaitable, JWT, Profile, Session, Theme, User } from '../types/common.types.js';
 import type { Adapter, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
@@ -101,11 +107,20 @@ export interface CallbacksOptions {
 
 /** Fire-and-forget notifications; a handler that throws is logged and never breaks the request. */
 export interface EventCallbacks {
-  signIn: (message: { user: User; account?: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>;
+  signIn: (message: {
+    user: User;
+    account?: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+  }) => Awaitable<void>;
   signOut: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>;
   createUser: (message: { user: User }) => Awaitable<void>;
   updateUser: (message: { user: User }) => Awaitable<void>;
-  linkAccount: (message: { user: User | AdapterUser; account: Account; profile?: User | AdapterUser }) => Awaitable<void>;
+  linkAccount: (message: {
+    user: User | AdapterUser;
+    account: Account;
+    profile?: User | AdapterUser;
+  }) => Awaitable<void>;
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
 }
 
@@ -119,7 +134,6 @@ export interface PagesOptions {
   /** Where new users land after their first sign-in (`?callbackUrl=` is appended). */
   newUser: string;
 }
-
 
 /** One cookie's name and attributes. */
 export interface CookieOption {
@@ -257,6 +271,7 @@ export interface AuthOptionsFactory {
 }
 
 /** What `AuthModule.forRootAsync` takes: a factory, a class or an existing provider of the options, and the extras. */
-export type AuthModuleAsyncOptions = ConfigurableModuleAsyncOptions<AuthModuleOptions, 'createAuthOptions'> & AuthModuleExtras;
+export type AuthModuleAsyncOptions = ConfigurableModuleAsyncOptions<AuthModuleOptions, 'createAuthOptions'> &
+  AuthModuleExtras;
 
 export type { Theme };

@@ -62,7 +62,10 @@ describe('mergeCookies', () => {
       name: 'my-session',
       options: { httpOnly: true, sameSite: 'lax', path: '/', secure: true, domain: 'example.com' },
     });
-    expect(merged.state).toEqual({ name: '__Secure-authjs.state', options: { ...defaults.state.options, sameSite: 'none' } });
+    expect(merged.state).toEqual({
+      name: '__Secure-authjs.state',
+      options: { ...defaults.state.options, sameSite: 'none' },
+    });
     expect(merged.csrfToken).toEqual(defaults.csrfToken);
     expect(defaults).toEqual(snapshot);
     expect(user).toEqual(userSnapshot);

@@ -7,19 +7,29 @@ import type { CredentialsConfig } from '../providers/credentials.types.js';
  * bound. (A missing `authorize` is reported by resolve-config, as MissingAuthorize.) Pushes one
  * message per problem, each saying what to do.
  */
-export function validateCredentialsProvider(provider: InternalProviderOf<'credentials'>, problems: string[], _ctx: { hasAdapter: boolean }): void {
+export function validateCredentialsProvider(
+  provider: InternalProviderOf<'credentials'>,
+  problems: string[],
+  _ctx: { hasAdapter: boolean },
+): void {
   const c: Partial<CredentialsConfig> = provider.config;
   const where = `providers ${JSON.stringify(provider.id)} (credentials)`;
 
   const fields = c.credentials;
   if (fields === undefined || fields === null || typeof fields !== 'object' || Array.isArray(fields)) {
-    problems.push(`${where}: \`credentials\` must be an object of form fields, e.g. { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } }.`);
+    problems.push(
+      `${where}: \`credentials\` must be an object of form fields, e.g. { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } }.`,
+    );
   } else {
     for (const [name, input] of Object.entries(fields)) {
       if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(name)) {
-        problems.push(`${where}: credentials field ${JSON.stringify(name.slice(0, 64))} needs a plain name (letters, digits, '_', '.', '-'; at most 64 characters).`);
+        problems.push(
+          `${where}: credentials field ${JSON.stringify(name.slice(0, 64))} needs a plain name (letters, digits, '_', '.', '-'; at most 64 characters).`,
+        );
       } else if (name === 'csrfToken' || name === 'callbackUrl') {
-        problems.push(`${where}: credentials field ${JSON.stringify(name)} clashes with the form's own hidden field; rename it.`);
+        problems.push(
+          `${where}: credentials field ${JSON.stringify(name)} clashes with the form's own hidden field; rename it.`,
+        );
       }
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
         problems.push(`${where}: credentials.${name} must be an object like { label: 'Password', type: 'password' }.`);
@@ -37,7 +47,9 @@ export function validateCredentialsProvider(provider: InternalProviderOf<'creden
     if (typeof id !== 'string' || id === '') {
       problems.push(`${where}: lockout.identifierField must be the name of a credentials field.`);
     } else if (fields && typeof fields === 'object' && !Object.hasOwn(fields, id)) {
-      problems.push(`${where}: lockout.identifierField ${JSON.stringify(id)} is not one of the credentials fields (${Object.keys(fields).join(', ') || 'none'}).`);
+      problems.push(
+        `${where}: lockout.identifierField ${JSON.stringify(id)} is not one of the credentials fields (${Object.keys(fields).join(', ') || 'none'}).`,
+      );
     }
   }
 

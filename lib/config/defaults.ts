@@ -42,7 +42,10 @@ export const defaultCallbacks: CallbacksOptions = {
         email: source.email ?? token?.email ?? session.user?.email ?? null,
         image: source.image ?? (token?.picture as string | null | undefined) ?? session.user?.image ?? null,
       },
-      expires: typeof session.expires === 'string' ? session.expires : new Date(session.expires as unknown as Date).toISOString(),
+      expires:
+        typeof session.expires === 'string'
+          ? session.expires
+          : new Date(session.expires as unknown as Date).toISOString(),
     };
   },
   jwt: ({ token }) => token,
@@ -62,7 +65,8 @@ export function defaultRedirect(url: string, baseUrl: string): string {
       return resolved.origin === base.origin ? resolved.href : baseUrl;
     }
     const target = new URL(url);
-    if ((target.protocol === 'http:' || target.protocol === 'https:') && target.origin === base.origin) return target.href;
+    if ((target.protocol === 'http:' || target.protocol === 'https:') && target.origin === base.origin)
+      return target.href;
   } catch {
     // malformed: fall through
   }

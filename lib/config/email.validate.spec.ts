@@ -8,14 +8,18 @@ function problemsOf(provider: ReturnType<typeof Email> | Record<string, unknown>
   const { options, ...defaults } = provider as Record<string, unknown> & { options?: Record<string, unknown> };
   const config = deepMerge(defaults, options ?? {}) as InternalProviderOf<'email'>['config'];
   const problems: string[] = [];
-  validateEmailProvider({ id: config.id, name: config.name, type: config.type, config }, problems, { hasAdapter: true });
+  validateEmailProvider({ id: config.id, name: config.name, type: config.type, config }, problems, {
+    hasAdapter: true,
+  });
   return problems;
 }
 
 describe('validateEmailProvider', () => {
   it('accepts server + from, or a custom sender', () => {
     expect(problemsOf(Email({ server: 'smtp://127.0.0.1:2525', from: 'App <no-reply@example.com>' }))).toEqual([]);
-    expect(problemsOf(Email({ server: { host: '127.0.0.1', port: 2525 }, from: 'no-reply@example.com', maxAge: 600 }))).toEqual([]);
+    expect(
+      problemsOf(Email({ server: { host: '127.0.0.1', port: 2525 }, from: 'no-reply@example.com', maxAge: 600 })),
+    ).toEqual([]);
     expect(problemsOf(Email({ sendVerificationRequest: async () => undefined }))).toEqual([]);
   });
 
@@ -24,7 +28,9 @@ describe('validateEmailProvider', () => {
     expect(none.some((p) => p.includes('`server`'))).toBe(true);
     expect(none.some((p) => p.includes('`from`'))).toBe(true);
     expect(problemsOf(Email({ server: 'smtp://127.0.0.1:2525' }))).toEqual([expect.stringContaining('`from`')]);
-    expect(problemsOf({ id: 'mail', name: 'Mail', type: 'email', from: 'x@example.com' })).toEqual([expect.stringContaining('`server`')]);
+    expect(problemsOf({ id: 'mail', name: 'Mail', type: 'email', from: 'x@example.com' })).toEqual([
+      expect.stringContaining('`server`'),
+    ]);
   });
 
   it('reports every bad setting at once, each with what to do', () => {

@@ -8,26 +8,40 @@ import type { EmailConfig } from '../providers/email.types.js';
  * function-typed options, and the rate-limit settings. (The adapter methods email sign-in needs
  * are checked by resolve-config.) Pushes one message per problem, each saying what to do.
  */
-export function validateEmailProvider(provider: InternalProviderOf<'email'>, problems: string[], _ctx: { hasAdapter: boolean }): void {
+export function validateEmailProvider(
+  provider: InternalProviderOf<'email'>,
+  problems: string[],
+  _ctx: { hasAdapter: boolean },
+): void {
   const c: Partial<EmailConfig> = provider.config;
   const where = `providers ${JSON.stringify(provider.id)} (email)`;
 
   const send = c.sendVerificationRequest;
   const custom = typeof send === 'function' && send !== sendVerificationRequestWithNodemailer;
   if (send !== undefined && typeof send !== 'function') {
-    problems.push(`${where}: \`sendVerificationRequest\` must be a function ({ identifier, url, ... }) => Promise<void>.`);
+    problems.push(
+      `${where}: \`sendVerificationRequest\` must be a function ({ identifier, url, ... }) => Promise<void>.`,
+    );
   }
   const server = c.server;
-  const hasServer = (typeof server === 'string' && server.trim() !== '') || (server !== null && typeof server === 'object' && !Array.isArray(server));
+  const hasServer =
+    (typeof server === 'string' && server.trim() !== '') ||
+    (server !== null && typeof server === 'object' && !Array.isArray(server));
   if (server !== undefined && !hasServer) {
-    problems.push(`${where}: \`server\` must be an SMTP URL (e.g. 'smtp://user:pass@smtp.example.com:587') or nodemailer SMTP options.`);
+    problems.push(
+      `${where}: \`server\` must be an SMTP URL (e.g. 'smtp://user:pass@smtp.example.com:587') or nodemailer SMTP options.`,
+    );
   }
   if (!custom) {
     if (!hasServer && server === undefined) {
-      problems.push(`${where}: set \`server\` (an SMTP URL or nodemailer SMTP options) to send sign-in emails, or pass your own \`sendVerificationRequest\`.`);
+      problems.push(
+        `${where}: set \`server\` (an SMTP URL or nodemailer SMTP options) to send sign-in emails, or pass your own \`sendVerificationRequest\`.`,
+      );
     }
     if (typeof c.from !== 'string' || c.from.trim() === '') {
-      problems.push(`${where}: set \`from\` (e.g. 'My App <no-reply@example.com>'): it is the sender of the sign-in emails.`);
+      problems.push(
+        `${where}: set \`from\` (e.g. 'My App <no-reply@example.com>'): it is the sender of the sign-in emails.`,
+      );
     }
   } else if (c.from !== undefined && typeof c.from !== 'string') {
     problems.push(`${where}: \`from\` must be a string.`);
@@ -35,7 +49,9 @@ export function validateEmailProvider(provider: InternalProviderOf<'email'>, pro
 
   const maxAge = c.maxAge;
   if (maxAge !== undefined && (typeof maxAge !== 'number' || !Number.isFinite(maxAge) || maxAge <= 0)) {
-    problems.push(`${where}: maxAge must be a positive number of seconds (the link's lifetime), not ${JSON.stringify(maxAge)}.`);
+    problems.push(
+      `${where}: maxAge must be a positive number of seconds (the link's lifetime), not ${JSON.stringify(maxAge)}.`,
+    );
   }
   for (const key of ['normalizeIdentifier', 'generateVerificationToken'] as const) {
     if (c[key] !== undefined && typeof c[key] !== 'function') problems.push(`${where}: \`${key}\` must be a function.`);
@@ -44,7 +60,9 @@ export function validateEmailProvider(provider: InternalProviderOf<'email'>, pro
     problems.push(`${where}: consumeOnGet must be true or false.`);
   }
   if (c.secret !== undefined && (typeof c.secret !== 'string' || c.secret.length < 32)) {
-    problems.push(`${where}: \`secret\` must be a string of at least 32 characters (or leave it out to use the module's secret).`);
+    problems.push(
+      `${where}: \`secret\` must be a string of at least 32 characters (or leave it out to use the module's secret).`,
+    );
   }
 
   const limit = c.rateLimit;
@@ -60,11 +78,14 @@ export function validateEmailProvider(provider: InternalProviderOf<'email'>, pro
       }
       const w = limit.windowSeconds;
       if (w !== undefined && (typeof w !== 'number' || !Number.isFinite(w) || w <= 0)) {
-        problems.push(`${where}: rateLimit.windowSeconds must be a positive number of seconds, not ${JSON.stringify(w)}.`);
+        problems.push(
+          `${where}: rateLimit.windowSeconds must be a positive number of seconds, not ${JSON.stringify(w)}.`,
+        );
       }
       const known = new Set(['maxPerAddress', 'maxPerIp', 'windowSeconds']);
       for (const key of Object.keys(limit)) {
-        if (!known.has(key)) problems.push(`${where}: rateLimit.${key} is not a setting; use maxPerAddress, maxPerIp or windowSeconds.`);
+        if (!known.has(key))
+          problems.push(`${where}: rateLimit.${key} is not a setting; use maxPerAddress, maxPerIp or windowSeconds.`);
       }
     }
   }

@@ -6,14 +6,18 @@ import type { LoggerInstance } from './auth-options.interface.js';
 export function createLogger(custom: Partial<LoggerInstance> | undefined, debug: boolean): LoggerInstance {
   const nest = new Logger('AuthModule');
   return {
-    error: custom?.error ?? ((error: Error) => {
-      const type = error instanceof AuthError ? error.type : error.name;
-      nest.error(`[${type}] ${error.message}`);
-    }),
+    error:
+      custom?.error ??
+      ((error: Error) => {
+        const type = error instanceof AuthError ? error.type : error.name;
+        nest.error(`[${type}] ${error.message}`);
+      }),
     warn: custom?.warn ?? ((code: string) => nest.warn(code)),
-    debug: custom?.debug ?? ((message: string, metadata?: unknown) => {
-      if (debug) nest.debug(metadata === undefined ? message : `${message} ${safeJson(metadata)}`);
-    }),
+    debug:
+      custom?.debug ??
+      ((message: string, metadata?: unknown) => {
+        if (debug) nest.debug(metadata === undefined ? message : `${message} ${safeJson(metadata)}`);
+      }),
   };
 }
 

@@ -2,7 +2,13 @@ import type { InternalOAuthProvider } from '../providers/internal-provider.js';
 
 const OAUTH_CHECKS = new Set(['none', 'state', 'pkce']);
 const OIDC_CHECKS = new Set(['none', 'state', 'pkce', 'nonce']);
-const AUTH_METHODS = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']);
+const AUTH_METHODS = new Set([
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+  'none',
+]);
 const SECRET_METHODS = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -10,7 +16,11 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  * Checks the shape of an `oauth`/`oidc` provider at bootstrap and pushes one message per problem
  * ("what is wrong, what to do"). resolve-config already checks that endpoints are present.
  */
-export function validateOAuthProvider(provider: InternalOAuthProvider, problems: string[], _ctx: { hasAdapter: boolean }): void {
+export function validateOAuthProvider(
+  provider: InternalOAuthProvider,
+  problems: string[],
+  _ctx: { hasAdapter: boolean },
+): void {
   // Read as the user may have written it (JavaScript reaches here untyped): every field is unknown.
   const c: Unchecked<InternalOAuthProvider['config']> = provider.config;
   const where = `provider ${JSON.stringify(provider.id)}`;
@@ -19,17 +29,25 @@ export function validateOAuthProvider(provider: InternalOAuthProvider, problems:
   const method = client.token_endpoint_auth_method ?? 'client_secret_basic';
 
   if (typeof c.clientId !== 'string' || c.clientId === '') {
-    problems.push(`${where}: \`clientId\` is missing; set the AUTH_${envId}_ID environment variable or pass \`clientId\`.`);
+    problems.push(
+      `${where}: \`clientId\` is missing; set the AUTH_${envId}_ID environment variable or pass \`clientId\`.`,
+    );
   }
   if (typeof method !== 'string' || !AUTH_METHODS.has(method)) {
-    problems.push(`${where}: client.token_endpoint_auth_method ${JSON.stringify(method)} is not supported; use one of ${[...AUTH_METHODS].join(', ')}.`);
+    problems.push(
+      `${where}: client.token_endpoint_auth_method ${JSON.stringify(method)} is not supported; use one of ${[...AUTH_METHODS].join(', ')}.`,
+    );
   } else if (SECRET_METHODS.has(method) && (typeof c.clientSecret !== 'string' || c.clientSecret === '')) {
-    problems.push(`${where}: \`clientSecret\` is missing (token_endpoint_auth_method ${method}); set the AUTH_${envId}_SECRET environment variable or pass \`clientSecret\`, or use 'private_key_jwt' / 'none'.`);
+    problems.push(
+      `${where}: \`clientSecret\` is missing (token_endpoint_auth_method ${method}); set the AUTH_${envId}_SECRET environment variable or pass \`clientSecret\`, or use 'private_key_jwt' / 'none'.`,
+    );
   } else if (method === 'private_key_jwt') {
     const token = isObject(c.token) ? c.token : {};
     const key = token.clientPrivateKey ?? client.clientPrivateKey;
     if (!isPrivateKey(key)) {
-      problems.push(`${where}: token_endpoint_auth_method 'private_key_jwt' needs a private key: pass \`token: { clientPrivateKey }\` (a private CryptoKey, { key, kid }, or a private JWK with kid and alg).`);
+      problems.push(
+        `${where}: token_endpoint_auth_method 'private_key_jwt' needs a private key: pass \`token: { clientPrivateKey }\` (a private CryptoKey, { key, kid }, or a private JWK with kid and alg).`,
+      );
     }
   }
 
@@ -47,15 +65,20 @@ export function validateOAuthProvider(provider: InternalOAuthProvider, problems:
       problems.push(`${where}: \`${name}\` must be a URL string or an object { url, params, request, conform }.`);
       continue;
     }
-    if (endpoint.url !== undefined) checkUrl(endpoint.url instanceof URL ? endpoint.url.href : endpoint.url, `${where}: \`${name}.url\``, problems);
-    if (endpoint.params !== undefined && !isObject(endpoint.params)) problems.push(`${where}: \`${name}.params\` must be an object of parameters.`);
+    if (endpoint.url !== undefined)
+      checkUrl(endpoint.url instanceof URL ? endpoint.url.href : endpoint.url, `${where}: \`${name}.url\``, problems);
+    if (endpoint.params !== undefined && !isObject(endpoint.params))
+      problems.push(`${where}: \`${name}.params\` must be an object of parameters.`);
     for (const fn of ['request', 'conform'] as const) {
-      if (endpoint[fn] !== undefined && typeof endpoint[fn] !== 'function') problems.push(`${where}: \`${name}.${fn}\` must be a function.`);
+      if (endpoint[fn] !== undefined && typeof endpoint[fn] !== 'function')
+        problems.push(`${where}: \`${name}.${fn}\` must be a function.`);
     }
     if (name === 'authorization' && isObject(endpoint.params)) {
       const responseType = endpoint.params.response_type;
       if (responseType !== undefined && responseType !== 'code') {
-        problems.push(`${where}: authorization.params.response_type ${JSON.stringify(responseType)} is not supported; only the authorization code flow ('code') is.`);
+        problems.push(
+          `${where}: authorization.params.response_type ${JSON.stringify(responseType)} is not supported; only the authorization code flow ('code') is.`,
+        );
       }
     }
   }
@@ -79,9 +102,17 @@ export function validateOAuthProvider(provider: InternalOAuthProvider, problems:
   for (const fn of ['profile', 'account'] as const) {
     if (c[fn] !== undefined && typeof c[fn] !== 'function') problems.push(`${where}: \`${fn}\` must be a function.`);
   }
-  if (c.idToken !== undefined && typeof c.idToken !== 'boolean') problems.push(`${where}: \`idToken\` must be true or false.`);
-  if (provider.type === 'oidc' && c.issuer === undefined && c.wellKnown === undefined && c.jwks_endpoint === undefined) {
-    problems.push(`${where}: an OIDC provider without \`issuer\` or \`wellKnown\` needs \`jwks_endpoint\` to verify ID token signatures; set \`issuer\` (discovery) or \`jwks_endpoint\`.`);
+  if (c.idToken !== undefined && typeof c.idToken !== 'boolean')
+    problems.push(`${where}: \`idToken\` must be true or false.`);
+  if (
+    provider.type === 'oidc' &&
+    c.issuer === undefined &&
+    c.wellKnown === undefined &&
+    c.jwks_endpoint === undefined
+  ) {
+    problems.push(
+      `${where}: an OIDC provider without \`issuer\` or \`wellKnown\` needs \`jwks_endpoint\` to verify ID token signatures; set \`issuer\` (discovery) or \`jwks_endpoint\`.`,
+    );
   }
 }
 
@@ -102,7 +133,9 @@ function checkUrl(value: unknown, label: string, problems: string[]): void {
   }
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
-  problems.push(`${label} must use https (http is only allowed for localhost and 127.0.0.1), got ${JSON.stringify(url.origin)}.`);
+  problems.push(
+    `${label} must use https (http is only allowed for localhost and 127.0.0.1), got ${JSON.stringify(url.origin)}.`,
+  );
 }
 
 function isObject(value: unknown): value is Record<string, any> {

@@ -2,11 +2,30 @@ import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interfa
 
 // Written as objects so the compiler fails when the interfaces gain or lose a key.
 const OPTION_KEYS = Object.keys({
-  secret: 0, providers: 0, session: 0, jwt: 0, callbacks: 0, events: 0, pages: 0, theme: 0, cookies: 0,
-  useSecureCookies: 0, trustHost: 0, url: 0, redirectProxyUrl: 0, debug: 0, logger: 0, rateLimit: 0,
+  secret: 0,
+  providers: 0,
+  session: 0,
+  jwt: 0,
+  callbacks: 0,
+  events: 0,
+  pages: 0,
+  theme: 0,
+  cookies: 0,
+  useSecureCookies: 0,
+  trustHost: 0,
+  url: 0,
+  redirectProxyUrl: 0,
+  debug: 0,
+  logger: 0,
+  rateLimit: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
-  isGlobal: 0, basePath: 0, adapter: 0, dataSource: 0, globalGuard: 0, rateLimitStore: 0,
+  isGlobal: 0,
+  basePath: 0,
+  adapter: 0,
+  dataSource: 0,
+  globalGuard: 0,
+  rateLimitStore: 0,
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**
@@ -19,7 +38,9 @@ export function optionKeyProblems(options: object, extras: object): string[] {
   for (const key of Object.keys(options)) {
     if (OPTION_KEYS.includes(key)) continue;
     if (EXTRA_KEYS.includes(key)) {
-      problems.push(`\`${key}\` shapes the module, so it cannot come from the options factory: give it at the top level of forRootAsync, next to useFactory.`);
+      problems.push(
+        `\`${key}\` shapes the module, so it cannot come from the options factory: give it at the top level of forRootAsync, next to useFactory.`,
+      );
     } else {
       problems.push(unknownKey(key));
     }
@@ -27,7 +48,9 @@ export function optionKeyProblems(options: object, extras: object): string[] {
   for (const key of Object.keys(extras)) {
     if (EXTRA_KEYS.includes(key)) continue;
     if (OPTION_KEYS.includes(key)) {
-      problems.push(`\`${key}\` is an option, not a module setting: with forRootAsync, return it from the factory (useFactory or createAuthOptions()).`);
+      problems.push(
+        `\`${key}\` is an option, not a module setting: with forRootAsync, return it from the factory (useFactory or createAuthOptions()).`,
+      );
     } else {
       problems.push(unknownKey(key));
     }
@@ -54,12 +77,15 @@ function closestKey(key: string, known: readonly string[]): string | undefined {
 
 /** Levenshtein distance, with a swap of two neighbours counting as one edit. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;

@@ -18,7 +18,10 @@ class Part {
 /** Registers what `providerFromOption` gives in a real Nest module and returns what `TOKEN` resolves to. */
 async function resolve(option: unknown, extra: { providers?: never[]; imports?: never[] } = {}): Promise<unknown> {
   const { provider, imports } = providerFromOption(TOKEN, option);
-  const moduleRef = await Test.createTestingModule({ imports: [...imports, ...(extra.imports ?? [])], providers: [provider, ...(extra.providers ?? [])] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [...imports, ...(extra.imports ?? [])],
+    providers: [provider, ...(extra.providers ?? [])],
+  }).compile();
   try {
     return moduleRef.get(TOKEN);
   } finally {
@@ -36,14 +39,20 @@ describe('providerFromOption', () => {
   });
 
   it('calls a factory with what it injects', async () => {
-    const built = await resolve({ useFactory: (prefix: string) => ({ prefix }), inject: [PREFIX], imports: [PrefixModule] });
+    const built = await resolve({
+      useFactory: (prefix: string) => ({ prefix }),
+      inject: [PREFIX],
+      imports: [PrefixModule],
+    });
     expect(built).toEqual({ prefix: 'from-module' });
   });
 
   it('aliases an existing provider', async () => {
     const existing = new MemoryAdapter();
     const OTHER = Symbol('other');
-    expect(await resolve({ useExisting: OTHER }, { providers: [{ provide: OTHER, useValue: existing } as never] })).toBe(existing);
+    expect(
+      await resolve({ useExisting: OTHER }, { providers: [{ provide: OTHER, useValue: existing } as never] }),
+    ).toBe(existing);
   });
 
   it('takes anything else as the value itself', async () => {

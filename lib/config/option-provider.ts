@@ -22,7 +22,8 @@ export function providerFromOption(token: InjectionToken, option: unknown): Opti
       imports?: ModuleMetadata['imports'];
     };
     const imports = spec.imports ?? [];
-    if (typeof spec.useClass === 'function') return { provider: { provide: token, useClass: spec.useClass as Type }, imports };
+    if (typeof spec.useClass === 'function')
+      return { provider: { provide: token, useClass: spec.useClass as Type }, imports };
     if (typeof spec.useFactory === 'function') {
       const useFactory = spec.useFactory as (...args: unknown[]) => unknown;
       return { provider: { provide: token, useFactory, inject: (spec.inject ?? []) as InjectionToken[] }, imports };

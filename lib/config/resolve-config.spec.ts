@@ -8,7 +8,12 @@ import { optionKeyProblems } from './option-keys.js';
 
 const SECRET = 'a-secret-that-is-long-enough-for-tests-000';
 
-function problemsOf(options: AuthModuleOptions, env: NodeJS.ProcessEnv = {}, adapter: object | null = null, extras: AuthModuleExtras = {}): string[] {
+function problemsOf(
+  options: AuthModuleOptions,
+  env: NodeJS.ProcessEnv = {},
+  adapter: object | null = null,
+  extras: AuthModuleExtras = {},
+): string[] {
   try {
     resolveConfig(options, extras, adapter, env);
   } catch (error) {
@@ -58,15 +63,24 @@ describe('resolveConfig', () => {
       {},
       { createUser: () => null, getUser: () => null },
     );
-    expect(problems.join()).toMatch(/lacks getUserByEmail, getUserByAccount, updateUser, linkAccount, createSession, getSessionAndUser, updateSession, deleteSession \(MissingAdapterMethods\)/);
+    expect(problems.join()).toMatch(
+      /lacks getUserByEmail, getUserByAccount, updateUser, linkAccount, createSession, getSessionAndUser, updateSession, deleteSession \(MissingAdapterMethods\)/,
+    );
   });
 
-  it('merges a factory\'s options over its defaults and reads AUTH_<ID>_* env vars', () => {
+  it("merges a factory's options over its defaults and reads AUTH_<ID>_* env vars", () => {
     const config = resolveConfig(
       {
         secret: SECRET,
         providers: [
-          { id: 'my-idp', name: 'IdP', type: 'oidc', issuer: 'https://default.test', style: { brandColor: '#111', logo: 'x' }, options: { style: { brandColor: '#222' } } } as never,
+          {
+            id: 'my-idp',
+            name: 'IdP',
+            type: 'oidc',
+            issuer: 'https://default.test',
+            style: { brandColor: '#111', logo: 'x' },
+            options: { style: { brandColor: '#222' } },
+          } as never,
         ],
       },
       {},
@@ -80,23 +94,37 @@ describe('resolveConfig', () => {
   });
 
   it('session.jwtRevocation and session.hashTokens are booleans', () => {
-    expect(problemsOf({ secret: SECRET, providers: [], session: { jwtRevocation: 'yes' as never, hashTokens: 1 as never } })).toEqual([
+    expect(
+      problemsOf({ secret: SECRET, providers: [], session: { jwtRevocation: 'yes' as never, hashTokens: 1 as never } }),
+    ).toEqual([
       'session.jwtRevocation must be true or false, not "yes".',
       'session.hashTokens must be true or false, not 1.',
     ]);
-    expect(resolveConfig({ secret: SECRET, providers: [], session: { jwtRevocation: true } }, {}, null, {}).session.jwtRevocation).toBe(true);
+    expect(
+      resolveConfig({ secret: SECRET, providers: [], session: { jwtRevocation: true } }, {}, null, {}).session
+        .jwtRevocation,
+    ).toBe(true);
   });
 
   it('applies the documented defaults', () => {
     const config = resolveConfig({ secret: SECRET, providers: [] }, {}, null, {});
     expect(config.basePath).toBe('/auth');
-    expect(config.session).toMatchObject({ strategy: 'jwt', maxAge: 2592000, updateAge: 86400, cacheTtl: 0, jwtRevocation: false, hashTokens: false });
+    expect(config.session).toMatchObject({
+      strategy: 'jwt',
+      maxAge: 2592000,
+      updateAge: 86400,
+      cacheTtl: 0,
+      jwtRevocation: false,
+      hashTokens: false,
+    });
     expect(config.cookies.plain.sessionToken.name).toBe('authjs.session-token');
     expect(config.cookies.secure.sessionToken.name).toBe('__Secure-authjs.session-token');
     expect(config.cookies.secure.csrfToken.name).toBe('__Host-authjs.csrf-token');
     expect(config.session.generateSessionToken()).toMatch(/^[0-9a-f]{64}$/);
     // With an adapter the default strategy is 'database', so an incomplete adapter is reported.
-    expect(() => resolveConfig({ secret: SECRET, providers: [] }, {}, {}, {})).toThrow(/database sessions: the adapter lacks/);
+    expect(() => resolveConfig({ secret: SECRET, providers: [] }, {}, {}, {})).toThrow(
+      /database sessions: the adapter lacks/,
+    );
   });
 
   it('refuses a malformed basePath, url and pages', () => {
@@ -131,20 +159,54 @@ function problemsWith(options: object, extras: object = {}): string[] {
 
 describe('unknown option keys', () => {
   it('accepts every known option and setting', () => {
-    expect(optionKeyProblems(
-      { secret: SECRET, providers: [], session: {}, jwt: {}, callbacks: {}, events: {}, pages: {}, theme: {}, cookies: {}, useSecureCookies: true, trustHost: true, url: 'https://a.test', redirectProxyUrl: 'https://b.test', debug: false, logger: {}, rateLimit: {} },
-      { isGlobal: true, basePath: '/auth', adapter: undefined, dataSource: 'db', globalGuard: true, rateLimitStore: undefined },
-    )).toEqual([]);
+    expect(
+      optionKeyProblems(
+        {
+          secret: SECRET,
+          providers: [],
+          session: {},
+          jwt: {},
+          callbacks: {},
+          events: {},
+          pages: {},
+          theme: {},
+          cookies: {},
+          useSecureCookies: true,
+          trustHost: true,
+          url: 'https://a.test',
+          redirectProxyUrl: 'https://b.test',
+          debug: false,
+          logger: {},
+          rateLimit: {},
+        },
+        {
+          isGlobal: true,
+          basePath: '/auth',
+          adapter: undefined,
+          dataSource: 'db',
+          globalGuard: true,
+          rateLimitStore: undefined,
+        },
+      ),
+    ).toEqual([]);
   });
 
   it('reports each unknown key with the known key it is closest to, with the other problems', () => {
-    const problems = problemsWith({ secret: 'short', providers: [], sesion: { strategy: 'jwt' }, globalGaurd: true, Debug: true });
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/unknown option `sesion`: did you mean `session`\?/),
-      expect.stringMatching(/unknown option `globalGaurd`: did you mean `globalGuard`\?/),
-      expect.stringMatching(/unknown option `Debug`: did you mean `debug`\?/),
-      expect.stringMatching(/secret is too short/),
-    ]));
+    const problems = problemsWith({
+      secret: 'short',
+      providers: [],
+      sesion: { strategy: 'jwt' },
+      globalGaurd: true,
+      Debug: true,
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/unknown option `sesion`: did you mean `session`\?/),
+        expect.stringMatching(/unknown option `globalGaurd`: did you mean `globalGuard`\?/),
+        expect.stringMatching(/unknown option `Debug`: did you mean `debug`\?/),
+        expect.stringMatching(/secret is too short/),
+      ]),
+    );
     expect(problems).toHaveLength(4);
   });
 
@@ -162,15 +224,20 @@ describe('unknown option keys', () => {
 
   it('says where a key belongs when it is in the wrong place', () => {
     // An option next to useFactory, and a module setting returned by the factory: both would be ignored.
-    expect(problemsWith({ secret: SECRET, providers: [], globalGuard: true }, { session: { strategy: 'jwt' } })).toEqual([
+    expect(
+      problemsWith({ secret: SECRET, providers: [], globalGuard: true }, { session: { strategy: 'jwt' } }),
+    ).toEqual([
       expect.stringMatching(/`globalGuard` shapes the module.*top level of forRootAsync/),
       expect.stringMatching(/`session` is an option, not a module setting.*return it from the factory/),
     ]);
   });
 
   it('refuses a rate-limit store given both as an option and as a provider', () => {
-    expect(problemsWith({ secret: SECRET, providers: [], rateLimit: { store: new MemoryRateLimitStore() } }, { rateLimitStore: MemoryRateLimitStore })).toEqual([
-      expect.stringMatching(/`rateLimit.store` and `rateLimitStore` are both set/),
-    ]);
+    expect(
+      problemsWith(
+        { secret: SECRET, providers: [], rateLimit: { store: new MemoryRateLimitStore() } },
+        { rateLimitStore: MemoryRateLimitStore },
+      ),
+    ).toEqual([expect.stringMatching(/`rateLimit.store` and `rateLimitStore` are both set/)]);
   });
 });

@@ -31,18 +31,24 @@ export function resolveConfig(
   // ---- secret ----
   const secrets = resolveSecrets(options.secret, env);
   if (secrets.length === 0) {
-    problems.push('No secret: set the AUTH_SECRET environment variable or the `secret` option (32+ random characters, e.g. `openssl rand -base64 33`).');
+    problems.push(
+      'No secret: set the AUTH_SECRET environment variable or the `secret` option (32+ random characters, e.g. `openssl rand -base64 33`).',
+    );
   }
   secrets.forEach((s, i) => {
     if (typeof s !== 'string' || s.length < AUTH_DEFAULTS.minSecretLength) {
-      problems.push(`secret${secrets.length > 1 ? `[${i}]` : ''} is too short (${typeof s === 'string' ? s.length : 0} characters): use at least ${AUTH_DEFAULTS.minSecretLength} random characters.`);
+      problems.push(
+        `secret${secrets.length > 1 ? `[${i}]` : ''} is too short (${typeof s === 'string' ? s.length : 0} characters): use at least ${AUTH_DEFAULTS.minSecretLength} random characters.`,
+      );
     }
   });
 
   // ---- basePath ----
   const basePath = normaliseBasePath(extras.basePath ?? AUTH_DEFAULTS.basePath);
   if (basePath === null) {
-    problems.push(`basePath ${JSON.stringify(extras.basePath)} is not a URL path: use something like '/auth' or '/api/auth'.`);
+    problems.push(
+      `basePath ${JSON.stringify(extras.basePath)} is not a URL path: use something like '/auth' or '/api/auth'.`,
+    );
   }
 
   // ---- session ----
@@ -60,7 +66,8 @@ export function resolveConfig(
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
     }
   }
-  if (strategy === 'database') requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
+  if (strategy === 'database')
+    requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
   // ---- providers ----
   const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, problems);
@@ -68,7 +75,9 @@ export function resolveConfig(
   // ---- pages, url, cookies ----
   for (const [key, value] of Object.entries(options.pages ?? {})) {
     if (typeof value !== 'string' || !(value.startsWith('/') || /^https?:\/\//.test(value))) {
-      problems.push(`pages.${key} must be a path starting with '/' (or an absolute http(s) URL), not ${JSON.stringify(value)}.`);
+      problems.push(
+        `pages.${key} must be a path starting with '/' (or an absolute http(s) URL), not ${JSON.stringify(value)}.`,
+      );
     }
   }
   let url: URL | undefined;
@@ -78,7 +87,9 @@ export function resolveConfig(
       url = new URL(rawUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
     } catch {
-      problems.push(`url ${JSON.stringify(rawUrl)} (or AUTH_URL) must be the app's public origin, e.g. 'https://app.example.com'.`);
+      problems.push(
+        `url ${JSON.stringify(rawUrl)} (or AUTH_URL) must be the app's public origin, e.g. 'https://app.example.com'.`,
+      );
       url = undefined;
     }
   }
@@ -87,10 +98,14 @@ export function resolveConfig(
     problems.push(`redirectProxyUrl must be an absolute http(s) URL, not ${JSON.stringify(redirectProxyUrl)}.`);
   }
   if (options.rateLimit?.store !== undefined && extras.rateLimitStore !== undefined) {
-    problems.push('`rateLimit.store` and `rateLimitStore` are both set: give the rate-limit store once (`rateLimitStore` to have Nest build it).');
+    problems.push(
+      '`rateLimit.store` and `rateLimitStore` are both set: give the rate-limit store once (`rateLimitStore` to have Nest build it).',
+    );
   }
   if (!hasAdapter && strategy === 'database' && session.strategy === 'database') {
-    problems.push('session.strategy is \'database\' but no adapter is available: configure a TypeORM data source (TypeOrmModule.forRoot with autoLoadEntities) or pass `adapter`.');
+    problems.push(
+      "session.strategy is 'database' but no adapter is available: configure a TypeORM data source (TypeOrmModule.forRoot with autoLoadEntities) or pass `adapter`.",
+    );
   }
 
   if (problems.length) throw new AuthConfigurationError(problems);
@@ -120,7 +135,11 @@ export function resolveConfig(
       secure: mergeCookies(defaultCookies(true), options.cookies),
     },
     useSecureCookies: options.useSecureCookies,
-    trustHost: options.trustHost ?? Boolean(env.AUTH_TRUST_HOST === 'true' || env.AUTH_TRUST_HOST === '1' || env.AUTH_URL || env.NODE_ENV !== 'production'),
+    trustHost:
+      options.trustHost ??
+      Boolean(
+        env.AUTH_TRUST_HOST === 'true' || env.AUTH_TRUST_HOST === '1' || env.AUTH_URL || env.NODE_ENV !== 'production',
+      ),
     url,
     redirectProxyUrl,
     debug,

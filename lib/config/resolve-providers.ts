@@ -32,7 +32,11 @@ export interface ProviderContext {
  * checked: ids, types, endpoints, the adapter methods each kind needs, and each kind's own rules.
  * Problems go to `problems`; a provider with a fatal one is left out.
  */
-export function resolveProviders(rawProviders: AuthModuleOptions['providers'] | undefined, { env, adapter, hasAdapter, strategy }: ProviderContext, problems: string[]): InternalProvider[] {
+export function resolveProviders(
+  rawProviders: AuthModuleOptions['providers'] | undefined,
+  { env, adapter, hasAdapter, strategy }: ProviderContext,
+  problems: string[],
+): InternalProvider[] {
   const providers: InternalProvider[] = [];
   if (!Array.isArray(rawProviders)) {
     problems.push('`providers` must be an array of providers, e.g. [GitHub(), Email({ server, from })].');
@@ -52,7 +56,9 @@ export function resolveProviders(rawProviders: AuthModuleOptions['providers'] | 
       }
       seen.add(provider.id);
       if (!PROVIDER_TYPES.has(provider.type)) {
-        problems.push(`${where}: unknown type ${JSON.stringify(provider.type)}; use one of oauth, oidc, email, credentials, webauthn.`);
+        problems.push(
+          `${where}: unknown type ${JSON.stringify(provider.type)}; use one of oauth, oidc, email, credentials, webauthn.`,
+        );
         return;
       }
       if (typeof provider.name !== 'string' || provider.name.length === 0) {
@@ -62,18 +68,36 @@ export function resolveProviders(rawProviders: AuthModuleOptions['providers'] | 
       if (provider.type === 'oauth' || provider.type === 'oidc') {
         const hasDiscovery = typeof c.issuer === 'string' || typeof c.wellKnown === 'string';
         const hasEndpoints = ['authorization', 'token', 'userinfo'].every((k) => endpointUrl(c[k]) !== undefined);
-        const oidcWithoutUserinfo = provider.type === 'oidc' && ['authorization', 'token'].every((k) => endpointUrl(c[k]) !== undefined) && c.idToken !== false;
+        const oidcWithoutUserinfo =
+          provider.type === 'oidc' &&
+          ['authorization', 'token'].every((k) => endpointUrl(c[k]) !== undefined) &&
+          c.idToken !== false;
         if (!hasDiscovery && !hasEndpoints && !oidcWithoutUserinfo) {
-          problems.push(`${where}: set \`issuer\` (or \`wellKnown\`) for discovery, or all of \`authorization\`, \`token\` and \`userinfo\` URLs (InvalidEndpoints).`);
+          problems.push(
+            `${where}: set \`issuer\` (or \`wellKnown\`) for discovery, or all of \`authorization\`, \`token\` and \`userinfo\` URLs (InvalidEndpoints).`,
+          );
         }
-        requireAdapterMethods(`${where} (OAuth sign-in with an adapter)`, REQUIRED_ADAPTER_METHODS.oauth, adapter, problems, true);
+        requireAdapterMethods(
+          `${where} (OAuth sign-in with an adapter)`,
+          REQUIRED_ADAPTER_METHODS.oauth,
+          adapter,
+          problems,
+          true,
+        );
       } else if (provider.type === 'email') {
         requireAdapterMethods(`${where} (email sign-in)`, REQUIRED_ADAPTER_METHODS.email, adapter, problems);
       } else if (provider.type === 'webauthn') {
         requireAdapterMethods(`${where} (passkeys)`, REQUIRED_ADAPTER_METHODS.webauthn, adapter, problems);
       } else if (provider.type === 'credentials') {
-        if (typeof c.authorize !== 'function') problems.push(`${where}: \`authorize(credentials, request)\` is required (MissingAuthorize).`);
-        if (strategy === 'database') requireAdapterMethods(`${where} (credentials with database sessions)`, REQUIRED_ADAPTER_METHODS.credentials, adapter, problems);
+        if (typeof c.authorize !== 'function')
+          problems.push(`${where}: \`authorize(credentials, request)\` is required (MissingAuthorize).`);
+        if (strategy === 'database')
+          requireAdapterMethods(
+            `${where} (credentials with database sessions)`,
+            REQUIRED_ADAPTER_METHODS.credentials,
+            adapter,
+            problems,
+          );
       }
       try {
         validateProvider(provider, problems, { hasAdapter });
@@ -87,7 +111,12 @@ export function resolveProviders(rawProviders: AuthModuleOptions['providers'] | 
 }
 
 /** Calls provider functions, merges a factory's `options` over its defaults and applies env defaults. */
-function normaliseProvider(raw: unknown, env: NodeJS.ProcessEnv, index: number, problems: string[]): InternalProvider | null {
+function normaliseProvider(
+  raw: unknown,
+  env: NodeJS.ProcessEnv,
+  index: number,
+  problems: string[],
+): InternalProvider | null {
   let value = raw;
   try {
     if (typeof value === 'function') value = (value as () => unknown)();

@@ -40,7 +40,9 @@ describe('WebAuthn() and Passkey()', () => {
 describe('validateWebAuthnProvider', () => {
   const valid: WebAuthnUserConfig[] = [
     {},
-    { relyingParty: { id: 'example.com', name: 'Example', origin: ['https://example.com', 'https://app.example.com'] } },
+    {
+      relyingParty: { id: 'example.com', name: 'Example', origin: ['https://example.com', 'https://app.example.com'] },
+    },
     { relyingParty: { id: 'localhost', origin: 'http://localhost:3000' } },
     { relayingParty: { id: 'example.com', origin: 'https://login.example.com' } },
     { relyingParty: { origin: 'https://example.com/' } },
@@ -52,8 +54,16 @@ describe('validateWebAuthnProvider', () => {
   });
 
   const invalid: Array<[string, WebAuthnUserConfig, RegExp]> = [
-    ['an RP ID that does not fit an origin (WA-G1)', { relyingParty: { id: 'example.com', origin: 'https://evil.com' } }, /does not fit origin "https:\/\/evil.com"/],
-    ['a suffix that is not label-aligned', { relyingParty: { id: 'example.com', origin: 'https://badexample.com' } }, /does not fit/],
+    [
+      'an RP ID that does not fit an origin (WA-G1)',
+      { relyingParty: { id: 'example.com', origin: 'https://evil.com' } },
+      /does not fit origin "https:\/\/evil.com"/,
+    ],
+    [
+      'a suffix that is not label-aligned',
+      { relyingParty: { id: 'example.com', origin: 'https://badexample.com' } },
+      /does not fit/,
+    ],
     ['a public suffix as RP ID', { relyingParty: { id: 'co.uk', origin: 'https://shop.co.uk' } }, /public suffix/],
     ['a top-level RP ID', { relyingParty: { id: 'intranet', origin: 'https://intranet' } }, /top-level/],
     ['an IP address as RP ID', { relyingParty: { id: '127.0.0.1', origin: 'https://127.0.0.1:3000' } }, /IP address/],
@@ -63,16 +73,48 @@ describe('validateWebAuthnProvider', () => {
     ['plain http off localhost', { relyingParty: { origin: 'http://example.com' } }, /uses http/],
     ['an empty origin list', { relyingParty: { origin: [] } }, /is empty/],
     ['an unknown userVerification', { userVerification: 'always' as never }, /userVerification must be one of/],
-    ['conditional UI without a webauthn autocomplete', { formFields: { email: { label: 'Email', autocomplete: 'email' } } }, /MissingWebAuthnAutocomplete/],
+    [
+      'conditional UI without a webauthn autocomplete',
+      { formFields: { email: { label: 'Email', autocomplete: 'email' } } },
+      /MissingWebAuthnAutocomplete/,
+    ],
     ['a challenge lifetime of zero', { challengeMaxAge: 0 }, /challengeMaxAge/],
     ['no algorithms', { supportedAlgorithmIDs: [] }, /supportedAlgorithmIDs/],
-    ['a rate limit that is not an object', { rateLimit: 10 as never }, /`rateLimit` must be an object \{ maxPerAddress, maxPerIp, windowSeconds \} or false/],
-    ['a rate limit of zero per address', { rateLimit: { maxPerAddress: 0 } }, /rateLimit.maxPerAddress must be a positive integer/],
-    ['a fractional rate limit per IP', { rateLimit: { maxPerIp: 2.5 } }, /rateLimit.maxPerIp must be a positive integer/],
-    ['a negative rate-limit window', { rateLimit: { windowSeconds: -1 } }, /rateLimit.windowSeconds must be a positive number/],
-    ['non-discoverable credentials', { residentKey: 'discouraged' }, /residentKey 'discouraged' would register credentials that cannot sign in/],
-    ['non-discoverable credentials, through registrationOptions', { registrationOptions: { authenticatorSelection: { residentKey: 'discouraged' } } }, /authenticatorSelection.residentKey 'discouraged'/],
-    ['an unknown rate-limit setting', { rateLimit: { perAddress: 3 } as never }, /rateLimit.perAddress is not a setting/],
+    [
+      'a rate limit that is not an object',
+      { rateLimit: 10 as never },
+      /`rateLimit` must be an object \{ maxPerAddress, maxPerIp, windowSeconds \} or false/,
+    ],
+    [
+      'a rate limit of zero per address',
+      { rateLimit: { maxPerAddress: 0 } },
+      /rateLimit.maxPerAddress must be a positive integer/,
+    ],
+    [
+      'a fractional rate limit per IP',
+      { rateLimit: { maxPerIp: 2.5 } },
+      /rateLimit.maxPerIp must be a positive integer/,
+    ],
+    [
+      'a negative rate-limit window',
+      { rateLimit: { windowSeconds: -1 } },
+      /rateLimit.windowSeconds must be a positive number/,
+    ],
+    [
+      'non-discoverable credentials',
+      { residentKey: 'discouraged' },
+      /residentKey 'discouraged' would register credentials that cannot sign in/,
+    ],
+    [
+      'non-discoverable credentials, through registrationOptions',
+      { registrationOptions: { authenticatorSelection: { residentKey: 'discouraged' } } },
+      /authenticatorSelection.residentKey 'discouraged'/,
+    ],
+    [
+      'an unknown rate-limit setting',
+      { rateLimit: { perAddress: 3 } as never },
+      /rateLimit.perAddress is not a setting/,
+    ],
   ];
   it.each(invalid)('reports %s', (_name, config, message) => {
     const problems = problemsOf(Passkey(config));
@@ -90,7 +132,10 @@ describe('validateWebAuthnProvider', () => {
   it('resolves the options-endpoint limits from one set of defaults', () => {
     expect(resolveWebAuthnRateLimit({})).toEqual({ maxPerAddress: 10, maxPerIp: 100, windowSeconds: 600 });
     expect(resolveWebAuthnRateLimit({})).toEqual(WEBAUTHN_DEFAULTS.rateLimit);
-    expect(resolveWebAuthnRateLimit({ rateLimit: { maxPerIp: 7 } })).toEqual({ ...WEBAUTHN_DEFAULTS.rateLimit, maxPerIp: 7 });
+    expect(resolveWebAuthnRateLimit({ rateLimit: { maxPerIp: 7 } })).toEqual({
+      ...WEBAUTHN_DEFAULTS.rateLimit,
+      maxPerIp: 7,
+    });
     expect(resolveWebAuthnRateLimit({ rateLimit: false })).toBeNull();
   });
 

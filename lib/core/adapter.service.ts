@@ -74,8 +74,23 @@ export class AdapterService {
 
 /** Every method of the adapter contract (SPEC section 4). */
 export const ADAPTER_METHODS: readonly AdapterMethod[] = [
-  'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
-  'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser', 'updateSession',
-  'deleteSession', 'createVerificationToken', 'useVerificationToken', 'createAuthenticator',
-  'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
+  'createUser',
+  'getUser',
+  'getUserByEmail',
+  'getUserByAccount',
+  'updateUser',
+  'deleteUser',
+  'linkAccount',
+  'unlinkAccount',
+  'getAccount',
+  'createSession',
+  'getSessionAndUser',
+  'updateSession',
+  'deleteSession',
+  'createVerificationToken',
+  'useVerificationToken',
+  'createAuthenticator',
+  'getAuthenticator',
+  'listAuthenticatorsByUserId',
+  'updateAuthenticatorCounter',
 ];

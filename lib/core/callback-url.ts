@@ -38,7 +38,8 @@ export async function resolveCallbackUrl(params: {
 /** Absolute http(s) URL for `value` (paths resolve against `origin`); anything else → origin. */
 export function toAbsolute(value: string, origin: string): string {
   try {
-    if (value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\')) return new URL(value, origin).href;
+    if (value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\'))
+      return new URL(value, origin).href;
     const u = new URL(value);
     return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : origin;
   } catch {

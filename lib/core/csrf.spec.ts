@@ -32,7 +32,10 @@ describe('resolveCsrf', () => {
   it('binds the token to the signed-in user', () => {
     const alice = mint('user-alice');
     expect(alice.token).toMatch(/^[0-9a-f]{64}\.[0-9a-f]{64}$/);
-    expect(resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE, 'user-alice')).toEqual({ token: alice.token, verified: true });
+    expect(resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE, 'user-alice')).toEqual({
+      token: alice.token,
+      verified: true,
+    });
     // Another user, or an unbound token, does not verify for a signed-in request: a new bound token is minted.
     const asBob = resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE, 'user-bob');
     expect(asBob.verified).toBe(false);

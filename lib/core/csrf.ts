@@ -39,7 +39,13 @@ export function resolveCsrf(
 ): CsrfState {
   if (cookieValue) {
     const [token, hash] = cookieValue.split('|');
-    if (token && hash && token.length <= 256 && secrets.some((s) => constantTimeEqual(hash, sign(token, s))) && isBoundTo(token, boundTo, secrets)) {
+    if (
+      token &&
+      hash &&
+      token.length <= 256 &&
+      secrets.some((s) => constantTimeEqual(hash, sign(token, s))) &&
+      isBoundTo(token, boundTo, secrets)
+    ) {
       const verified = isPost && typeof bodyToken === 'string' && constantTimeEqual(bodyToken, token);
       return { token, verified };
     }
@@ -83,9 +89,9 @@ function sign(token: string, secret: string): string {
 export function assertSameOrigin(request: Pick<AuthRequest, 'headers'>, origin: string): void {
   const { origin: sentOrigin, 'sec-fetch-site': site } = request.headers;
   const sameSiteFetch = site === undefined || site === 'same-origin' || site === 'none';
-  const originOk = sentOrigin === undefined || sentOrigin === origin || (sentOrigin === 'null' && site === 'same-origin');
+  const originOk =
+    sentOrigin === undefined || sentOrigin === origin || (sentOrigin === 'null' && site === 'same-origin');
   if (!sameSiteFetch || !originOk) {
-    throw new MissingCSRF('The request came from another site; submit the form from this site\'s own pages.');
+    throw new MissingCSRF("The request came from another site; submit the form from this site's own pages.");
   }
 }
-

@@ -6,7 +6,11 @@ function setup() {
   const lines = { error: [] as string[], warn: [] as string[] };
   let now = 1_000_000;
   const log = new RequestErrorLog(
-    { error: (e: Error) => lines.error.push(`${e.name}: ${e.message}`), warn: (l: string) => lines.warn.push(l), debug: () => undefined },
+    {
+      error: (e: Error) => lines.error.push(`${e.name}: ${e.message}`),
+      warn: (l: string) => lines.warn.push(l),
+      debug: () => undefined,
+    },
     () => now,
   );
   return { lines, log, advance: (ms: number) => (now += ms) };
@@ -27,7 +31,10 @@ describe('RequestErrorLog', () => {
     expect(lines.warn).toHaveLength(10);
     advance(60_000);
     log.report(new Verification('later'));
-    expect(lines.warn.slice(10)).toEqual(['[Verification] 490 similar messages left out in the last minute', '[Verification] later']);
+    expect(lines.warn.slice(10)).toEqual([
+      '[Verification] 490 similar messages left out in the last minute',
+      '[Verification] later',
+    ]);
   });
   it('budgets kinds apart', () => {
     const { lines, log } = setup();
@@ -36,7 +43,15 @@ describe('RequestErrorLog', () => {
     expect(lines.warn.filter((l) => l.startsWith('[InvalidProvider]'))).toHaveLength(1);
   });
   it('never throws, even when the logger does', () => {
-    const log = new RequestErrorLog({ error: () => { throw new Error('x'); }, warn: () => { throw new Error('x'); }, debug: () => undefined });
+    const log = new RequestErrorLog({
+      error: () => {
+        throw new Error('x');
+      },
+      warn: () => {
+        throw new Error('x');
+      },
+      debug: () => undefined,
+    });
     expect(() => log.report(new AdapterError('x'))).not.toThrow();
     expect(() => log.report(undefined)).not.toThrow();
   });

@@ -24,9 +24,20 @@ import {
  * bury real faults or page an operator.
  */
 const CLIENT_MISTAKES = new Set<string>([
-  AccessDenied.type, AccountNotLinked.type, CredentialsSignin.type, EmailSignInError.type, InvalidCheck.type,
-  InvalidProvider.type, InvalidRequest.type, MissingCSRF.type, OAuthAccountNotLinked.type, OAuthCallbackError.type,
-  RateLimited.type, UnknownAction.type, Verification.type, WebAuthnVerificationError.type,
+  AccessDenied.type,
+  AccountNotLinked.type,
+  CredentialsSignin.type,
+  EmailSignInError.type,
+  InvalidCheck.type,
+  InvalidProvider.type,
+  InvalidRequest.type,
+  MissingCSRF.type,
+  OAuthAccountNotLinked.type,
+  OAuthCallbackError.type,
+  RateLimited.type,
+  UnknownAction.type,
+  Verification.type,
+  WebAuthnVerificationError.type,
 ]);
 
 /** True when the error is a client's mistake (see {@link CLIENT_MISTAKES}) rather than a fault of the server. */
@@ -67,7 +78,8 @@ export class RequestErrorLog {
       const kind = `${client ? 'warn' : 'error'}:${type}`;
       const allowed = this.admit(kind);
       if (allowed === false) return;
-      if (allowed > 0) this.logger.warn(`[${type}] ${allowed} similar message${allowed === 1 ? '' : 's'} left out in the last minute`);
+      if (allowed > 0)
+        this.logger.warn(`[${type}] ${allowed} similar message${allowed === 1 ? '' : 's'} left out in the last minute`);
       if (client) this.logger.warn(`[${type}] ${(error as Error).message}`);
       else this.logger.error(error instanceof Error ? error : new Error(String(error)));
     } catch {

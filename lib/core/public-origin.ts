@@ -27,14 +27,20 @@ export interface RequestTarget {
  *
  * @throws UntrustedHost without `url` and `trustHost`; InvalidRequest for a missing or malformed Host
  */
-export function publicOrigin(request: Pick<RequestTarget, 'headers' | 'encrypted'>, config: Pick<ResolvedAuthConfig, 'url' | 'trustHost'>): string {
+export function publicOrigin(
+  request: Pick<RequestTarget, 'headers' | 'encrypted'>,
+  config: Pick<ResolvedAuthConfig, 'url' | 'trustHost'>,
+): string {
   if (config.url) return config.url.origin;
   if (!config.trustHost) {
-    throw new UntrustedHost('Set the `url` option (or AUTH_URL) to the public origin, or `trustHost: true` behind a proxy you control.');
+    throw new UntrustedHost(
+      'Set the `url` option (or AUTH_URL) to the public origin, or `trustHost: true` behind a proxy you control.',
+    );
   }
   const forwardedProto = firstHeader(request.headers['x-forwarded-proto'])?.toLowerCase();
   const host = firstHeader(request.headers['x-forwarded-host']) ?? firstHeader(request.headers.host);
-  const proto = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : request.encrypted ? 'https' : 'http';
+  const proto =
+    forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : request.encrypted ? 'https' : 'http';
   if (!host || !HOST.test(host)) throw new InvalidRequest('The Host header is missing or malformed.');
   return `${proto}://${host.toLowerCase()}`;
 }
@@ -85,7 +91,14 @@ function pathOfAbsoluteTarget(target: string, expectedHost: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new InvalidRequest('The request target names a scheme other than http or https.');
   }
-  if (parsed.username || parsed.password || target.slice(parsed.protocol.length + 2).split(/[/?#]/, 1)[0].includes('@')) {
+  if (
+    parsed.username ||
+    parsed.password ||
+    target
+      .slice(parsed.protocol.length + 2)
+      .split(/[/?#]/, 1)[0]
+      .includes('@')
+  ) {
     throw new InvalidRequest('The request target carries credentials; send a path instead.');
   }
   if (parsed.host !== expectedHost) {

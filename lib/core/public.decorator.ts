@@ -18,4 +18,5 @@ export const SKIP_SESSION_CACHE_KEY = 'nestjs-auth:skip-session-cache';
  * (payments, account settings). The cache entry is refreshed with the answer. No effect on JWT
  * sessions, which have no database to ask.
  */
-export const SkipSessionCache = (skip = true): MethodDecorator & ClassDecorator => SetMetadata(SKIP_SESSION_CACHE_KEY, skip);
+export const SkipSessionCache = (skip = true): MethodDecorator & ClassDecorator =>
+  SetMetadata(SKIP_SESSION_CACHE_KEY, skip);

@@ -2,15 +2,22 @@ import { describe, expect, it } from '@jest/globals';
 import type { AuthRequest } from '../types/http.types.js';
 import { toWebRequest } from './web-request.js';
 
-const request = (over: Partial<AuthRequest> = {}): AuthRequest => ({
-  method: 'POST',
-  url: new URL('https://app.example/auth/callback/credentials'),
-  headers: { cookie: 'authjs.csrf-token=x', 'user-agent': 'ua', 'content-length': '42', connection: 'keep-alive', 'x-bad': 'line\nbreak' },
-  cookies: {},
-  query: {},
-  body: { email: 'a@example.com', csrfToken: 't' },
-  ...over,
-} as AuthRequest);
+const request = (over: Partial<AuthRequest> = {}): AuthRequest =>
+  ({
+    method: 'POST',
+    url: new URL('https://app.example/auth/callback/credentials'),
+    headers: {
+      cookie: 'authjs.csrf-token=x',
+      'user-agent': 'ua',
+      'content-length': '42',
+      connection: 'keep-alive',
+      'x-bad': 'line\nbreak',
+    },
+    cookies: {},
+    query: {},
+    body: { email: 'a@example.com', csrfToken: 't' },
+    ...over,
+  }) as AuthRequest;
 
 describe('toWebRequest', () => {
   it('carries the URL, the headers, and the body as JSON', async () => {

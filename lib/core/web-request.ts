@@ -1,7 +1,18 @@
 import type { AuthRequest } from '../types/http.types.js';
 
 /** Headers that describe one hop or the original body, not the request a user callback is given. */
-const HOP_BY_HOP = new Set(['content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 export interface WebRequestOptions {
   /**

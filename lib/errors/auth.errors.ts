@@ -41,46 +41,76 @@ export class AuthConfigurationError extends AuthError {
     );
   }
 }
-export class MissingSecret extends AuthError { static override readonly type = 'MissingSecret'; }
-export class MissingAdapter extends AuthError { static override readonly type = 'MissingAdapter'; }
+export class MissingSecret extends AuthError {
+  static override readonly type = 'MissingSecret';
+}
+export class MissingAdapter extends AuthError {
+  static override readonly type = 'MissingAdapter';
+}
 /** A flow needs adapter methods the configured adapter does not implement. Nothing was written. */
 export class MissingAdapterMethods extends AuthError {
   static override readonly type = 'MissingAdapterMethods';
-  constructor(readonly methods: string[], message?: string) {
-    super(message ?? `The adapter does not implement ${methods.join(', ')}; implement them or configure an adapter that does.`);
+  constructor(
+    readonly methods: string[],
+    message?: string,
+  ) {
+    super(
+      message ??
+        `The adapter does not implement ${methods.join(', ')}; implement them or configure an adapter that does.`,
+    );
   }
 }
-export class InvalidEndpoints extends AuthError { static override readonly type = 'InvalidEndpoints'; }
-export class UnsupportedStrategy extends AuthError { static override readonly type = 'UnsupportedStrategy'; }
-export class MissingAuthorize extends AuthError { static override readonly type = 'MissingAuthorize'; }
-export class UntrustedHost extends AuthError { static override readonly type = 'UntrustedHost'; }
-export class InvalidCallbackUrl extends AuthError { static override readonly type = 'InvalidCallbackUrl'; }
-export class DuplicateConditionalUI extends AuthError { static override readonly type = 'DuplicateConditionalUI'; }
-export class MissingWebAuthnAutocomplete extends AuthError { static override readonly type = 'MissingWebAuthnAutocomplete'; }
+export class InvalidEndpoints extends AuthError {
+  static override readonly type = 'InvalidEndpoints';
+}
+export class UnsupportedStrategy extends AuthError {
+  static override readonly type = 'UnsupportedStrategy';
+}
+export class MissingAuthorize extends AuthError {
+  static override readonly type = 'MissingAuthorize';
+}
+export class UntrustedHost extends AuthError {
+  static override readonly type = 'UntrustedHost';
+}
+export class InvalidCallbackUrl extends AuthError {
+  static override readonly type = 'InvalidCallbackUrl';
+}
+export class DuplicateConditionalUI extends AuthError {
+  static override readonly type = 'DuplicateConditionalUI';
+}
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override readonly type = 'MissingWebAuthnAutocomplete';
+}
 
 // ---- request errors ---------------------------------------------------------------------------
 
 /** The route, method or action does not exist (400). */
-export class UnknownAction extends AuthError { static override readonly type = 'UnknownAction'; }
+export class UnknownAction extends AuthError {
+  static override readonly type = 'UnknownAction';
+}
 /** The provider id is unknown, or the provider does not support the action. */
-export class InvalidProvider extends AuthError { static override readonly type = 'InvalidProvider'; }
+export class InvalidProvider extends AuthError {
+  static override readonly type = 'InvalidProvider';
+}
 /** The request body, query or a header is malformed or too large. */
-export class InvalidRequest extends AuthError { static override readonly type = 'InvalidRequest'; }
+export class InvalidRequest extends AuthError {
+  static override readonly type = 'InvalidRequest';
+}
 /** The CSRF token was missing or did not match the CSRF cookie. */
-export class MissingCSRF extends SignInError { static override readonly type = 'MissingCSRF'; }
+export class MissingCSRF extends SignInError {
+  static override readonly type = 'MissingCSRF';
+}
 /** The `signIn` callback refused the user (403). */
-export class AccessDenied extends AuthError { static override readonly type = 'AccessDenied'; }
+export class AccessDenied extends AuthError {
+  static override readonly type = 'AccessDenied';
+}
 /** A storage call failed. */
-export class AdapterError extends AuthError { static override readonly type: string = 'AdapterError'; }
+export class AdapterError extends AuthError {
+  static override readonly type: string = 'AdapterError';
+}
 /** Which uniqueness rule or guard a storage write ran into. */
 export type AdapterConflictKind =
-  | 'user'
-  | 'user.email'
-  | 'account'
-  | 'session'
-  | 'verificationToken'
-  | 'authenticator'
-  | 'authenticator.counter';
+  'user' | 'user.email' | 'account' | 'session' | 'verificationToken' | 'authenticator' | 'authenticator.counter';
 /**
  * A write refused by a uniqueness rule (a second account for the same provider account, an email
  * already taken...) or by a compare-and-set (`authenticator.counter`: another request used the
@@ -88,31 +118,51 @@ export type AdapterConflictKind =
  */
 export class AdapterConflictError extends AdapterError {
   static override readonly type = 'AdapterConflict';
-  constructor(readonly conflict: AdapterConflictKind, message?: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly conflict: AdapterConflictKind,
+    message?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message ?? `Storage refused the write: ${conflict} must be unique.`, options);
   }
 }
 /** An update or a link named a record that does not exist (unknown user, credential...). Nothing was written. */
 export class AdapterNotFoundError extends AdapterError {
   static override readonly type = 'AdapterNotFound';
-  constructor(readonly record: 'user' | 'session' | 'authenticator', message?: string) {
+  constructor(
+    readonly record: 'user' | 'session' | 'authenticator',
+    message?: string,
+  ) {
     super(message ?? `Storage has no such ${record}.`);
   }
 }
 /** An unexpected failure inside a callback route. */
-export class CallbackRouteError extends AuthError { static override readonly type = 'CallbackRouteError'; }
+export class CallbackRouteError extends AuthError {
+  static override readonly type = 'CallbackRouteError';
+}
 /** An `events.*` handler threw (logged only). */
-export class EventError extends AuthError { static override readonly type = 'EventError'; }
+export class EventError extends AuthError {
+  static override readonly type = 'EventError';
+}
 /** Sign-out failed on the server side (logged only; the cookie is still cleared). */
-export class SignOutError extends AuthError { static override readonly type = 'SignOutError'; }
+export class SignOutError extends AuthError {
+  static override readonly type = 'SignOutError';
+}
 /** The session cookie could not be decoded (logged only; read as no session). */
-export class JWTSessionError extends AuthError { static override readonly type = 'JWTSessionError'; }
+export class JWTSessionError extends AuthError {
+  static override readonly type = 'JWTSessionError';
+}
 /** The database session lookup failed (logged only; read as no session). */
-export class SessionTokenError extends AuthError { static override readonly type = 'SessionTokenError'; }
+export class SessionTokenError extends AuthError {
+  static override readonly type = 'SessionTokenError';
+}
 /** Too many attempts for this identifier or client; `retryAfter` is in seconds. */
 export class RateLimited extends SignInError {
   static override readonly type = 'RateLimited';
-  constructor(readonly retryAfter: number, message?: string) {
+  constructor(
+    readonly retryAfter: number,
+    message?: string,
+  ) {
     super(message ?? `Too many attempts. Try again in ${retryAfter} seconds.`);
   }
 }
@@ -120,22 +170,36 @@ export class RateLimited extends SignInError {
 // ---- OAuth / OIDC -------------------------------------------------------------------------------
 
 /** A PKCE, state, nonce or WebAuthn-challenge check failed (missing, tampered, expired, other provider). */
-export class InvalidCheck extends AuthError { static override readonly type = 'InvalidCheck'; }
+export class InvalidCheck extends AuthError {
+  static override readonly type = 'InvalidCheck';
+}
 /** The provider returned an error in the authorization response, or the token exchange failed. */
-export class OAuthCallbackError extends SignInError { static override readonly type = 'OAuthCallbackError'; }
+export class OAuthCallbackError extends SignInError {
+  static override readonly type = 'OAuthCallbackError';
+}
 /** The account exists for another user, or the email belongs to a user without this account. */
-export class OAuthAccountNotLinked extends SignInError { static override readonly type = 'OAuthAccountNotLinked'; }
+export class OAuthAccountNotLinked extends SignInError {
+  static override readonly type = 'OAuthAccountNotLinked';
+}
 /** `profile()` threw or returned no usable id. */
-export class OAuthProfileParseError extends AuthError { static override readonly type = 'OAuthProfileParseError'; }
+export class OAuthProfileParseError extends AuthError {
+  static override readonly type = 'OAuthProfileParseError';
+}
 /** Starting an OAuth sign-in failed (discovery, authorization URL). */
-export class OAuthSignInError extends SignInError { static override readonly type = 'OAuthSignInError'; }
+export class OAuthSignInError extends SignInError {
+  static override readonly type = 'OAuthSignInError';
+}
 
 // ---- email, credentials, webauthn --------------------------------------------------------------
 
 /** The magic link is invalid, expired or already used (403). */
-export class Verification extends AuthError { static override readonly type = 'Verification'; }
+export class Verification extends AuthError {
+  static override readonly type = 'Verification';
+}
 /** The sign-in email could not be sent, or the address was refused. */
-export class EmailSignInError extends SignInError { static override readonly type = 'EmailSignin'; }
+export class EmailSignInError extends SignInError {
+  static override readonly type = 'EmailSignin';
+}
 /**
  * `authorize` refused the credentials. Subclass it and set `code` to tell the user why
  * (`?error=CredentialsSignin&code=<code>`).
@@ -146,11 +210,17 @@ export class CredentialsSignin extends SignInError {
   code = 'credentials';
 }
 /** A WebAuthn linking conflict. */
-export class AccountNotLinked extends SignInError { static override readonly type = 'AccountNotLinked'; }
+export class AccountNotLinked extends SignInError {
+  static override readonly type = 'AccountNotLinked';
+}
 /** A WebAuthn registration or authentication failed verification. */
-export class WebAuthnVerificationError extends AuthError { static override readonly type = 'WebAuthnVerificationError'; }
+export class WebAuthnVerificationError extends AuthError {
+  static override readonly type = 'WebAuthnVerificationError';
+}
 /** Removing this passkey would leave the user no way to sign in (add another passkey or account first). */
-export class LastSignInMethod extends AuthError { static override readonly type = 'LastSignInMethod'; }
+export class LastSignInMethod extends AuthError {
+  static override readonly type = 'LastSignInMethod';
+}
 
 // ---- the guard -----------------------------------------------------------------------------------
 
@@ -162,10 +232,23 @@ export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSess
  * problem) so internals never leak.
  */
 const CLIENT_SAFE = new Set<string>([
-  CredentialsSignin.type, OAuthAccountNotLinked.type, OAuthCallbackError.type, AccessDenied.type,
-  Verification.type, MissingCSRF.type, AccountNotLinked.type, WebAuthnVerificationError.type,
-  EmailSignInError.type, RateLimited.type, InvalidCheck.type, InvalidRequest.type, InvalidProvider.type,
-  UnknownAction.type, MissingAdapterMethods.type, OAuthSignInError.type, OAuthProfileParseError.type,
+  CredentialsSignin.type,
+  OAuthAccountNotLinked.type,
+  OAuthCallbackError.type,
+  AccessDenied.type,
+  Verification.type,
+  MissingCSRF.type,
+  AccountNotLinked.type,
+  WebAuthnVerificationError.type,
+  EmailSignInError.type,
+  RateLimited.type,
+  InvalidCheck.type,
+  InvalidRequest.type,
+  InvalidProvider.type,
+  UnknownAction.type,
+  MissingAdapterMethods.type,
+  OAuthSignInError.type,
+  OAuthProfileParseError.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

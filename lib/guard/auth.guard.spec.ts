@@ -24,7 +24,8 @@ class Routes {
   @Get('fresh') @SkipSessionCache() fresh() {}
 }
 
-@Controller() @Public()
+@Controller()
+@Public()
 class PublicRoutes {
   @Get('inherits') inherits() {}
   @Get('closed') @Public(false) closed() {}
@@ -33,10 +34,17 @@ class PublicRoutes {
 /** AuthModule over a MemoryAdapter, as an app gets it; logs kept. */
 async function guardFor(options: Partial<AuthModuleOptions> = {}) {
   const errors: string[] = [];
-  const logger: LoggerInstance = { error: (e) => errors.push(`${e.name}: ${e.message}`), warn: () => undefined, debug: () => undefined };
+  const logger: LoggerInstance = {
+    error: (e) => errors.push(`${e.name}: ${e.message}`),
+    warn: () => undefined,
+    debug: () => undefined,
+  };
   const adapter = new MemoryAdapter();
   const moduleRef = await Test.createTestingModule({
-    imports: [AuthModule.forRoot({ secret: TEST_SECRET, providers: [], adapter, logger, ...options } as AuthModuleOptions & AuthModuleExtras)],
+    imports: [
+      AuthModule.forRoot({ secret: TEST_SECRET, providers: [], adapter, logger, ...options } as AuthModuleOptions &
+        AuthModuleExtras),
+    ],
   }).compile();
   return {
     guard: moduleRef.get(AuthGuard),
@@ -49,13 +57,19 @@ async function guardFor(options: Partial<AuthModuleOptions> = {}) {
 }
 
 /** An HTTP request as Express gives it to the guard. */
-const request = (cookie?: string): AuthenticatedRequest => ({ headers: cookie ? { cookie: `${COOKIE}=${cookie}` } : {} }) as AuthenticatedRequest;
+const request = (cookie?: string): AuthenticatedRequest =>
+  ({ headers: cookie ? { cookie: `${COOKIE}=${cookie}` } : {} }) as AuthenticatedRequest;
 
 function http(req: object, controller: Function = Routes, handler: string = 'guarded') {
-  return new ExecutionContextHost([req, undefined, undefined], controller as never, (controller.prototype as Record<string, Function>)[handler]);
+  return new ExecutionContextHost(
+    [req, undefined, undefined],
+    controller as never,
+    (controller.prototype as Record<string, Function>)[handler],
+  );
 }
 
-const jwtCookie = (claims: Record<string, unknown> = {}) => encode({ token: { sub: 'u1', email: 'a@b.test', name: 'A', ...claims }, secret: TEST_SECRET, salt: COOKIE });
+const jwtCookie = (claims: Record<string, unknown> = {}) =>
+  encode({ token: { sub: 'u1', email: 'a@b.test', name: 'A', ...claims }, secret: TEST_SECRET, salt: COOKIE });
 
 /** The guard's refusal reason, from what it threw (synchronously or not). */
 async function refusal(run: () => boolean | Promise<boolean>): Promise<GuardRejection> {
@@ -76,7 +90,7 @@ describe('AuthGuard: route metadata', () => {
     expect(guard.canActivate(http(request(), PublicRoutes, 'inherits'))).toBe(true);
   });
 
-  it('lets @Public(false) on a handler undo its controller\'s @Public()', async () => {
+  it("lets @Public(false) on a handler undo its controller's @Public()", async () => {
     const { guard } = await guardFor({ session: { strategy: 'jwt' } });
     expect(await refusal(() => guard.canActivate(http(request(), PublicRoutes, 'closed')))).toBe('SessionRequired');
   });
@@ -85,8 +99,11 @@ describe('AuthGuard: route metadata', () => {
     class Base {
       @Get('shared') shared() {}
     }
-    @Controller() @Public() class OpenSub extends Base {}
-    @Controller() class ClosedSub extends Base {}
+    @Controller()
+    @Public()
+    class OpenSub extends Base {}
+    @Controller()
+    class ClosedSub extends Base {}
     const { guard } = await guardFor({ session: { strategy: 'jwt' } });
     for (let i = 0; i < 2; i++) {
       expect(guard.canActivate(http(request(), OpenSub, 'shared'))).toBe(true);
@@ -125,7 +142,14 @@ describe('AuthGuard: JWT sessions', () => {
   });
 
   it('refuses with InvalidSession, logged as a server error, when the session callback throws', async () => {
-    const { guard, errors } = await guardFor({ session: { strategy: 'jwt' }, callbacks: { session: () => { throw new RangeError('callback bug'); } } });
+    const { guard, errors } = await guardFor({
+      session: { strategy: 'jwt' },
+      callbacks: {
+        session: () => {
+          throw new RangeError('callback bug');
+        },
+      },
+    });
     const decision = guard.canActivate(http(request(await jwtCookie())));
     expect(decision).toBeInstanceOf(Promise);
     expect(await refusal(() => decision)).toBe('InvalidSession');
@@ -221,18 +245,27 @@ describe('AuthGuard over HTTP: global or per route', () => {
     expect((await fetch(`${perRoute.url}/public`)).status).toBe(200);
     const res = await fetch(`${perRoute.url}/me`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ statusCode: 401, error: 'SessionRequired', message: 'Sign in to access this resource.' });
+    expect(await res.json()).toEqual({
+      statusCode: 401,
+      error: 'SessionRequired',
+      message: 'Sign in to access this resource.',
+    });
   });
 
   it('gives the handler @CurrentUser() and @AuthSession()', async () => {
     const res = await fetch(`${perRoute.url}/me`, { headers: { cookie } });
-    expect(await res.json()).toMatchObject({ user: { id: 'u1', email: 'a@b.test' }, session: { user: { id: 'u1' }, expires: expect.any(String) } });
+    expect(await res.json()).toMatchObject({
+      user: { id: 'u1', email: 'a@b.test' },
+      session: { user: { id: 'u1' }, expires: expect.any(String) },
+    });
   });
 
   it('clears a bad session cookie on the 401 InvalidSession', async () => {
     const res = await fetch(`${perRoute.url}/me`, { headers: { cookie: `${COOKIE}=junk` } });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
-    expect(res.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^${COOKIE.replace('.', '\\.')}=; Max-Age=0`))]);
+    expect(res.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^${COOKIE.replace('.', '\\.')}=; Max-Age=0`)),
+    ]);
   });
 });

@@ -1,4 +1,11 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional, UnauthorizedException } from '@nestjs/common';
+import {
+  type CanActivate,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Optional,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { stringifySetCookie } from 'cookie';
@@ -70,12 +77,18 @@ export class AuthGuard implements CanActivate {
       secure: isSecureRequest(req, this.config),
     };
     if (this.policy(context).uncached) {
-      return this.sessions.read(lookup, { fresh: true }).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
+      return this.sessions.read(lookup, { fresh: true }).then(
+        (state) => this.decide(context, req, state),
+        (error) => this.failed(context, error),
+      );
     }
     // A cache hit (or no token at all) is decided without a promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
     if (known) return this.decide(context, req, known);
-    return this.sessions.read(lookup).then((state) => this.decide(context, req, state), (error) => this.failed(context, error));
+    return this.sessions.read(lookup).then(
+      (state) => this.decide(context, req, state),
+      (error) => this.failed(context, error),
+    );
   }
 
   /**
@@ -98,7 +111,10 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
-    return this.handleUnauthenticated(context, state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession');
+    return this.handleUnauthenticated(
+      context,
+      state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession',
+    );
   }
 
   /** True for routes marked `@Public()` (handler first, then controller). */
@@ -145,6 +161,7 @@ export class AuthGuard implements CanActivate {
   private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {
     const res = this.getResponse(context);
     if (!res || typeof res.append !== 'function') return;
-    for (const c of state.clearCookies) res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
+    for (const c of state.clearCookies)
+      res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
   }
 }

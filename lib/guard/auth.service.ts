@@ -25,7 +25,10 @@ export class AuthService {
    * The session of an Express request (cookie or bearer), or `null`. With `fresh: true` a database
    * session is looked up even within `session.cacheTtl` (as `@SkipSessionCache()` does for a route).
    */
-  async getSession(request: Request, options: { fresh?: boolean } = {}): Promise<{ user: AuthUser; session: Session } | null> {
+  async getSession(
+    request: Request,
+    options: { fresh?: boolean } = {},
+  ): Promise<{ user: AuthUser; session: Session } | null> {
     const state = await this.sessions.read(
       {
         cookies: requestCookies(request.headers.cookie),
@@ -62,11 +65,16 @@ export class AuthService {
    */
   async signOutEverywhere(userId: string): Promise<number> {
     if (this.config.session.strategy === 'jwt') {
-      throw new SignOutError('JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.');
+      throw new SignOutError(
+        'JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.',
+      );
     }
     const adapter = this.adapters.raw as (Adapter & Partial<SessionsByUserAdapter>) | null;
     if (typeof adapter?.deleteSessionsByUserId !== 'function') {
-      throw new MissingAdapterMethods(['deleteSessionsByUserId'], 'signOutEverywhere needs an adapter with deleteSessionsByUserId (TypeOrmAdapter and MemoryAdapter have it).');
+      throw new MissingAdapterMethods(
+        ['deleteSessionsByUserId'],
+        'signOutEverywhere needs an adapter with deleteSessionsByUserId (TypeOrmAdapter and MemoryAdapter have it).',
+      );
     }
     const count = await adapter.deleteSessionsByUserId(userId);
     this.sessions.forgetUser(userId);

@@ -37,7 +37,8 @@ export function toAuthRequest(req: Request, config: ResolvedAuthConfig): AuthReq
   for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-  const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const body =
+    req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
   return {
     method: req.method.toUpperCase(),
     url,
@@ -67,7 +68,10 @@ export function writeAuthResponse(req: Request, res: Response, response: AuthRes
       res.end(safeJson({ url: response.redirect }));
       return;
     }
-    res.status(response.status ?? 302).setHeader('Location', response.redirect).end();
+    res
+      .status(response.status ?? 302)
+      .setHeader('Location', response.redirect)
+      .end();
     return;
   }
   res.status(response.status ?? 200);

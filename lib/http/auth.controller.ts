@@ -20,26 +20,70 @@ export class AuthControllerBase {
     private readonly errorLog: RequestErrorLog,
   ) {}
 
-  @Get('providers') providers(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'providers'); }
-  @Get('csrf') csrf(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'csrf'); }
-  @Get('session') session(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'session'); }
-  @Post('session') updateSession(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'session'); }
-  @Get('signin') signInPage(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'signin'); }
-  @Post('signin/:provider') signIn(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) { return this.run(req, res, 'signin', provider); }
-  @Get('callback/:provider') callbackGet(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) { return this.run(req, res, 'callback', provider); }
-  @Post('callback/:provider') callbackPost(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) { return this.run(req, res, 'callback', provider); }
-  @Get('signout') signOutPage(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'signout'); }
-  @Post('signout') signOut(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'signout'); }
-  @Get('verify-request') verifyRequest(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'verify-request'); }
-  @Get('error') error(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'error'); }
-  @Get('webauthn-options/:provider') webauthnOptions(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) { return this.run(req, res, 'webauthn-options', provider); }
+  @Get('providers') providers(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'providers');
+  }
+  @Get('csrf') csrf(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'csrf');
+  }
+  @Get('session') session(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'session');
+  }
+  @Post('session') updateSession(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'session');
+  }
+  @Get('signin') signInPage(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'signin');
+  }
+  @Post('signin/:provider') signIn(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) {
+    return this.run(req, res, 'signin', provider);
+  }
+  @Get('callback/:provider') callbackGet(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('provider') provider: string,
+  ) {
+    return this.run(req, res, 'callback', provider);
+  }
+  @Post('callback/:provider') callbackPost(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('provider') provider: string,
+  ) {
+    return this.run(req, res, 'callback', provider);
+  }
+  @Get('signout') signOutPage(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'signout');
+  }
+  @Post('signout') signOut(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'signout');
+  }
+  @Get('verify-request') verifyRequest(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'verify-request');
+  }
+  @Get('error') error(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'error');
+  }
+  @Get('webauthn-options/:provider') webauthnOptions(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('provider') provider: string,
+  ) {
+    return this.run(req, res, 'webauthn-options', provider);
+  }
 
   /** The browser half of passkeys, served from the installed package (no CDN). */
-  @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'webauthn-client'); }
+  @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'webauthn-client');
+  }
 
   /** Anything else under the base path: a clear 400, never a 404 page from another layer or a 500. */
-  @All() root(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'unknown'); }
-  @All('{*rest}') unknown(@Req() req: Request, @Res() res: Response) { return this.run(req, res, 'unknown'); }
+  @All() root(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'unknown');
+  }
+  @All('{*rest}') unknown(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'unknown');
+  }
 
   private async run(req: Request, res: Response, action: AuthAction, provider?: string): Promise<void> {
     let authRequest;

@@ -17,7 +17,11 @@ describe('renderEmailConfirmPage', () => {
     const form = tags.find((t) => t.name === 'form')!;
     expect(form.attrs).toMatchObject({ method: 'post', action: 'https://app.example.com/auth/callback/email' });
     const hidden = Object.fromEntries(tags.filter((t) => t.name === 'input').map((t) => [t.attrs.name, t.attrs.value]));
-    expect(hidden).toEqual({ token: 'abc_DEF-123', email: 'alice@example.com', callbackUrl: 'https://app.example.com/dashboard?a=1&b=2' });
+    expect(hidden).toEqual({
+      token: 'abc_DEF-123',
+      email: 'alice@example.com',
+      callbackUrl: 'https://app.example.com/dashboard?a=1&b=2',
+    });
     expect(tags.some((t) => t.name === 'button' && t.attrs.type === 'submit')).toBe(true);
     expect(tags.some((t) => t.name === 'script')).toBe(false);
     expect(unlabeledInputs(html)).toEqual([]);

@@ -39,13 +39,17 @@ describe('renderErrorPage', () => {
     const html = renderErrorPage({ ...base, error });
     expect(html).toContain(`<h1>${heading}</h1>`);
     expect(html).toContain(`<title>${heading}</title>`);
-    const links = parseTags(html).filter((t) => t.name === 'a').map((t) => t.attrs.href);
+    const links = parseTags(html)
+      .filter((t) => t.name === 'a')
+      .map((t) => t.attrs.href);
     expect(links.includes(base.signInUrl)).toBe(signIn);
     expect(links).toContain(`${base.url}/`);
   });
 
   it('explains an expired magic link', () => {
-    expect(renderErrorPage({ ...base, error: 'Verification' })).toContain('It may have been used already, or it may have expired.');
+    expect(renderErrorPage({ ...base, error: 'Verification' })).toContain(
+      'It may have been used already, or it may have expired.',
+    );
   });
 
   it('never echoes the error parameter', () => {
@@ -57,9 +61,17 @@ describe('renderErrorPage', () => {
   });
 
   it('drops links that are not http(s) and escapes the rest', () => {
-    const html = renderErrorPage({ ...base, url: 'javascript:alert(1)', signInUrl: 'http://127.0.0.1:3000/auth/signin?a="><b>' });
+    const html = renderErrorPage({
+      ...base,
+      url: 'javascript:alert(1)',
+      signInUrl: 'http://127.0.0.1:3000/auth/signin?a="><b>',
+    });
     expect(html).not.toContain('javascript:');
-    expect(parseTags(html).filter((t) => t.name === 'a').map((t) => t.attrs.href)).toEqual(['http://127.0.0.1:3000/auth/signin?a=%22%3E%3Cb%3E']);
+    expect(
+      parseTags(html)
+        .filter((t) => t.name === 'a')
+        .map((t) => t.attrs.href),
+    ).toEqual(['http://127.0.0.1:3000/auth/signin?a=%22%3E%3Cb%3E']);
     expect(html).not.toContain('<b>');
   });
 

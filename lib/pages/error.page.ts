@@ -14,7 +14,8 @@ interface ErrorContent {
 const SERVER_PROBLEM: ErrorContent = {
   status: 500,
   heading: 'Server error',
-  message: 'There is a problem with the server configuration. The site administrators can find the details in the server logs.',
+  message:
+    'There is a problem with the server configuration. The site administrators can find the details in the server logs.',
   signIn: false,
 };
 
@@ -33,11 +34,17 @@ const BAD_REQUEST: ErrorContent = {
 const ERROR_PAGES: Record<string, ErrorContent> = {
   Configuration: SERVER_PROBLEM,
   MissingAdapterMethods: SERVER_PROBLEM,
-  AccessDenied: { status: 403, heading: 'Access denied', message: 'You do not have permission to sign in.', signIn: true },
+  AccessDenied: {
+    status: 403,
+    heading: 'Access denied',
+    message: 'You do not have permission to sign in.',
+    signIn: true,
+  },
   Verification: {
     status: 403,
     heading: 'Unable to sign in',
-    message: 'The sign-in link is no longer valid. It may have been used already, or it may have expired. Request a new one from the sign-in page.',
+    message:
+      'The sign-in link is no longer valid. It may have been used already, or it may have expired. Request a new one from the sign-in page.',
     signIn: true,
   },
   WebAuthnVerificationError: {
@@ -55,10 +62,20 @@ const ERROR_PAGES: Record<string, ErrorContent> = {
   InvalidRequest: BAD_REQUEST,
   InvalidProvider: BAD_REQUEST,
   UnknownAction: BAD_REQUEST,
-  RateLimited: { status: 429, heading: 'Too many attempts', message: 'Wait a few minutes, then try again.', signIn: true },
+  RateLimited: {
+    status: 429,
+    heading: 'Too many attempts',
+    message: 'Wait a few minutes, then try again.',
+    signIn: true,
+  },
 };
 
-const DEFAULT_CONTENT: ErrorContent = { status: 200, heading: 'Error', message: 'Something went wrong while signing in.', signIn: true };
+const DEFAULT_CONTENT: ErrorContent = {
+  status: 200,
+  heading: 'Error',
+  message: 'Something went wrong while signing in.',
+  signIn: true,
+};
 
 function contentFor(type?: string): ErrorContent {
   return type && Object.hasOwn(ERROR_PAGES, type) ? ERROR_PAGES[type]! : DEFAULT_CONTENT;
@@ -82,7 +99,9 @@ export function renderErrorPage(p: ErrorPageParams): string {
   const signIn = safeUrl(p.signInUrl);
   const links = [
     content.signIn && signIn ? `<a class="button" href="${escapeAttr(signIn)}">Sign in</a>` : '',
-    home ? `<a class="button${content.signIn && signIn ? ' button-secondary' : ''}" href="${escapeAttr(home)}">Go to the home page</a>` : '',
+    home
+      ? `<a class="button${content.signIn && signIn ? ' button-secondary' : ''}" href="${escapeAttr(home)}">Go to the home page</a>`
+      : '',
   ].filter(Boolean);
   const body = [
     `<h1>${escapeHtml(content.heading)}</h1>`,

@@ -20,8 +20,10 @@ export interface PageDocument {
 /** The default brand colour: white text on it passes WCAG AA. */
 const DEFAULT_BRAND = '#2563eb';
 
-const LIGHT = '--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#8b8b94;--input-bg:#fff;--error-bg:#fef2f2;--error-text:#991b1b;--error-border:#f87171;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light';
-const DARK = '--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#8b8b94;--input-bg:#18181b;--error-bg:#450a0a;--error-text:#fecaca;--error-border:#b91c1c;--link:#93c5fd;--focus:#93c5fd;color-scheme:dark';
+const LIGHT =
+  '--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#8b8b94;--input-bg:#fff;--error-bg:#fef2f2;--error-text:#991b1b;--error-border:#f87171;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light';
+const DARK =
+  '--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#8b8b94;--input-bg:#18181b;--error-bg:#450a0a;--error-text:#fecaca;--error-border:#b91c1c;--link:#93c5fd;--focus:#93c5fd;color-scheme:dark';
 
 // Plain CSS, no framework: the pages must render offline, without JavaScript, on any width.
 const BASE_CSS = [
@@ -78,7 +80,9 @@ export function renderPage(doc: PageDocument): string {
     // The passkey script asks this site for options; nothing else may be fetched.
     scripts.length ? "connect-src 'self'" : undefined,
     "base-uri 'none'",
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
 
   return [
     '<!DOCTYPE html>',

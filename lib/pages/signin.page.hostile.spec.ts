@@ -11,7 +11,11 @@ describe('renderSignInPage', () => {
         provider('evil', 'oauth', {
           name: xss,
           signinUrl: `${AUTH}/signin/evil?x=${xss}`,
-          style: { brandColor: 'red;}body{background:url(https://evil.example/a)}', logo: 'javascript:alert(1)', text: '#fff;x:url(https://evil.example/b)' },
+          style: {
+            brandColor: 'red;}body{background:url(https://evil.example/a)}',
+            logo: 'javascript:alert(1)',
+            text: '#fff;x:url(https://evil.example/b)',
+          },
         }),
         provider('mail', 'email', { name: xss }),
         provider('creds', 'credentials', {
@@ -25,7 +29,12 @@ describe('renderSignInPage', () => {
       email: xss,
       error: xss,
       code: xss,
-      theme: { colorScheme: `dark"><script>` as never, logo: `"><script>alert(1)</script>`, brandColor: '#000;}</style><script>alert(1)</script>', buttonText: xss },
+      theme: {
+        colorScheme: `dark"><script>` as never,
+        logo: `"><script>alert(1)</script>`,
+        brandColor: '#000;}</style><script>alert(1)</script>',
+        buttonText: xss,
+      },
       webauthnScriptUrl: 'javascript:alert(1)',
     });
     const html = renderSignInPage(hostile);
@@ -42,7 +51,11 @@ describe('renderSignInPage', () => {
     it('keeps hostile values inside their attributes, intact', () => {
       const hidden = tags.filter((t) => t.name === 'input' && t.attrs.type === 'hidden');
       expect(hidden.filter((t) => t.attrs.name === 'csrfToken').map((t) => t.attrs.value)).toEqual([xss, xss, xss]); // no passkey form: its script URL was refused
-      expect(hidden.filter((t) => t.attrs.name === 'callbackUrl').every((t) => t.attrs.value === `"><script>alert(1)</script>`)).toBe(true);
+      expect(
+        hidden
+          .filter((t) => t.attrs.name === 'callbackUrl')
+          .every((t) => t.attrs.value === `"><script>alert(1)</script>`),
+      ).toBe(true);
       expect(tags.find((t) => t.name === 'input' && t.attrs.name === 'email')!.attrs.value).toBe(xss);
     });
 
@@ -59,5 +72,4 @@ describe('renderSignInPage', () => {
       expect(unlabeledInputs(html)).toEqual([]);
     });
   });
-
 });

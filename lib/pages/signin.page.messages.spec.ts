@@ -34,9 +34,13 @@ describe('renderSignInPage', () => {
     });
 
     it('shows a CredentialsSignin code only when it is a plain identifier', () => {
-      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'invalid_totp' }))).toContain('Reason: invalid_totp');
+      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'invalid_totp' }))).toContain(
+        'Reason: invalid_totp',
+      );
       expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'credentials' }))).not.toContain('Reason:');
-      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'Call +1 555 now <b>' }))).not.toContain('Reason:');
+      expect(renderSignInPage(params({ error: 'CredentialsSignin', code: 'Call +1 555 now <b>' }))).not.toContain(
+        'Reason:',
+      );
       expect(renderSignInPage(params({ error: 'OAuthCallbackError', code: 'x' }))).not.toContain('Reason:');
     });
 

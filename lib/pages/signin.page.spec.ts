@@ -28,7 +28,9 @@ describe('renderSignInPage', () => {
 
   it('shows one POST form per OAuth/OIDC provider with the CSRF token and callback URL', () => {
     const html = renderSignInPage(params());
-    const oauth = forms(html).filter((f) => f.action.includes('/signin/github') || f.action.includes('/signin/demo-idp'));
+    const oauth = forms(html).filter(
+      (f) => f.action.includes('/signin/github') || f.action.includes('/signin/demo-idp'),
+    );
     expect(oauth.map((f) => f.action)).toEqual([`${AUTH}/signin/github`, `${AUTH}/signin/demo-idp`]);
     for (const f of oauth) {
       expect(f.attrs.method).toBe('post');
@@ -49,12 +51,20 @@ describe('renderSignInPage', () => {
       expect(f.inputs).toContainEqual({ type: 'hidden', name: 'csrfToken', value: 'csrf-123' });
       expect(f.inputs).toContainEqual({ type: 'hidden', name: 'callbackUrl', value: 'http://127.0.0.1:3000/private' });
     }
-    expect(parseTags(html).filter((t) => t.name === 'button').every((b) => b.attrs.type === 'submit')).toBe(true);
+    expect(
+      parseTags(html)
+        .filter((t) => t.name === 'button')
+        .every((b) => b.attrs.type === 'submit'),
+    ).toBe(true);
     expect(html).not.toMatch(/<(div|span|a)[^>]*onclick/i);
   });
 
   it('colours a provider button with its brand colour and shows a logo only when given', () => {
-    const withLogo = renderSignInPage(params({ providers: [provider('x', 'oauth', { style: { brandColor: '#ffffff', logo: 'data:image/png;base64,AAAA' } })] }));
+    const withLogo = renderSignInPage(
+      params({
+        providers: [provider('x', 'oauth', { style: { brandColor: '#ffffff', logo: 'data:image/png;base64,AAAA' } })],
+      }),
+    );
     expect(withLogo).toContain('.provider-0{background:#ffffff;color:#000;');
     expect(withLogo).toContain('<img src="data:image/png;base64,AAAA" alt="" width="24" height="24">');
     const noLogo = renderSignInPage(params({ providers: [provider('x', 'oauth')] }));
@@ -63,9 +73,12 @@ describe('renderSignInPage', () => {
   });
 
   it('allows the origin of a configured provider logo, and nothing else, in the CSP', () => {
-    const html = renderSignInPage(params({ providers: [provider('x', 'oauth', { style: { logo: 'https://cdn.example.com/x.svg' } })] }));
+    const html = renderSignInPage(
+      params({ providers: [provider('x', 'oauth', { style: { logo: 'https://cdn.example.com/x.svg' } })] }),
+    );
     expect(externalResources(html, ['https://cdn.example.com'])).toEqual([]);
-    const csp = parseTags(html).find((t) => t.name === 'meta' && t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
+    const csp = parseTags(html).find((t) => t.name === 'meta' && t.attrs['http-equiv'] === 'Content-Security-Policy')!
+      .attrs.content!;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain('img-src https://cdn.example.com');
     expect(csp).not.toContain('script-src');
@@ -75,7 +88,10 @@ describe('renderSignInPage', () => {
     const html = renderSignInPage(params({ email: 'ann@example.com' }));
     const email = forms(html).find((f) => f.action === `${AUTH}/signin/email`)!;
     expect(email.inputs.find((i) => i.name === 'email')).toMatchObject({
-      id: 'input-email-email', type: 'email', autocomplete: 'email', value: 'ann@example.com',
+      id: 'input-email-email',
+      type: 'email',
+      autocomplete: 'email',
+      value: 'ann@example.com',
     });
     expect(html).toContain('<label for="input-email-email">Email</label>');
     expect(html).toContain('Sign in with Email</button>');
@@ -86,23 +102,41 @@ describe('renderSignInPage', () => {
     const creds = forms(html).find((f) => f.action === `${AUTH}/callback/credentials`)!;
     expect(creds.inputs.filter((i) => i.type !== 'hidden')).toEqual([
       { id: 'input-credentials-username', name: 'username', type: 'text', autocomplete: 'username', required: '' },
-      { id: 'input-credentials-password', name: 'password', type: 'password', autocomplete: 'current-password', required: '' },
+      {
+        id: 'input-credentials-password',
+        name: 'password',
+        type: 'password',
+        autocomplete: 'current-password',
+        required: '',
+      },
     ]);
     expect(html).toContain('<label for="input-credentials-username">Username</label>');
     expect(html).toContain('<label for="input-credentials-password">Password</label>');
   });
 
   it('passes safe input attributes, falls back to the field name as label, and refuses unknown input types', () => {
-    const html = renderSignInPage(params({
-      providers: [provider('c', 'credentials', {
-        credentials: {
-          otp: { type: 'number', placeholder: '123456', maxLength: 6, inputMode: 'numeric' },
-          weird: { type: 'image', onfocus: 'alert(1)', src: 'https://evil.example/x.png' } as never,
-        },
-      })],
-    }));
+    const html = renderSignInPage(
+      params({
+        providers: [
+          provider('c', 'credentials', {
+            credentials: {
+              otp: { type: 'number', placeholder: '123456', maxLength: 6, inputMode: 'numeric' },
+              weird: { type: 'image', onfocus: 'alert(1)', src: 'https://evil.example/x.png' } as never,
+            },
+          }),
+        ],
+      }),
+    );
     const inputs = forms(html)[0]!.inputs.filter((i) => i.type !== 'hidden');
-    expect(inputs[0]).toEqual({ id: 'input-c-otp', name: 'otp', type: 'number', placeholder: '123456', maxlength: '6', inputmode: 'numeric', autocomplete: 'one-time-code' });
+    expect(inputs[0]).toEqual({
+      id: 'input-c-otp',
+      name: 'otp',
+      type: 'number',
+      placeholder: '123456',
+      maxlength: '6',
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+    });
     expect(inputs[1]).toEqual({ id: 'input-c-weird', name: 'weird', type: 'text' });
     expect(html).toContain('<label for="input-c-otp">otp</label>');
   });
@@ -119,13 +153,20 @@ describe('renderSignInPage', () => {
     expect(passkey.attrs).toMatchObject({ 'data-webauthn-provider': 'passkey', method: 'post' });
     expect(passkey.attrs['data-webauthn-conditional-ui']).toBeUndefined();
     expect(html).toContain('<p class="error" role="alert" data-webauthn-error hidden></p>');
-    expect(passkey.inputs.find((i) => i.name === 'email')).toMatchObject({ type: 'email', autocomplete: 'username webauthn' });
+    expect(passkey.inputs.find((i) => i.name === 'email')).toMatchObject({
+      type: 'email',
+      autocomplete: 'username webauthn',
+    });
     // The first button (Enter) signs in; registering is asked for by its own button, never inferred
     // from the address.
-    const buttons = parseTags(html).filter((t) => t.name === 'button' && t.attrs.type === 'submit').slice(-2);
+    const buttons = parseTags(html)
+      .filter((t) => t.name === 'button' && t.attrs.type === 'submit')
+      .slice(-2);
     expect(buttons.map((b) => b.attrs['data-webauthn-action'])).toEqual([undefined, 'register']);
     expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button>');
-    expect(html).toContain('<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>');
+    expect(html).toContain(
+      '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+    );
     expect(html).toContain(`<script src="${AUTH}/webauthn-client.js" defer></script>`);
     expect(html).toContain('<noscript>');
     const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
@@ -134,9 +175,16 @@ describe('renderSignInPage', () => {
   });
 
   it('adds the webauthn autocomplete token for conditional UI', () => {
-    const html = renderSignInPage(params({
-      providers: [provider('passkey', 'webauthn', { enableConditionalUI: true, formFields: { email: { label: 'Email', type: 'email' } } })],
-    }));
+    const html = renderSignInPage(
+      params({
+        providers: [
+          provider('passkey', 'webauthn', {
+            enableConditionalUI: true,
+            formFields: { email: { label: 'Email', type: 'email' } },
+          }),
+        ],
+      }),
+    );
     const email = forms(html)[0]!.inputs.find((i) => i.name === 'email')!;
     expect(email.autocomplete).toBe('username webauthn');
     expect(forms(html)[0]!.attrs['data-webauthn-conditional-ui']).toBe('');

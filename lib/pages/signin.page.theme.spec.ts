@@ -17,7 +17,9 @@ describe('renderSignInPage', () => {
     });
 
     it('uses the brand colour, the button text colour and the logo', () => {
-      const html = renderSignInPage(params({ theme: { colorScheme: 'light', brandColor: '#7c3aed', buttonText: '#fefefe', logo: '/logo.svg' } }));
+      const html = renderSignInPage(
+        params({ theme: { colorScheme: 'light', brandColor: '#7c3aed', buttonText: '#fefefe', logo: '/logo.svg' } }),
+      );
       expect(html).toContain('body{--brand:#7c3aed;--brand-text:#fefefe}');
       expect(html).toContain('<img class="logo" src="/logo.svg" alt="">');
       const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
@@ -25,7 +27,9 @@ describe('renderSignInPage', () => {
     });
 
     it('picks a readable text colour for a light brand colour', () => {
-      expect(renderSignInPage(params({ theme: { ...theme, brandColor: '#fde047' } }))).toContain('--brand:#fde047;--brand-text:#000');
+      expect(renderSignInPage(params({ theme: { ...theme, brandColor: '#fde047' } }))).toContain(
+        '--brand:#fde047;--brand-text:#000',
+      );
     });
 
     it('allows exactly its inline style sheet through the CSP hash', () => {

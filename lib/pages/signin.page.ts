@@ -17,7 +17,8 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
   OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
   EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
   Callback: TRY_ANOTHER_ACCOUNT,
-  OAuthAccountNotLinked: 'This email address is already used by another sign-in method. To confirm it is you, sign in the way you did the first time.',
+  OAuthAccountNotLinked:
+    'This email address is already used by another sign-in method. To confirm it is you, sign in the way you did the first time.',
   AccountNotLinked: 'This passkey or email address belongs to another account. Sign in the way you did the first time.',
   EmailSignin: 'The sign-in email could not be sent. Check the address and try again.',
   CredentialsSignin: 'Sign in failed. Check that the details you entered are correct.',
@@ -86,7 +87,9 @@ export function renderSignInPage(p: SignInPageParams): string {
   const body = [
     '<h1>Sign in</h1>',
     error,
-    sections.length ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n') : '<p>No sign-in method is configured.</p>',
+    sections.length
+      ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n')
+      : '<p>No sign-in method is configured.</p>',
   ].join('\n');
 
   return renderPage({
@@ -106,7 +109,13 @@ function errorBox(type: string, code?: string): string {
   return `<div class="error" role="alert"><p>${escapeHtml(message)}</p>${showCode ? `<p class="muted">Reason: ${escapeHtml(code)}</p>` : ''}</div>`;
 }
 
-function oauthButton(provider: SignInPageProvider, index: number, hidden: string, css: string[], images: string[]): string {
+function oauthButton(
+  provider: SignInPageProvider,
+  index: number,
+  hidden: string,
+  css: string[],
+  images: string[],
+): string {
   const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
   if (bg) {
     const text = safeCssColor(provider.style?.text) ?? readableTextColor(bg);
@@ -139,7 +148,13 @@ function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: st
 }
 
 /** The credentials form: one labelled input per field, posted to the provider's callback URL. */
-function fieldsForm(provider: SignInPageProvider, fields: Record<string, CredentialInput>, hidden: string, kind: string, buttonText: string): string {
+function fieldsForm(
+  provider: SignInPageProvider,
+  fields: Record<string, CredentialInput>,
+  hidden: string,
+  kind: string,
+  buttonText: string,
+): string {
   return [
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="${escapeAttr(kind)}">`,
     hidden,
@@ -159,7 +174,8 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
     // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.
     for (const [name, input] of Object.entries(fields)) {
       const ac = typeof input.autocomplete === 'string' ? input.autocomplete : '';
-      if (name === 'email' && !/\bwebauthn\b/.test(ac)) fields[name] = { ...input, autocomplete: `${ac || 'username'} webauthn` };
+      if (name === 'email' && !/\bwebauthn\b/.test(ac))
+        fields[name] = { ...input, autocomplete: `${ac || 'username'} webauthn` };
     }
   }
   return [
@@ -168,7 +184,9 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}"` +
       `${provider.enableConditionalUI ? ' data-webauthn-conditional-ui' : ''}>`,
     hidden,
-    ...Object.entries(fields).map(([name, input]) => inputField(provider, name, input, name === 'email' ? p.email : undefined)),
+    ...Object.entries(fields).map(([name, input]) =>
+      inputField(provider, name, input, name === 'email' ? p.email : undefined),
+    ),
     `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
     // Registration is its own button: the server never decides it from the address typed (that
     // would tell anyone which addresses have an account), so the user says it.
@@ -192,7 +210,9 @@ function inputField(provider: SignInPageProvider, name: string, input: Credentia
   const label = typeof input.label === 'string' && input.label.trim() ? input.label : name;
   const attrs: string[] = [`id="${id}"`, `name="${escapeAttr(name)}"`, `type="${type}"`];
   const given = Object.fromEntries(
-    Object.entries(input).filter(([k, v]) => k in PASSED_ATTRIBUTES && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')),
+    Object.entries(input).filter(
+      ([k, v]) => k in PASSED_ATTRIBUTES && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
+    ),
   );
   if (given.autocomplete === undefined) {
     const auto = defaultAutocomplete(name, type);

@@ -6,9 +6,17 @@ const theme = { colorScheme: 'light', logo: '', brandColor: '#111827', buttonTex
 
 describe('renderSignOutPage', () => {
   it('asks for confirmation with a POST form carrying the CSRF token and callback URL', () => {
-    const html = renderSignOutPage({ csrfToken: 't0k', callbackUrl: '/after', signOutUrl: 'http://127.0.0.1:3000/auth/signout', theme });
+    const html = renderSignOutPage({
+      csrfToken: 't0k',
+      callbackUrl: '/after',
+      signOutUrl: 'http://127.0.0.1:3000/auth/signout',
+      theme,
+    });
     const tags = parseTags(html);
-    expect(tags.find((t) => t.name === 'form')!.attrs).toEqual({ action: 'http://127.0.0.1:3000/auth/signout', method: 'post' });
+    expect(tags.find((t) => t.name === 'form')!.attrs).toEqual({
+      action: 'http://127.0.0.1:3000/auth/signout',
+      method: 'post',
+    });
     expect(tags.filter((t) => t.name === 'input')).toEqual([
       { name: 'input', attrs: { type: 'hidden', name: 'csrfToken', value: 't0k' } },
       { name: 'input', attrs: { type: 'hidden', name: 'callbackUrl', value: '/after' } },
@@ -22,7 +30,12 @@ describe('renderSignOutPage', () => {
 
   it('escapes hostile values and drops a cancel link that is not http(s)', () => {
     const xss = '"><script>alert(1)</script>';
-    const html = renderSignOutPage({ csrfToken: xss, callbackUrl: `javascript:alert(1)//${xss}`, signOutUrl: `http://127.0.0.1/auth/signout?${xss}`, theme });
+    const html = renderSignOutPage({
+      csrfToken: xss,
+      callbackUrl: `javascript:alert(1)//${xss}`,
+      signOutUrl: `http://127.0.0.1/auth/signout?${xss}`,
+      theme,
+    });
     expect(html).not.toMatch(/<script/i);
     expect(parseTags(html).filter((t) => t.name === 'a')).toEqual([]);
     expect(parseTags(html).find((t) => t.name === 'input')!.attrs.value).toBe(xss);

@@ -13,7 +13,14 @@ describe('webAuthnClientScript', () => {
   });
 
   it('wires the documented data attributes and loads nothing from elsewhere', () => {
-    for (const attr of ['data-webauthn-provider', 'data-webauthn-action', 'data-webauthn-conditional-ui', 'data-webauthn-error', 'data-webauthn-base-url', 'data-callback-url']) {
+    for (const attr of [
+      'data-webauthn-provider',
+      'data-webauthn-action',
+      'data-webauthn-conditional-ui',
+      'data-webauthn-error',
+      'data-webauthn-base-url',
+      'data-callback-url',
+    ]) {
       expect(WEBAUTHN_CLIENT_SCRIPT).toContain(attr);
     }
     // Requests go to the base URL the script was loaded from, never to an absolute address.

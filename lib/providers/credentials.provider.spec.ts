@@ -9,7 +9,10 @@ function deepMerge(target: Record<string, unknown>, source: Record<string, unkno
   for (const [key, value] of Object.entries(source)) {
     const current = out[key];
     const plain = (v: unknown) => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
-    out[key] = plain(value) && plain(current) ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>) : value;
+    out[key] =
+      plain(value) && plain(current)
+        ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
   }
   return out;
 }
@@ -47,25 +50,47 @@ describe('Credentials()', () => {
 
   it('resolves the lockout defaults and the identifier field', () => {
     expect(resolveLockout({ credentials: fields })).toEqual({
-      maxAttempts: 5, maxAttemptsPerIp: 30, windowSeconds: 900, identifierField: 'email',
+      maxAttempts: 5,
+      maxAttemptsPerIp: 30,
+      windowSeconds: 900,
+      identifierField: 'email',
     });
     expect(resolveLockout({ credentials: { username: {}, password: {} } })?.identifierField).toBe('username');
     expect(resolveLockout({ credentials: { phone: {}, pin: {} } })?.identifierField).toBe('phone');
-    expect(resolveLockout({ credentials: fields, lockout: { maxAttempts: 3, identifierField: 'password' } })).toMatchObject({ maxAttempts: 3, maxAttemptsPerIp: 30, identifierField: 'password' });
+    expect(
+      resolveLockout({ credentials: fields, lockout: { maxAttempts: 3, identifierField: 'password' } }),
+    ).toMatchObject({ maxAttempts: 3, maxAttemptsPerIp: 30, identifierField: 'password' });
     expect(resolveLockout({ credentials: fields, lockout: false })).toBeNull();
-    expect(CREDENTIALS_DEFAULTS).toMatchObject({ maxAttempts: 5, maxAttemptsPerIp: 30, windowSeconds: 900, maxInputLength: 1024 });
+    expect(CREDENTIALS_DEFAULTS).toMatchObject({
+      maxAttempts: 5,
+      maxAttemptsPerIp: 30,
+      windowSeconds: 900,
+      maxInputLength: 1024,
+    });
   });
 });
 
 describe('validateCredentialsProvider', () => {
   it('accepts a well-formed provider', () => {
-    expect(problemsOf(Credentials({ credentials: fields, authorize, lockout: { maxAttempts: 10, windowSeconds: 60, identifierField: 'email' }, maxInputLength: 2048 }) as never)).toEqual([]);
+    expect(
+      problemsOf(
+        Credentials({
+          credentials: fields,
+          authorize,
+          lockout: { maxAttempts: 10, windowSeconds: 60, identifierField: 'email' },
+          maxInputLength: 2048,
+        }) as never,
+      ),
+    ).toEqual([]);
     expect(problemsOf(Credentials({ credentials: fields, authorize, lockout: false }) as never)).toEqual([]);
   });
 
   it('reports every problem, each saying what to do', () => {
     const problems = problemsOf({
-      id: 'credentials', name: 'Credentials', type: 'credentials', authorize,
+      id: 'credentials',
+      name: 'Credentials',
+      type: 'credentials',
+      authorize,
       credentials: { 'bad name': {}, csrfToken: {}, password: 'text' },
       lockout: { maxAttempts: 0, maxAttemptsPerIp: 2.5, windowSeconds: -1, identifierField: 'username', maxAttempt: 3 },
       maxInputLength: 0,
@@ -78,7 +103,9 @@ describe('validateCredentialsProvider', () => {
     expect(problems.join('\n')).toMatch(/lockout.maxAttemptsPerIp must be a positive integer/);
     expect(problems.join('\n')).toMatch(/lockout.windowSeconds must be a positive number/);
     expect(problems.join('\n')).toMatch(/identifierField "username" is not one of the credentials fields/);
-    expect(problems.join('\n')).toMatch(/lockout.maxAttempt is not a setting; use maxAttempts, maxAttemptsPerIp, windowSeconds, identifierField/);
+    expect(problems.join('\n')).toMatch(
+      /lockout.maxAttempt is not a setting; use maxAttempts, maxAttemptsPerIp, windowSeconds, identifierField/,
+    );
     expect(problems.join('\n')).toMatch(/maxInputLength must be an integer/);
     for (const p of problems) expect(p.startsWith('providers "credentials" (credentials): ')).toBe(true);
   });

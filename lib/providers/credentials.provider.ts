@@ -14,11 +14,10 @@ export const CREDENTIALS_DEFAULTS = {
 } as const;
 
 /** What `Credentials()` takes: every field of {@link CredentialsConfig} but `type`; `authorize` is required. */
-export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Partial<
-  Omit<CredentialsConfig<C>, 'type' | 'options' | 'authorize'>
-> & {
-  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
-};
+export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> =
+  Partial<Omit<CredentialsConfig<C>, 'type' | 'options' | 'authorize'>> & {
+    authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
+  };
 
 /**
  * Sign-in with credentials the app checks itself (e.g. email and password), with JWT **and**
@@ -56,7 +55,9 @@ export function Credentials<C extends Record<string, CredentialInput> = Record<s
 }
 
 /** The lockout settings with defaults applied, or `null` when turned off. */
-export function resolveLockout(config: Pick<CredentialsConfig, 'credentials' | 'lockout'>): Required<CredentialsLockoutOptions> | null {
+export function resolveLockout(
+  config: Pick<CredentialsConfig, 'credentials' | 'lockout'>,
+): Required<CredentialsLockoutOptions> | null {
   if (config.lockout === false) return null;
   const lockout = config.lockout ?? {};
   return {

@@ -17,8 +17,7 @@ export interface CredentialInput {
 
 /** A credentials (username/password or similar) provider. */
 export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>
-  extends CommonProviderOptions,
-    InternalProviderOptions {
+  extends CommonProviderOptions, InternalProviderOptions {
   type: 'credentials';
   /** The form's inputs, keyed by field name. */
   credentials: C;

@@ -44,7 +44,9 @@ export function renderVerificationEmail(params: { url: string; theme?: Theme }):
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${background};padding:24px 0;">`,
     '<tr><td align="center">',
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:480px;background:${card};border-radius:12px;padding:24px;font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:${text};">`,
-    logo ? `<tr><td align="center" style="padding-bottom:16px;"><img src="${escapeAttr(logo)}" alt="" style="max-width:160px;max-height:72px;"></td></tr>` : '',
+    logo
+      ? `<tr><td align="center" style="padding-bottom:16px;"><img src="${escapeAttr(logo)}" alt="" style="max-width:160px;max-height:72px;"></td></tr>`
+      : '',
     `<tr><td align="center" style="font-size:20px;line-height:1.4;padding-bottom:16px;">Sign in to <strong>${hostHtml}</strong></td></tr>`,
     '<tr><td align="center" style="padding-bottom:16px;">',
     `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${brand};color:${buttonText};font-size:16px;font-weight:600;text-decoration:none;">Sign in</a>`,
@@ -55,7 +57,9 @@ export function renderVerificationEmail(params: { url: string; theme?: Theme }):
     '</table>',
     '</body>',
     '</html>',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 
   return {
     subject: `Sign in to ${host}`,

@@ -3,7 +3,12 @@ import addressparser from 'nodemailer/lib/addressparser';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import { defaultNormalizeIdentifier } from './email.normalize.js';
 import { renderVerificationEmail } from './email.message.js';
-import type { EmailConfig, EmailRateLimitOptions, EmailUserConfig, SendVerificationRequestParams } from './email.types.js';
+import type {
+  EmailConfig,
+  EmailRateLimitOptions,
+  EmailUserConfig,
+  SendVerificationRequestParams,
+} from './email.types.js';
 
 /** Defaults of email providers (README quotes them). */
 export const EMAIL_DEFAULTS = {

@@ -16,7 +16,16 @@ function providers() {
       secret: SECRET,
       providers: [
         { id: 'op', name: 'OP', type: 'oidc', issuer: 'https://op.example', clientId: 'c', clientSecret: 's' },
-        { id: 'as', name: 'AS', type: 'oauth', authorization: 'https://as.example/a', token: 'https://as.example/t', userinfo: 'https://as.example/u', clientId: 'c', clientSecret: 's' },
+        {
+          id: 'as',
+          name: 'AS',
+          type: 'oauth',
+          authorization: 'https://as.example/a',
+          token: 'https://as.example/t',
+          userinfo: 'https://as.example/u',
+          clientId: 'c',
+          clientSecret: 's',
+        },
         Email({ server: 'smtp://127.0.0.1:2525', from: 'no-reply@example.com' }),
         Credentials({ credentials: { email: {} }, authorize: async () => null }),
         Passkey({ relyingParty: { id: 'localhost', origin: 'http://localhost:3000' } }),
@@ -44,7 +53,9 @@ describe('providerOfType', () => {
   it('refuses a provider of another type with InvalidProvider, naming both types', () => {
     const email = byId.get('email')!;
     expect(() => providerOfType(email, 'oauth', 'oidc')).toThrow(InvalidProvider);
-    expect(() => providerOfType(email, 'oauth', 'oidc')).toThrow('Provider "email" is of type email, not oauth or oidc.');
+    expect(() => providerOfType(email, 'oauth', 'oidc')).toThrow(
+      'Provider "email" is of type email, not oauth or oidc.',
+    );
     expect(() => providerOfType(byId.get('op')!, 'oauth')).toThrow(InvalidProvider);
   });
 

@@ -37,7 +37,10 @@ export type InternalProvider = InternalProviderOf<ProviderType>;
 export type InternalOAuthProvider = InternalProviderOf<'oauth' | 'oidc'>;
 
 /** True when the provider is of one of `types`. */
-export function isProviderOfType<T extends ProviderType>(provider: InternalProvider, ...types: T[]): provider is InternalProviderOf<T> {
+export function isProviderOfType<T extends ProviderType>(
+  provider: InternalProvider,
+  ...types: T[]
+): provider is InternalProviderOf<T> {
   return (types as ProviderType[]).includes(provider.type);
 }
 
@@ -45,7 +48,12 @@ export function isProviderOfType<T extends ProviderType>(provider: InternalProvi
  * The provider, typed by its kind; `InvalidProvider` when it is of another kind (a flow handed a
  * provider it does not handle). E.g. `providerOfType(ctx.provider, 'email').config` is an EmailConfig.
  */
-export function providerOfType<T extends ProviderType>(provider: InternalProvider, ...types: T[]): InternalProviderOf<T> {
+export function providerOfType<T extends ProviderType>(
+  provider: InternalProvider,
+  ...types: T[]
+): InternalProviderOf<T> {
   if (isProviderOfType(provider, ...types)) return provider;
-  throw new InvalidProvider(`Provider ${JSON.stringify(provider.id)} is of type ${provider.type}, not ${types.join(' or ')}.`);
+  throw new InvalidProvider(
+    `Provider ${JSON.stringify(provider.id)} is of type ${provider.type}, not ${types.join(' or ')}.`,
+  );
 }

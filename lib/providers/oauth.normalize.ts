@@ -1,11 +1,6 @@
 import type { Client, CryptoKey, JWK, PrivateKey } from 'oauth4webapi';
 import type { Awaitable, Profile, TokenSet, User } from '../types/common.types.js';
-import type {
-  AccountCallback,
-  OAuthConfigInternal,
-  ProfileCallback,
-  UrlParams,
-} from './oauth.types.js';
+import type { AccountCallback, OAuthConfigInternal, ProfileCallback, UrlParams } from './oauth.types.js';
 
 /** The callback checks a provider can run. */
 export type OAuthCheck = 'state' | 'pkce' | 'nonce';
@@ -35,8 +30,10 @@ export type ClientPrivateKey = CryptoKey | PrivateKey | (JWK & { d: string });
  * An `oauth`/`oidc` provider in the form the OAuth flow works with: endpoints as handler objects,
  * checks resolved, default `profile()`/`account()` filled in. Built once per provider.
  */
-export interface NormalizedOAuthProvider
-  extends Omit<OAuthConfigInternal<Profile>, 'authorization' | 'token' | 'userinfo' | 'checks' | 'client' | 'type'> {
+export interface NormalizedOAuthProvider extends Omit<
+  OAuthConfigInternal<Profile>,
+  'authorization' | 'token' | 'userinfo' | 'checks' | 'client' | 'type'
+> {
   id: string;
   name: string;
   type: 'oauth' | 'oidc';
@@ -44,7 +41,10 @@ export interface NormalizedOAuthProvider
   wellKnown?: string;
   issuer?: string;
   authorization?: NormalizedEndpoint;
-  token?: NormalizedEndpoint<{ checks: { state?: string; code_verifier?: string; nonce?: string }; params: Record<string, string | undefined> }, { tokens: TokenSet }>;
+  token?: NormalizedEndpoint<
+    { checks: { state?: string; code_verifier?: string; nonce?: string }; params: Record<string, string | undefined> },
+    { tokens: TokenSet }
+  >;
   userinfo?: NormalizedEndpoint<{ tokens: TokenSet }, Profile>;
   /** The checks the callback runs (deduplicated; `'none'` removed). */
   checks: OAuthCheck[];
@@ -99,13 +99,14 @@ export function normalizeOAuthProvider(
   for (const check of requested) {
     if (check === 'state' || check === 'pkce' || (check === 'nonce' && type === 'oidc')) checks.add(check);
   }
-  const proxyBase = formPost ? undefined : stringOrUndefined(config.redirectProxyUrl) ?? topLevelRedirectProxyUrl;
+  const proxyBase = formPost ? undefined : (stringOrUndefined(config.redirectProxyUrl) ?? topLevelRedirectProxyUrl);
   // The proxy only knows where to bounce the callback from what the state carries.
   if (proxyBase) checks.add('state');
 
   const client = { ...((config.client as Partial<Client> | undefined) ?? {}) };
   const rawToken = config.token && typeof config.token === 'object' ? (config.token as Record<string, unknown>) : {};
-  const clientPrivateKey = (rawToken.clientPrivateKey ?? (client as Record<string, unknown>).clientPrivateKey) as ClientPrivateKey | undefined;
+  const clientPrivateKey = (rawToken.clientPrivateKey ?? (client as Record<string, unknown>).clientPrivateKey) as
+    ClientPrivateKey | undefined;
   delete (client as Record<string, unknown>).clientPrivateKey;
 
   return {
@@ -138,7 +139,10 @@ export function wellKnownFor(issuer: string): string {
 }
 
 // Without `openid` an OpenID Provider issues no ID token, so OIDC providers always ask for a scope.
-function withDefaultScope(endpoint: NormalizedEndpoint | undefined, type: 'oauth' | 'oidc'): NormalizedEndpoint | undefined {
+function withDefaultScope(
+  endpoint: NormalizedEndpoint | undefined,
+  type: 'oauth' | 'oidc',
+): NormalizedEndpoint | undefined {
   if (type !== 'oidc' || endpoint?.params.scope) return endpoint;
   return { ...(endpoint ?? {}), params: { ...(endpoint?.params ?? {}), scope: DEFAULT_OIDC_SCOPE } };
 }
@@ -192,7 +196,8 @@ export function defaultAccount(tokens: TokenSet): TokenSet {
     refresh_token: tokens.refresh_token,
     expires_at: tokens.expires_at,
     scope: tokens.scope,
-    token_type: typeof tokens.token_type === 'string' ? (tokens.token_type.toLowerCase() as Lowercase<string>) : undefined,
+    token_type:
+      typeof tokens.token_type === 'string' ? (tokens.token_type.toLowerCase() as Lowercase<string>) : undefined,
     session_state: tokens.session_state as string | undefined,
   }) as TokenSet;
 }

@@ -48,7 +48,9 @@ export interface AdvancedEndpointHandler<P extends UrlParams, C, R> {
   /** Extra query parameters (authorization) or body parameters (token). */
   params?: P;
   /** Performs the request yourself and returns the parsed result. */
-  request?: (context: C & { provider: OAuthConfigInternal<Profile> & { signinUrl: string; callbackUrl: string } }) => Awaitable<R>;
+  request?: (
+    context: C & { provider: OAuthConfigInternal<Profile> & { signinUrl: string; callbackUrl: string } },
+  ) => Awaitable<R>;
   /** Rewrites the raw HTTP response before it is validated. */
   conform?: (response: Response) => Awaitable<Response | undefined>;
 }

@@ -44,15 +44,13 @@ export interface AppProvider extends CommonProviderOptions {
 }
 
 /** The configuration of one provider, or a function returning it (SPEC 2.1). */
-export type Provider<P extends Profile = any> = (
-  | OIDCConfig<P>
-  | OAuth2Config<P>
-  | EmailConfig
-  | CredentialsConfig
-  | WebAuthnConfig
-  | OAuthConfig<P>
-) &
-  InternalProviderOptions | ((...args: any) => (OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig | WebAuthnConfig) & InternalProviderOptions);
+export type Provider<P extends Profile = any> =
+  | ((OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig | WebAuthnConfig | OAuthConfig<P>) &
+      InternalProviderOptions)
+  | ((
+      ...args: any
+    ) => (OIDCConfig<P> | OAuth2Config<P> | EmailConfig | CredentialsConfig | WebAuthnConfig) &
+      InternalProviderOptions);
 
 /** Present on configs returned by built-in factories: the user's own settings, merged last. */
 export interface InternalProviderOptions {

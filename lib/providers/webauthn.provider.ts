@@ -24,7 +24,9 @@ export const WEBAUTHN_DEFAULTS = {
 } as const;
 
 /** The options-endpoint limits of a WebAuthn provider with defaults applied, or `null` when turned off. */
-export function resolveWebAuthnRateLimit(config: Pick<WebAuthnConfig, 'rateLimit'>): Required<WebAuthnRateLimitOptions> | null {
+export function resolveWebAuthnRateLimit(
+  config: Pick<WebAuthnConfig, 'rateLimit'>,
+): Required<WebAuthnRateLimitOptions> | null {
   if (config.rateLimit === false) return null;
   const limit = config.rateLimit ?? {};
   const defaults = WEBAUTHN_DEFAULTS.rateLimit;

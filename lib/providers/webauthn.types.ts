@@ -139,7 +139,10 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
    * Return `null` to refuse, and then for every address alike, or the refusal tells which exist.
    * @default the `email` query parameter (nothing is looked up)
    */
-  getUserInfo?: (request: AuthRequest, lookup: (email: string) => Promise<User | null>) => Awaitable<WebAuthnUserInfo | null>;
+  getUserInfo?: (
+    request: AuthRequest,
+    lookup: (email: string) => Promise<User | null>,
+  ) => Awaitable<WebAuthnUserInfo | null>;
   /**
    * Limits on the options endpoint per address and per client IP, or `false` for none. Counters
    * live in the module's rate-limit store (`rateLimit.store`, in memory by default).

@@ -21,7 +21,16 @@ describe('clientIpBucket', () => {
   });
 
   it('gives undefined for missing or malformed addresses', () => {
-    for (const bad of [undefined, '', 'localhost', '1.2.3', '999.1.1.1', '2001:db8::g', 'x'.repeat(100), '::ffff:999.1.1.1']) {
+    for (const bad of [
+      undefined,
+      '',
+      'localhost',
+      '1.2.3',
+      '999.1.1.1',
+      '2001:db8::g',
+      'x'.repeat(100),
+      '::ffff:999.1.1.1',
+    ]) {
       expect(clientIpBucket(bad)).toBeUndefined();
     }
   });

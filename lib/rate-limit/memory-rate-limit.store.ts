@@ -25,7 +25,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 100_000;
-    if (!Number.isInteger(maxKeys) || maxKeys < 1) throw new RangeError('MemoryRateLimitStore: maxKeys must be a positive integer.');
+    if (!Number.isInteger(maxKeys) || maxKeys < 1)
+      throw new RangeError('MemoryRateLimitStore: maxKeys must be a positive integer.');
     this.maxKeys = maxKeys;
   }
 

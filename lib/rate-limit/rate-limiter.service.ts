@@ -78,7 +78,8 @@ export class RateLimiterService {
 
 function normalise(rule: RateLimitRule): { limit: number; windowMs: number } {
   const { limit, windowSeconds } = rule ?? ({} as RateLimitRule);
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError('RateLimiterService: `limit` must be a positive integer.');
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError('RateLimiterService: `limit` must be a positive integer.');
   if (typeof windowSeconds !== 'number' || !Number.isFinite(windowSeconds) || windowSeconds <= 0) {
     throw new RangeError('RateLimiterService: `windowSeconds` must be a positive number.');
   }

@@ -84,7 +84,9 @@ describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', 
   it('enforces one limit across instances through RateLimiterService', async () => {
     const limiters = stores.map((s) => new RateLimiterService(s));
     const rule = { limit: 5, windowSeconds: 30 };
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => limiters[i % 3].hit('login:alice', rule)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => limiters[i % 3].hit('login:alice', rule)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(7);

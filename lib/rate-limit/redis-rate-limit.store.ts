@@ -49,9 +49,14 @@ const RESET = `return redis.call('DEL', KEYS[1])`;
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly prefix: string;
 
-  constructor(private readonly client: RedisEvalClient, options: RedisRateLimitStoreOptions = {}) {
+  constructor(
+    private readonly client: RedisEvalClient,
+    options: RedisRateLimitStoreOptions = {},
+  ) {
     if (!client || typeof client.eval !== 'function') {
-      throw new TypeError('RedisRateLimitStore needs a Redis client with an ioredis-style `eval` (e.g. `new Redis()` from ioredis).');
+      throw new TypeError(
+        'RedisRateLimitStore needs a Redis client with an ioredis-style `eval` (e.g. `new Redis()` from ioredis).',
+      );
     }
     this.prefix = options.prefix ?? 'nestjs-auth:rl:';
   }

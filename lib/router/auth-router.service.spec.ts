@@ -4,7 +4,14 @@ import { CredentialsService } from '../flows/credentials/credentials.service.js'
 import { EmailService } from '../flows/email/email.service.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
-import { applyCookies, createAuthTestbed, everyProvider, ORIGIN, type AuthTestbed, type RequestInit } from '../sign-in/fixtures/auth-testbed.fixture.js';
+import {
+  applyCookies,
+  createAuthTestbed,
+  everyProvider,
+  ORIGIN,
+  type AuthTestbed,
+  type RequestInit,
+} from '../sign-in/fixtures/auth-testbed.fixture.js';
 import type { AuthResponse } from '../types/http.types.js';
 import { AuthRouterService, type AuthAction } from './auth-router.service.js';
 
@@ -14,7 +21,17 @@ const AUTH = `${ORIGIN}/auth`;
 function route(path: string): [AuthAction, string | undefined] {
   const [first = '', providerId] = path.split('/').slice(1);
   if (first === 'webauthn-client.js') return ['webauthn-client', undefined];
-  const actions: AuthAction[] = ['providers', 'csrf', 'session', 'signin', 'signout', 'callback', 'verify-request', 'error', 'webauthn-options'];
+  const actions: AuthAction[] = [
+    'providers',
+    'csrf',
+    'session',
+    'signin',
+    'signout',
+    'callback',
+    'verify-request',
+    'error',
+    'webauthn-options',
+  ];
   return actions.includes(first as AuthAction) ? [first as AuthAction, providerId] : ['unknown', undefined];
 }
 
@@ -58,20 +75,30 @@ describe('AuthRouterService', () => {
     it('GET /providers lists every provider with its URLs', async () => {
       const { json } = await client.send('GET', '/providers');
       expect(Object.keys(json as object)).toEqual(['idp', 'email', 'credentials', 'passkey']);
-      expect((json as Record<string, unknown>).email).toEqual({ id: 'email', name: 'Email', type: 'email', signinUrl: `${AUTH}/signin/email`, callbackUrl: `${AUTH}/callback/email` });
+      expect((json as Record<string, unknown>).email).toEqual({
+        id: 'email',
+        name: 'Email',
+        type: 'email',
+        signinUrl: `${AUTH}/signin/email`,
+        callbackUrl: `${AUTH}/callback/email`,
+      });
     });
 
     it('GET /csrf answers a token and sets the CSRF cookie it belongs to', async () => {
       const response = await client.send('GET', '/csrf');
       expect((response.json as { csrfToken: string }).csrfToken).toMatch(/^[0-9a-f]{64}$/);
-      expect(client.jar['authjs.csrf-token']?.startsWith(`${(response.json as { csrfToken: string }).csrfToken}|`)).toBe(true);
+      expect(
+        client.jar['authjs.csrf-token']?.startsWith(`${(response.json as { csrfToken: string }).csrfToken}|`),
+      ).toBe(true);
     });
 
     it('GET /session answers null without a session; POST /session with the token updates it', async () => {
       expect((await client.send('GET', '/session')).json).toBeNull();
       await client.post('/callback/credentials', { username: 'ada', password: 'right' });
       expect((await client.send('GET', '/session')).json).toMatchObject({ user: { name: 'ada' } });
-      expect((await client.post('/session', { data: { theme: 'dark' } })).json).toMatchObject({ user: { name: 'ada' } });
+      expect((await client.post('/session', { data: { theme: 'dark' } })).json).toMatchObject({
+        user: { name: 'ada' },
+      });
     });
 
     it('GET /signin renders the sign-in page, or redirects to pages.signIn', async () => {
@@ -80,7 +107,9 @@ describe('AuthRouterService', () => {
       expect(page.html).toContain(`${AUTH}/webauthn-client.js`);
       bed = await createAuthTestbed({ providers: everyProvider(sent), pages: { signIn: '/login' } }, AUTH_SERVICES);
       const redirect = await new Client(bed).send('GET', '/signin', { query: { error: 'Verification' } });
-      expect(redirect.redirect).toBe(`${ORIGIN}/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}&error=Verification`);
+      expect(redirect.redirect).toBe(
+        `${ORIGIN}/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}&error=Verification`,
+      );
     });
 
     it('GET /signout renders the sign-out form; POST /signout ends the session and redirects', async () => {
@@ -118,7 +147,10 @@ describe('AuthRouterService', () => {
       ['GET', '/webauthn-options/passkey', WebAuthnService, 'options'],
       ['POST', '/callback/passkey', WebAuthnService, 'callback'],
     ] as const)('%s %s → %p.%s', async (method, path, type, name) => {
-      const flow = bed.get<object>(type as never) as Record<string, (ctx: { provider: { id: string } }) => Promise<AuthResponse>>;
+      const flow = bed.get<object>(type as never) as Record<
+        string,
+        (ctx: { provider: { id: string } }) => Promise<AuthResponse>
+      >;
       const call = jest.spyOn(flow, name);
       await (method === 'POST' ? client.post(path, { email: 'ada@example.com' }) : client.send('GET', path));
       expect(call).toHaveBeenCalledTimes(1);
@@ -126,9 +158,13 @@ describe('AuthRouterService', () => {
     });
 
     it('really runs the flow: POST /signin/email mails a link; POST /callback/credentials signs in', async () => {
-      expect((await client.post('/signin/email', { email: 'ada@example.com' })).redirect).toBe(`${AUTH}/verify-request?provider=email&type=email`);
+      expect((await client.post('/signin/email', { email: 'ada@example.com' })).redirect).toBe(
+        `${AUTH}/verify-request?provider=email&type=email`,
+      );
       expect(sent).toHaveLength(1);
-      expect((await client.post('/callback/credentials', { username: 'ada', password: 'wrong' })).redirect).toBe(`${AUTH}/signin?error=CredentialsSignin&code=credentials`);
+      expect((await client.post('/callback/credentials', { username: 'ada', password: 'wrong' })).redirect).toBe(
+        `${AUTH}/signin?error=CredentialsSignin&code=credentials`,
+      );
     });
 
     it('sends a provider without a sign-in step back to the sign-in page', async () => {
@@ -182,7 +218,9 @@ describe('AuthRouterService', () => {
       ['/callback/credentials', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
       ['/signout', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
     ])('POST %s without the CSRF token: MissingCSRF, and the flow never runs', async (path, expected) => {
-      const response = await client.send('POST', path, { body: { email: 'ada@example.com', username: 'ada', password: 'right' } });
+      const response = await client.send('POST', path, {
+        body: { email: 'ada@example.com', username: 'ada', password: 'right' },
+      });
       expect(response).toMatchObject(expected);
       expect(sent).toEqual([]);
       expect(client.jar['authjs.session-token']).toBeUndefined();
@@ -190,9 +228,15 @@ describe('AuthRouterService', () => {
 
     it('refuses a POST with a wrong CSRF token, and a cross-site POST with the right one', async () => {
       await client.post('/session');
-      const wrong = await client.send('POST', '/signin/email', { body: { csrfToken: 'f'.repeat(64), email: 'ada@example.com' } });
+      const wrong = await client.send('POST', '/signin/email', {
+        body: { csrfToken: 'f'.repeat(64), email: 'ada@example.com' },
+      });
       expect(errorOf(wrong)).toBe('MissingCSRF');
-      const crossSite = await client.post('/signin/email', { email: 'ada@example.com' }, { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+      const crossSite = await client.post(
+        '/signin/email',
+        { email: 'ada@example.com' },
+        { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } },
+      );
       expect(errorOf(crossSite)).toBe('MissingCSRF');
       expect(sent).toEqual([]);
     });
@@ -205,7 +249,9 @@ describe('AuthRouterService', () => {
     });
 
     it('lets the cross-site OAuth form_post callback through the same-origin check, with no referrer', async () => {
-      const response = await client.send('POST', '/callback/idp', { headers: { origin: 'https://idp.example', 'sec-fetch-site': 'cross-site' } });
+      const response = await client.send('POST', '/callback/idp', {
+        headers: { origin: 'https://idp.example', 'sec-fetch-site': 'cross-site' },
+      });
       expect(errorOf(response)).not.toBe('MissingCSRF');
       expect(response.headers).toEqual({ 'Referrer-Policy': 'no-referrer' });
     });

@@ -29,14 +29,22 @@ import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
 
 /** The routes under `basePath`, as Auth.js names them. */
 export type AuthAction =
-  | 'providers' | 'csrf' | 'session' | 'signin' | 'signout' | 'callback' | 'verify-request' | 'error' | 'webauthn-options'
-  | 'webauthn-client' | 'unknown';
+  | 'providers'
+  | 'csrf'
+  | 'session'
+  | 'signin'
+  | 'signout'
+  | 'callback'
+  | 'verify-request'
+  | 'error'
+  | 'webauthn-options'
+  | 'webauthn-client'
+  | 'unknown';
 
 /** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
 const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
 /** Actions whose GET answer shows the CSRF token (in JSON or a page's forms). */
 const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout']);
-
 
 /**
  * Dispatches a request to the right action and provider flow, enforces CSRF, resolves the
@@ -85,7 +93,10 @@ export class AuthRouterService {
     const isPost = request.method === 'POST';
     const csrfCookie = request.cookies[cookies.csrfToken.name];
     // The CSRF token is bound to the signed-in user: looked up where a token is checked or shown.
-    const boundTo = csrfCookie && (isPost || SHOWS_CSRF_TOKEN.has(action)) ? await this.csrfSubject(request.cookies, secure) : undefined;
+    const boundTo =
+      csrfCookie && (isPost || SHOWS_CSRF_TOKEN.has(action))
+        ? await this.csrfSubject(request.cookies, secure)
+        : undefined;
     const csrf = resolveCsrf(csrfCookie, request.body.csrfToken, isPost, config.secrets, cookies.csrfToken, boundTo);
     const callback = await resolveCallbackUrl({
       bodyValue: request.body.callbackUrl,
@@ -140,14 +151,18 @@ export class AuthRouterService {
       case 'session':
         if (get) return this.sessions.sessionRoute(ctx);
         if (post) {
-          if (!ctx.csrfVerified) throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` from GET /csrf in the body.');
+          if (!ctx.csrfVerified)
+            throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` from GET /csrf in the body.');
           return this.sessions.sessionRoute(ctx, { data: ctx.request.body.data });
         }
         break;
       case 'signin':
         if (get && !providerId) return this.signInPage(ctx);
         if (post && providerId) {
-          if (!ctx.csrfVerified) throw new MissingCSRF('The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.');
+          if (!ctx.csrfVerified)
+            throw new MissingCSRF(
+              'The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.',
+            );
           const pctx = this.providerContext(ctx, providerId);
           const flow = this.flow(pctx.provider);
           if (!flow.signIn) return { redirect: `${ctx.authUrl}/signin` };
@@ -160,7 +175,10 @@ export class AuthRouterService {
           const pctx = this.providerContext(ctx, providerId);
           if (pctx.provider.type === 'credentials') {
             if (!post) throw new UnknownAction('Credentials are submitted with POST.');
-            if (!ctx.csrfVerified) throw new MissingCSRF('The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.');
+            if (!ctx.csrfVerified)
+              throw new MissingCSRF(
+                'The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.',
+              );
           }
           return this.flow(pctx.provider).callback(pctx);
         }
@@ -168,41 +186,73 @@ export class AuthRouterService {
       case 'signout':
         if (get) {
           if (this.config.pages.signOut) return { redirect: this.pageUrl(ctx, this.config.pages.signOut, {}) };
-          return { html: renderSignOutPage({ csrfToken: ctx.csrfToken, callbackUrl: ctx.callbackUrl, signOutUrl: `${ctx.authUrl}/signout`, theme: this.config.theme }) };
+          return {
+            html: renderSignOutPage({
+              csrfToken: ctx.csrfToken,
+              callbackUrl: ctx.callbackUrl,
+              signOutUrl: `${ctx.authUrl}/signout`,
+              theme: this.config.theme,
+            }),
+          };
         }
         if (post) {
-          if (!ctx.csrfVerified) throw new MissingCSRF('The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.');
+          if (!ctx.csrfVerified)
+            throw new MissingCSRF(
+              'The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.',
+            );
           const cookies = await this.sessions.signOut(ctx);
           return { redirect: ctx.callbackUrl, cookies };
         }
         break;
       case 'verify-request':
         if (!get) break;
-        if (this.config.pages.verifyRequest) return { redirect: this.pageUrl(ctx, this.config.pages.verifyRequest, ctx.request.query) };
+        if (this.config.pages.verifyRequest)
+          return { redirect: this.pageUrl(ctx, this.config.pages.verifyRequest, ctx.request.query) };
         return { html: renderVerifyRequestPage({ url: ctx.origin, theme: this.config.theme }) };
       case 'error': {
         if (!get) break;
         const type = typeof ctx.request.query.error === 'string' ? ctx.request.query.error.slice(0, 64) : undefined;
-        if (this.config.pages.error) return { redirect: this.pageUrl(ctx, this.config.pages.error, type ? { error: type } : {}) };
-        return { status: errorPageStatus(type), html: renderErrorPage({ error: type, url: ctx.origin, signInUrl: `${ctx.authUrl}/signin`, theme: this.config.theme }) };
+        if (this.config.pages.error)
+          return { redirect: this.pageUrl(ctx, this.config.pages.error, type ? { error: type } : {}) };
+        return {
+          status: errorPageStatus(type),
+          html: renderErrorPage({
+            error: type,
+            url: ctx.origin,
+            signInUrl: `${ctx.authUrl}/signin`,
+            theme: this.config.theme,
+          }),
+        };
       }
       case 'webauthn-options':
         if (get && providerId) {
           const pctx = this.providerContext(ctx, providerId);
-          if (pctx.provider.type !== 'webauthn' || !this.webauthn) throw new InvalidProvider(`Provider ${JSON.stringify(providerId)} is not a WebAuthn provider.`);
+          if (pctx.provider.type !== 'webauthn' || !this.webauthn)
+            throw new InvalidProvider(`Provider ${JSON.stringify(providerId)} is not a WebAuthn provider.`);
           return this.webauthn.options(pctx);
         }
         break;
     }
-    if (action === 'unknown') throw new UnknownAction(`${clientText(method, 16)} ${clientText(ctx.request.url.pathname, 64)} is not an auth route.`);
-    throw new UnknownAction(`${clientText(method, 16)} ${this.config.basePath}/${action}${providerId ? `/${clientText(providerId)}` : ''} is not supported.`);
+    if (action === 'unknown')
+      throw new UnknownAction(
+        `${clientText(method, 16)} ${clientText(ctx.request.url.pathname, 64)} is not an auth route.`,
+      );
+    throw new UnknownAction(
+      `${clientText(method, 16)} ${this.config.basePath}/${action}${providerId ? `/${clientText(providerId)}` : ''} is not supported.`,
+    );
   }
 
   /** `GET {basePath}/webauthn-client.js`: the browser half of passkeys, the same for everyone. */
   private webauthnClient(request: AuthRequest): AuthResponse {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new UnknownAction(`${clientText(request.method, 16)} ${this.config.basePath}/webauthn-client.js is not supported.`);
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw new UnknownAction(
+        `${clientText(request.method, 16)} ${this.config.basePath}/webauthn-client.js is not supported.`,
+      );
     const script = webAuthnClientScript();
-    return { headers: { 'Cache-Control': 'public, max-age=3600' }, body: { contentType: script.contentType, content: script.body } };
+    return {
+      headers: { 'Cache-Control': 'public, max-age=3600' },
+      body: { contentType: script.contentType, content: script.body },
+    };
   }
 
   /** True when `providerId` names an OAuth/OIDC provider, or no known provider (its answers get no Referer either). */
@@ -221,14 +271,22 @@ export class AuthRouterService {
     }
     return {
       html: renderSignInPage({
-        providers: this.config.providers.map((p) => ({ ...this.publicProvider(ctx, p), style: p.config.style as never, credentials: p.config.credentials as never, formFields: p.config.formFields as never, enableConditionalUI: p.config.enableConditionalUI as boolean | undefined })),
+        providers: this.config.providers.map((p) => ({
+          ...this.publicProvider(ctx, p),
+          style: p.config.style as never,
+          credentials: p.config.credentials as never,
+          formFields: p.config.formFields as never,
+          enableConditionalUI: p.config.enableConditionalUI as boolean | undefined,
+        })),
         csrfToken: ctx.csrfToken,
         callbackUrl: ctx.callbackUrl,
         error: query.error?.slice(0, 64),
         code: query.code?.slice(0, 64),
         email: query.email?.slice(0, 320),
         theme: this.config.theme,
-        webauthnScriptUrl: this.config.providers.some((p) => p.type === 'webauthn') ? `${ctx.authUrl}/webauthn-client.js` : undefined,
+        webauthnScriptUrl: this.config.providers.some((p) => p.type === 'webauthn')
+          ? `${ctx.authUrl}/webauthn-client.js`
+          : undefined,
       }),
     };
   }
@@ -267,18 +325,48 @@ export class AuthRouterService {
   }
 
   /** Every failure ends here: a redirect to the right page (or JSON for the session API), never a throw. */
-  private errorResponse(error: unknown, request: AuthRequest, action: AuthAction, ctx?: RequestContext, providerId?: string): AuthResponse {
+  private errorResponse(
+    error: unknown,
+    request: AuthRequest,
+    action: AuthAction,
+    ctx?: RequestContext,
+    providerId?: string,
+  ): AuthResponse {
     if (error instanceof SignInRedirect) return withCookies({ redirect: error.url }, ctx);
     const authError = error instanceof AuthError ? error : undefined;
     const type = isClientError(error) ? error.type : 'Configuration';
     this.errorLog.report(error);
     if (error instanceof UnknownAction || action === 'unknown' || action === 'webauthn-client') {
-      return withCookies({ status: 400, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
+      return withCookies(
+        {
+          status: 400,
+          json: {
+            error: type,
+            message: isClientError(error)
+              ? error.message
+              : 'There was a problem with the server configuration. Check the server logs.',
+          },
+        },
+        ctx,
+      );
     }
     if (action === 'session' || action === 'providers' || action === 'csrf' || action === 'webauthn-options') {
       const status = error instanceof RateLimited ? 429 : type === 'Configuration' ? 500 : 400;
-      const headers: Record<string, string> = error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
-      return withCookies({ status, headers, json: { error: type, message: isClientError(error) ? error.message : 'There was a problem with the server configuration. Check the server logs.' } }, ctx);
+      const headers: Record<string, string> =
+        error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
+      return withCookies(
+        {
+          status,
+          headers,
+          json: {
+            error: type,
+            message: isClientError(error)
+              ? error.message
+              : 'There was a problem with the server configuration. Check the server logs.',
+          },
+        },
+        ctx,
+      );
     }
     const origin = ctx?.origin ?? request.url.origin;
     const authUrl = `${origin}${this.config.basePath}`;

@@ -75,7 +75,13 @@ const withRedis = await redisAvailable('JwtRevocation with a shared store');
   });
 
   it('lets every instance see a revocation, and never answers from memory alone', async () => {
-    const [a, b] = await Promise.all(clients.slice(0, 2).map((c) => sessionParts({ session: { jwtRevocation: true } }, { store: new RedisRateLimitStore(c, { prefix }) })));
+    const [a, b] = await Promise.all(
+      clients
+        .slice(0, 2)
+        .map((c) =>
+          sessionParts({ session: { jwtRevocation: true } }, { store: new RedisRateLimitStore(c, { prefix }) }),
+        ),
+    );
     await a.revocation.revoke({ sid: 'shared', exp: nowS() + HOUR });
     expect(await b.revocation.isRevoked({ sid: 'shared' }, Date.now())).toBe(true);
     expect(await b.revocation.isRevoked({ sid: 'other' }, Date.now())).toBe(false);
@@ -84,7 +90,10 @@ const withRedis = await redisAvailable('JwtRevocation with a shared store');
 
   it('throws when the shared store cannot be read (the reader fails closed)', async () => {
     const broken = clients[2];
-    const { revocation } = await sessionParts({ session: { jwtRevocation: true } }, { store: new RedisRateLimitStore(broken, { prefix }) });
+    const { revocation } = await sessionParts(
+      { session: { jwtRevocation: true } },
+      { store: new RedisRateLimitStore(broken, { prefix }) },
+    );
     await broken.quit();
     await expect(revocation.isRevoked({ sid: 's1' }, Date.now())).rejects.toThrow();
   });

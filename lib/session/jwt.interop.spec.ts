@@ -7,7 +7,13 @@ import { createJwtCodec, decode, encode } from './jwt.js';
 const SECRET = 'interop-secret-that-is-long-enough-000000';
 const NEXT = 'interop-next-secret-long-enough-11111111';
 const UNRELATED = 'interop-unrelated-secret-long-enough-2222';
-const token = { name: 'Ada Lovelace', email: 'ada@example.com', picture: 'https://example.com/a.png', sub: 'user-1', role: 'admin' };
+const token = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  picture: 'https://example.com/a.png',
+  sub: 'user-1',
+  role: 'admin',
+};
 
 describe.each(['authjs.session-token', '__Secure-authjs.session-token'])('Auth.js interop, salt %s', (salt) => {
   it('decodes a session minted by @auth/core', async () => {

@@ -17,7 +17,9 @@ function key(secret: string, salt: string, length: 32 | 64): Uint8Array {
 /** RFC 7638 thumbprint of an oct JWK, computed by hand. */
 function thumbprint(k: Uint8Array): string {
   const json = `{"k":"${base64url.encode(k)}","kty":"oct"}`;
-  return createHash(k.length === 64 ? 'sha512' : 'sha256').update(json).digest('base64url');
+  return createHash(k.length === 64 ? 'sha512' : 'sha256')
+    .update(json)
+    .digest('base64url');
 }
 
 describe('encode', () => {
@@ -36,8 +38,16 @@ describe('encode', () => {
   });
 
   it('sets fresh iat/exp/jti on every call, replacing those of the payload, and defaults maxAge to 30 days', async () => {
-    const a = await decode({ token: await encode({ token: { exp: 1, iat: 1, jti: 'x' }, secret: SECRET, salt: SALT }), secret: SECRET, salt: SALT });
-    const b = await decode({ token: await encode({ token: {}, secret: SECRET, salt: SALT }), secret: SECRET, salt: SALT });
+    const a = await decode({
+      token: await encode({ token: { exp: 1, iat: 1, jti: 'x' }, secret: SECRET, salt: SALT }),
+      secret: SECRET,
+      salt: SALT,
+    });
+    const b = await decode({
+      token: await encode({ token: {}, secret: SECRET, salt: SALT }),
+      secret: SECRET,
+      salt: SALT,
+    });
     expect(a!.exp).toBe(a!.iat! + 2_592_000);
     expect(a!.jti).not.toBe('x');
     expect(a!.jti).not.toBe(b!.jti);
@@ -60,8 +70,17 @@ describe('encode', () => {
 
 describe('decode', () => {
   it('round-trips the payload', async () => {
-    const token = await encode({ token: { sub: 'u1', email: 'a@b.c', picture: null, custom: { n: 1 } }, secret: SECRET, salt: SALT });
-    expect(await decode({ token, secret: SECRET, salt: SALT })).toMatchObject({ sub: 'u1', email: 'a@b.c', picture: null, custom: { n: 1 } });
+    const token = await encode({
+      token: { sub: 'u1', email: 'a@b.c', picture: null, custom: { n: 1 } },
+      secret: SECRET,
+      salt: SALT,
+    });
+    expect(await decode({ token, secret: SECRET, salt: SALT })).toMatchObject({
+      sub: 'u1',
+      email: 'a@b.c',
+      picture: null,
+      custom: { n: 1 },
+    });
   });
 
   it('decrypts with any secret of the list, matching the kid (rotation)', async () => {
@@ -72,8 +91,13 @@ describe('decode', () => {
 
   it('tries a token without kid with the first secret only (as Auth.js)', async () => {
     const mint = (secret: string) =>
-      new EncryptJWT({ sub: 'legacy' }).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).setExpirationTime('1h').encrypt(key(secret, SALT, 64));
-    expect(await decode({ token: await mint(SECRET), secret: [SECRET, OTHER], salt: SALT })).toMatchObject({ sub: 'legacy' });
+      new EncryptJWT({ sub: 'legacy' })
+        .setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' })
+        .setExpirationTime('1h')
+        .encrypt(key(secret, SALT, 64));
+    expect(await decode({ token: await mint(SECRET), secret: [SECRET, OTHER], salt: SALT })).toMatchObject({
+      sub: 'legacy',
+    });
     expect(await decode({ token: await mint(OTHER), secret: [SECRET, OTHER], salt: SALT })).toBeNull();
   });
 
@@ -91,7 +115,11 @@ describe('decode', () => {
     expect(await decode({ token, secret: OTHER, salt: SALT })).toBeNull();
     // A check cookie (salted with its own name) can never pass for a session (CVE-2023-48309).
     expect(await decode({ token, secret: SECRET, salt: '__Secure-authjs.session-token' })).toBeNull();
-    const check = await encode({ token: { value: 'verifier', provider: 'idp' }, secret: SECRET, salt: 'authjs.pkce.code_verifier' });
+    const check = await encode({
+      token: { value: 'verifier', provider: 'idp' },
+      secret: SECRET,
+      salt: 'authjs.pkce.code_verifier',
+    });
     expect(await decode({ token: check, secret: SECRET, salt: SALT })).toBeNull();
   });
 
@@ -104,7 +132,9 @@ describe('decode', () => {
 
   it('returns null for a token without exp (it would never expire)', async () => {
     const k = key(SECRET, SALT, 64);
-    const token = await new EncryptJWT({ sub: 'forever' }).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', kid: thumbprint(k) }).encrypt(k);
+    const token = await new EncryptJWT({ sub: 'forever' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', kid: thumbprint(k) })
+      .encrypt(k);
     expect(await decode({ token, secret: SECRET, salt: SALT })).toBeNull();
   });
 
@@ -120,7 +150,9 @@ describe('decode', () => {
     }
     // Truncated, and with a non-empty encrypted key.
     expect(await decode({ token: token.slice(0, -10), secret: SECRET, salt: SALT })).toBeNull();
-    expect(await decode({ token: [parts[0], 'AAAA', ...parts.slice(2)].join('.'), secret: SECRET, salt: SALT })).toBeNull();
+    expect(
+      await decode({ token: [parts[0], 'AAAA', ...parts.slice(2)].join('.'), secret: SECRET, salt: SALT }),
+    ).toBeNull();
   });
 
   it('returns null for headers outside the allowlist (alg, enc, zip)', async () => {
@@ -169,7 +201,9 @@ describe('createJwtCodec', () => {
     const token = await codec.encode({ sub: 'c' });
     const payload = await decode({ token, secret: SECRET, salt: SALT });
     expect(payload!.exp).toBe(payload!.iat! + 120);
-    expect(await codec.decode(await encode({ token: { sub: 'o' }, secret: OTHER, salt: SALT }))).toMatchObject({ sub: 'o' });
+    expect(await codec.decode(await encode({ token: { sub: 'o' }, secret: OTHER, salt: SALT }))).toMatchObject({
+      sub: 'o',
+    });
     expect(await codec.decode('junk')).toBeNull();
   });
 
@@ -177,9 +211,14 @@ describe('createJwtCodec', () => {
     const codec = createJwtCodec([SECRET], SALT, 60);
     const expired = await encode({ token: { sub: 'u' }, secret: SECRET, salt: SALT, maxAge: -60 });
     expect(await codec.inspect(expired)).toEqual({ status: 'expired' });
-    expect(await codec.inspect(await encode({ token: {}, secret: OTHER, salt: SALT, maxAge: -60 }))).toEqual({ status: 'invalid' });
+    expect(await codec.inspect(await encode({ token: {}, secret: OTHER, salt: SALT, maxAge: -60 }))).toEqual({
+      status: 'invalid',
+    });
     expect(await codec.inspect('x'.repeat(10_000))).toEqual({ status: 'invalid' });
-    expect(await codec.inspect(await codec.encode({ sub: 'v' }))).toMatchObject({ status: 'valid', payload: { sub: 'v' } });
+    expect(await codec.inspect(await codec.encode({ sub: 'v' }))).toMatchObject({
+      status: 'valid',
+      payload: { sub: 'v' },
+    });
   });
 
   it('keeps working after its keys were evicted from the shared key cache', async () => {

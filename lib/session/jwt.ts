@@ -78,7 +78,9 @@ function thumbprint(key: Uint8Array): Promise<string> {
 }
 
 function normalizeSecrets(secret: string | string[] | undefined): string[] {
-  const secrets = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === 'string' && s.length > 0);
+  const secrets = (Array.isArray(secret) ? secret : [secret]).filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  );
   if (secrets.length === 0) throw new MissingSecret('A JWT needs a secret: set `secret` or AUTH_SECRET.');
   return secrets;
 }

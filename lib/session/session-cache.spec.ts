@@ -22,7 +22,13 @@ function dbEntry(userId = 'u1', overrides: Partial<CachedDb> = {}): CachedDb {
   const user: AdapterUser = { id: userId, email: `${userId}@b.test`, emailVerified: null };
   const session: AdapterSession = { sessionToken: `t-${userId}`, userId, expires };
   const shaped = { id: userId, email: user.email, name: null, image: null } as AuthUser;
-  return { session, user, until: Date.now() + 60_000, shaped: { user: shaped, session: { user: shaped, expires: expires.toISOString() } }, ...overrides };
+  return {
+    session,
+    user,
+    until: Date.now() + 60_000,
+    shaped: { user: shaped, session: { user: shaped, expires: expires.toISOString() } },
+    ...overrides,
+  };
 }
 
 describe('SessionCache: JWT sessions', () => {
@@ -32,7 +38,13 @@ describe('SessionCache: JWT sessions', () => {
     cache.keepJwt('raw', jwtEntry());
     const first = cache.hit('raw', true);
     expect(first).not.toBeInstanceOf(Promise);
-    expect(first).toMatchObject({ status: 'active', strategy: 'jwt', sessionToken: 'raw', bearer: true, user: { id: 'u1', email: 'a@b.test' } });
+    expect(first).toMatchObject({
+      status: 'active',
+      strategy: 'jwt',
+      sessionToken: 'raw',
+      bearer: true,
+      user: { id: 'u1', email: 'a@b.test' },
+    });
     if (first?.status !== 'active') throw new Error('expected a hit');
     first.user.name = 'changed by a handler';
     expect(cache.hit('raw', false)).toMatchObject({ user: { name: null }, session: { user: { name: null } } });
@@ -73,7 +85,13 @@ describe('SessionCache: database sessions', () => {
     const entry = dbEntry();
     cache.keepDb('raw', entry);
     const hit = cache.hit('raw', false);
-    expect(hit).toMatchObject({ status: 'active', strategy: 'database', stored: entry.session, sessionToken: 'raw', user: { id: 'u1' } });
+    expect(hit).toMatchObject({
+      status: 'active',
+      strategy: 'database',
+      stored: entry.session,
+      sessionToken: 'raw',
+      user: { id: 'u1' },
+    });
     if (hit?.status !== 'active') throw new Error('expected a hit');
     expect(hit.session.user).toBe(hit.user);
     hit.user.email = 'changed';
@@ -83,8 +101,14 @@ describe('SessionCache: database sessions', () => {
   it('misses a session past its cacheTtl, one whose stored expiry passed or is not a Date, and one not shaped', async () => {
     const { cache } = await sessionParts({ session: { strategy: 'database' } });
     cache.keepDb('stale', dbEntry('u1', { until: Date.now() - 1 }));
-    cache.keepDb('expired', dbEntry('u2', { session: { sessionToken: 't', userId: 'u2', expires: new Date(Date.now() - 1) } }));
-    cache.keepDb('bad-date', dbEntry('u3', { session: { sessionToken: 't', userId: 'u3', expires: 'tomorrow' as never } }));
+    cache.keepDb(
+      'expired',
+      dbEntry('u2', { session: { sessionToken: 't', userId: 'u2', expires: new Date(Date.now() - 1) } }),
+    );
+    cache.keepDb(
+      'bad-date',
+      dbEntry('u3', { session: { sessionToken: 't', userId: 'u3', expires: 'tomorrow' as never } }),
+    );
     cache.keepDb('unshaped', dbEntry('u4', { shaped: undefined }));
     for (const raw of ['stale', 'expired', 'bad-date', 'unshaped']) expect(cache.hit(raw, false)).toBeUndefined();
   });

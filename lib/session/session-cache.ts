@@ -50,7 +50,8 @@ export class SessionCache {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly revocation: JwtRevocation,
   ) {
-    this.shapes = config.callbacks.session === defaultCallbacks.session && config.callbacks.jwt === defaultCallbacks.jwt;
+    this.shapes =
+      config.callbacks.session === defaultCallbacks.session && config.callbacks.jwt === defaultCallbacks.jwt;
   }
 
   /** The active session served from memory, when the token is cached, current and needs no callback. */
@@ -60,20 +61,37 @@ export class SessionCache {
       const cached = this.jwts.get(raw);
       if (!cached?.user || cached.expMs <= now) return undefined;
       // With revocation, a shared store must be asked (async) and a revoked id answers in the reader.
-      if (this.config.session.jwtRevocation && !this.revocation.clearedLocally(cached.revocationId, now)) return undefined;
+      if (this.config.session.jwtRevocation && !this.revocation.clearedLocally(cached.revocationId, now))
+        return undefined;
       return this.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     }
     const cached = this.dbs.get(raw);
     if (!cached?.shaped || cached.until <= now || isExpiredDate(cached.session.expires, now)) return undefined;
     const user = { ...cached.shaped.user };
-    return { status: 'active', strategy: 'database', user, session: { ...cached.shaped.session, user }, stored: cached.session, sessionToken: raw, bearer };
+    return {
+      status: 'active',
+      strategy: 'database',
+      user,
+      session: { ...cached.shaped.session, user },
+      stored: cached.session,
+      sessionToken: raw,
+      bearer,
+    };
   }
 
   /** The active state of a decoded JWT with the default callbacks. */
   jwtState(raw: string, cached: CachedJwt & { user: AuthUser }, bearer: boolean): SessionState {
     // A copy per request: a handler that changes its user must not change the next request's.
     const user = { ...cached.user };
-    return { status: 'active', strategy: 'jwt', user, session: { user, expires: cached.expires }, token: cached.token, sessionToken: raw, bearer };
+    return {
+      status: 'active',
+      strategy: 'jwt',
+      user,
+      session: { user, expires: cached.expires },
+      token: cached.token,
+      sessionToken: raw,
+      bearer,
+    };
   }
 
   /** The decoded JWT kept for a token (expired or not), or undefined. */

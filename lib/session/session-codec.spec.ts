@@ -9,7 +9,9 @@ describe('SessionCodec: finding the token', () => {
   it('answers none without a cookie or an Authorization header, and for another scheme', async () => {
     const { codec } = await sessionParts();
     expect(codec.tokenOf({ cookies: {}, secure: false })).toEqual({ status: 'none' });
-    expect(codec.tokenOf({ cookies: {}, authorization: 'Basic dXNlcjpwYXNz', secure: false })).toEqual({ status: 'none' });
+    expect(codec.tokenOf({ cookies: {}, authorization: 'Basic dXNlcjpwYXNz', secure: false })).toEqual({
+      status: 'none',
+    });
   });
 
   it('reads the plain cookie over HTTP and the __Secure- one over HTTPS, never the other', async () => {
@@ -30,8 +32,14 @@ describe('SessionCodec: finding the token', () => {
 
   it('takes a percent-decoded bearer token, the cookie first when both are sent', async () => {
     const { codec } = await sessionParts();
-    expect(codec.tokenOf({ cookies: {}, authorization: 'bearer abc%2Fdef ', secure: false })).toEqual({ raw: 'abc/def', bearer: true });
-    expect(codec.tokenOf({ cookies: { [COOKIE]: 'c' }, authorization: 'Bearer b', secure: false })).toEqual({ raw: 'c', bearer: false });
+    expect(codec.tokenOf({ cookies: {}, authorization: 'bearer abc%2Fdef ', secure: false })).toEqual({
+      raw: 'abc/def',
+      bearer: true,
+    });
+    expect(codec.tokenOf({ cookies: { [COOKIE]: 'c' }, authorization: 'Bearer b', secure: false })).toEqual({
+      raw: 'c',
+      bearer: false,
+    });
   });
 
   it.each([
@@ -41,7 +49,10 @@ describe('SessionCodec: finding the token', () => {
     ['an oversized token', `Bearer ${'a'.repeat(16_385)}`],
   ])('refuses a malformed bearer header (%s) as invalid, with no cookie to clear', async (_label, authorization) => {
     const { codec } = await sessionParts();
-    expect(codec.tokenOf({ cookies: {}, authorization, secure: false })).toEqual({ status: 'invalid', clearCookies: [] });
+    expect(codec.tokenOf({ cookies: {}, authorization, secure: false })).toEqual({
+      status: 'invalid',
+      clearCookies: [],
+    });
   });
 
   it('refuses an oversized cookie unread and clears it', async () => {
@@ -49,14 +60,21 @@ describe('SessionCodec: finding the token', () => {
     const cookies = { [COOKIE]: 'a'.repeat(16_385) };
     const state = codec.tokenOf({ cookies, secure: false });
     expect(state).toMatchObject({ status: 'invalid' });
-    expect('clearCookies' in state && state.clearCookies).toEqual([expect.objectContaining({ name: COOKIE, value: '', options: expect.objectContaining({ maxAge: 0 }) })]);
+    expect('clearCookies' in state && state.clearCookies).toEqual([
+      expect.objectContaining({ name: COOKIE, value: '', options: expect.objectContaining({ maxAge: 0 }) }),
+    ]);
   });
 
   it('clears nothing for a bearer token; for a cookie, the cookie and every chunk', async () => {
     const { codec } = await sessionParts();
     const cookies = { [`${COOKIE}.0`]: 'a', [`${COOKIE}.1`]: 'b' };
     expect(codec.clearFor({ cookies, secure: false }, true)).toEqual([]);
-    expect(codec.clearFor({ cookies, secure: false }, false).map((c) => c.name).sort()).toEqual([COOKIE, `${COOKIE}.0`, `${COOKIE}.1`]);
+    expect(
+      codec
+        .clearFor({ cookies, secure: false }, false)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([COOKIE, `${COOKIE}.0`, `${COOKIE}.1`]);
   });
 });
 
@@ -76,7 +94,9 @@ describe('SessionCodec: encoding and decoding session JWTs', () => {
     const { codec } = await sessionParts();
     const raw = await codec.encode(false, { sub: 'u1' });
     expect(await codec.decode(raw, true, Date.now())).toEqual({ status: 'invalid' });
-    expect(await codec.decode(await codec.encode(true, { sub: 'u1' }), true, Date.now())).toMatchObject({ status: 'valid' });
+    expect(await codec.decode(await codec.encode(true, { sub: 'u1' }), true, Date.now())).toMatchObject({
+      status: 'valid',
+    });
   });
 
   it('refuses a tampered token and junk as invalid', async () => {
@@ -89,7 +109,11 @@ describe('SessionCodec: encoding and decoding session JWTs', () => {
 
   it('refuses a token minted with the secret whose nbf lies in the future', async () => {
     const { codec } = await sessionParts();
-    const raw = await encode({ token: { sub: 'u1', nbf: Math.floor(Date.now() / 1000) + HOUR }, secret: SECRET, salt: COOKIE });
+    const raw = await encode({
+      token: { sub: 'u1', nbf: Math.floor(Date.now() / 1000) + HOUR },
+      secret: SECRET,
+      salt: COOKIE,
+    });
     expect(await codec.decode(raw, false, Date.now())).toEqual({ status: 'invalid' });
   });
 
@@ -98,7 +122,10 @@ describe('SessionCodec: encoding and decoding session JWTs', () => {
     const exp = Math.floor(Date.now() / 1000) + HOUR;
     const { codec } = await sessionParts({
       jwt: {
-        encode: ({ token, salt }) => { seen.push(`encode:${salt}`); return `custom.${String(token?.sub)}`; },
+        encode: ({ token, salt }) => {
+          seen.push(`encode:${salt}`);
+          return `custom.${String(token?.sub)}`;
+        },
         decode: ({ token, salt }) => {
           seen.push(`decode:${salt}`);
           if (token === 'custom.throws') throw new Error('bad token');
@@ -109,13 +136,24 @@ describe('SessionCodec: encoding and decoding session JWTs', () => {
       },
     });
     expect(await codec.encode(true, { sub: 'u1' })).toBe('custom.u1');
-    expect(await codec.decode('custom.u1', true, Date.now())).toEqual({ status: 'valid', token: { sub: 'u1', exp }, expMs: exp * 1000 });
+    expect(await codec.decode('custom.u1', true, Date.now())).toEqual({
+      status: 'valid',
+      token: { sub: 'u1', exp },
+      expMs: exp * 1000,
+    });
     expect(seen).toEqual([`encode:${SECURE_COOKIE}`, `decode:${SECURE_COOKIE}`]);
-    for (const raw of ['custom.throws', 'custom.string', 'custom.no-exp']) expect(await codec.decode(raw, false, Date.now())).toEqual({ status: 'invalid' });
+    for (const raw of ['custom.throws', 'custom.string', 'custom.no-exp'])
+      expect(await codec.decode(raw, false, Date.now())).toEqual({ status: 'invalid' });
   });
 
   it('logs a custom jwt.decode that throws at debug level, without the token', async () => {
-    const { codec, logs } = await sessionParts({ jwt: { decode: () => { throw new Error('boom'); } } });
+    const { codec, logs } = await sessionParts({
+      jwt: {
+        decode: () => {
+          throw new Error('boom');
+        },
+      },
+    });
     expect(await codec.decode('secret-token-value', false, Date.now())).toEqual({ status: 'invalid' });
     expect(logs.debug).toEqual(['JWTSessionError: the session cookie could not be decoded']);
     expect(logs.error).toEqual([]);

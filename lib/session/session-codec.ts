@@ -43,11 +43,16 @@ export class SessionCodec {
   /** The session token of a request (cookie first, then `Authorization: Bearer`), or the verdict. */
   tokenOf(lookup: SessionLookup): TokenSource {
     const raw = readSessionCookie(lookup.cookies, this.cookiesFor(lookup.secure).sessionToken.name);
-    if (raw) return raw.length > MAX_TOKEN_LENGTH ? { status: 'invalid', clearCookies: this.clearFor(lookup, false) } : { raw, bearer: false };
+    if (raw)
+      return raw.length > MAX_TOKEN_LENGTH
+        ? { status: 'invalid', clearCookies: this.clearFor(lookup, false) }
+        : { raw, bearer: false };
     if (!lookup.authorization) return NO_SESSION as TokenSource;
     const token = parseBearer(lookup.authorization);
     if (token) return { raw: token, bearer: true };
-    return /^bearer\s/i.test(lookup.authorization) ? { status: 'invalid', clearCookies: [] } : (NO_SESSION as TokenSource);
+    return /^bearer\s/i.test(lookup.authorization)
+      ? { status: 'invalid', clearCookies: [] }
+      : (NO_SESSION as TokenSource);
   }
 
   /** The deletion cookies for a bad session cookie (none for a bearer token: there is no cookie). */
@@ -65,7 +70,11 @@ export class SessionCodec {
     let token: JWT | null;
     try {
       token = this.config.jwt.decode
-        ? await this.config.jwt.decode({ token: raw, secret: this.config.secrets, salt: this.cookiesFor(secure).sessionToken.name })
+        ? await this.config.jwt.decode({
+            token: raw,
+            secret: this.config.secrets,
+            salt: this.cookiesFor(secure).sessionToken.name,
+          })
         : await (secure ? this.codecs.secure : this.codecs.plain).decode(raw);
     } catch {
       this.config.logger.debug(`${JWTSessionError.type}: the session cookie could not be decoded`);
@@ -73,14 +82,18 @@ export class SessionCodec {
     }
     // A custom `jwt.decode` may return anything: its time claims get the same checks as ours.
     const verdict = token && typeof token === 'object' ? checkTimeClaims(token, now) : { status: 'invalid' as const };
-    return verdict.status === 'valid' ? { status: 'valid', token: token!, expMs: verdict.expMs } : { status: verdict.status };
+    return verdict.status === 'valid'
+      ? { status: 'valid', token: token!, expMs: verdict.expMs }
+      : { status: verdict.status };
   }
 
   /** Encodes a session JWT for the request's cookie name (or calls the user's `jwt.encode`). */
   encode(secure: boolean, token: JWT): Promise<string> {
     const salt = this.cookiesFor(secure).sessionToken.name;
     if (this.config.jwt.encode) {
-      return Promise.resolve(this.config.jwt.encode({ token, salt, secret: this.config.secrets, maxAge: this.config.jwt.maxAge }));
+      return Promise.resolve(
+        this.config.jwt.encode({ token, salt, secret: this.config.secrets, maxAge: this.config.jwt.maxAge }),
+      );
     }
     return (secure ? this.codecs.secure : this.codecs.plain).encode(token);
   }

@@ -1,14 +1,21 @@
 import { describe, expect, it } from '@jest/globals';
 import { stringifySetCookie } from 'cookie';
 import { applyCookies } from './fixtures/session.fixture.js';
-import { ALLOWED_COOKIE_SIZE, CHUNK_SIZE, clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
+import {
+  ALLOWED_COOKIE_SIZE,
+  CHUNK_SIZE,
+  clearSessionCookie,
+  readSessionCookie,
+  writeSessionCookie,
+} from './session-cookie.js';
 
 const NAME = '__Secure-authjs.session-token';
 const OPTIONS = { httpOnly: true, sameSite: 'lax', path: '/', secure: true } as const;
 
 const apply = applyCookies;
 
-const long = (n: number) => Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789-_.'[i % 39]).join('');
+const long = (n: number) =>
+  Array.from({ length: n }, (_, i) => 'abcdefghijklmnopqrstuvwxyz0123456789-_.'[i % 39]).join('');
 
 describe('writeSessionCookie', () => {
   it('writes one cookie with the plain name up to the chunk size (3936)', () => {
@@ -27,13 +34,18 @@ describe('writeSessionCookie', () => {
 
   it('splits at 3937 characters into two chunks', () => {
     const set = writeSessionCookie({}, NAME, long(CHUNK_SIZE + 1), OPTIONS);
-    expect(set.map((c) => [c.name, c.value.length])).toEqual([[`${NAME}.0`, 3936], [`${NAME}.1`, 1]]);
+    expect(set.map((c) => [c.name, c.value.length])).toEqual([
+      [`${NAME}.0`, 3936],
+      [`${NAME}.1`, 1],
+    ]);
   });
 
   it('keeps every serialized chunk within 4096 bytes, with every attribute set', () => {
     const options = { ...OPTIONS, expires: new Date('2030-01-01T00:00:00Z'), domain: 'sub.example.com' };
     for (const c of writeSessionCookie({}, NAME, long(20_000), options)) {
-      expect(Buffer.byteLength(stringifySetCookie({ name: c.name, value: c.value, ...c.options }))).toBeLessThanOrEqual(ALLOWED_COOKIE_SIZE);
+      expect(Buffer.byteLength(stringifySetCookie({ name: c.name, value: c.value, ...c.options }))).toBeLessThanOrEqual(
+        ALLOWED_COOKIE_SIZE,
+      );
     }
   });
 
@@ -93,7 +105,14 @@ describe('readSessionCookie', () => {
   });
 
   it('ignores cookies that are not <name> or <name>.<int>', () => {
-    const jar = { [`${NAME}x`]: 'a', [`${NAME}.a`]: 'b', [`${NAME}.01`]: 'c', [`${NAME}.0.1`]: 'd', [`${NAME}.-1`]: 'e', [`x${NAME}`]: 'f' };
+    const jar = {
+      [`${NAME}x`]: 'a',
+      [`${NAME}.a`]: 'b',
+      [`${NAME}.01`]: 'c',
+      [`${NAME}.0.1`]: 'd',
+      [`${NAME}.-1`]: 'e',
+      [`x${NAME}`]: 'f',
+    };
     expect(readSessionCookie(jar, NAME)).toBeUndefined();
     expect(readSessionCookie({ ...jar, [`${NAME}.0`]: 'ok' }, NAME)).toBe('ok');
   });
@@ -114,6 +133,8 @@ describe('clearSessionCookie', () => {
   });
 
   it('deletes the plain name even when the request has no session cookie', () => {
-    expect(clearSessionCookie({}, NAME, OPTIONS)).toEqual([{ name: NAME, value: '', options: { ...OPTIONS, maxAge: 0 } }]);
+    expect(clearSessionCookie({}, NAME, OPTIONS)).toEqual([
+      { name: NAME, value: '', options: { ...OPTIONS, maxAge: 0 } },
+    ]);
   });
 });

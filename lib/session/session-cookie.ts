@@ -99,7 +99,11 @@ export function writeSessionCookie(
  * @param name the session cookie's name
  * @param options the attributes the cookie was set with (path, domain, secure, sameSite)
  */
-export function clearSessionCookie(cookies: Record<string, string>, name: string, options: SerializeOptions): ResponseCookie[] {
+export function clearSessionCookie(
+  cookies: Record<string, string>,
+  name: string,
+  options: SerializeOptions,
+): ResponseCookie[] {
   const names = existingNames(cookies, name);
   if (!names.includes(name)) names.unshift(name);
   return names.map((cookieName) => deletion(cookieName, options));

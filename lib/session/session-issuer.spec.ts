@@ -11,7 +11,10 @@ const flush = () => new Promise((r) => setImmediate(r));
 async function recorded(options: Partial<AuthModuleOptions>, adapter?: MemoryAdapter) {
   const events: Array<[string, unknown]> = [];
   const parts = await sessionParts(
-    { ...options, events: { session: (m) => void events.push(['session', m]), signOut: (m) => void events.push(['signOut', m]) } },
+    {
+      ...options,
+      events: { session: (m) => void events.push(['session', m]), signOut: (m) => void events.push(['signOut', m]) },
+    },
     { adapter },
   );
   return { ...parts, events };
@@ -27,15 +30,26 @@ describe('SessionIssuer.create', () => {
     const cookies = await issuer.create(requestContext(config), USER, {});
     await issuer.create(requestContext(config), USER, { isNewUser: true });
     expect(triggers).toEqual(['signIn', 'signUp']);
-    expect(cookies).toEqual([expect.objectContaining({ name: COOKIE, options: expect.objectContaining({ httpOnly: true, expires: expect.any(Date) }) })]);
+    expect(cookies).toEqual([
+      expect.objectContaining({
+        name: COOKIE,
+        options: expect.objectContaining({ httpOnly: true, expires: expect.any(Date) }),
+      }),
+    ]);
     const state = await reader.read({ cookies: applyCookies({}, cookies), secure: false });
-    expect(state).toMatchObject({ status: 'active', strategy: 'jwt', token: { sub: 'u1', email: 'a@b.test', sid: expect.any(String) } });
+    expect(state).toMatchObject({
+      status: 'active',
+      strategy: 'jwt',
+      token: { sub: 'u1', email: 'a@b.test', sid: expect.any(String) },
+    });
   });
 
   it('JWT: clears the cookie when the jwt callback ends the session', async () => {
     const { issuer, config } = await sessionParts({ session: { strategy: 'jwt' }, callbacks: { jwt: () => null } });
     const jar = { [COOKIE]: 'old' };
-    expect(await issuer.create(requestContext(config, jar), USER, {})).toEqual([expect.objectContaining({ name: COOKIE, value: '', options: expect.objectContaining({ maxAge: 0 }) })]);
+    expect(await issuer.create(requestContext(config, jar), USER, {})).toEqual([
+      expect.objectContaining({ name: COOKIE, value: '', options: expect.objectContaining({ maxAge: 0 }) }),
+    ]);
   });
 
   it('database: stores a new session per sign-in and writes its token; refuses a user without id', async () => {
@@ -45,7 +59,9 @@ describe('SessionIssuer.create', () => {
     const second = await issuer.create(requestContext(config), USER, {});
     expect(first[0].value).not.toBe(second[0].value);
     expect((await adapter.getSessionAndUser(first[0].value))?.user.id).toBe('u1');
-    await expect(issuer.create(requestContext(config), { email: 'x@b.test' }, {})).rejects.toThrow(/needs a stored user/);
+    await expect(issuer.create(requestContext(config), { email: 'x@b.test' }, {})).rejects.toThrow(
+      /needs a stored user/,
+    );
   });
 });
 
@@ -61,7 +77,10 @@ describe('SessionIssuer.sessionRoute', () => {
   it('JWT: answers the session, re-issues the cookie, passes update data to the jwt callback, emits session', async () => {
     const { issuer, config, events } = await recorded({
       session: { strategy: 'jwt' },
-      callbacks: { jwt: ({ token, trigger, session }) => (trigger === 'update' ? { ...token, name: (session as { name: string }).name } : token) },
+      callbacks: {
+        jwt: ({ token, trigger, session }) =>
+          trigger === 'update' ? { ...token, name: (session as { name: string }).name } : token,
+      },
     });
     const jar = applyCookies({}, await issuer.create(requestContext(config), USER, {}));
     const read = await issuer.sessionRoute(requestContext(config, jar));
@@ -77,7 +96,9 @@ describe('SessionIssuer.sessionRoute', () => {
     const seen: unknown[] = [];
     const { issuer, adapter, config } = await sessionParts({
       session: { strategy: 'database' },
-      callbacks: { session: ({ session, newSession, trigger }) => (trigger === 'update' && seen.push(newSession), session) },
+      callbacks: {
+        session: ({ session, newSession, trigger }) => (trigger === 'update' && seen.push(newSession), session),
+      },
     });
     await adapter.createUser({ ...USER, emailVerified: null });
     const jar = applyCookies({}, await issuer.create(requestContext(config), USER, {}));
@@ -95,7 +116,9 @@ describe('SessionIssuer.signOut and revoke', () => {
     const { issuer, adapter, config, events } = await recorded({ session: { strategy: 'database', cacheTtl: 60 } });
     await adapter.createUser({ ...USER, emailVerified: null });
     const jar = applyCookies({}, await issuer.create(requestContext(config), USER, {}));
-    expect(await issuer.signOut(requestContext(config, jar))).toEqual([expect.objectContaining({ name: COOKIE, value: '' })]);
+    expect(await issuer.signOut(requestContext(config, jar))).toEqual([
+      expect.objectContaining({ name: COOKIE, value: '' }),
+    ]);
     expect(await adapter.getSessionAndUser(jar[COOKIE])).toBeNull();
     await flush();
     expect(events).toEqual([['signOut', { session: expect.objectContaining({ sessionToken: jar[COOKIE] }) }]]);
@@ -119,7 +142,9 @@ describe('SessionIssuer.signOut and revoke', () => {
       }
     }
     const { issuer, config, logs } = await sessionParts({ session: { strategy: 'database' } }, { adapter: new Down() });
-    expect(await issuer.signOut(requestContext(config, { [COOKIE]: 'tok' }))).toEqual([expect.objectContaining({ name: COOKIE, value: '' })]);
+    expect(await issuer.signOut(requestContext(config, { [COOKIE]: 'tok' }))).toEqual([
+      expect.objectContaining({ name: COOKIE, value: '' }),
+    ]);
     expect(logs.error).toEqual(['SignOutError: Signing out on the server failed; the cookie was cleared anyway.']);
   });
 
@@ -141,7 +166,13 @@ describe('SessionIssuer.signOut and revoke', () => {
 
 describe('SessionIssuer.emit', () => {
   it('logs a handler that throws as EventError and never throws itself', async () => {
-    const { issuer, logs } = await sessionParts({ events: { signIn: () => { throw new Error('handler bug'); } } });
+    const { issuer, logs } = await sessionParts({
+      events: {
+        signIn: () => {
+          throw new Error('handler bug');
+        },
+      },
+    });
     expect(() => issuer.emit('signIn', { user: USER, account: null })).not.toThrow();
     await flush();
     expect(logs.error).toEqual(['EventError: The signIn event handler threw: handler bug']);

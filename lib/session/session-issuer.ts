@@ -42,7 +42,12 @@ export class SessionIssuer {
     const cookie = ctx.cookies.sessionToken;
     const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
     if (this.config.session.strategy === 'jwt') {
-      const defaults: JWT = { name: user.name ?? null, email: user.email ?? null, picture: user.image ?? null, sub: user.id };
+      const defaults: JWT = {
+        name: user.name ?? null,
+        email: user.email ?? null,
+        picture: user.image ?? null,
+        sub: user.id,
+      };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
       const token = await this.config.callbacks.jwt({
@@ -57,15 +62,23 @@ export class SessionIssuer {
       const value = await this.codec.encode(ctx.secure, token);
       return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires });
     }
-    if (!user.id) throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
+    if (!user.id)
+      throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
     const created = await this.store.create(user.id, expires);
-    return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, { ...cookie.options, expires: created.expires });
+    return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, {
+      ...cookie.options,
+      expires: created.expires,
+    });
   }
 
   /** `GET /session` and `POST /session` (update): the session as JSON, with the cookie rolled. */
   async sessionRoute(ctx: RequestContext, update?: { data: unknown }): Promise<AuthResponse> {
     const cookie = ctx.cookies.sessionToken;
-    const state = await this.reader.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
+    const state = await this.reader.read({
+      cookies: ctx.request.cookies,
+      authorization: ctx.request.headers.authorization,
+      secure: ctx.secure,
+    });
     if (state.status !== 'active') {
       return { json: null, cookies: state.status === 'none' ? [] : state.clearCookies };
     }
@@ -78,11 +91,19 @@ export class SessionIssuer {
       });
       if (!token) return { json: null, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
       const session = await this.config.callbacks.session({
-        session: { user: { name: token.name, email: token.email, image: token.picture as string | null | undefined }, expires: expires.toISOString() } as never,
+        session: {
+          user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
+          expires: expires.toISOString(),
+        } as never,
         token,
         user: undefined as unknown as AdapterUser,
       });
-      const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, await this.codec.encode(ctx.secure, token), { ...cookie.options, expires });
+      const cookies = state.bearer
+        ? []
+        : writeSessionCookie(ctx.request.cookies, cookie.name, await this.codec.encode(ctx.secure, token), {
+            ...cookie.options,
+            expires,
+          });
       this.emit('session', { session, token });
       return { json: session, cookies };
     }
@@ -97,7 +118,9 @@ export class SessionIssuer {
         trigger: 'update',
       });
     }
-    const cookies = state.bearer ? [] : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
+    const cookies = state.bearer
+      ? []
+      : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
     this.emit('session', { session });
     return { json: session, cookies };
   }
@@ -117,11 +140,14 @@ export class SessionIssuer {
         const state = await this.reader.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
         const decoded = this.cache.jwt(raw)?.token;
         this.cache.forgetJwt(raw);
-        if (state.status === 'active' && decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
-        this.emit('signOut', { token: state.status === 'active' ? state.token ?? null : null });
+        if (state.status === 'active' && decoded && this.config.session.jwtRevocation)
+          await this.revocation.revoke(decoded);
+        this.emit('signOut', { token: state.status === 'active' ? (state.token ?? null) : null });
       }
     } catch (error) {
-      this.config.logger.error(new SignOutError('Signing out on the server failed; the cookie was cleared anyway.', { cause: error }));
+      this.config.logger.error(
+        new SignOutError('Signing out on the server failed; the cookie was cleared anyway.', { cause: error }),
+      );
     }
     return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
   }
@@ -140,11 +166,18 @@ export class SessionIssuer {
   }
 
   /** Fires an event; a handler that throws is logged and never breaks the request. */
-  emit<K extends keyof ResolvedAuthConfig['events']>(name: K, message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0]): void {
+  emit<K extends keyof ResolvedAuthConfig['events']>(
+    name: K,
+    message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0],
+  ): void {
     const handler = this.config.events[name] as ((m: unknown) => unknown) | undefined;
     if (!handler) return;
     Promise.resolve()
       .then(() => handler(message))
-      .catch((error) => this.config.logger.error(new EventError(`The ${String(name)} event handler threw: ${(error as Error)?.message ?? error}`)));
+      .catch((error) =>
+        this.config.logger.error(
+          new EventError(`The ${String(name)} event handler threw: ${(error as Error)?.message ?? error}`),
+        ),
+      );
   }
 }

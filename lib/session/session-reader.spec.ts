@@ -14,15 +14,26 @@ describe('SessionReader: JWT sessions', () => {
     const lookup = { cookies: { [COOKIE]: raw }, secure: false };
     expect(reader.readCached(lookup)).toBeUndefined();
     const state = await reader.read(lookup);
-    expect(state).toMatchObject({ status: 'active', strategy: 'jwt', bearer: false, user: { id: 'u1', email: 'a@b.test', name: 'A', image: null } });
+    expect(state).toMatchObject({
+      status: 'active',
+      strategy: 'jwt',
+      bearer: false,
+      user: { id: 'u1', email: 'a@b.test', name: 'A', image: null },
+    });
     expect(reader.readCached(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
   });
 
   it('answers none without a token; invalid for junk, clearing the cookie, or nothing to clear for a bearer token', async () => {
     const { reader } = await sessionParts({ session: { strategy: 'jwt' } });
     expect(reader.readCached({ cookies: {}, secure: false })).toEqual({ status: 'none' });
-    expect(await reader.read({ cookies: { [COOKIE]: 'junk' }, secure: false })).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
-    expect(await reader.read({ cookies: {}, authorization: 'Bearer junk', secure: false })).toEqual({ status: 'invalid', clearCookies: [] });
+    expect(await reader.read({ cookies: { [COOKIE]: 'junk' }, secure: false })).toMatchObject({
+      status: 'invalid',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer junk', secure: false })).toEqual({
+      status: 'invalid',
+      clearCookies: [],
+    });
   });
 
   it('runs custom callbacks on every read (never a synchronous hit) and refuses when jwt returns null', async () => {
@@ -31,7 +42,10 @@ describe('SessionReader: JWT sessions', () => {
       session: { strategy: 'jwt' },
       callbacks: {
         jwt: ({ token }) => (token.sub === 'banned' ? null : token),
-        session: ({ session, token }) => ({ ...session, user: { ...session.user, id: String(token.sub), role: `r${++calls}` } }),
+        session: ({ session, token }) => ({
+          ...session,
+          user: { ...session.user, id: String(token.sub), role: `r${++calls}` },
+        }),
       },
     });
     const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1' }) }, secure: false };
@@ -39,7 +53,10 @@ describe('SessionReader: JWT sessions', () => {
     expect(reader.readCached(lookup)).toBeUndefined();
     expect(await reader.read(lookup)).toMatchObject({ user: { role: 'r2' } });
     const banned = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'banned' }) }, secure: false };
-    expect(await reader.read(banned)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+    expect(await reader.read(banned)).toMatchObject({
+      status: 'invalid',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
   });
 
   it('with jwtRevocation, refuses a revoked session that was cached before', async () => {
@@ -48,33 +65,54 @@ describe('SessionReader: JWT sessions', () => {
     expect(await reader.read(lookup)).toMatchObject({ status: 'active' });
     await revocation.revoke({ sid: 's1' });
     expect(reader.readCached(lookup)).toBeUndefined();
-    expect(await reader.read(lookup)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+    expect(await reader.read(lookup)).toMatchObject({
+      status: 'invalid',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
   });
 
-  (withRedis ? it : it.skip)('fails closed when the shared revocation store is down: invalid, cookie kept, logged', async () => {
-    const client = (await connectRedis())!;
-    const { reader, codec, logs } = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true } }, { store: new RedisRateLimitStore(client) });
-    await client.quit();
-    const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1', sid: 's1' }) }, secure: false };
-    expect(await reader.read(lookup)).toEqual({ status: 'invalid', clearCookies: [] });
-    expect(logs.error).toEqual(['SessionTokenError: The JWT revocation list could not be read (rateLimit.store).']);
-  });
+  (withRedis ? it : it.skip)(
+    'fails closed when the shared revocation store is down: invalid, cookie kept, logged',
+    async () => {
+      const client = (await connectRedis())!;
+      const { reader, codec, logs } = await sessionParts(
+        { session: { strategy: 'jwt', jwtRevocation: true } },
+        { store: new RedisRateLimitStore(client) },
+      );
+      await client.quit();
+      const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1', sid: 's1' }) }, secure: false };
+      expect(await reader.read(lookup)).toEqual({ status: 'invalid', clearCookies: [] });
+      expect(logs.error).toEqual(['SessionTokenError: The JWT revocation list could not be read (rateLimit.store).']);
+    },
+  );
 });
 
 describe('SessionReader: database sessions', () => {
   async function signedIn(options: { cacheTtl?: number } = {}, adapter = new MemoryAdapter()) {
     const parts = await sessionParts({ session: { strategy: 'database', ...options } }, { adapter });
     await parts.adapter.createUser({ id: 'u1', email: 'a@b.test', emailVerified: null });
-    await parts.adapter.createSession({ sessionToken: 'tok-1', userId: 'u1', expires: new Date(Date.now() + 10 * MINUTE_MS) });
+    await parts.adapter.createSession({
+      sessionToken: 'tok-1',
+      userId: 'u1',
+      expires: new Date(Date.now() + 10 * MINUTE_MS),
+    });
     return { ...parts, lookup: { cookies: { [COOKIE]: 'tok-1' }, secure: false } };
   }
 
   it('without cacheTtl, asks the store on every read', async () => {
     const { reader, adapter, lookup } = await signedIn();
-    expect(await reader.read(lookup)).toMatchObject({ status: 'active', strategy: 'database', user: { id: 'u1' }, stored: { sessionToken: 'tok-1' } });
+    expect(await reader.read(lookup)).toMatchObject({
+      status: 'active',
+      strategy: 'database',
+      user: { id: 'u1' },
+      stored: { sessionToken: 'tok-1' },
+    });
     expect(reader.readCached(lookup)).toBeUndefined();
     await adapter.deleteSession('tok-1');
-    expect(await reader.read(lookup)).toMatchObject({ status: 'invalid', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+    expect(await reader.read(lookup)).toMatchObject({
+      status: 'invalid',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
   });
 
   it('with cacheTtl, serves the session from memory; fresh asks the store and refreshes the entry', async () => {
@@ -102,12 +140,21 @@ describe('SessionReader: database sessions', () => {
     expect(logs.error).toHaveLength(1);
     adapter.down = false;
     await adapter.updateSession({ sessionToken: 'tok-1', expires: new Date(Date.now() - 1) });
-    expect(await reader.read(lookup)).toMatchObject({ status: 'expired', clearCookies: [expect.objectContaining({ name: COOKIE })] });
+    expect(await reader.read(lookup)).toMatchObject({
+      status: 'expired',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
   });
 
   it('answers a bearer token without cookies to clear', async () => {
     const { reader } = await signedIn();
-    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-1', secure: false })).toMatchObject({ status: 'active', bearer: true });
-    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-2', secure: false })).toEqual({ status: 'invalid', clearCookies: [] });
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-1', secure: false })).toMatchObject({
+      status: 'active',
+      bearer: true,
+    });
+    expect(await reader.read({ cookies: {}, authorization: 'Bearer tok-2', secure: false })).toEqual({
+      status: 'invalid',
+      clearCookies: [],
+    });
   });
 });

@@ -35,8 +35,12 @@ export class SessionReader {
   async read(lookup: SessionLookup, options: { fresh?: boolean } = {}): Promise<SessionState> {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
-    if (this.config.session.strategy === 'jwt') return this.cache.hit(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
-    return (options.fresh ? undefined : this.cache.hit(source.raw, source.bearer)) ?? this.readDatabase(source.raw, lookup, source.bearer, options.fresh === true);
+    if (this.config.session.strategy === 'jwt')
+      return this.cache.hit(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
+    return (
+      (options.fresh ? undefined : this.cache.hit(source.raw, source.bearer)) ??
+      this.readDatabase(source.raw, lookup, source.bearer, options.fresh === true)
+    );
   }
 
   /**
@@ -55,12 +59,18 @@ export class SessionReader {
     if (!cached || cached.expMs <= now) {
       if (cached) this.cache.forgetJwt(raw);
       const decoded = await this.codec.decode(raw, lookup.secure, now);
-      if (decoded.status !== 'valid') return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
+      if (decoded.status !== 'valid')
+        return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
       const { token, expMs } = decoded;
       cached = { token, expMs, expires: new Date(expMs).toISOString() };
       if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
       if (this.cache.shapes) {
-        cached.user = { id: String(token.sub ?? ''), name: token.name ?? null, email: token.email ?? null, image: (token.picture as string | null) ?? null };
+        cached.user = {
+          id: String(token.sub ?? ''),
+          name: token.name ?? null,
+          email: token.email ?? null,
+          image: (token.picture as string | null) ?? null,
+        };
       }
       this.cache.keepJwt(raw, cached);
     }
@@ -70,7 +80,9 @@ export class SessionReader {
         revoked = await this.revocation.isRevoked(cached.token, now);
       } catch (error) {
         // Fail closed, as a failed database lookup does: no session, the cookie kept for later.
-        this.config.logger.error(new SessionTokenError('The JWT revocation list could not be read (rateLimit.store).', { cause: error }));
+        this.config.logger.error(
+          new SessionTokenError('The JWT revocation list could not be read (rateLimit.store).', { cause: error }),
+        );
         return { status: 'invalid', clearCookies: [] };
       }
       if (revoked) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
@@ -80,16 +92,27 @@ export class SessionReader {
     const shaped = await this.config.callbacks.jwt({ token, user: undefined as unknown as User });
     if (!shaped) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
     const session = await this.config.callbacks.session({
-      session: { user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined }, expires } as never,
+      session: {
+        user: { name: shaped.name, email: shaped.email, image: shaped.picture as string | null | undefined },
+        expires,
+      } as never,
       token: shaped,
       user: undefined as unknown as AdapterUser,
     });
-    const user = { ...(session.user ?? {}), id: String((session.user as User | undefined)?.id ?? shaped.sub ?? '') } as AuthUser;
+    const user = {
+      ...(session.user ?? {}),
+      id: String((session.user as User | undefined)?.id ?? shaped.sub ?? ''),
+    } as AuthUser;
     return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
   }
 
   /** Reads a database session: one `getSessionAndUser` (none within `session.cacheTtl`), then the `session` callback. */
-  private async readDatabase(raw: string, lookup: SessionLookup, bearer: boolean, fresh: boolean): Promise<SessionState> {
+  private async readDatabase(
+    raw: string,
+    lookup: SessionLookup,
+    bearer: boolean,
+    fresh: boolean,
+  ): Promise<SessionState> {
     const now = Date.now();
     const ttl = this.config.session.cacheTtl;
     const cached = ttl > 0 && !fresh ? this.cache.db(raw) : undefined;
@@ -101,24 +124,39 @@ export class SessionReader {
       if (result.status === 'failed') return { status: 'invalid', clearCookies: [] };
       if (result.status !== 'found') {
         this.cache.forgetDb(raw);
-        return { status: result.status === 'expired' ? 'expired' : 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+        return {
+          status: result.status === 'expired' ? 'expired' : 'invalid',
+          clearCookies: this.codec.clearFor(lookup, bearer),
+        };
       }
       found = { session: result.session, user: result.user };
     }
     const expiresMs = dateMs(found.session.expires);
-    if (expiresMs === undefined || expiresMs <= now) return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
+    if (expiresMs === undefined || expiresMs <= now)
+      return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
     const expires = new Date(expiresMs).toISOString();
     const shaped = await this.config.callbacks.session({
       session: { ...found.session, user: found.user, expires } as never,
       user: found.user,
       token: undefined as unknown as JWT,
     });
-    const user = { ...(shaped.user ?? {}), id: String((shaped.user as User | undefined)?.id ?? found.user.id) } as AuthUser;
+    const user = {
+      ...(shaped.user ?? {}),
+      id: String((shaped.user as User | undefined)?.id ?? found.user.id),
+    } as AuthUser;
     if (ttl > 0 && found !== cached) {
       const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, expiresMs) };
       if (this.cache.shapes) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
       this.cache.keepDb(raw, entry);
     }
-    return { status: 'active', strategy: 'database', user, session: shaped, stored: found.session, sessionToken: raw, bearer };
+    return {
+      status: 'active',
+      strategy: 'database',
+      user,
+      session: shaped,
+      stored: found.session,
+      sessionToken: raw,
+      bearer,
+    };
   }
 }

@@ -18,7 +18,11 @@ describe('DatabaseSessionStore.find', () => {
     const { store, adapter } = await sessionParts(DATABASE);
     const expires = new Date(Date.now() + 29 * DAY_S * 1000 + 60_000);
     await withSession(adapter, expires);
-    expect(await store.find('tok-1', Date.now())).toMatchObject({ status: 'found', session: { sessionToken: 'tok-1', expires }, user: { id: 'u1' } });
+    expect(await store.find('tok-1', Date.now())).toMatchObject({
+      status: 'found',
+      session: { sessionToken: 'tok-1', expires },
+      user: { id: 'u1' },
+    });
     expect(await store.find('unknown', Date.now())).toEqual({ status: 'missing' });
   });
 
@@ -63,7 +67,9 @@ describe('DatabaseSessionStore.find', () => {
     class Broken extends MemoryAdapter {
       override async getSessionAndUser(token: string) {
         const session: AdapterSession = { sessionToken: token, userId: 'u1', expires: new Date(Date.now() + 60_000) };
-        return token === 'no-user' ? { session, user: null as unknown as AdapterUser } : { session, user: { email: 'a@b.test' } as AdapterUser };
+        return token === 'no-user'
+          ? { session, user: null as unknown as AdapterUser }
+          : { session, user: { email: 'a@b.test' } as AdapterUser };
       }
     }
     const { store } = await sessionParts(DATABASE, { adapter: new Broken() });

@@ -38,7 +38,8 @@ export class DatabaseSessionStore {
       let found: StoredSession | null = await adapter.getSessionAndUser(this.storedToken(raw));
       // What storage returns is checked, not trusted: no session or user object is no session,
       // and an expiry that is not a valid Date counts as passed (the row is then deleted).
-      if (found && (!found.session || !found.user || found.user.id === undefined || found.user.id === null)) found = null;
+      if (found && (!found.session || !found.user || found.user.id === undefined || found.user.id === null))
+        found = null;
       if (found && isExpiredDate(found.session.expires, now)) {
         await adapter.deleteSession(this.storedToken(raw));
         return { status: 'expired' };
@@ -46,7 +47,9 @@ export class DatabaseSessionStore {
       if (found) found = await this.extendIfDue(found, now);
       return found ? { status: 'found', ...found } : { status: 'missing' };
     } catch (error) {
-      this.config.logger.error(error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }));
+      this.config.logger.error(
+        error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }),
+      );
       return { status: 'failed' };
     }
   }
@@ -57,7 +60,9 @@ export class DatabaseSessionStore {
    */
   async create(userId: string, expires: Date): Promise<{ value: string; expires: Date }> {
     const sessionToken = this.config.session.generateSessionToken();
-    const created = await this.adapters.require('createSession').createSession({ sessionToken: this.storedToken(sessionToken), userId, expires });
+    const created = await this.adapters
+      .require('createSession')
+      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires });
     return { value: this.config.session.hashTokens ? sessionToken : created.sessionToken, expires: created.expires };
   }
 
@@ -82,7 +87,9 @@ export class DatabaseSessionStore {
     const dueAt = dateMs(found.session.expires)! - maxAge * 1000 + updateAge * 1000;
     if (dueAt > now) return found;
     const expires = new Date(now + maxAge * 1000);
-    const updated = await this.adapters.require('updateSession').updateSession({ sessionToken: found.session.sessionToken, expires });
+    const updated = await this.adapters
+      .require('updateSession')
+      .updateSession({ sessionToken: found.session.sessionToken, expires });
     if (updated === null) return null;
     return { session: updated ?? { ...found.session, expires }, user: found.user };
   }

@@ -8,4 +8,12 @@ import { DatabaseSessionStore } from './session-store.js';
 import { SessionService } from './session.service.js';
 
 /** The injectables of sessions: the `SessionService` facade and its parts. */
-export const SESSION_SERVICES: Provider[] = [SessionCodec, JwtRevocation, SessionCache, DatabaseSessionStore, SessionReader, SessionIssuer, SessionService];
+export const SESSION_SERVICES: Provider[] = [
+  SessionCodec,
+  JwtRevocation,
+  SessionCache,
+  DatabaseSessionStore,
+  SessionReader,
+  SessionIssuer,
+  SessionService,
+];

@@ -89,12 +89,19 @@ export class SessionService {
 
   /** The signed-in user of a request context, or null. */
   async getCurrentUser(ctx: RequestContext): Promise<AuthUser | null> {
-    const state = await this.reader.read({ cookies: ctx.request.cookies, authorization: ctx.request.headers.authorization, secure: ctx.secure });
+    const state = await this.reader.read({
+      cookies: ctx.request.cookies,
+      authorization: ctx.request.headers.authorization,
+      secure: ctx.secure,
+    });
     return state.status === 'active' && state.user.id ? state.user : null;
   }
 
   /** Fires an event; a handler that throws is logged and never breaks the request. */
-  emit<K extends keyof ResolvedAuthConfig['events']>(name: K, message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0]): void {
+  emit<K extends keyof ResolvedAuthConfig['events']>(
+    name: K,
+    message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0],
+  ): void {
     this.issuer.emit(name, message);
   }
 }

@@ -51,7 +51,11 @@ export class AccountLinkingService {
    * anyone could have made that account, and the link's owner must not be signed into it (the
    * account creator's passkey and sessions would then reach their mail's account).
    */
-  private async emailSignIn(input: SignInInput, known: AdapterUser | null, currentUser: AuthUser | null): Promise<ResolvedSignIn> {
+  private async emailSignIn(
+    input: SignInInput,
+    known: AdapterUser | null,
+    currentUser: AuthUser | null,
+  ): Promise<ResolvedSignIn> {
     const adapter = this.adapters.require('getUserByEmail', 'createUser', 'updateUser');
     const email = input.user.email!;
     if (known) {
@@ -66,7 +70,12 @@ export class AccountLinkingService {
       return { user, isNewUser: false };
     }
     try {
-      const user = await adapter.createUser({ ...pickUser(input.user), id: randomUUID(), email, emailVerified: new Date() });
+      const user = await adapter.createUser({
+        ...pickUser(input.user),
+        id: randomUUID(),
+        email,
+        emailVerified: new Date(),
+      });
       return { user, isNewUser: true, created: true };
     } catch (error) {
       // Two links for one new address clicked at once: the loser finds the winner's user.
@@ -89,7 +98,10 @@ export class AccountLinkingService {
     if (known) return { user: known, isNewUser: false };
     this.adapters.require('getUserByAccount', 'createUser', 'linkAccount');
     const account = toAdapterAccount(input.account, '');
-    const existing = input.user.id && this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(input.user.id) : null;
+    const existing =
+      input.user.id && this.adapters.has('getUser')
+        ? await this.adapters.require('getUser').getUser(input.user.id)
+        : null;
     if (existing) {
       const linked = { ...account, userId: existing.id };
       await this.users.linkOrFindWinner(linked);
@@ -99,13 +111,19 @@ export class AccountLinkingService {
   }
 
   /** OAuth/OIDC (reference 9.4) and WebAuthn (9.3) accounts. */
-  private async accountSignIn(input: SignInInput, known: AdapterUser | null, currentUser: AuthUser | null): Promise<ResolvedSignIn> {
+  private async accountSignIn(
+    input: SignInInput,
+    known: AdapterUser | null,
+    currentUser: AuthUser | null,
+  ): Promise<ResolvedSignIn> {
     const { account } = input;
     const stored = input.storedAccount ?? account;
     const NotLinked = account.type === 'webauthn' ? AccountNotLinked : OAuthAccountNotLinked;
     if (known) {
       if (currentUser && currentUser.id !== known.id) {
-        throw new NotLinked('This account is already linked to another user. Sign out first, or sign in with that user.');
+        throw new NotLinked(
+          'This account is already linked to another user. Sign out first, or sign in with that user.',
+        );
       }
       return { user: known, isNewUser: false };
     }
@@ -115,7 +133,9 @@ export class AccountLinkingService {
       // session can name a user it does not (a credentials sign-in, a deleted user): nothing to link to.
       const user = this.adapters.has('getUser') ? await this.adapters.require('getUser').getUser(currentUser.id) : null;
       if (!user && this.adapters.has('getUser')) {
-        throw new NotLinked('You are signed in as a user this app does not store (for example after a password sign-in with JWT sessions), so no account can be linked to it. Sign out first, then sign in with this account.');
+        throw new NotLinked(
+          'You are signed in as a user this app does not store (for example after a password sign-in with JWT sessions), so no account can be linked to it. Sign out first, then sign in with this account.',
+        );
       }
       const linked = toAdapterAccount(stored, currentUser.id);
       await this.users.linkOrFindWinner(linked);
@@ -124,13 +144,17 @@ export class AccountLinkingService {
     const email = input.user.email;
     const byEmail = email ? await adapter.getUserByEmail(email) : null;
     if (byEmail) {
-      const dangerous = (this.providerConfig(account.provider) as { allowDangerousEmailAccountLinking?: boolean }).allowDangerousEmailAccountLinking === true;
+      const dangerous =
+        (this.providerConfig(account.provider) as { allowDangerousEmailAccountLinking?: boolean })
+          .allowDangerousEmailAccountLinking === true;
       if (!dangerous || account.type === 'webauthn') {
         // A concurrent first sign-in of this same account may have created the user and not yet
         // linked the account: give it a moment before refusing (works across instances).
         const winner = await this.awaitAccountOwner(account);
         if (winner) return { user: winner, isNewUser: false };
-        throw new NotLinked('Another account already uses this email address. Sign in the way you did before, then link this account.');
+        throw new NotLinked(
+          'Another account already uses this email address. Sign in the way you did before, then link this account.',
+        );
       }
       const linked = toAdapterAccount(stored, byEmail.id);
       await this.users.linkOrFindWinner(linked);

@@ -23,7 +23,14 @@ function service(secrets = [SECRET], store: RateLimitStore = new MemoryRateLimit
 /** A request context carrying `requestCookies`, built by hand (the router builds the real one). */
 function context(requestCookies: Record<string, string> = {}, secure = false): RequestContext {
   return {
-    request: { method: 'GET', url: new URL('http://127.0.0.1/auth/callback/idp'), headers: {}, cookies: requestCookies, query: {}, body: {} },
+    request: {
+      method: 'GET',
+      url: new URL('http://127.0.0.1/auth/callback/idp'),
+      headers: {},
+      cookies: requestCookies,
+      query: {},
+      body: {},
+    },
     config: { secrets: [SECRET] } as ResolvedAuthConfig,
     origin: 'http://127.0.0.1',
     authUrl: 'http://127.0.0.1/auth',
@@ -41,7 +48,12 @@ function jar(set: ResponseCookie[]): Record<string, string> {
   return Object.fromEntries(set.filter((c) => c.options.maxAge !== 0).map((c) => [c.name, c.value]));
 }
 
-async function sealed(kind: CheckKind, value: string, opts: Parameters<ChecksService['seal']>[3] = { provider: 'idp' }, checks = service()) {
+async function sealed(
+  kind: CheckKind,
+  value: string,
+  opts: Parameters<ChecksService['seal']>[3] = { provider: 'idp' },
+  checks = service(),
+) {
   const ctx = context();
   await checks.seal(ctx, kind, value, opts);
   return { ctx, cookie: ctx.responseCookies[0], cookies: jar(ctx.responseCookies) };
@@ -84,7 +96,10 @@ describe('ChecksService', () => {
   it('uses the secure cookie names and options of the request', async () => {
     const ctx = context({}, true);
     await checks.seal(ctx, 'state', 'v', { provider: 'idp', maxAge: 60 });
-    expect(ctx.responseCookies[0]).toMatchObject({ name: '__Secure-authjs.state', options: { secure: true, maxAge: 60 } });
+    expect(ctx.responseCookies[0]).toMatchObject({
+      name: '__Secure-authjs.state',
+      options: { secure: true, maxAge: 60 },
+    });
   });
 
   it('sets SameSite=None; Secure for form_post callbacks', async () => {
@@ -93,14 +108,29 @@ describe('ChecksService', () => {
   });
 
   it('opens the value and data for the provider that minted it, and deletes the cookie', async () => {
-    const { cookies } = await sealed('webauthnChallenge', 'challenge-1', { provider: 'passkey', data: { action: 'register', user: { email: 'a@b.c' } } }, checks);
+    const { cookies } = await sealed(
+      'webauthnChallenge',
+      'challenge-1',
+      { provider: 'passkey', data: { action: 'register', user: { email: 'a@b.c' } } },
+      checks,
+    );
     const ctx = context(cookies);
-    expect(await checks.open(ctx, 'webauthnChallenge', 'passkey')).toEqual({ value: 'challenge-1', data: { action: 'register', user: { email: 'a@b.c' } } });
+    expect(await checks.open(ctx, 'webauthnChallenge', 'passkey')).toEqual({
+      value: 'challenge-1',
+      data: { action: 'register', user: { email: 'a@b.c' } },
+    });
     expect(ctx.responseCookies).toEqual([
-      { name: 'authjs.challenge', value: '', options: { httpOnly: true, sameSite: 'lax', path: '/', secure: false, maxAge: 0 } },
+      {
+        name: 'authjs.challenge',
+        value: '',
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure: false, maxAge: 0 },
+      },
     ]);
     // Without consume, a second open (e.g. a retried request) still works.
-    expect(await checks.open(context(cookies), 'webauthnChallenge', 'passkey')).toEqual({ value: 'challenge-1', data: { action: 'register', user: { email: 'a@b.c' } } });
+    expect(await checks.open(context(cookies), 'webauthnChallenge', 'passkey')).toEqual({
+      value: 'challenge-1',
+      data: { action: 'register', user: { email: 'a@b.c' } },
+    });
   });
 
   it('refuses a missing cookie', async () => {
@@ -135,7 +165,12 @@ describe('ChecksService', () => {
   });
 
   it('refuses an expired cookie, saying so', async () => {
-    const value = await encode({ token: { value: 'v', provider: 'idp', kind: 'state' }, secret: SECRET, salt: 'authjs.state', maxAge: -60 });
+    const value = await encode({
+      token: { value: 'v', provider: 'idp', kind: 'state' },
+      secret: SECRET,
+      salt: 'authjs.state',
+      maxAge: -60,
+    });
     const error = await invalidCheck(() => checks.open(context({ 'authjs.state': value }), 'state', 'idp'));
     expect(error.message).toMatch(/state cookie has expired/);
   });
@@ -145,7 +180,12 @@ describe('ChecksService', () => {
     // Another cookie name is another key: it does not even decrypt.
     await invalidCheck(() => checks.open(context({ 'authjs.nonce': cookie.value }), 'nonce', 'idp'));
     // Same key (a renamed cookie), other kind: refused by the sealed kind.
-    const crafted = await encode({ token: { value: 'v', provider: 'idp', kind: 'state' }, secret: SECRET, salt: 'authjs.nonce', maxAge: 60 });
+    const crafted = await encode({
+      token: { value: 'v', provider: 'idp', kind: 'state' },
+      secret: SECRET,
+      salt: 'authjs.nonce',
+      maxAge: 60,
+    });
     const error = await invalidCheck(() => checks.open(context({ 'authjs.nonce': crafted }), 'nonce', 'idp'));
     expect(error.message).toMatch(/does not hold a nonce value/);
   });
@@ -158,17 +198,24 @@ describe('ChecksService', () => {
   it('with consume, refuses the same sealed value a second time (replay), but not another one', async () => {
     const first = await sealed('state', 'same-value', { provider: 'idp' }, checks);
     const second = await sealed('state', 'same-value', { provider: 'idp' }, checks);
-    expect(await checks.open(context(first.cookies), 'state', 'idp', { consume: true })).toEqual({ value: 'same-value' });
+    expect(await checks.open(context(first.cookies), 'state', 'idp', { consume: true })).toEqual({
+      value: 'same-value',
+    });
     const error = await invalidCheck(() => checks.open(context(first.cookies), 'state', 'idp', { consume: true }));
     expect(error.message).toMatch(/state cookie was replayed/);
-    expect(await checks.open(context(second.cookies), 'state', 'idp', { consume: true })).toEqual({ value: 'same-value' });
+    expect(await checks.open(context(second.cookies), 'state', 'idp', { consume: true })).toEqual({
+      value: 'same-value',
+    });
   });
 
   it('with consume, lets exactly one of many concurrent opens of the same cookie through', async () => {
     const { cookies } = await sealed('pkceCodeVerifier', 'v', { provider: 'idp' }, checks);
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => checks.open(context(cookies), 'pkceCodeVerifier', 'idp', { consume: true })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, () => checks.open(context(cookies), 'pkceCodeVerifier', 'idp', { consume: true })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
+    for (const r of results.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
   });
 
   it('refuses to seal an empty value or without a provider', async () => {
@@ -179,52 +226,69 @@ describe('ChecksService', () => {
 
 const withRedis = await redisAvailable('ChecksService replay across instances');
 
-(withRedis ? describe : describe.skip)('ChecksService with a shared store (real Redis): replay refused across instances', () => {
-  const prefix = `nestjs-auth-test:${randomUUID()}:`;
-  const clients: Redis[] = [];
-  let redis: Redis;
-  let instances: ChecksService[] = [];
-  beforeAll(async () => {
-    for (let i = 0; i < 3; i++) clients.push((await connectRedis())!);
-    redis = clients[0]!;
-    // Three app instances: each its own connection and store, one Redis.
-    instances = clients.map((client) => service([SECRET], new RedisRateLimitStore(client, { prefix })));
-  });
-  afterAll(async () => {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await Promise.all(clients.map((c) => c.quit()));
-  });
+(withRedis ? describe : describe.skip)(
+  'ChecksService with a shared store (real Redis): replay refused across instances',
+  () => {
+    const prefix = `nestjs-auth-test:${randomUUID()}:`;
+    const clients: Redis[] = [];
+    let redis: Redis;
+    let instances: ChecksService[] = [];
+    beforeAll(async () => {
+      for (let i = 0; i < 3; i++) clients.push((await connectRedis())!);
+      redis = clients[0]!;
+      // Three app instances: each its own connection and store, one Redis.
+      instances = clients.map((client) => service([SECRET], new RedisRateLimitStore(client, { prefix })));
+    });
+    afterAll(async () => {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      await Promise.all(clients.map((c) => c.quit()));
+    });
 
-  it('a check opened on one instance is refused on the others, until it expires', async () => {
-    const [a, b, c] = instances;
-    const { cookies } = await sealed('webauthnChallenge', 'challenge', { provider: 'passkey' }, a);
-    expect(await a!.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true })).toEqual({ value: 'challenge' });
-    for (const other of [b!, c!, a!]) {
-      const error = await invalidCheck(() => other.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true }));
-      expect(error.message).toMatch(/WebAuthn challenge cookie was replayed/);
-    }
-    // Remembered in Redis for the check's own lifetime (15 minutes by default), then forgotten.
-    const [key] = await redis.keys(`${prefix}check:webauthnChallenge:*`);
-    expect(await redis.pttl(key!)).toBeGreaterThan(14 * 60_000);
-  });
+    it('a check opened on one instance is refused on the others, until it expires', async () => {
+      const [a, b, c] = instances;
+      const { cookies } = await sealed('webauthnChallenge', 'challenge', { provider: 'passkey' }, a);
+      expect(await a!.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true })).toEqual({
+        value: 'challenge',
+      });
+      for (const other of [b!, c!, a!]) {
+        const error = await invalidCheck(() =>
+          other.open(context(cookies), 'webauthnChallenge', 'passkey', { consume: true }),
+        );
+        expect(error.message).toMatch(/WebAuthn challenge cookie was replayed/);
+      }
+      // Remembered in Redis for the check's own lifetime (15 minutes by default), then forgotten.
+      const [key] = await redis.keys(`${prefix}check:webauthnChallenge:*`);
+      expect(await redis.pttl(key!)).toBeGreaterThan(14 * 60_000);
+    });
 
-  it('of 30 concurrent opens of one cookie spread over three instances, exactly one succeeds', async () => {
-    const { cookies } = await sealed('state', 'racy', { provider: 'idp' }, instances[0]);
-    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => instances[i % 3]!.open(context(cookies), 'state', 'idp', { consume: true })));
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
-  });
+    it('of 30 concurrent opens of one cookie spread over three instances, exactly one succeeds', async () => {
+      const { cookies } = await sealed('state', 'racy', { provider: 'idp' }, instances[0]);
+      const results = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) =>
+          instances[i % 3]!.open(context(cookies), 'state', 'idp', { consume: true }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r) => r.status === 'rejected'))
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
+    });
 
-  it('a store that does not answer refuses the check (InvalidCheck), never lets it through', async () => {
-    // A real client whose server is gone: nothing listens on this port.
-    expect(await connectRedis('redis://127.0.0.1:1')).toBeNull();
-    const dead = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-    dead.on('error', () => undefined);
-    const checks = service([SECRET], new RedisRateLimitStore(dead, { prefix }));
-    const { cookies } = await sealed('nonce', 'n', { provider: 'idp' }, checks);
-    const error = await invalidCheck(() => checks.open(context(cookies), 'nonce', 'idp', { consume: true }));
-    expect(error.message).toMatch(/could not be checked for replay/);
-    dead.disconnect();
-  });
-});
+    it('a store that does not answer refuses the check (InvalidCheck), never lets it through', async () => {
+      // A real client whose server is gone: nothing listens on this port.
+      expect(await connectRedis('redis://127.0.0.1:1')).toBeNull();
+      const dead = new Redis('redis://127.0.0.1:1', {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        enableOfflineQueue: false,
+      });
+      dead.on('error', () => undefined);
+      const checks = service([SECRET], new RedisRateLimitStore(dead, { prefix }));
+      const { cookies } = await sealed('nonce', 'n', { provider: 'idp' }, checks);
+      const error = await invalidCheck(() => checks.open(context(cookies), 'nonce', 'idp', { consume: true }));
+      expect(error.message).toMatch(/could not be checked for replay/);
+      dead.disconnect();
+    });
+  },
+);

@@ -92,13 +92,24 @@ export class ChecksService {
    * @throws TypeError when the value or provider is empty (a bug in the caller, not bad input)
    */
   async seal(ctx: RequestContext, kind: CheckKind, value: string, opts: SealCheckOptions): Promise<void> {
-    if (typeof value !== 'string' || value.length === 0) throw new TypeError(`The ${LABELS[kind]} value to seal is empty.`);
-    if (typeof opts.provider !== 'string' || opts.provider.length === 0) throw new TypeError('A check needs the provider it is for.');
+    if (typeof value !== 'string' || value.length === 0)
+      throw new TypeError(`The ${LABELS[kind]} value to seal is empty.`);
+    if (typeof opts.provider !== 'string' || opts.provider.length === 0)
+      throw new TypeError('A check needs the provider it is for.');
     const maxAge = opts.maxAge ?? AUTH_DEFAULTS.checkMaxAge;
     const cookie = ctx.cookies[kind];
-    const payload: CheckPayload = { value, provider: opts.provider, kind, ...(opts.data !== undefined ? { data: opts.data } : {}) };
+    const payload: CheckPayload = {
+      value,
+      provider: opts.provider,
+      kind,
+      ...(opts.data !== undefined ? { data: opts.data } : {}),
+    };
     const sealed = await this.codec(cookie.name, maxAge).encode({ ...payload });
-    const options: ResponseCookie['options'] = { ...cookie.options, maxAge, expires: new Date(Date.now() + maxAge * 1000) };
+    const options: ResponseCookie['options'] = {
+      ...cookie.options,
+      maxAge,
+      expires: new Date(Date.now() + maxAge * 1000),
+    };
     if (opts.sameSiteNone) {
       options.sameSite = 'none';
       options.secure = true;
@@ -114,11 +125,19 @@ export class ChecksService {
    *   has expired, holds another check, was minted for another provider, or (with `consume`) was
    *   already opened. The message says which and why, never the value.
    */
-  async open(ctx: RequestContext, kind: CheckKind, provider: string, opts: OpenCheckOptions = {}): Promise<OpenedCheck> {
+  async open(
+    ctx: RequestContext,
+    kind: CheckKind,
+    provider: string,
+    opts: OpenCheckOptions = {},
+  ): Promise<OpenedCheck> {
     const cookie = ctx.cookies[kind];
     const label = LABELS[kind];
     const raw = ctx.request.cookies[cookie.name];
-    if (!raw) throw new InvalidCheck(`The ${label} cookie was missing: the sign-in was not started in this browser, or took too long.`);
+    if (!raw)
+      throw new InvalidCheck(
+        `The ${label} cookie was missing: the sign-in was not started in this browser, or took too long.`,
+      );
     ctx.responseCookies.push(this.deletion(cookie.name, cookie.options));
 
     const result = await this.codec(cookie.name, AUTH_DEFAULTS.checkMaxAge).inspect(raw);
@@ -145,7 +164,8 @@ export class ChecksService {
         throw new InvalidCheck(`The ${label} cookie was replayed: it was already used.`);
       }
     }
-    const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+    const isRecord = (v: unknown): v is Record<string, unknown> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v);
     return isRecord(payload.data) ? { value: payload.value, data: payload.data } : { value: payload.value };
   }
 
@@ -160,7 +180,10 @@ export class ChecksService {
       const { count } = await this.store.increment(`check:${id}`, Math.max(1_000, expiresAt - now));
       return count === 1;
     } catch (error) {
-      throw new InvalidCheck(`The ${label} cookie could not be checked for replay: the rate-limit store did not answer. Try again.`, { cause: error });
+      throw new InvalidCheck(
+        `The ${label} cookie could not be checked for replay: the rate-limit store did not answer. Try again.`,
+        { cause: error },
+      );
     }
   }
 

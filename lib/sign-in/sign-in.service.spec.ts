@@ -4,7 +4,13 @@ import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AuthModuleOptions } from '../config/auth-options.interface.js';
 import { AccessDenied, AccountNotLinked, InvalidProvider } from '../errors/auth.errors.js';
 import type { Account } from '../types/common.types.js';
-import { applyCookies, createAuthTestbed, everyProvider, ORIGIN, rejectionOf } from './fixtures/auth-testbed.fixture.js';
+import {
+  applyCookies,
+  createAuthTestbed,
+  everyProvider,
+  ORIGIN,
+  rejectionOf,
+} from './fixtures/auth-testbed.fixture.js';
 import { SessionService } from '../session/session.service.js';
 import { SignInRedirect } from './sign-in-callback.js';
 import { SignInService } from './sign-in.service.js';
@@ -17,7 +23,12 @@ async function signInTestbed(options: Partial<AuthModuleOptions> = {}, adapter?:
   const bed = await createAuthTestbed(
     {
       providers: everyProvider(),
-      events: { createUser: record('createUser'), linkAccount: record('linkAccount'), signIn: record('signIn'), updateUser: record('updateUser') },
+      events: {
+        createUser: record('createUser'),
+        linkAccount: record('linkAccount'),
+        signIn: record('signIn'),
+        updateUser: record('updateUser'),
+      },
       ...options,
     },
     AUTH_SERVICES,
@@ -25,7 +36,10 @@ async function signInTestbed(options: Partial<AuthModuleOptions> = {}, adapter?:
   );
   const service = bed.get(SignInService);
   const signIn = (account: Account, user = {}, cookies: Record<string, string> = {}, extra = {}) =>
-    service.completeSignIn(bed.providerContext(bed.request('GET', `/callback/${account.provider}`, { cookies }), account.provider), { account, user, ...extra });
+    service.completeSignIn(
+      bed.providerContext(bed.request('GET', `/callback/${account.provider}`, { cookies }), account.provider),
+      { account, user, ...extra },
+    );
   return { bed, events, signIn };
 }
 
@@ -66,11 +80,13 @@ describe('SignInService', () => {
     const afterUser = async () => {
       throw new AccountNotLinked('no');
     };
-    expect(await rejectionOf(signIn(GITHUB, { email: 'new@example.com' }, {}, { afterUser }))).toBeInstanceOf(AccountNotLinked);
+    expect(await rejectionOf(signIn(GITHUB, { email: 'new@example.com' }, {}, { afterUser }))).toBeInstanceOf(
+      AccountNotLinked,
+    );
     expect(await bed.adapter!.getUserByEmail('new@example.com')).toBeNull();
   });
 
-  it('without an adapter signs the provider\'s user in as is, named by the account id', async () => {
+  it("without an adapter signs the provider's user in as is, named by the account id", async () => {
     const { bed, signIn } = await signInTestbed({ providers: everyProvider().slice(0, 1) }, null);
     const response = await signIn(GITHUB, { name: 'Ada' });
     const cookies = applyCookies({}, response.cookies);
@@ -108,7 +124,9 @@ describe('SignInService', () => {
     });
 
     it('redirects through the redirect callback when it returns a URL (off-site URLs land on the origin)', async () => {
-      const { signIn } = await signInTestbed({ callbacks: { signIn: ({ user }) => (user.name === 'local' ? '/blocked' : 'https://evil.example/') } });
+      const { signIn } = await signInTestbed({
+        callbacks: { signIn: ({ user }) => (user.name === 'local' ? '/blocked' : 'https://evil.example/') },
+      });
       expect(((await rejectionOf(signIn(GITHUB, { name: 'local' }))) as SignInRedirect).url).toBe(`${ORIGIN}/blocked`);
       const offSite = await rejectionOf(signIn(GITHUB, { name: 'x' }));
       expect(offSite).toBeInstanceOf(SignInRedirect);

@@ -36,10 +36,15 @@ export class SignInService {
   async completeSignIn(ctx: ProviderContext, input: SignInInput): Promise<AuthResponse> {
     const { account, profile } = input;
     if (!account?.providerAccountId || !account.type) {
-      throw new InvalidProvider('The sign-in returned no account id; check the provider\'s profile() returns an `id`.');
+      throw new InvalidProvider("The sign-in returned no account id; check the provider's profile() returns an `id`.");
     }
-    const stateful = this.adapters.raw !== null && (account.type !== 'credentials' || this.config.session.strategy === 'database');
-    const current = await this.sessions.read({ cookies: ctx.request.cookies, authorization: undefined, secure: ctx.secure });
+    const stateful =
+      this.adapters.raw !== null && (account.type !== 'credentials' || this.config.session.strategy === 'database');
+    const current = await this.sessions.read({
+      cookies: ctx.request.cookies,
+      authorization: undefined,
+      secure: ctx.secure,
+    });
     const currentUser = current.status === 'active' && current.user.id ? current.user : null;
 
     // The user the signIn callback sees: the stored one when the account is known.
@@ -50,7 +55,13 @@ export class SignInService {
       known = await this.adapters.require('getUserByEmail').getUserByEmail(input.user.email);
     }
     const callbackUser = known ?? statelessUser(input.user, account);
-    await this.runSignInCallback(ctx, { user: callbackUser, account, profile, email: input.email, credentials: input.credentials as never });
+    await this.runSignInCallback(ctx, {
+      user: callbackUser,
+      account,
+      profile,
+      email: input.email,
+      credentials: input.credentials as never,
+    });
 
     const resolved = stateful
       ? await this.linking.resolve(input, known, currentUser)
@@ -67,7 +78,11 @@ export class SignInService {
 
     // A new session on every sign-in: end the one the request came with (database strategy, or a
     // JWT with `session.jwtRevocation`).
-    if (current.status === 'active' && !current.bearer && (current.strategy === 'database' || this.config.session.jwtRevocation)) {
+    if (
+      current.status === 'active' &&
+      !current.bearer &&
+      (current.strategy === 'database' || this.config.session.jwtRevocation)
+    ) {
       await this.sessions.revoke(current.sessionToken).catch(() => undefined);
     }
     const cookies = await this.sessions.create(ctx, resolved.user, { account, profile, isNewUser: resolved.isNewUser });
@@ -86,7 +101,10 @@ export class SignInService {
    * thrown AuthError passes through, any other throw refuses, a string redirects (through the
    * `redirect` callback, so it stays on this origin by default).
    */
-  async runSignInCallback(ctx: ProviderContext, params: Parameters<ResolvedAuthConfig['callbacks']['signIn']>[0]): Promise<void> {
+  async runSignInCallback(
+    ctx: ProviderContext,
+    params: Parameters<ResolvedAuthConfig['callbacks']['signIn']>[0],
+  ): Promise<void> {
     await runSignInCallback(this.config, ctx, params);
   }
 
@@ -94,7 +112,8 @@ export class SignInService {
   private announce(input: SignInInput, resolved: ResolvedSignIn): void {
     const { account, profile } = input;
     if (resolved.created) this.sessions.emit('createUser', { user: resolved.user });
-    if (resolved.linked) this.sessions.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
+    if (resolved.linked)
+      this.sessions.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
     this.sessions.emit('signIn', { user: resolved.user, account, profile, isNewUser: resolved.isNewUser });
   }
 }

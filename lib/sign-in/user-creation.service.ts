@@ -27,7 +27,10 @@ export class UserCreationService {
         ...profile,
         // Credentials: the id authorize() returned. WebAuthn: the id the server generated and sealed in
         // the challenge (the passkey's user handle is derived from it). Never a client-chosen id.
-        id: (input.account.type === 'credentials' || input.account.type === 'webauthn') && input.user.id ? input.user.id : randomUUID(),
+        id:
+          (input.account.type === 'credentials' || input.account.type === 'webauthn') && input.user.id
+            ? input.user.id
+            : randomUUID(),
         email: (profile.email ?? null) as string,
         emailVerified: null,
       });

@@ -1,7 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { checkTimeClaims, dateMs, isExpiredDate, isExpiredNumericDate, MAX_INSTANT_MS, numericDateMs, safeDurationMs } from './instant.js';
+import {
+  checkTimeClaims,
+  dateMs,
+  isExpiredDate,
+  isExpiredNumericDate,
+  MAX_INSTANT_MS,
+  numericDateMs,
+  safeDurationMs,
+} from './instant.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const S = Math.floor(NOW / 1000);
@@ -30,9 +38,12 @@ describe('numericDateMs', () => {
     expect(numericDateMs(0)).toBe(0);
     expect(numericDateMs(8.64e12)).toBe(8.64e15);
   });
-  it.each([[1e20], [8.64e12 + 1], [Number.NaN], [Infinity], [-Infinity], ['1700000000'], [null], [undefined], [[S]]])('is undefined for %p', (value) => {
-    expect(numericDateMs(value)).toBeUndefined();
-  });
+  it.each([[1e20], [8.64e12 + 1], [Number.NaN], [Infinity], [-Infinity], ['1700000000'], [null], [undefined], [[S]]])(
+    'is undefined for %p',
+    (value) => {
+      expect(numericDateMs(value)).toBeUndefined();
+    },
+  );
 });
 
 describe('expiry checks fail closed', () => {
@@ -40,18 +51,23 @@ describe('expiry checks fail closed', () => {
     expect(isExpiredDate(new Date(NOW + 1), NOW)).toBe(false);
     expect(isExpiredDate(new Date(NOW), NOW)).toBe(true);
     expect(isExpiredDate(new Date(NOW - 1), NOW)).toBe(true);
-    for (const bad of [new Date(Number.NaN), '2999-01-01', NOW + 1e9, null, undefined, {}]) expect(isExpiredDate(bad, NOW)).toBe(true);
+    for (const bad of [new Date(Number.NaN), '2999-01-01', NOW + 1e9, null, undefined, {}])
+      expect(isExpiredDate(bad, NOW)).toBe(true);
   });
   it('isExpiredNumericDate: only a valid future NumericDate is live', () => {
     expect(isExpiredNumericDate(S + 1, NOW)).toBe(false);
     expect(isExpiredNumericDate(S, NOW)).toBe(true);
-    for (const bad of [Number.NaN, 1e20, String(S + 100), null, undefined]) expect(isExpiredNumericDate(bad, NOW)).toBe(true);
+    for (const bad of [Number.NaN, 1e20, String(S + 100), null, undefined])
+      expect(isExpiredNumericDate(bad, NOW)).toBe(true);
   });
 });
 
 describe('checkTimeClaims', () => {
   it('accepts sane claims and reports exp in ms', () => {
-    expect(checkTimeClaims({ exp: S + 60, iat: S - 5, nbf: S - 5 }, NOW)).toEqual({ status: 'valid', expMs: (S + 60) * 1000 });
+    expect(checkTimeClaims({ exp: S + 60, iat: S - 5, nbf: S - 5 }, NOW)).toEqual({
+      status: 'valid',
+      expMs: (S + 60) * 1000,
+    });
     expect(checkTimeClaims({ exp: S + 60 }, NOW)).toEqual({ status: 'valid', expMs: (S + 60) * 1000 });
   });
   it('says expired for a past exp, tolerance applied', () => {
@@ -80,7 +96,8 @@ describe('safeDurationMs', () => {
   it('keeps sane durations and falls back for the rest', () => {
     expect(safeDurationMs(500, 60_000)).toBe(500);
     expect(safeDurationMs(0, 60_000)).toBe(0);
-    for (const bad of [Number.NaN, -1, Infinity, '5', null, undefined]) expect(safeDurationMs(bad, 60_000)).toBe(60_000);
+    for (const bad of [Number.NaN, -1, Infinity, '5', null, undefined])
+      expect(safeDurationMs(bad, 60_000)).toBe(60_000);
     expect(safeDurationMs(120_000, 60_000, 60_000)).toBe(60_000);
   });
 });
@@ -107,9 +124,11 @@ describe('one helper owns date comparisons', () => {
     for (const file of files) {
       const rel = relative(LIB, file).split('\\').join('/');
       if (ALLOWED.has(rel)) continue;
-      readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-        if (/\.getTime\(\)|\.valueOf\(\)|Date\.parse\(/.test(line)) offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\.getTime\(\)|\.valueOf\(\)|Date\.parse\(/.test(line)) offenders.push(`${rel}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offenders).toEqual([]);
     expect(files.length).toBeGreaterThan(40);

@@ -3,7 +3,11 @@ import { safeJson } from './safe-json.js';
 
 describe('safeJson', () => {
   it('writes no markup characters, and parses back to the same value', () => {
-    const value = { message: 'There is no provider with id "<script>&</script>".', name: '<fz>@example.test', sep: '\u2028\u2029' };
+    const value = {
+      message: 'There is no provider with id "<script>&</script>".',
+      name: '<fz>@example.test',
+      sep: '\u2028\u2029',
+    };
     const text = safeJson(value);
     expect(text).not.toMatch(/[<>&\u2028\u2029]/);
     expect(text).toContain('\\u003cscript\\u003e\\u0026');

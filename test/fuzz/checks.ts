@@ -28,7 +28,8 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
   if (res.status === 0) {
     // Node drops a CONNECT it has no handler for, and a request line it cannot read at all
     // may be closed without a word; everything else must be answered.
-    if (req.method !== 'CONNECT') problems.push(`no HTTP answer (${res.raw.length} bytes: ${JSON.stringify(res.raw.slice(0, 80))})`);
+    if (req.method !== 'CONNECT')
+      problems.push(`no HTTP answer (${res.raw.length} bytes: ${JSON.stringify(res.raw.slice(0, 80))})`);
     return problems;
   }
   if (res.status >= 500) problems.push(`status ${res.status}: ${res.body.slice(0, 200)}`);
@@ -50,7 +51,8 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
       const problem = offOrigin(value, rules, key === 'url');
       if (problem) problems.push(`JSON ${key} ${problem}`);
     }
-    if (!req.mayAuthenticate && res.status === 200 && showsSession(json)) problems.push(`a session is shown without valid credentials: ${res.body.slice(0, 120)}`);
+    if (!req.mayAuthenticate && res.status === 200 && showsSession(json))
+      problems.push(`a session is shown without valid credentials: ${res.body.slice(0, 120)}`);
   }
   if (/html/i.test(contentType)) {
     for (const tag of parseTags(res.body)) {
@@ -66,7 +68,8 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
         const problem = offOrigin(url, rules, false);
         if (problem) problems.push(`page ${where} ${problem}`);
       }
-      if (tag.name === 'meta' && /refresh/i.test(tag.attrs['http-equiv'] ?? '')) problems.push(`page has a meta refresh: ${tag.attrs.content}`);
+      if (tag.name === 'meta' && /refresh/i.test(tag.attrs['http-equiv'] ?? ''))
+        problems.push(`page has a meta refresh: ${tag.attrs.content}`);
     }
   }
 
@@ -77,12 +80,15 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
   const inScope = isUnderPrefix(req.target, rules.basePath) || res.status !== 404;
   if (inScope && (res.head.toLowerCase().includes(needle) || res.body.toLowerCase().includes(needle))) {
     const at = res.body.toLowerCase().indexOf(needle);
-    problems.push(`reflected markup ${needle} (${contentType || 'no content type'}): …${at >= 0 ? res.body.slice(Math.max(0, at - 60), at + 60) : res.head.slice(0, 200)}…`);
+    problems.push(
+      `reflected markup ${needle} (${contentType || 'no content type'}): …${at >= 0 ? res.body.slice(Math.max(0, at - 60), at + 60) : res.head.slice(0, 200)}…`,
+    );
   }
 
   // No header or cookie the request tried to inject.
   for (const line of res.head.split(/\r\n|\n|\r/)) {
-    if (line.toLowerCase().startsWith(`${INJECTED_HEADER.toLowerCase()}`)) problems.push(`injected header: ${line.slice(0, 120)}`);
+    if (line.toLowerCase().startsWith(`${INJECTED_HEADER.toLowerCase()}`))
+      problems.push(`injected header: ${line.slice(0, 120)}`);
   }
   for (const cookie of res.setCookies) {
     const [pair = '', ...attrs] = cookie.split(';');
@@ -90,7 +96,8 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
     if (name.toLowerCase().startsWith(INJECTED_COOKIE)) problems.push(`injected cookie: ${cookie.slice(0, 120)}`);
     for (const attr of attrs) {
       const a = attr.trim().toLowerCase();
-      if (a.startsWith(INJECTED_COOKIE) || (a.startsWith('domain=') && !a.endsWith(new URL(rules.origin).hostname))) problems.push(`injected cookie attribute: ${cookie.slice(0, 160)}`);
+      if (a.startsWith(INJECTED_COOKIE) || (a.startsWith('domain=') && !a.endsWith(new URL(rules.origin).hostname)))
+        problems.push(`injected cookie attribute: ${cookie.slice(0, 160)}`);
     }
     // The remembered callback URL is where sign-in and sign-out send the browser later.
     if (name.endsWith('authjs.callback-url')) {
@@ -113,7 +120,11 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
 
   // Answers written by the app under basePath carry nosniff. Node's own answers to requests it
   // refuses before any app code runs (no Host, a head it cannot parse or too large) are bare.
-  if (!isNodeOwnAnswer(res) && isUnderPrefix(req.target, rules.basePath) && res.headers['x-content-type-options'] !== 'nosniff') {
+  if (
+    !isNodeOwnAnswer(res) &&
+    isUnderPrefix(req.target, rules.basePath) &&
+    res.headers['x-content-type-options'] !== 'nosniff'
+  ) {
     problems.push(`answer under ${rules.basePath} without X-Content-Type-Options: nosniff (${res.status})`);
   }
   return problems;
@@ -137,7 +148,9 @@ function offOrigin(value: string, rules: AnswerRules, mayBeOAuth: boolean): stri
   if (url.origin === rules.origin) return undefined;
   if (mayBeOAuth && v.startsWith(`${rules.oauthAuthorize}?`)) {
     const redirectUri = url.searchParams.get('redirect_uri');
-    return redirectUri === rules.oauthRedirectUri ? undefined : `sends the provider redirect_uri ${JSON.stringify(redirectUri)}`;
+    return redirectUri === rules.oauthRedirectUri
+      ? undefined
+      : `sends the provider redirect_uri ${JSON.stringify(redirectUri)}`;
   }
   return `leaves the origin: ${JSON.stringify(v.slice(0, 160))}`;
 }

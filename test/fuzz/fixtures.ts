@@ -48,7 +48,10 @@ export function setCookiePairs(res: WireResponse): CookiePair[] {
 }
 
 function expectStatus(res: WireResponse, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.headers.location ?? ''} ${res.body.slice(0, 200)}`);
+  if (res.status !== status)
+    throw new Error(
+      `${what}: expected ${status}, got ${res.status} ${res.headers.location ?? ''} ${res.body.slice(0, 200)}`,
+    );
 }
 
 /** A fresh anonymous CSRF pair. */
@@ -61,20 +64,31 @@ export async function anonymousCsrf(target: FixtureTarget): Promise<Fixtures['an
 }
 
 /** Signs `user` in with credentials; returns the session cookies and a CSRF pair bound to the session. */
-export async function credentialsSignIn(target: FixtureTarget, user: FixtureTarget['user'], anon: Fixtures['anon']): Promise<NonNullable<Fixtures['user']>> {
+export async function credentialsSignIn(
+  target: FixtureTarget,
+  user: FixtureTarget['user'],
+  anon: Fixtures['anon'],
+): Promise<NonNullable<Fixtures['user']>> {
   const res = await call(target, 'POST', '/auth/callback/credentials', {
     cookies: [anon.cookie],
     form: { csrfToken: anon.token, username: user.username, password: user.password, callbackUrl: '/me' },
   });
   expectStatus(res, 302, `credentials sign-in of ${user.username}`);
-  if (res.headers.location !== `${target.origin}/me`) throw new Error(`credentials sign-in of ${user.username} went to ${res.headers.location}`);
+  if (res.headers.location !== `${target.origin}/me`)
+    throw new Error(`credentials sign-in of ${user.username} went to ${res.headers.location}`);
   const session = setCookiePairs(res).filter(([n]) => n.startsWith('authjs.session-token'));
   if (session.length === 0) throw new Error(`credentials sign-in of ${user.username} set no session cookie`);
   const bound = await call(target, 'GET', '/auth/csrf', { cookies: [...session, anon.cookie] });
   expectStatus(bound, 200, 'GET /auth/csrf with a session');
   const csrf = setCookiePairs(bound).find(([n]) => n === 'authjs.csrf-token');
   if (!csrf) throw new Error('GET /auth/csrf with a session set no bound CSRF cookie');
-  const sessionToken = session.length === 1 ? session[0]![1] : session.sort(([a], [b]) => a.localeCompare(b)).map(([, v]) => v).join('');
+  const sessionToken =
+    session.length === 1
+      ? session[0]![1]
+      : session
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([, v]) => v)
+          .join('');
   return { session, sessionToken, csrf, token: (JSON.parse(bound.body) as { csrfToken: string }).csrfToken };
 }
 
@@ -84,9 +98,14 @@ export async function refreshFixtures(target: FixtureTarget, n: number, emailLin
   const user = await credentialsSignIn(target, target.user, anon);
 
   // OAuth: start a sign-in, let the test server approve it, keep the code it sends back.
-  const start = await call(target, 'POST', '/auth/signin/oauth', { cookies: [anon.cookie], form: { csrfToken: anon.token, callbackUrl: '/me' } });
+  const start = await call(target, 'POST', '/auth/signin/oauth', {
+    cookies: [anon.cookie],
+    form: { csrfToken: anon.token, callbackUrl: '/me' },
+  });
   expectStatus(start, 302, 'POST /auth/signin/oauth');
-  const checks = setCookiePairs(start).filter(([name]) => name !== 'authjs.csrf-token' && name !== 'authjs.callback-url');
+  const checks = setCookiePairs(start).filter(
+    ([name]) => name !== 'authjs.csrf-token' && name !== 'authjs.callback-url',
+  );
   const approved = await fetch(start.headers.location!, { redirect: 'manual' });
   const back = new URL(approved.headers.get('location') ?? '', target.origin);
   const code = back.searchParams.get('code');
@@ -95,21 +114,42 @@ export async function refreshFixtures(target: FixtureTarget, n: number, emailLin
 
   // WebAuthn: one registration and one authentication challenge.
   const webauthn: Fixtures['webauthn'] = {};
-  const reg = await call(target, 'GET', `/auth/webauthn-options/passkey?action=register&email=fz-reg-${n}%40example.test`);
+  const reg = await call(
+    target,
+    'GET',
+    `/auth/webauthn-options/passkey?action=register&email=fz-reg-${n}%40example.test`,
+  );
   expectStatus(reg, 200, 'GET /auth/webauthn-options/passkey?action=register');
   const regCookie = setCookiePairs(reg).find(([name]) => name === 'authjs.challenge');
-  if (regCookie) webauthn.register = { cookie: regCookie, options: (JSON.parse(reg.body) as { options: WebAuthnRegisterOptions }).options };
-  const regUser = await call(target, 'GET', '/auth/webauthn-options/passkey?action=register', { cookies: user.session });
+  if (regCookie)
+    webauthn.register = {
+      cookie: regCookie,
+      options: (JSON.parse(reg.body) as { options: WebAuthnRegisterOptions }).options,
+    };
+  const regUser = await call(target, 'GET', '/auth/webauthn-options/passkey?action=register', {
+    cookies: user.session,
+  });
   expectStatus(regUser, 200, 'GET /auth/webauthn-options/passkey?action=register with a session');
   const regUserCookie = setCookiePairs(regUser).find(([name]) => name === 'authjs.challenge');
-  if (regUserCookie) webauthn.registerAsUser = { cookie: regUserCookie, options: (JSON.parse(regUser.body) as { options: WebAuthnRegisterOptions }).options };
+  if (regUserCookie)
+    webauthn.registerAsUser = {
+      cookie: regUserCookie,
+      options: (JSON.parse(regUser.body) as { options: WebAuthnRegisterOptions }).options,
+    };
   const auth = await call(target, 'GET', '/auth/webauthn-options/passkey?action=authenticate');
   expectStatus(auth, 200, 'GET /auth/webauthn-options/passkey?action=authenticate');
   const authCookie = setCookiePairs(auth).find(([name]) => name === 'authjs.challenge');
-  if (authCookie) webauthn.authenticate = { cookie: authCookie, options: (JSON.parse(auth.body) as { options: { challenge: string; rpId?: string } }).options };
+  if (authCookie)
+    webauthn.authenticate = {
+      cookie: authCookie,
+      options: (JSON.parse(auth.body) as { options: { challenge: string; rpId?: string } }).options,
+    };
 
   // A magic link (the provider's sender keeps it in `emailLinks`).
-  const mail = await call(target, 'POST', '/auth/signin/email', { cookies: [anon.cookie], form: { csrfToken: anon.token, email: `fz-link-${n}@example.test`, callbackUrl: '/me' } });
+  const mail = await call(target, 'POST', '/auth/signin/email', {
+    cookies: [anon.cookie],
+    form: { csrfToken: anon.token, email: `fz-link-${n}@example.test`, callbackUrl: '/me' },
+  });
   expectStatus(mail, 302, 'POST /auth/signin/email');
 
   return { anon, user, oauth, webauthn, emailLinks };

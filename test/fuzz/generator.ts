@@ -9,7 +9,18 @@ import { EncryptJWT } from 'jose';
 import type { Rng } from './prng.js';
 import { buildRequest, type HeaderLine } from './wire.js';
 import { SoftAuthenticator } from '../setup/soft-authenticator.js';
-import { badPercent, callbackUrl, EVIL_HOST, emailAddress, encodeValue, INJECTED_HEADER, injection, junk, markup, oddProviderId } from './payloads.js';
+import {
+  badPercent,
+  callbackUrl,
+  EVIL_HOST,
+  emailAddress,
+  encodeValue,
+  INJECTED_HEADER,
+  injection,
+  junk,
+  markup,
+  oddProviderId,
+} from './payloads.js';
 
 /** Session cookie name over http (the app's public origin is http). */
 export const SESSION_COOKIE = 'authjs.session-token';
@@ -106,14 +117,42 @@ interface RouteChoice {
   flow?: Flow;
 }
 
-const ODD_METHODS = ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'HEAD', 'PROPFIND', 'PURGE', 'FOO', 'M-SEARCH', 'LINK', 'get', 'G\u00c9T', 'CONNECT', 'QUERY'];
+const ODD_METHODS = [
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'TRACE',
+  'HEAD',
+  'PROPFIND',
+  'PURGE',
+  'FOO',
+  'M-SEARCH',
+  'LINK',
+  'get',
+  'G\u00c9T',
+  'CONNECT',
+  'QUERY',
+];
 
 /** Generates request number `index` of a run. */
-export async function generateRequest(rng: Rng, marker: string, target: FuzzTarget, fx: Fixtures): Promise<FuzzRequest> {
+export async function generateRequest(
+  rng: Rng,
+  marker: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+): Promise<FuzzRequest> {
   const notes: string[] = [];
   // Most requests are coherent (the CSRF cookie, its token and the session belong together), so
   // that they get past the CSRF check and reach the flows; the rest mix and match.
-  const state: DrawState = { mayAuthenticate: false, identity: rng.weighted<Identity>([[5, 'anon'], [4, 'user'], [2, 'mixed']]) };
+  const state: DrawState = {
+    mayAuthenticate: false,
+    identity: rng.weighted<Identity>([
+      [5, 'anon'],
+      [4, 'user'],
+      [2, 'mixed'],
+    ]),
+  };
   if (state.identity === 'user' && !fx.user) state.identity = 'anon';
   const route = await chooseRoute(rng, marker, target, fx, state, notes);
 
@@ -136,14 +175,26 @@ export async function generateRequest(rng: Rng, marker: string, target: FuzzTarg
     notes.push('bad percent in query');
   }
   let requestTarget = `${path}${query}`;
-  const form = rng.weighted<string>([[86, 'origin'], [10, 'absolute'], [2, 'asterisk'], [2, 'garbage']]);
+  const form = rng.weighted<string>([
+    [86, 'origin'],
+    [10, 'absolute'],
+    [2, 'asterisk'],
+    [2, 'garbage'],
+  ]);
   if (form === 'absolute') {
     requestTarget = `${absoluteBase(rng, target)}${requestTarget}`;
     notes.push('absolute-form target');
   } else if (form === 'asterisk') {
     requestTarget = '*';
   } else if (form === 'garbage') {
-    requestTarget = rng.pick([requestTarget.slice(1), `//${EVIL_HOST}${requestTarget}`, `\\\\${EVIL_HOST}${requestTarget}`, `${requestTarget}#frag`, `${requestTarget} HTTP/1.1`, `?${requestTarget}`]);
+    requestTarget = rng.pick([
+      requestTarget.slice(1),
+      `//${EVIL_HOST}${requestTarget}`,
+      `\\\\${EVIL_HOST}${requestTarget}`,
+      `${requestTarget}#frag`,
+      `${requestTarget} HTTP/1.1`,
+      `?${requestTarget}`,
+    ]);
     notes.push('odd target');
   }
 
@@ -152,7 +203,22 @@ export async function generateRequest(rng: Rng, marker: string, target: FuzzTarg
   const ownHost = rng.chance(0.5) ? new URL(target.origin).host : `127.0.0.1:${target.port}`;
   const host = rng.weighted<string | undefined>([
     [80, ownHost],
-    [12, rng.pick([EVIL_HOST, `${EVIL_HOST}:443`, `app.test@${EVIL_HOST}`, `${ownHost}.${EVIL_HOST}`, '[::1]', 'bad host!', '', `${ownHost}\t`, 'localhost', `${'h'.repeat(300)}.test`, `\u0430pp.test`])],
+    [
+      12,
+      rng.pick([
+        EVIL_HOST,
+        `${EVIL_HOST}:443`,
+        `app.test@${EVIL_HOST}`,
+        `${ownHost}.${EVIL_HOST}`,
+        '[::1]',
+        'bad host!',
+        '',
+        `${ownHost}\t`,
+        'localhost',
+        `${'h'.repeat(300)}.test`,
+        `\u0430pp.test`,
+      ]),
+    ],
     [3, undefined],
     [5, `${ownHost}, ${EVIL_HOST}`],
   ]);
@@ -166,18 +232,52 @@ export async function generateRequest(rng: Rng, marker: string, target: FuzzTarg
     notes.push('forwarding headers');
   }
   if (rng.chance(0.3)) {
-    headers.push(['Origin', rng.pick([target.origin, `http://${EVIL_HOST}`, 'null', `${target.origin}.${EVIL_HOST}`, `https://${new URL(target.origin).host}`, `${target.origin}/path`, '', markup(rng, marker)])]);
+    headers.push([
+      'Origin',
+      rng.pick([
+        target.origin,
+        `http://${EVIL_HOST}`,
+        'null',
+        `${target.origin}.${EVIL_HOST}`,
+        `https://${new URL(target.origin).host}`,
+        `${target.origin}/path`,
+        '',
+        markup(rng, marker),
+      ]),
+    ]);
   }
-  if (rng.chance(0.2)) headers.push(['Sec-Fetch-Site', rng.pick(['same-origin', 'same-site', 'cross-site', 'none', 'SAME-ORIGIN', ''])]);
-  if (rng.chance(0.15)) headers.push(['Referer', rng.pick([`${target.origin}/auth/signin`, `http://${EVIL_HOST}/`, `${target.origin}/${encodeURIComponent(markup(rng, marker))}`, 'not a url'])]);
+  if (rng.chance(0.2))
+    headers.push(['Sec-Fetch-Site', rng.pick(['same-origin', 'same-site', 'cross-site', 'none', 'SAME-ORIGIN', ''])]);
+  if (rng.chance(0.15))
+    headers.push([
+      'Referer',
+      rng.pick([
+        `${target.origin}/auth/signin`,
+        `http://${EVIL_HOST}/`,
+        `${target.origin}/${encodeURIComponent(markup(rng, marker))}`,
+        'not a url',
+      ]),
+    ]);
   if (rng.chance(0.2)) headers.push(['X-Auth-Return-Redirect', rng.pick(['1', 'true', '0', ''])]);
-  if (rng.chance(0.3)) headers.push(['Accept', rng.pick(['text/html', 'application/json', '*/*', 'text/html;q=0.1, application/json', markup(rng, marker)])]);
+  if (rng.chance(0.3))
+    headers.push([
+      'Accept',
+      rng.pick(['text/html', 'application/json', '*/*', 'text/html;q=0.1, application/json', markup(rng, marker)]),
+    ]);
   if (rng.chance(0.08)) {
     headers.push(['Authorization', await authorizationHeader(rng, target, fx, state)]);
     notes.push('Authorization');
   }
   if (rng.chance(0.06)) {
-    headers.push([rng.pick(['X-Custom', 'User-Agent', 'X-Request-Id', 'Accept-Language', 'If-None-Match']), rng.pick([markup(rng, marker), 'x'.repeat(rng.pick([100, 8000])), `a${injection(rng).replace(/[\r\n]/g, '')}`, '\u00ff\u00fe'])]);
+    headers.push([
+      rng.pick(['X-Custom', 'User-Agent', 'X-Request-Id', 'Accept-Language', 'If-None-Match']),
+      rng.pick([
+        markup(rng, marker),
+        'x'.repeat(rng.pick([100, 8000])),
+        `a${injection(rng).replace(/[\r\n]/g, '')}`,
+        '\u00ff\u00fe',
+      ]),
+    ]);
   }
   if (rng.chance(0.03)) {
     // A header line that tries to end early: the request carries the injected line as its own header.
@@ -211,7 +311,12 @@ export async function generateRequest(rng: Rng, marker: string, target: FuzzTarg
   }
 
   const finalHeaders = rng.chance(0.1) ? rng.shuffle(headers) : headers;
-  const version = rng.weighted<string>([[95, 'HTTP/1.1'], [3, 'HTTP/1.0'], [1, 'HTTP/2.0'], [1, 'HTTP/1.1 ']]);
+  const version = rng.weighted<string>([
+    [95, 'HTTP/1.1'],
+    [3, 'HTTP/1.0'],
+    [1, 'HTTP/2.0'],
+    [1, 'HTTP/1.1 '],
+  ]);
   const requestLine = `${method} ${requestTarget} ${version}`;
   const bytes = buildRequest(requestLine, finalHeaders, body, rng.chance(0.03) ? 'latin1' : 'utf8');
   const label = `${method} ${truncate(requestTarget, 160)}`;
@@ -220,19 +325,53 @@ export async function generateRequest(rng: Rng, marker: string, target: FuzzTarg
 
 // ---- routes --------------------------------------------------------------------------------------
 
-async function chooseRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures, state: DrawState, notes: string[]): Promise<RouteChoice> {
+async function chooseRoute(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+): Promise<RouteChoice> {
   const kind = rng.weighted<string>([
-    [6, 'signin-page'], [12, 'signin'], [14, 'callback'], [5, 'signout'], [7, 'session'], [3, 'csrf'], [2, 'providers'],
-    [3, 'error'], [2, 'verify-request'], [5, 'webauthn-options'], [1, 'webauthn-client'], [3, 'unknown'], [1, 'bare'],
-    [6, 'guarded'], [1, 'outside'],
+    [6, 'signin-page'],
+    [12, 'signin'],
+    [14, 'callback'],
+    [5, 'signout'],
+    [7, 'session'],
+    [3, 'csrf'],
+    [2, 'providers'],
+    [3, 'error'],
+    [2, 'verify-request'],
+    [5, 'webauthn-options'],
+    [1, 'webauthn-client'],
+    [3, 'unknown'],
+    [1, 'bare'],
+    [6, 'guarded'],
+    [1, 'outside'],
   ]);
-  const flow = rng.weighted<Flow>([[3, 'credentials'], [3, 'email'], [3, 'passkey'], [3, 'oauth'], [2, 'odd']]);
+  const flow = rng.weighted<Flow>([
+    [3, 'credentials'],
+    [3, 'email'],
+    [3, 'passkey'],
+    [3, 'oauth'],
+    [2, 'odd'],
+  ]);
   const providerId = flow === 'odd' ? oddProviderId(rng, m) : flow;
   const cb = (): FieldValue => callbackUrl(rng, target.origin, m);
   const csrf = (): FieldValue => csrfValue(rng, m, fx, state);
   switch (kind) {
     case 'signin-page':
-      return { method: 'GET', path: '/auth/signin', query: pickFields(rng, [['callbackUrl', cb], ['error', () => rng.pick(['OAuthSignin', 'CredentialsSignin', 'Verification', markup(rng, m), junk(rng, m)])], ['code', () => junk(rng, m)], ['email', () => emailAddress(rng, m)]]) };
+      return {
+        method: 'GET',
+        path: '/auth/signin',
+        query: pickFields(rng, [
+          ['callbackUrl', cb],
+          ['error', () => rng.pick(['OAuthSignin', 'CredentialsSignin', 'Verification', markup(rng, m), junk(rng, m)])],
+          ['code', () => junk(rng, m)],
+          ['email', () => emailAddress(rng, m)],
+        ]),
+      };
     case 'signin': {
       const body: Fields = [['csrfToken', csrf()]];
       if (rng.chance(0.6)) body.push(['callbackUrl', cb()]);
@@ -241,14 +380,35 @@ async function chooseRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures
       if (flow === 'oauth' && rng.chance(0.5)) {
         // Extra authorization parameters are passed on; reserved ones must not be.
         const extra = rng.pick<Fields>([
-          [['prompt', 'login'], ['login_hint', emailAddress(rng, m)]],
-          [['redirect_uri', `http://${EVIL_HOST}/cb`], ['client_id', 'evil']],
-          [['response_type', 'token'], ['response_mode', 'fragment'], ['scope', markup(rng, m)]],
-          [['request_uri', `http://${EVIL_HOST}/r`], ['state', 'x'], ['nonce', 'y'], ['code_challenge', 'z']],
+          [
+            ['prompt', 'login'],
+            ['login_hint', emailAddress(rng, m)],
+          ],
+          [
+            ['redirect_uri', `http://${EVIL_HOST}/cb`],
+            ['client_id', 'evil'],
+          ],
+          [
+            ['response_type', 'token'],
+            ['response_mode', 'fragment'],
+            ['scope', markup(rng, m)],
+          ],
+          [
+            ['request_uri', `http://${EVIL_HOST}/r`],
+            ['state', 'x'],
+            ['nonce', 'y'],
+            ['code_challenge', 'z'],
+          ],
           Array.from({ length: rng.pick([5, 33, 40]) }, (_, i) => [`p${i}`, 'v'] as [string, FieldValue]),
           [['max_age', rng.pick(['0', '60', '-1', '1e3', 'abc', '99999999999'])]],
-          [['x'.repeat(65), 'v'], ['y', 'v'.repeat(2049)]],
-          [['callbackUrl', cb()], [`evil${injection(rng)}`, '1']],
+          [
+            ['x'.repeat(65), 'v'],
+            ['y', 'v'.repeat(2049)],
+          ],
+          [
+            ['callbackUrl', cb()],
+            [`evil${injection(rng)}`, '1'],
+          ],
         ]);
         query.push(...extra);
         notes.push('authorization params');
@@ -261,18 +421,70 @@ async function chooseRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures
     case 'signout':
       return rng.chance(0.5)
         ? { method: 'GET', path: '/auth/signout', query: pickFields(rng, [['callbackUrl', cb]]) }
-        : { method: 'POST', path: '/auth/signout', query: pickFields(rng, [['callbackUrl', cb]]), body: [['csrfToken', csrf()], ...pickFields(rng, [['callbackUrl', cb]])] };
+        : {
+            method: 'POST',
+            path: '/auth/signout',
+            query: pickFields(rng, [['callbackUrl', cb]]),
+            body: [['csrfToken', csrf()], ...pickFields(rng, [['callbackUrl', cb]])],
+          };
     case 'session':
-      if (rng.chance(0.55)) return { method: 'GET', path: '/auth/session', query: pickFields(rng, [['callbackUrl', cb], ['x', () => junk(rng, m)]]) };
-      return { method: 'POST', path: '/auth/session', query: [], body: [['csrfToken', csrf()], ['data', sessionData(rng, m)]], preferJson: true };
+      if (rng.chance(0.55))
+        return {
+          method: 'GET',
+          path: '/auth/session',
+          query: pickFields(rng, [
+            ['callbackUrl', cb],
+            ['x', () => junk(rng, m)],
+          ]),
+        };
+      return {
+        method: 'POST',
+        path: '/auth/session',
+        query: [],
+        body: [
+          ['csrfToken', csrf()],
+          ['data', sessionData(rng, m)],
+        ],
+        preferJson: true,
+      };
     case 'csrf':
       return { method: 'GET', path: '/auth/csrf', query: pickFields(rng, [['callbackUrl', cb]]) };
     case 'providers':
       return { method: 'GET', path: '/auth/providers', query: pickFields(rng, [['x', () => junk(rng, m)]]) };
     case 'error':
-      return { method: 'GET', path: '/auth/error', query: [['error', rng.pick(['Configuration', 'AccessDenied', 'Verification', 'Default', 'OAuthCallbackError', markup(rng, m), junk(rng, m), 'x'.repeat(200)])], ...pickFields(rng, [['error', () => markup(rng, m)], ['callbackUrl', cb]])] };
+      return {
+        method: 'GET',
+        path: '/auth/error',
+        query: [
+          [
+            'error',
+            rng.pick([
+              'Configuration',
+              'AccessDenied',
+              'Verification',
+              'Default',
+              'OAuthCallbackError',
+              markup(rng, m),
+              junk(rng, m),
+              'x'.repeat(200),
+            ]),
+          ],
+          ...pickFields(rng, [
+            ['error', () => markup(rng, m)],
+            ['callbackUrl', cb],
+          ]),
+        ],
+      };
     case 'verify-request':
-      return { method: 'GET', path: '/auth/verify-request', query: pickFields(rng, [['provider', () => junk(rng, m)], ['type', () => markup(rng, m)], ['callbackUrl', cb]]) };
+      return {
+        method: 'GET',
+        path: '/auth/verify-request',
+        query: pickFields(rng, [
+          ['provider', () => junk(rng, m)],
+          ['type', () => markup(rng, m)],
+          ['callbackUrl', cb],
+        ]),
+      };
     case 'webauthn-options': {
       const query = pickFields(rng, [
         ['action', () => rng.pick(['register', 'authenticate', 'delete', '', 'REGISTER', markup(rng, m), '__proto__'])],
@@ -284,17 +496,45 @@ async function chooseRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures
     case 'webauthn-client':
       return { method: 'GET', path: '/auth/webauthn-client.js', query: pickFields(rng, [['v', () => junk(rng, m)]]) };
     case 'unknown':
-      return { method: rng.pick(['GET', 'POST', 'DELETE']), path: `/auth/${rng.pick(['nope', 'signin/email/extra', 'callback', 'session/x', '..%2fme', encodeURIComponent(markup(rng, m)), 'csrf.json', '%00', 'webauthn-options', `${'z'.repeat(300)}`])}`, query: pickFields(rng, [['callbackUrl', cb]]) };
+      return {
+        method: rng.pick(['GET', 'POST', 'DELETE']),
+        path: `/auth/${rng.pick(['nope', 'signin/email/extra', 'callback', 'session/x', '..%2fme', encodeURIComponent(markup(rng, m)), 'csrf.json', '%00', 'webauthn-options', `${'z'.repeat(300)}`])}`,
+        query: pickFields(rng, [['callbackUrl', cb]]),
+      };
     case 'bare':
       return { method: rng.pick(['GET', 'POST']), path: rng.pick(['/auth', '/auth/', '/auth//', '/auth?']), query: [] };
     case 'guarded':
-      return { method: 'GET', path: rng.pick(['/me', '/me/fresh', '/me/scribble', '/me/', '/ME']), query: pickFields(rng, [['callbackUrl', cb]]) };
+      return {
+        method: 'GET',
+        path: rng.pick(['/me', '/me/fresh', '/me/scribble', '/me/', '/ME']),
+        query: pickFields(rng, [['callbackUrl', cb]]),
+      };
     default:
-      return { method: rng.pick(['GET', 'POST']), path: rng.pick(['/public', '/', '/nope', `/${encodeURIComponent(markup(rng, m))}`, '/auth-x/csrf', '/authsignin']), query: pickFields(rng, [['x', () => junk(rng, m)]]) };
+      return {
+        method: rng.pick(['GET', 'POST']),
+        path: rng.pick([
+          '/public',
+          '/',
+          '/nope',
+          `/${encodeURIComponent(markup(rng, m))}`,
+          '/auth-x/csrf',
+          '/authsignin',
+        ]),
+        query: pickFields(rng, [['x', () => junk(rng, m)]]),
+      };
   }
 }
 
-async function callbackRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures, state: DrawState, notes: string[], flow: Flow, providerId: string): Promise<RouteChoice> {
+async function callbackRoute(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+  flow: Flow,
+  providerId: string,
+): Promise<RouteChoice> {
   const cb = (): FieldValue => callbackUrl(rng, target.origin, m);
   switch (flow) {
     case 'credentials': {
@@ -302,41 +542,97 @@ async function callbackRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtur
       if (right) state.mayAuthenticate = true;
       const body: Fields = [
         ['csrfToken', csrfValue(rng, m, fx, state)],
-        ['username', right ? target.alice.username : rng.pick<FieldValue>([target.alice.username, 'mallory', '', junk(rng, m), ['alice', 'bob'], { a: 1 }, 'a'.repeat(1025)])],
-        ['password', right ? target.alice.password : rng.pick<FieldValue>(['wrong', '', junk(rng, m), 'p'.repeat(5000), ['x'], null])],
+        [
+          'username',
+          right
+            ? target.alice.username
+            : rng.pick<FieldValue>([
+                target.alice.username,
+                'mallory',
+                '',
+                junk(rng, m),
+                ['alice', 'bob'],
+                { a: 1 },
+                'a'.repeat(1025),
+              ]),
+        ],
+        [
+          'password',
+          right
+            ? target.alice.password
+            : rng.pick<FieldValue>(['wrong', '', junk(rng, m), 'p'.repeat(5000), ['x'], null]),
+        ],
       ];
       if (rng.chance(0.6)) body.push(['callbackUrl', cb()]);
-      if (rng.chance(0.1)) body.push([rng.pick(['__proto__', 'constructor', 'email', `x${injection(rng)}`]), junk(rng, m)]);
+      if (rng.chance(0.1))
+        body.push([rng.pick(['__proto__', 'constructor', 'email', `x${injection(rng)}`]), junk(rng, m)]);
       return { method: rng.chance(0.9) ? 'POST' : 'GET', path: '/auth/callback/credentials', query: [], body, flow };
     }
     case 'email': {
       const link = fx.emailLinks.length > 0 && rng.chance(0.6) ? rng.pick(fx.emailLinks) : undefined;
       const real = link ? new URL(link, target.origin).searchParams : undefined;
-      const token: FieldValue = real && rng.chance(0.6) ? real.get('token')! : rng.pick<FieldValue>([rng.b64url(64), '', junk(rng, m), 't'.repeat(600), [rng.b64url(8), rng.b64url(8)]]);
+      const token: FieldValue =
+        real && rng.chance(0.6)
+          ? real.get('token')!
+          : rng.pick<FieldValue>([rng.b64url(64), '', junk(rng, m), 't'.repeat(600), [rng.b64url(8), rng.b64url(8)]]);
       const email: FieldValue = real && rng.chance(0.7) ? real.get('email')! : emailAddress(rng, m);
       if (real && token === real.get('token')) state.mayAuthenticate = true;
-      const fields: Fields = [['token', token], ['email', email]];
+      const fields: Fields = [
+        ['token', token],
+        ['email', email],
+      ];
       if (rng.chance(0.5)) fields.push(['callbackUrl', cb()]);
       if (rng.chance(0.5)) return { method: 'GET', path: '/auth/callback/email', query: fields, flow };
       return { method: 'POST', path: '/auth/callback/email', query: [], body: fields, flow };
     }
     case 'passkey': {
-      const kind = rng.weighted<'register' | 'authenticate' | 'junk'>([[3, 'register'], [3, 'authenticate'], [2, 'junk']]);
-      const action = kind !== 'junk' && rng.chance(0.85) ? kind : rng.pick<FieldValue>(['register', 'authenticate', 'delete', '', markup(rng, m), ['register']]);
-      const body: Fields = [['action', action], ['data', webAuthnData(rng, m, target, fx, state, kind)]];
+      const kind = rng.weighted<'register' | 'authenticate' | 'junk'>([
+        [3, 'register'],
+        [3, 'authenticate'],
+        [2, 'junk'],
+      ]);
+      const action =
+        kind !== 'junk' && rng.chance(0.85)
+          ? kind
+          : rng.pick<FieldValue>(['register', 'authenticate', 'delete', '', markup(rng, m), ['register']]);
+      const body: Fields = [
+        ['action', action],
+        ['data', webAuthnData(rng, m, target, fx, state, kind)],
+      ];
       if (rng.chance(0.5)) body.push(['callbackUrl', cb()]);
       if (rng.chance(0.3)) body.push(['csrfToken', csrfValue(rng, m, fx, state)]);
-      return { method: rng.chance(0.9) ? 'POST' : 'GET', path: '/auth/callback/passkey', query: [], body, preferJson: true, flow };
+      return {
+        method: rng.chance(0.9) ? 'POST' : 'GET',
+        path: '/auth/callback/passkey',
+        query: [],
+        body,
+        preferJson: true,
+        flow,
+      };
     }
     case 'oauth': {
       const o = fx.oauth;
       const params: Fields = [];
       const useCode = o?.code !== undefined && rng.chance(0.5);
       params.push(['code', useCode ? o!.code! : rng.pick<FieldValue>([rng.b64url(32), '', junk(rng, m)])]);
-      if (rng.chance(0.85)) params.push(['state', o?.state !== undefined && rng.chance(0.7) ? o.state : rng.pick<FieldValue>([rng.b64url(40), `${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}`, junk(rng, m)])]);
+      if (rng.chance(0.85))
+        params.push([
+          'state',
+          o?.state !== undefined && rng.chance(0.7)
+            ? o.state
+            : rng.pick<FieldValue>([
+                rng.b64url(40),
+                `${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}.${rng.b64url(20)}`,
+                junk(rng, m),
+              ]),
+        ]);
       if (useCode) state.mayAuthenticate = true;
       if (rng.chance(0.2)) params.push(['iss', rng.pick([`http://${EVIL_HOST}`, 'urn:none', junk(rng, m)])]);
-      if (rng.chance(0.2)) params.push(['error', rng.pick(['access_denied', 'server_error', markup(rng, m), junk(rng, m)])], ['error_description', markup(rng, m)]);
+      if (rng.chance(0.2))
+        params.push(
+          ['error', rng.pick(['access_denied', 'server_error', markup(rng, m), junk(rng, m)])],
+          ['error_description', markup(rng, m)],
+        );
       if (rng.chance(0.1)) params.push(['callbackUrl', cb()]);
       if (rng.chance(0.05)) params.push(['code', 'second']);
       if (rng.chance(0.6)) return { method: 'GET', path: '/auth/callback/oauth', query: params, flow };
@@ -344,33 +640,86 @@ async function callbackRoute(rng: Rng, m: string, target: FuzzTarget, fx: Fixtur
       return { method: 'POST', path: '/auth/callback/oauth', query: [], body: params, flow };
     }
     default: {
-      const fields: Fields = [['code', rng.b64url(10)], ['state', rng.b64url(10)], ['token', rng.b64url(10)], ['email', emailAddress(rng, m)]];
+      const fields: Fields = [
+        ['code', rng.b64url(10)],
+        ['state', rng.b64url(10)],
+        ['token', rng.b64url(10)],
+        ['email', emailAddress(rng, m)],
+      ];
       notes.push('unknown provider');
       return rng.chance(0.5)
         ? { method: 'GET', path: `/auth/callback/${providerId}`, query: fields, flow }
-        : { method: 'POST', path: `/auth/callback/${providerId}`, query: [], body: [['csrfToken', csrfValue(rng, m, fx, state)], ...fields], flow };
+        : {
+            method: 'POST',
+            path: `/auth/callback/${providerId}`,
+            query: [],
+            body: [['csrfToken', csrfValue(rng, m, fx, state)], ...fields],
+            flow,
+          };
     }
   }
 }
 
 /** A WebAuthn response: a real one from a software authenticator (for a real challenge), tampered with, or junk. */
-function webAuthnData(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures, state: DrawState, kind: 'register' | 'authenticate' | 'junk'): FieldValue {
-  const origin = rng.chance(0.8) ? target.origin : rng.pick([`http://${EVIL_HOST}`, 'http://127.0.0.1', `https://${new URL(target.origin).host}`]);
+function webAuthnData(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  kind: 'register' | 'authenticate' | 'junk',
+): FieldValue {
+  const origin = rng.chance(0.8)
+    ? target.origin
+    : rng.pick([`http://${EVIL_HOST}`, 'http://127.0.0.1', `https://${new URL(target.origin).host}`]);
   let data: Record<string, FieldValue> | undefined;
   const registration = state.identity === 'user' && rng.chance(0.7) ? fx.webauthn.registerAsUser : fx.webauthn.register;
   if (kind === 'register' && registration) {
-    data = device(rng, { discoverable: rng.chance(0.8) ? true : undefined, credentialIdBytes: rng.pick([16, 32, 64, 1100]) }).register(registration.options, { origin, type: rng.chance(0.9) ? undefined : 'webauthn.get', crossOrigin: rng.chance(0.1), uv: rng.chance(0.9), rpId: rng.chance(0.9) ? undefined : EVIL_HOST }) as Record<string, FieldValue>;
+    data = device(rng, {
+      discoverable: rng.chance(0.8) ? true : undefined,
+      credentialIdBytes: rng.pick([16, 32, 64, 1100]),
+    }).register(registration.options, {
+      origin,
+      type: rng.chance(0.9) ? undefined : 'webauthn.get',
+      crossOrigin: rng.chance(0.1),
+      uv: rng.chance(0.9),
+      rpId: rng.chance(0.9) ? undefined : EVIL_HOST,
+    }) as Record<string, FieldValue>;
     state.mayAuthenticate = true;
   } else if (kind === 'authenticate' && fx.webauthn.authenticate) {
     // These devices never register (their pool is apart from the registering ones'): an assertion
     // from one must never sign in, so it leaves `mayAuthenticate` false.
-    data = device(rng).authenticate(fx.webauthn.authenticate.options, { origin, userHandle: rng.chance(0.5) ? rng.b64url(43) : null, tamper: rng.chance(0.3) }) as Record<string, FieldValue>;
+    data = device(rng).authenticate(fx.webauthn.authenticate.options, {
+      origin,
+      userHandle: rng.chance(0.5) ? rng.b64url(43) : null,
+      tamper: rng.chance(0.3),
+    }) as Record<string, FieldValue>;
   }
   if (!data) {
     return rng.pick<FieldValue>([
-      '', 'null', '{', '[]', junk(rng, m), { id: 'x', rawId: 'y', type: 'public-key', response: {} },
-      { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: '!!', attestationObject: markup(rng, m) } },
-      { id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: rng.b64url(80), authenticatorData: rng.b64url(50), signature: rng.b64url(70), userHandle: 5 } },
+      '',
+      'null',
+      '{',
+      '[]',
+      junk(rng, m),
+      { id: 'x', rawId: 'y', type: 'public-key', response: {} },
+      {
+        id: 'x',
+        rawId: 'x',
+        type: 'public-key',
+        response: { clientDataJSON: '!!', attestationObject: markup(rng, m) },
+      },
+      {
+        id: 'x',
+        rawId: 'x',
+        type: 'public-key',
+        response: {
+          clientDataJSON: rng.b64url(80),
+          authenticatorData: rng.b64url(50),
+          signature: rng.b64url(70),
+          userHandle: 5,
+        },
+      },
       JSON.stringify({ id: 'a'.repeat(70_000), rawId: 'a', type: 'public-key' }),
       [1, 2, 3],
     ]);
@@ -387,8 +736,17 @@ function webAuthnData(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures, sta
 
 function sessionData(rng: Rng, m: string): FieldValue {
   return rng.pick<FieldValue>([
-    { name: markup(rng, m) }, { user: { id: 'other-user', email: `x@${EVIL_HOST}` } }, { expires: '9999-12-31' }, { sub: 'admin' },
-    'x'.repeat(50_000), nest(rng.pick([50, 2000])), [1, 2], null, 42, { __proto__x: { admin: true } }, junk(rng, m),
+    { name: markup(rng, m) },
+    { user: { id: 'other-user', email: `x@${EVIL_HOST}` } },
+    { expires: '9999-12-31' },
+    { sub: 'admin' },
+    'x'.repeat(50_000),
+    nest(rng.pick([50, 2000])),
+    [1, 2],
+    null,
+    42,
+    { __proto__x: { admin: true } },
+    junk(rng, m),
   ]);
 }
 
@@ -449,18 +807,40 @@ function mutatePath(rng: Rng, path: string): string {
 function absoluteBase(rng: Rng, target: FuzzTarget): string {
   const own = new URL(target.origin);
   return rng.pick([
-    target.origin, `${own.protocol}//${own.host.toUpperCase()}`, `https://${own.host}`, `http://${own.host}:8080`, `http://${own.host}:80`,
-    `http://${EVIL_HOST}`, `https://${EVIL_HOST}`, `http://app@${EVIL_HOST}`, `http://${EVIL_HOST}@${own.host}`, `http://${own.host}@${EVIL_HOST}`,
-    `http://${EVIL_HOST}:80`, `http://127.0.0.1:${target.port}`, 'http://[::1]', `ftp://${own.host}`, `javascript://${own.host}`,
-    `http://${own.host}.`, `http:///${own.host}`, `http:${own.host}`, 'http://', `http://${own.host}%2f@${EVIL_HOST}`,
+    target.origin,
+    `${own.protocol}//${own.host.toUpperCase()}`,
+    `https://${own.host}`,
+    `http://${own.host}:8080`,
+    `http://${own.host}:80`,
+    `http://${EVIL_HOST}`,
+    `https://${EVIL_HOST}`,
+    `http://app@${EVIL_HOST}`,
+    `http://${EVIL_HOST}@${own.host}`,
+    `http://${own.host}@${EVIL_HOST}`,
+    `http://${EVIL_HOST}:80`,
+    `http://127.0.0.1:${target.port}`,
+    'http://[::1]',
+    `ftp://${own.host}`,
+    `javascript://${own.host}`,
+    `http://${own.host}.`,
+    `http:///${own.host}`,
+    `http:${own.host}`,
+    'http://',
+    `http://${own.host}%2f@${EVIL_HOST}`,
   ]);
 }
 
 function hostileForwarding(rng: Rng): HeaderLine[] {
   const out: HeaderLine[] = [];
-  if (rng.chance(0.7)) out.push(['X-Forwarded-Host', rng.pick([EVIL_HOST, `${EVIL_HOST}, app.test`, 'bad host', '', `${EVIL_HOST}:443`, 'app.test'])]);
-  if (rng.chance(0.6)) out.push(['X-Forwarded-Proto', rng.pick(['https', 'http', 'javascript', 'https, http', '', 'gopher'])]);
-  if (rng.chance(0.3)) out.push(['X-Forwarded-For', rng.pick(['1.2.3.4', '::1', '1.2.3.4, 5.6.7.8', 'not-an-ip', '999.1.1.1'])]);
+  if (rng.chance(0.7))
+    out.push([
+      'X-Forwarded-Host',
+      rng.pick([EVIL_HOST, `${EVIL_HOST}, app.test`, 'bad host', '', `${EVIL_HOST}:443`, 'app.test']),
+    ]);
+  if (rng.chance(0.6))
+    out.push(['X-Forwarded-Proto', rng.pick(['https', 'http', 'javascript', 'https, http', '', 'gopher'])]);
+  if (rng.chance(0.3))
+    out.push(['X-Forwarded-For', rng.pick(['1.2.3.4', '::1', '1.2.3.4, 5.6.7.8', 'not-an-ip', '999.1.1.1'])]);
   if (rng.chance(0.2)) out.push(['X-Forwarded-Port', rng.pick(['443', '99999', 'x'])]);
   if (rng.chance(0.2)) out.push(['Forwarded', rng.pick([`host=${EVIL_HOST};proto=https`, 'for=1.2.3.4', 'garbage'])]);
   if (rng.chance(0.1)) out.push([rng.pick(['X-Original-URL', 'X-Rewrite-URL']), `http://${EVIL_HOST}/auth/signin`]);
@@ -481,34 +861,108 @@ function serializeQuery(rng: Rng, fields: Fields): string {
   return `?${parts.join(rng.chance(0.05) ? '&&' : '&')}`;
 }
 
-function encodeBody(rng: Rng, m: string, fields: Fields, preferJson: boolean, notes: string[]): { headers: HeaderLine[]; body: Buffer } {
+function encodeBody(
+  rng: Rng,
+  m: string,
+  fields: Fields,
+  preferJson: boolean,
+  notes: string[],
+): { headers: HeaderLine[]; body: Buffer } {
   const kind = rng.weighted<string>([
     // About one body in five is broken in some way; the rest are well-formed JSON or forms.
-    [preferJson ? 12 : 4, 'json'], [preferJson ? 4 : 12, 'form'], [0.5, 'bad-json'], [0.4, 'text'], [0.3, 'multipart'],
-    [0.4, 'wrong-type'], [0.4, 'gzip-junk'], [0.4, 'charset'], [0.6, 'chunked'], [0.4, 'oversized'], [0.3, 'no-type'], [0.3, 'smuggle'],
+    [preferJson ? 12 : 4, 'json'],
+    [preferJson ? 4 : 12, 'form'],
+    [0.5, 'bad-json'],
+    [0.4, 'text'],
+    [0.3, 'multipart'],
+    [0.4, 'wrong-type'],
+    [0.4, 'gzip-junk'],
+    [0.4, 'charset'],
+    [0.6, 'chunked'],
+    [0.4, 'oversized'],
+    [0.3, 'no-type'],
+    [0.3, 'smuggle'],
   ]);
   if (kind !== 'json' && kind !== 'form') notes.push(`body ${kind}`);
   const form = () => formEncode(rng, fields);
   const json = () => JSON.stringify(Object.fromEntries(fields));
   switch (kind) {
     case 'json':
-      return { headers: [['Content-Type', rng.pick(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'])]], body: Buffer.from(json()) };
+      return {
+        headers: [
+          ['Content-Type', rng.pick(['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'])],
+        ],
+        body: Buffer.from(json()),
+      };
     case 'form':
-      return { headers: [['Content-Type', rng.pick(['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8'])]], body: Buffer.from(form()) };
+      return {
+        headers: [
+          [
+            'Content-Type',
+            rng.pick(['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=utf-8']),
+          ],
+        ],
+        body: Buffer.from(form()),
+      };
     case 'bad-json':
-      return { headers: [['Content-Type', 'application/json']], body: Buffer.from(rng.pick(['{', '{"csrfToken":', '{"a":1,}', "{'a':1}", 'null', '"str"', '[', '\u0000', `{"x":"${markup(rng, m)}"`, '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', `${'['.repeat(5000)}${']'.repeat(5000)}`])) };
+      return {
+        headers: [['Content-Type', 'application/json']],
+        body: Buffer.from(
+          rng.pick([
+            '{',
+            '{"csrfToken":',
+            '{"a":1,}',
+            "{'a':1}",
+            'null',
+            '"str"',
+            '[',
+            '\u0000',
+            `{"x":"${markup(rng, m)}"`,
+            '{"__proto__":{"admin":true}}',
+            '{"constructor":{"prototype":{"x":1}}}',
+            `${'['.repeat(5000)}${']'.repeat(5000)}`,
+          ]),
+        ),
+      };
     case 'text':
       return { headers: [['Content-Type', 'text/plain']], body: Buffer.from(form()) };
     case 'multipart':
-      return { headers: [['Content-Type', rng.pick(['multipart/form-data; boundary=xyz', 'multipart/form-data', 'multipart/form-data; boundary='])]], body: Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="csrfToken"\r\n\r\nabc\r\n--xyz--\r\n`) };
+      return {
+        headers: [
+          [
+            'Content-Type',
+            rng.pick(['multipart/form-data; boundary=xyz', 'multipart/form-data', 'multipart/form-data; boundary=']),
+          ],
+        ],
+        body: Buffer.from(`--xyz\r\nContent-Disposition: form-data; name="csrfToken"\r\n\r\nabc\r\n--xyz--\r\n`),
+      };
     case 'wrong-type':
       return rng.chance(0.5)
         ? { headers: [['Content-Type', 'application/json']], body: Buffer.from(form()) }
         : { headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: Buffer.from(json()) };
     case 'gzip-junk':
-      return { headers: [['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Encoding', rng.pick(['gzip', 'deflate', 'br', 'zstd', 'identity, gzip', 'x-evil'])]], body: Buffer.from(form()) };
+      return {
+        headers: [
+          ['Content-Type', 'application/x-www-form-urlencoded'],
+          ['Content-Encoding', rng.pick(['gzip', 'deflate', 'br', 'zstd', 'identity, gzip', 'x-evil'])],
+        ],
+        body: Buffer.from(form()),
+      };
     case 'charset':
-      return { headers: [['Content-Type', rng.pick(['application/json; charset=ebcdic', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded; charset=latin1', 'application/x-www-form-urlencoded; charset="><x'])]], body: Buffer.from(rng.chance(0.5) ? json() : form()) };
+      return {
+        headers: [
+          [
+            'Content-Type',
+            rng.pick([
+              'application/json; charset=ebcdic',
+              'application/json; charset=utf-16',
+              'application/x-www-form-urlencoded; charset=latin1',
+              'application/x-www-form-urlencoded; charset="><x',
+            ]),
+          ],
+        ],
+        body: Buffer.from(rng.chance(0.5) ? json() : form()),
+      };
     case 'chunked': {
       const payload = Buffer.from(form());
       const half = Math.floor(payload.length / 2);
@@ -517,17 +971,33 @@ function encodeBody(rng: Rng, m: string, fields: Fields, preferJson: boolean, no
       // Both framings at once is a smuggling vector; Node refuses it.
       if (rng.chance(0.3)) framing.push(['Content-Length', String(payload.length + 5)]);
       const parts = [payload.subarray(0, half), payload.subarray(half)].filter((b) => b.length > 0).map(chunk);
-      return { headers: [['Content-Type', 'application/x-www-form-urlencoded'], ...framing], body: Buffer.concat([...parts, Buffer.from('0\r\n\r\n')]) };
+      return {
+        headers: [['Content-Type', 'application/x-www-form-urlencoded'], ...framing],
+        body: Buffer.concat([...parts, Buffer.from('0\r\n\r\n')]),
+      };
     }
     case 'oversized':
-      return { headers: [['Content-Type', rng.pick(['application/json', 'application/x-www-form-urlencoded'])]], body: Buffer.from(rng.chance(0.5) ? JSON.stringify({ a: 'x'.repeat(rng.pick([90_000, 150_000])) }) : `a=${'x'.repeat(rng.pick([90_000, 150_000]))}`) };
+      return {
+        headers: [['Content-Type', rng.pick(['application/json', 'application/x-www-form-urlencoded'])]],
+        body: Buffer.from(
+          rng.chance(0.5)
+            ? JSON.stringify({ a: 'x'.repeat(rng.pick([90_000, 150_000])) })
+            : `a=${'x'.repeat(rng.pick([90_000, 150_000]))}`,
+        ),
+      };
     case 'no-type':
       return { headers: [], body: Buffer.from(form()) };
     default: {
       // Content-Length shorter than what is sent: the rest would be a second request on the same
       // connection (which `Connection: close` ends first).
       const smuggled = `GET /auth/csrf HTTP/1.1\r\nHost: ${EVIL_HOST}\r\nX-Fuzz-Injected: 1\r\n\r\n`;
-      return { headers: [['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Length', '0']], body: Buffer.from(smuggled) };
+      return {
+        headers: [
+          ['Content-Type', 'application/x-www-form-urlencoded'],
+          ['Content-Length', '0'],
+        ],
+        body: Buffer.from(smuggled),
+      };
     }
   }
 }
@@ -545,26 +1015,63 @@ function formEncode(rng: Rng, fields: Fields): string {
     }
   };
   for (const [key, value] of fields) add(key, value);
-  if (rng.chance(0.05)) parts.push(rng.pick(['__proto__[admin]=1', 'constructor[prototype][admin]=1', '=x', 'novalue', 'a[b][c][d][e][f][g]=1', `${'a['.repeat(40)}=1`]));
+  if (rng.chance(0.05))
+    parts.push(
+      rng.pick([
+        '__proto__[admin]=1',
+        'constructor[prototype][admin]=1',
+        '=x',
+        'novalue',
+        'a[b][c][d][e][f][g]=1',
+        `${'a['.repeat(40)}=1`,
+      ]),
+    );
   return parts.join('&');
 }
 
 // ---- cookies -----------------------------------------------------------------------------------
 
-async function cookieHeader(rng: Rng, m: string, target: FuzzTarget, fx: Fixtures, state: DrawState, notes: string[], route: RouteChoice): Promise<string[]> {
+async function cookieHeader(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+  route: RouteChoice,
+): Promise<string[]> {
   const out: string[] = [];
   const pair = ([n, v]: CookiePair) => `${n}=${v}`;
   // The CSRF cookie: usually the anonymous pair's, or the signed-in browser's.
-  const csrfKind = state.identity !== 'mixed' && rng.chance(0.9) ? state.identity : rng.weighted<string>([[6, 'anon'], [3, 'user'], [2, 'none'], [1, 'forged']]);
+  const csrfKind =
+    state.identity !== 'mixed' && rng.chance(0.9)
+      ? state.identity
+      : rng.weighted<string>([
+          [6, 'anon'],
+          [3, 'user'],
+          [2, 'none'],
+          [1, 'forged'],
+        ]);
   if (csrfKind === 'anon') out.push(pair(fx.anon.cookie));
   else if (csrfKind === 'user' && fx.user) out.push(pair(fx.user.csrf));
-  else if (csrfKind === 'forged') out.push(`${CSRF_COOKIE}=${rng.pick([`${rng.b64url(64)}|${rng.b64url(64)}`, '|', `${fx.anon.token}|`, encodeURIComponent(markup(rng, m)), 'x'.repeat(3000), `${fx.anon.cookie[1]}x`])}`);
+  else if (csrfKind === 'forged')
+    out.push(
+      `${CSRF_COOKIE}=${rng.pick([`${rng.b64url(64)}|${rng.b64url(64)}`, '|', `${fx.anon.token}|`, encodeURIComponent(markup(rng, m)), 'x'.repeat(3000), `${fx.anon.cookie[1]}x`])}`,
+    );
 
   // The session: none, the fixture user's, forged, minted with the secret, chunked, duplicated.
   const sessionKind =
     state.identity === 'user' && rng.chance(0.85)
       ? 'user'
-      : rng.weighted<string>([[5, 'none'], [state.identity === 'anon' ? 0 : 4, 'user'], [3, 'forged'], [4, 'minted'], [2, 'chunked'], [1, 'duplicate'], [1, 'oversized']]);
+      : rng.weighted<string>([
+          [5, 'none'],
+          [state.identity === 'anon' ? 0 : 4, 'user'],
+          [3, 'forged'],
+          [4, 'minted'],
+          [2, 'chunked'],
+          [1, 'duplicate'],
+          [1, 'oversized'],
+        ]);
   if (sessionKind !== 'none') notes.push(`session cookie ${sessionKind}`);
   switch (sessionKind) {
     case 'user':
@@ -607,11 +1114,15 @@ async function cookieHeader(rng: Rng, m: string, target: FuzzTarget, fx: Fixture
       break;
   }
   if (rng.chance(0.15)) {
-    out.push(`${rng.pick(['__Secure-', '__Host-', ''])}${rng.pick([SESSION_COOKIE, CSRF_COOKIE])}${rng.pick(['', '.0'])}=${rng.b64url(40)}`);
+    out.push(
+      `${rng.pick(['__Secure-', '__Host-', ''])}${rng.pick([SESSION_COOKIE, CSRF_COOKIE])}${rng.pick(['', '.0'])}=${rng.b64url(40)}`,
+    );
   }
   // The callback-URL cookie is an input to every redirect.
   if (rng.chance(0.2)) {
-    out.push(`${CALLBACK_COOKIE}=${rng.chance(0.7) ? encodeURIComponent(callbackUrl(rng, target.origin, m)) : callbackUrl(rng, target.origin, m).replace(/[;\r\n]/g, '')}`);
+    out.push(
+      `${CALLBACK_COOKIE}=${rng.chance(0.7) ? encodeURIComponent(callbackUrl(rng, target.origin, m)) : callbackUrl(rng, target.origin, m).replace(/[;\r\n]/g, '')}`,
+    );
     notes.push('callback-url cookie');
   }
   // Check cookies: the real ones of an OAuth flow in progress or a WebAuthn challenge, or forged.
@@ -621,10 +1132,29 @@ async function cookieHeader(rng: Rng, m: string, target: FuzzTarget, fx: Fixture
     const challenge = rng.chance(0.5) ? register : fx.webauthn.authenticate;
     if (challenge) out.push(pair(challenge.cookie));
   }
-  if (rng.chance(0.1)) out.push(`${rng.pick(CHECK_COOKIES)}=${rng.pick([rng.b64url(120), '', junk(rng, m).replace(/[;\r\n]/g, ''), `${rng.b64url(20)}.${rng.b64url(20)}`])}`);
+  if (rng.chance(0.1))
+    out.push(
+      `${rng.pick(CHECK_COOKIES)}=${rng.pick([rng.b64url(120), '', junk(rng, m).replace(/[;\r\n]/g, ''), `${rng.b64url(20)}.${rng.b64url(20)}`])}`,
+    );
   // Syntax the cookie parser must survive.
   if (rng.chance(0.1)) {
-    out.push(rng.pick(['=', ';', '==', 'a', '"quoted"="x"', 'a=b=c', `name=${badPercent(rng)}`, 'x=\u00ff\u00fe', `${encodeURIComponent(markup(rng, m))}=1`, 'a=; b', `${'k'.repeat(200)}=v`, 'sp ace=1', 'x="unterminated']));
+    out.push(
+      rng.pick([
+        '=',
+        ';',
+        '==',
+        'a',
+        '"quoted"="x"',
+        'a=b=c',
+        `name=${badPercent(rng)}`,
+        'x=\u00ff\u00fe',
+        `${encodeURIComponent(markup(rng, m))}=1`,
+        'a=; b',
+        `${'k'.repeat(200)}=v`,
+        'sp ace=1',
+        'x="unterminated',
+      ]),
+    );
     notes.push('odd cookie syntax');
   }
   return rng.chance(0.1) ? rng.shuffle(out) : out;
@@ -636,11 +1166,39 @@ function forgedToken(rng: Rng, target: FuzzTarget): string {
   return rng.pick<() => string>([
     () => [rng.b64url(40), '', rng.b64url(22), rng.b64url(120), rng.b64url(43)].join('.'),
     () => [header({ alg: 'dir', enc: 'A256CBC-HS512' }), '', rng.b64url(22), rng.b64url(200), rng.b64url(43)].join('.'),
-    () => [header({ alg: 'dir', enc: 'A256GCM', kid: rng.b64url(10) }), '', rng.b64url(16), rng.b64url(100), rng.b64url(22)].join('.'),
+    () =>
+      [
+        header({ alg: 'dir', enc: 'A256GCM', kid: rng.b64url(10) }),
+        '',
+        rng.b64url(16),
+        rng.b64url(100),
+        rng.b64url(22),
+      ].join('.'),
     () => [header({ alg: 'none' }), rng.b64url(50), ''].join('.'),
-    () => [header({ alg: 'RSA-OAEP', enc: 'A128GCM', zip: 'DEF' }), rng.b64url(300), rng.b64url(16), rng.b64url(100), rng.b64url(22)].join('.'),
-    () => [header({ alg: 'PBES2-HS512+A256KW', enc: 'A256GCM', p2c: 100_000_000, p2s: rng.b64url(16) }), rng.b64url(40), rng.b64url(16), rng.b64url(60), rng.b64url(22)].join('.'),
-    () => [header({ alg: 'dir', enc: 'A256CBC-HS512', crit: ['exp'] }), '', rng.b64url(22), rng.b64url(120), rng.b64url(43)].join('.'),
+    () =>
+      [
+        header({ alg: 'RSA-OAEP', enc: 'A128GCM', zip: 'DEF' }),
+        rng.b64url(300),
+        rng.b64url(16),
+        rng.b64url(100),
+        rng.b64url(22),
+      ].join('.'),
+    () =>
+      [
+        header({ alg: 'PBES2-HS512+A256KW', enc: 'A256GCM', p2c: 100_000_000, p2s: rng.b64url(16) }),
+        rng.b64url(40),
+        rng.b64url(16),
+        rng.b64url(60),
+        rng.b64url(22),
+      ].join('.'),
+    () =>
+      [
+        header({ alg: 'dir', enc: 'A256CBC-HS512', crit: ['exp'] }),
+        '',
+        rng.b64url(22),
+        rng.b64url(120),
+        rng.b64url(43),
+      ].join('.'),
     () => Array.from({ length: rng.pick([2, 4, 6, 40]) }, () => rng.b64url(rng.between(0, 40))).join('.'),
     () => (target.strategy === 'database' ? rng.chars(64, '0123456789abcdef') : rng.b64url(300)),
     () => rng.pick(['', '.', '....', '%00', '\u00ff', 'null', 'undefined', '[object Object]']),
@@ -654,7 +1212,12 @@ function forgedToken(rng: Rng, target: FuzzTarget): string {
  */
 async function mintedToken(rng: Rng, target: FuzzTarget): Promise<{ token: string; valid: boolean; note: string }> {
   const now = Math.floor(Date.now() / 1000);
-  const claims: Record<string, unknown> = { sub: 'fz-user', email: 'fz-user@example.test', exp: now + 3600, iat: now - 10 };
+  const claims: Record<string, unknown> = {
+    sub: 'fz-user',
+    email: 'fz-user@example.test',
+    exp: now + 3600,
+    iat: now - 10,
+  };
   const [note, edit] = rng.pick<[string, (c: Record<string, unknown>) => void]>([
     ['sane', () => undefined],
     ['exp 1e20', (c) => void (c.exp = 1e20)],
@@ -684,13 +1247,26 @@ async function mintedToken(rng: Rng, target: FuzzTarget): Promise<{ token: strin
     ['sub __proto__', (c) => void (c.sub = '__proto__')],
     ['email array', (c) => void (c.email = ['a@example.test', 'b@example.test'])],
     // Own properties named like the prototype chain (as JSON.parse would make them), not a new prototype.
-    ['own __proto__ claim', (c) => void Object.defineProperties(c, { __proto__: { value: { admin: true }, enumerable: true }, constructor: { value: { prototype: { x: 1 } }, enumerable: true } })],
+    [
+      'own __proto__ claim',
+      (c) =>
+        void Object.defineProperties(c, {
+          __proto__: { value: { admin: true }, enumerable: true },
+          constructor: { value: { prototype: { x: 1 } }, enumerable: true },
+        }),
+    ],
     ['user object', (c) => void (c.user = { id: 'admin', role: 'admin' })],
     ['sid odd', (c) => void (c.sid = { x: 1 })],
     ['jti number', (c) => void (c.jti = 5)],
   ]);
   edit(claims);
-  const key = rng.weighted<string>([[8, 'right'], [1, 'wrong salt'], [1, 'gcm'], [1, 'wrong secret'], [1, 'random kid']]);
+  const key = rng.weighted<string>([
+    [8, 'right'],
+    [1, 'wrong salt'],
+    [1, 'gcm'],
+    [1, 'wrong secret'],
+    [1, 'random kid'],
+  ]);
   const salt = key === 'wrong salt' ? `__Secure-${SESSION_COOKIE}` : SESSION_COOKIE;
   const secret = key === 'wrong secret' ? `${target.secret}-other` : target.secret;
   const gcm = key === 'gcm';
@@ -740,7 +1316,16 @@ function chunkCookies(rng: Rng, token: string): string[] {
   const size = Math.ceil(token.length / n);
   const chunks = Array.from({ length: n }, (_, i) => token.slice(i * size, (i + 1) * size));
   const named = chunks.map((c, i) => [`${SESSION_COOKIE}.${i}`, c] as CookiePair);
-  const variant = rng.pick(['in order', 'shuffled', 'gap', 'duplicate index', 'odd index', 'plain and chunks', 'many tiny', 'empty chunk']);
+  const variant = rng.pick([
+    'in order',
+    'shuffled',
+    'gap',
+    'duplicate index',
+    'odd index',
+    'plain and chunks',
+    'many tiny',
+    'empty chunk',
+  ]);
   let out: CookiePair[] = named;
   switch (variant) {
     case 'shuffled':
@@ -753,13 +1338,19 @@ function chunkCookies(rng: Rng, token: string): string[] {
       out = [...named, [`${SESSION_COOKIE}.0`, rng.b64url(20)]];
       break;
     case 'odd index':
-      out = named.map(([name, v], i) => [`${name.slice(0, -String(i).length)}${rng.pick(['01', '1000', '-1', '999', ' 1', '1e2', '0x1', '\u0661'])}`, v]);
+      out = named.map(([name, v], i) => [
+        `${name.slice(0, -String(i).length)}${rng.pick(['01', '1000', '-1', '999', ' 1', '1e2', '0x1', '\u0661'])}`,
+        v,
+      ]);
       break;
     case 'plain and chunks':
       out = [[SESSION_COOKIE, rng.b64url(60)], ...named];
       break;
     case 'many tiny':
-      out = Array.from({ length: rng.pick([200, 400]) }, (_, i) => [`${SESSION_COOKIE}.${i}`, rng.b64url(2)] as CookiePair);
+      out = Array.from(
+        { length: rng.pick([200, 400]) },
+        (_, i) => [`${SESSION_COOKIE}.${i}`, rng.b64url(2)] as CookiePair,
+      );
       break;
     case 'empty chunk':
       out = named.map(([name, v], i) => [name, i === 0 ? '' : v]);
@@ -780,7 +1371,15 @@ async function authorizationHeader(rng: Rng, target: FuzzTarget, fx: Fixtures, s
     return `Bearer ${minted.token}`;
   }
   if (kind === 'forged') return `Bearer ${forgedToken(rng, target)}`;
-  return rng.pick(['Bearer', 'Bearer ', 'Basic YTpi', `Bearer ${'x'.repeat(9000)}`, 'bearer  a b c', 'Negotiate x', `Bearer ${injection(rng).replace(/[\r\n]/g, '')}`]);
+  return rng.pick([
+    'Bearer',
+    'Bearer ',
+    'Basic YTpi',
+    `Bearer ${'x'.repeat(9000)}`,
+    'bearer  a b c',
+    'Negotiate x',
+    `Bearer ${injection(rng).replace(/[\r\n]/g, '')}`,
+  ]);
 }
 
 function truncate(text: string, max: number): string {

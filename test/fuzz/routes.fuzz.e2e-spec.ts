@@ -18,7 +18,14 @@ import { Credentials, Email, MemoryAdapter, Passkey, type LoggerInstance } from 
 import { createTestApp, TEST_SECRET, type TestApp } from '../setup/app.js';
 import { startOAuth2Server, type TestOAuth2Server } from '../setup/oauth2-server.js';
 import { checkAnswer, type AnswerRules } from './checks.js';
-import { anonymousCsrf, call, credentialsSignIn, refreshFixtures, setCookiePairs, type FixtureTarget } from './fixtures.js';
+import {
+  anonymousCsrf,
+  call,
+  credentialsSignIn,
+  refreshFixtures,
+  setCookiePairs,
+  type FixtureTarget,
+} from './fixtures.js';
 import { generateRequest, type Fixtures, type FuzzRequest, type FuzzTarget } from './generator.js';
 import { mixSeed, Rng } from './prng.js';
 import { finish, sendRaw, type WireResponse } from './wire.js';
@@ -48,7 +55,8 @@ const USERS = new Map([
 function parseSeed(raw: string | undefined): number {
   if (raw === undefined || raw === '') return randomInt(0, 2 ** 32 - 1);
   const n = raw.startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32) throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${raw}`);
+  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32)
+    throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${raw}`);
   return n;
 }
 
@@ -81,17 +89,37 @@ function showRequest(bytes: Buffer): string {
   return JSON.stringify(text.length > 1500 ? `${text.slice(0, 1500)}…(${text.length} bytes)` : text);
 }
 
-describe('the route fuzzer\'s checks', () => {
+describe("the route fuzzer's checks", () => {
   // A checker that passes everything would make the fuzzer pass everything: each rule must bite.
-  const rules: AnswerRules = { origin: ORIGIN, oauthAuthorize: 'http://127.0.0.1:9/authorize', oauthRedirectUri: `${ORIGIN}/auth/callback/oauth`, basePath: '/auth' };
-  const request = (target = '/auth/signin', mayAuthenticate = false): FuzzRequest => ({ label: `GET ${target}`, method: 'GET', target, bytes: Buffer.alloc(0), marker: 'fz0q', mayAuthenticate, notes: [] });
-  const answer = (head: string[], body = '') => finish(`${['HTTP/1.1 200 OK', 'X-Content-Type-Options: nosniff', 'Date: x', ...head].join('\r\n')}\r\n\r\n${body}`);
+  const rules: AnswerRules = {
+    origin: ORIGIN,
+    oauthAuthorize: 'http://127.0.0.1:9/authorize',
+    oauthRedirectUri: `${ORIGIN}/auth/callback/oauth`,
+    basePath: '/auth',
+  };
+  const request = (target = '/auth/signin', mayAuthenticate = false): FuzzRequest => ({
+    label: `GET ${target}`,
+    method: 'GET',
+    target,
+    bytes: Buffer.alloc(0),
+    marker: 'fz0q',
+    mayAuthenticate,
+    notes: [],
+  });
+  const answer = (head: string[], body = '') =>
+    finish(`${['HTTP/1.1 200 OK', 'X-Content-Type-Options: nosniff', 'Date: x', ...head].join('\r\n')}\r\n\r\n${body}`);
   const problems = (head: string[], body?: string, req = request()) => checkAnswer(req, answer(head, body), rules);
 
   it('accepts a clean answer', () => {
-    expect(problems(['Location: /auth/signin', 'Set-Cookie: authjs.callback-url=http%3A%2F%2Fapp.test%2Fme; Path=/'])).toEqual([]);
+    expect(
+      problems(['Location: /auth/signin', 'Set-Cookie: authjs.callback-url=http%3A%2F%2Fapp.test%2Fme; Path=/']),
+    ).toEqual([]);
     expect(problems(['Content-Type: application/json'], '{"url":"http://app.test/x"}')).toEqual([]);
-    expect(problems([`Location: http://127.0.0.1:9/authorize?redirect_uri=${encodeURIComponent(`${ORIGIN}/auth/callback/oauth`)}`])).toEqual([]);
+    expect(
+      problems([
+        `Location: http://127.0.0.1:9/authorize?redirect_uri=${encodeURIComponent(`${ORIGIN}/auth/callback/oauth`)}`,
+      ]),
+    ).toEqual([]);
     expect(problems(['Content-Type: text/html'], '<p>&lt;fz0q&gt;</p>')).toEqual([]);
   });
 
@@ -100,30 +128,68 @@ describe('the route fuzzer\'s checks', () => {
     ['no answer', finish(''), 'no HTTP answer'],
     ['an off-origin Location', answer(['Location: //evil.example/']), 'Location leaves the origin'],
     ['a Location with another scheme', answer(['Location: javascript:alert(1)']), 'Location leaves the origin'],
-    ['an off-origin { url }', answer(['Content-Type: application/json'], '{"url":"https://evil.example"}'), 'JSON url leaves the origin'],
-    ['a foreign redirect_uri', answer(['Location: http://127.0.0.1:9/authorize?redirect_uri=http%3A%2F%2Fevil.example%2F']), 'redirect_uri'],
-    ['an off-origin form action', answer(['Content-Type: text/html'], '<form action="http://evil.example/x"></form>'), 'page <form action> leaves the origin'],
-    ['an off-origin callback-url cookie', answer(['Set-Cookie: authjs.callback-url=https%3A%2F%2Fevil.example; Path=/']), 'callback-url cookie leaves the origin'],
+    [
+      'an off-origin { url }',
+      answer(['Content-Type: application/json'], '{"url":"https://evil.example"}'),
+      'JSON url leaves the origin',
+    ],
+    [
+      'a foreign redirect_uri',
+      answer(['Location: http://127.0.0.1:9/authorize?redirect_uri=http%3A%2F%2Fevil.example%2F']),
+      'redirect_uri',
+    ],
+    [
+      'an off-origin form action',
+      answer(['Content-Type: text/html'], '<form action="http://evil.example/x"></form>'),
+      'page <form action> leaves the origin',
+    ],
+    [
+      'an off-origin callback-url cookie',
+      answer(['Set-Cookie: authjs.callback-url=https%3A%2F%2Fevil.example; Path=/']),
+      'callback-url cookie leaves the origin',
+    ],
     ['reflected markup', answer(['Content-Type: text/html'], '<p><fz0q onerror=alert(1)></p>'), 'reflected markup'],
-    ['reflected markup in JSON', answer(['Content-Type: application/json'], '{"message":"<fz0q>"}'), 'reflected markup'],
+    [
+      'reflected markup in JSON',
+      answer(['Content-Type: application/json'], '{"message":"<fz0q>"}'),
+      'reflected markup',
+    ],
     ['an injected header', answer(['X-Fuzz-Injected: 1']), 'injected header'],
     ['an injected cookie', answer(['Set-Cookie: fzinj=1']), 'injected cookie'],
-    ['an injected cookie attribute', answer(['Set-Cookie: authjs.callback-url=x; Domain=evil.example']), 'injected cookie attribute'],
+    [
+      'an injected cookie attribute',
+      answer(['Set-Cookie: authjs.callback-url=x; Domain=evil.example']),
+      'injected cookie attribute',
+    ],
     ['a session cookie', answer(['Set-Cookie: authjs.session-token=abc; Path=/']), 'session cookie was set'],
-    ['a session shown', answer(['Content-Type: application/json'], '{"user":{"id":"u"},"expires":"x"}'), 'a session is shown'],
+    [
+      'a session shown',
+      answer(['Content-Type: application/json'], '{"user":{"id":"u"},"expires":"x"}'),
+      'a session is shown',
+    ],
     ['no nosniff', finish('HTTP/1.1 200 OK\r\nDate: x\r\nContent-Type: text/plain\r\n\r\nok'), 'nosniff'],
   ])('finds %s', (_label, res, expected) => {
     expect(checkAnswer(request(), res, rules).join('\n')).toContain(expected);
   });
 
   it('lets a request with valid credentials sign in', () => {
-    expect(checkAnswer(request('/auth/callback/credentials', true), answer(['Set-Cookie: authjs.session-token=abc; Path=/']), rules)).toEqual([]);
+    expect(
+      checkAnswer(
+        request('/auth/callback/credentials', true),
+        answer(['Set-Cookie: authjs.session-token=abc; Path=/']),
+        rules,
+      ),
+    ).toEqual([]);
   });
 });
 
 let oauthServer: TestOAuth2Server;
 beforeAll(async () => {
-  oauthServer = await startOAuth2Server({ clients: [{ client_id: 'fz-client', client_secret: 'fz-client-secret', redirect_uris: [`${ORIGIN}/auth/callback/oauth`] }] });
+  oauthServer = await startOAuth2Server({
+    clients: [
+      { client_id: 'fz-client', client_secret: 'fz-client-secret', redirect_uris: [`${ORIGIN}/auth/callback/oauth`] },
+    ],
+  });
   // Printed once, so a passing run can be replayed too.
   console.log(`route fuzzer: ${REPLAY}`);
 });
@@ -201,7 +267,11 @@ describe.each([
   });
   afterAll(() => t?.close());
 
-  const fixtureTarget = (): FixtureTarget => ({ port, origin: ORIGIN, user: { username: 'fixture', password: USERS.get('fixture')!.password } });
+  const fixtureTarget = (): FixtureTarget => ({
+    port,
+    origin: ORIGIN,
+    user: { username: 'fixture', password: USERS.get('fixture')!.password },
+  });
   const rules = (): AnswerRules => ({
     origin: ORIGIN,
     oauthAuthorize: oauthServer.authorizationUrl,
@@ -213,13 +283,23 @@ describe.each([
     `answers ${requests} malformed requests: below 500, on-origin redirects, nothing reflected or injected, no error logged, bounded heap`,
     async () => {
       const gc = getGc();
-      const target: FuzzTarget = { origin: ORIGIN, port, secret: TEST_SECRET, strategy, alice: { username: 'alice', password: USERS.get('alice')!.password } };
+      const target: FuzzTarget = {
+        origin: ORIGIN,
+        port,
+        secret: TEST_SECRET,
+        strategy,
+        alice: { username: 'alice', password: USERS.get('alice')!.password },
+      };
       const failures: string[] = [];
       const statuses = new Map<number, number>();
       const outcomes = new Map<string, number>();
       const fail = (index: number, what: string, problems: string[], request?: Buffer) => {
         failures.push(
-          [`[${strategy} #${index}] ${what}`, ...problems.map((p) => `  - ${p}`), ...(request ? [`  request: ${showRequest(request)}`] : [])].join('\n'),
+          [
+            `[${strategy} #${index}] ${what}`,
+            ...problems.map((p) => `  - ${p}`),
+            ...(request ? [`  request: ${showRequest(request)}`] : []),
+          ].join('\n'),
         );
       };
       const uncaught: unknown[] = [];
@@ -242,7 +322,9 @@ describe.each([
             try {
               fx = await refreshFixtures(fixtureTarget(), i, emailLinks);
             } catch (error) {
-              fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [String(error)]);
+              fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [
+                String(error),
+              ]);
               break;
             }
           }
@@ -255,25 +337,47 @@ describe.each([
           try {
             res = await sendRaw(port, request.bytes);
           } catch (error) {
-            fail(i, request.label, [`no answer: ${String(error)}`, `mutations: ${request.notes.join(', ') || 'none'}`], request.bytes);
+            fail(
+              i,
+              request.label,
+              [`no answer: ${String(error)}`, `mutations: ${request.notes.join(', ') || 'none'}`],
+              request.bytes,
+            );
             continue;
           }
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           wireMs += res.ms;
-          if (TRACE) appendFileSync(TRACE, `[${strategy} #${i}] ${showRequest(request.bytes)}\n  -> ${JSON.stringify(res.head)} ${JSON.stringify(res.body.slice(0, 300))}\n`);
+          if (TRACE)
+            appendFileSync(
+              TRACE,
+              `[${strategy} #${i}] ${showRequest(request.bytes)}\n  -> ${JSON.stringify(res.head)} ${JSON.stringify(res.body.slice(0, 300))}\n`,
+            );
           if (VERBOSE) {
-            const route = request.target.replace(/^[a-z]+:\/\/[^/]*/i, '').split('?')[0]!.slice(0, 40);
-            const kind = /"error":"(\w+)"/.exec(res.body)?.[1] ?? /[?&]error=(\w+)/.exec(res.headers.location ?? '')?.[1] ?? '';
+            const route = request.target
+              .replace(/^[a-z]+:\/\/[^/]*/i, '')
+              .split('?')[0]!
+              .slice(0, 40);
+            const kind =
+              /"error":"(\w+)"/.exec(res.body)?.[1] ?? /[?&]error=(\w+)/.exec(res.headers.location ?? '')?.[1] ?? '';
             const key = `${request.method} ${route} ${res.status} ${kind}`;
             outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
           }
           const problems = checkAnswer(request, res, rules());
           // Work the answer started may still log (events, clean-ups): give it a turn.
           await new Promise((resolve) => setImmediate(resolve));
-          if (errors.length > errorsBefore) problems.push(...errors.slice(errorsBefore).map((e) => `logged an error: ${e}`));
-          if (uncaught.length > uncaughtBefore) problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
-          if (offOriginLinks.length > 0) problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
-          if (problems.length > 0) fail(i, `${request.label} -> ${res.status}`, [...problems, `mutations: ${request.notes.join(', ') || 'none'}`], request.bytes);
+          if (errors.length > errorsBefore)
+            problems.push(...errors.slice(errorsBefore).map((e) => `logged an error: ${e}`));
+          if (uncaught.length > uncaughtBefore)
+            problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
+          if (offOriginLinks.length > 0)
+            problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
+          if (problems.length > 0)
+            fail(
+              i,
+              `${request.label} -> ${res.status}`,
+              [...problems, `mutations: ${request.notes.join(', ') || 'none'}`],
+              request.bytes,
+            );
         }
       } finally {
         process.off('uncaughtException', onUncaught);
@@ -283,15 +387,28 @@ describe.each([
       const end = await heapAfterGc(gc);
       const growth = end - baseline;
       if (failures.length === 0 && growth >= MAX_HEAP_GROWTH) {
-        failures.push(`[${strategy}] heap after GC grew by ${(growth / 1048576).toFixed(1)} MiB between request #${warmup} and the end (limit 10 MiB)`);
+        failures.push(
+          `[${strategy}] heap after GC grew by ${(growth / 1048576).toFixed(1)} MiB between request #${warmup} and the end (limit 10 MiB)`,
+        );
       }
       console.log(
         `route fuzzer, ${strategy}: ${requests} requests in ${seconds.toFixed(1)} s (generating ${(generateMs / 1000).toFixed(1)} s, on the wire ${(wireMs / 1000).toFixed(1)} s), heap ${(growth / 1048576).toFixed(2)} MiB after warm-up, ` +
-          `${warnings} warnings, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ')} (${REPLAY})`,
+          `${warnings} warnings, statuses ${[...statuses]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}x${n}`)
+            .join(' ')} (${REPLAY})`,
       );
-      if (VERBOSE) console.log([...outcomes].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${String(n).padStart(5)} ${k}`).join('\n'));
+      if (VERBOSE)
+        console.log(
+          [...outcomes]
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, n]) => `${String(n).padStart(5)} ${k}`)
+            .join('\n'),
+        );
       if (failures.length > 0) {
-        throw new Error(`The route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`);
+        throw new Error(
+          `The route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`,
+        );
       }
     },
     Math.max(120_000, requests * 60),
@@ -301,14 +418,21 @@ describe.each([
     const errorsBefore = errors.length;
     const target = fixtureTarget();
     const anon = await anonymousCsrf(target);
-    const signedIn = await credentialsSignIn(target, { username: 'final', password: USERS.get('final')!.password }, anon);
+    const signedIn = await credentialsSignIn(
+      target,
+      { username: 'final', password: USERS.get('final')!.password },
+      anon,
+    );
     const me = await call(target, 'GET', '/me', { cookies: signedIn.session });
     expect({ status: me.status, replay: REPLAY }).toEqual({ status: 200, replay: REPLAY });
     expect((JSON.parse(me.body) as { user: { id: string } }).user.id).toBe('user-final');
     const session = await call(target, 'GET', '/auth/session', { cookies: signedIn.session });
     expect((JSON.parse(session.body) as { user?: { email?: string } } | null)?.user?.email).toBe('final@example.test');
     // And out again.
-    const out = await call(target, 'POST', '/auth/signout', { cookies: [...signedIn.session, signedIn.csrf], form: { csrfToken: signedIn.token } });
+    const out = await call(target, 'POST', '/auth/signout', {
+      cookies: [...signedIn.session, signedIn.csrf],
+      form: { csrfToken: signedIn.token },
+    });
     expect(out.status).toBe(302);
     expect(setCookiePairs(out).some(([name]) => name.startsWith('authjs.session-token'))).toBe(false);
     expect(errors.slice(errorsBefore)).toEqual([]);

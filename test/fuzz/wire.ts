@@ -58,7 +58,12 @@ export type HeaderLine = [name: string, value: string];
  * The bytes of a request. `Connection: close` is always the first header (so every answer ends the
  * connection); `Content-Length` is added for a body unless the headers already say how it is framed.
  */
-export function buildRequest(requestLine: string, headers: HeaderLine[], body?: Buffer, encoding: 'utf8' | 'latin1' = 'utf8'): Buffer {
+export function buildRequest(
+  requestLine: string,
+  headers: HeaderLine[],
+  body?: Buffer,
+  encoding: 'utf8' | 'latin1' = 'utf8',
+): Buffer {
   const lines = [requestLine, 'Connection: close'];
   const framed = headers.some(([n]) => /^(content-length|transfer-encoding)$/i.test(n));
   for (const [name, value] of headers) lines.push(`${name}: ${value}`);

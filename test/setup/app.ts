@@ -1,4 +1,13 @@
-import { Controller, Get, type DynamicModule, type INestApplication, Module, type Provider, type Type, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  type DynamicModule,
+  type INestApplication,
+  Module,
+  type Provider,
+  type Type,
+  UseGuards,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
 import { AuthModule } from '../../lib/auth.module.js';

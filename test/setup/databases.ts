@@ -63,7 +63,10 @@ function urlWithDatabase(base: string, dbName: string): string {
   return url.toString();
 }
 
-const DEFINITIONS: Record<DatabaseName, { options: (dbName: string) => DataSourceOptions; probe: () => Promise<void> }> = {
+const DEFINITIONS: Record<
+  DatabaseName,
+  { options: (dbName: string) => DataSourceOptions; probe: () => Promise<void> }
+> = {
   sqlite: {
     options: (file) => ({ type: 'better-sqlite3', database: file }),
     probe: async () => {
@@ -87,7 +90,9 @@ const DEFINITIONS: Record<DatabaseName, { options: (dbName: string) => DataSourc
  *
  * @param names Which databases the suite runs on. @default ['sqlite', 'postgres', 'mariadb']
  */
-export async function databaseTargets(names: readonly DatabaseName[] = ['sqlite', 'postgres', 'mariadb']): Promise<DatabaseTarget[]> {
+export async function databaseTargets(
+  names: readonly DatabaseName[] = ['sqlite', 'postgres', 'mariadb'],
+): Promise<DatabaseTarget[]> {
   return Promise.all(
     names.map(async (name): Promise<DatabaseTarget> => {
       const { options, probe } = DEFINITIONS[name];
@@ -123,7 +128,10 @@ export function describeIf(condition: boolean, reason?: string): typeof describe
  * unique name on PostgreSQL and MariaDB.
  */
 export async function createDatabase(target: DatabaseTarget, suiteName: string): Promise<TestDatabase> {
-  const slug = suiteName.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 30);
+  const slug = suiteName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 30);
   const name = `auth_${slug}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   switch (target.name) {
     case 'sqlite': {

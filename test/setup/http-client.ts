@@ -14,7 +14,11 @@ export class TestClient {
   }
 
   /** POST a form (urlencoded) or, with `json: true`, a JSON body. */
-  post(path: string, body: Record<string, string> | unknown = {}, options: { json?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
+  post(
+    path: string,
+    body: Record<string, string> | unknown = {},
+    options: { json?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     return this.request('POST', path, body, options.headers ?? {}, options.json);
   }
 
@@ -30,7 +34,13 @@ export class TestClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, json = false): Promise<Response> {
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    json = false,
+  ): Promise<Response> {
     const url = new URL(path, this.baseUrl);
     const init: RequestInit = { method, redirect: 'manual', headers: { ...headers } };
     const cookie = this.cookieHeader();

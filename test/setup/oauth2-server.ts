@@ -72,7 +72,9 @@ export async function startOAuth2Server(options: StartOAuth2ServerOptions = {}):
 
   const state = {
     clients: [...(options.clients ?? [])],
-    user: options.user ?? ({ id: 4242, login: 'grace', name: 'Grace Hopper', email: 'grace@example.com' } as TestOAuth2User),
+    user:
+      options.user ??
+      ({ id: 4242, login: 'grace', name: 'Grace Hopper', email: 'grace@example.com' } as TestOAuth2User),
   };
 
   const server = createServer((req, res) => {
@@ -94,7 +96,8 @@ export async function startOAuth2Server(options: StartOAuth2ServerOptions = {}):
     const q = u.searchParams;
     const client = state.clients.find((c) => c.client_id === q.get('client_id'));
     const redirectUri = q.get('redirect_uri') ?? '';
-    if (!client || !client.redirect_uris.includes(redirectUri)) return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
+    if (!client || !client.redirect_uris.includes(redirectUri))
+      return json(res, 400, { error: 'invalid_request', error_description: 'unknown client or redirect_uri' });
     const back = new URL(redirectUri);
     if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
     if (deny) {
@@ -108,7 +111,13 @@ export async function startOAuth2Server(options: StartOAuth2ServerOptions = {}):
         back.searchParams.set('error', 'invalid_request');
       } else {
         const code = randomBytes(24).toString('base64url');
-        codes.set(code, { clientId: client.client_id, redirectUri, challenge: q.get('code_challenge') ?? undefined, user: state.user, expires: Date.now() + 60_000 });
+        codes.set(code, {
+          clientId: client.client_id,
+          redirectUri,
+          challenge: q.get('code_challenge') ?? undefined,
+          user: state.user,
+          expires: Date.now() + 60_000,
+        });
         back.searchParams.set('code', code);
       }
     }
@@ -134,16 +143,30 @@ export async function startOAuth2Server(options: StartOAuth2ServerOptions = {}):
     if (body.grant_type !== 'authorization_code') return json(res, 400, { error: 'unsupported_grant_type' });
     const issued = codes.get(body.code ?? '');
     codes.delete(body.code ?? '');
-    if (!issued || issued.expires < Date.now() || issued.clientId !== client.client_id || issued.redirectUri !== body.redirect_uri) {
+    if (
+      !issued ||
+      issued.expires < Date.now() ||
+      issued.clientId !== client.client_id ||
+      issued.redirectUri !== body.redirect_uri
+    ) {
       return json(res, 400, { error: 'invalid_grant' });
     }
     if (issued.challenge) {
-      const computed = createHash('sha256').update(body.code_verifier ?? '').digest('base64url');
-      if (computed !== issued.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+      const computed = createHash('sha256')
+        .update(body.code_verifier ?? '')
+        .digest('base64url');
+      if (computed !== issued.challenge)
+        return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
     }
     const accessToken = randomBytes(24).toString('base64url');
     tokens.set(accessToken, issued.user);
-    json(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, refresh_token: randomBytes(24).toString('base64url'), scope: 'read:user' });
+    json(res, 200, {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: randomBytes(24).toString('base64url'),
+      scope: 'read:user',
+    });
   }
 
   function userinfo(req: IncomingMessage, res: ServerResponse): void {

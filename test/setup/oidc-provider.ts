@@ -83,7 +83,9 @@ export interface TestOidcProvider {
    * Rewrites the ID token of the following token responses (until called with `undefined`). Use it
    * to prove the client refuses a wrong `iss`, `aud`, `nonce`, an expired token or a bad signature.
    */
-  mutateIdToken(fn: ((token: { header: Record<string, unknown>; claims: Record<string, unknown> }) => IdTokenMutation) | undefined): void;
+  mutateIdToken(
+    fn: ((token: { header: Record<string, unknown>; claims: Record<string, unknown> }) => IdTokenMutation) | undefined,
+  ): void;
   /** Stops the server. */
   close(): Promise<void>;
 }
@@ -98,14 +100,22 @@ type KoaContext = { path: string; method: string; body: unknown; status: number 
 interface OidcProviderInstance {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
   use(mw: (ctx: KoaContext, next: () => Promise<void>) => Promise<void>): void;
-  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{
+  interactionDetails(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{
     uid: string;
     prompt: { name: string; details: Record<string, unknown> };
     params: Record<string, unknown>;
     session?: { accountId?: string };
     grantId?: string;
   }>;
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
   Grant: new (init: { accountId: string; clientId: string }) => {
     addOIDCScope(scope: string): void;
     addOIDCClaims(claims: string[]): void;
@@ -113,7 +123,12 @@ interface OidcProviderInstance {
   } & { constructor: { find(id: string): Promise<unknown> } };
 }
 
-const DEFAULT_USER: TestOidcUser = { sub: 'user-1', email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' };
+const DEFAULT_USER: TestOidcUser = {
+  sub: 'user-1',
+  email: 'ada@example.com',
+  email_verified: true,
+  name: 'Ada Lovelace',
+};
 
 /**
  * Under jest's VM modules, the global `structuredClone` returns objects of Node's main realm while
@@ -126,12 +141,18 @@ function fixStructuredCloneRealm(): void {
   if ((native as { realmFixed?: boolean }).realmFixed || native({}).constructor === Object) return;
   const rebuild = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rebuild);
-    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(Object.getPrototypeOf(value) ?? {}) === null && (value as object).constructor?.name === 'Object') {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      Object.getPrototypeOf(Object.getPrototypeOf(value) ?? {}) === null &&
+      (value as object).constructor?.name === 'Object'
+    ) {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rebuild(v)]));
     }
     return value;
   };
-  const fixed = ((value: unknown, options?: StructuredSerializeOptions) => rebuild(native(value, options))) as typeof structuredClone;
+  const fixed = ((value: unknown, options?: StructuredSerializeOptions) =>
+    rebuild(native(value, options))) as typeof structuredClone;
   (fixed as { realmFixed?: boolean }).realmFixed = true;
   globalThis.structuredClone = fixed;
 }
@@ -175,13 +196,18 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   function build(): OidcProviderInstance {
     const policy = interactionPolicy.base();
     // Another user was chosen since the provider session started: log in again.
-    policy.get('login').checks.add(
-      new interactionPolicy.Check('account_switch', 'the test selected another user', (ctx: { oidc: { session: { accountId?: string } } }) =>
-        ctx.oidc.session.accountId !== undefined && ctx.oidc.session.accountId !== user.sub
-          ? interactionPolicy.Check.REQUEST_PROMPT
-          : interactionPolicy.Check.NO_NEED_TO_PROMPT,
-      ),
-    );
+    policy
+      .get('login')
+      .checks.add(
+        new interactionPolicy.Check(
+          'account_switch',
+          'the test selected another user',
+          (ctx: { oidc: { session: { accountId?: string } } }) =>
+            ctx.oidc.session.accountId !== undefined && ctx.oidc.session.accountId !== user.sub
+              ? interactionPolicy.Check.REQUEST_PROMPT
+              : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+        ),
+      );
     // oidc-provider warns about its development defaults (memory adapter) on every construction.
     const warn = console.warn;
     console.warn = (...args: unknown[]) => {
@@ -189,52 +215,62 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     };
     let instance: OidcProviderInstance & { on(event: string, fn: (...args: unknown[]) => void): void };
     try {
-    instance = new Provider(issuer, {
-      clients: clients.map((c) => ({
-        response_types: ['code'],
-        grant_types: ['authorization_code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-        ...c,
-      })),
-      jwks: { keys: [...keys.map((k) => k.privateJwk)] },
-      cookies: { keys: cookieKeys },
-      claims: {
-        openid: ['sub'],
-        email: ['email', 'email_verified'],
-        profile: ['name', 'picture', 'given_name', 'family_name', 'preferred_username', 'nickname'],
-      },
-      // Put the scope's claims in ID tokens, as most real providers do.
-      conformIdTokenClaims: false,
-      features: {
-        devInteractions: { enabled: false },
-        userinfo: { enabled: true },
-      },
-      pkce: { required: () => false },
-      ...(options.idTokenSigningAlgs ? { enabledJWA: { idTokenSigningAlgValues: options.idTokenSigningAlgs } } : {}),
-      interactions: { policy, url: (_ctx: unknown, interaction: { uid: string }) => `${options.path ?? ''}/interaction/${interaction.uid}` },
-      async findAccount(_ctx: unknown, sub: string) {
-        const account = users.get(sub);
-        if (!account) return undefined;
-        return { accountId: sub, claims: async () => ({ ...account }) };
-      },
-      // Automatic consent: grant whatever the client asked for.
-      async loadExistingGrant(ctx: {
-        oidc: {
-          client: { clientId: string };
-          session: { accountId: string };
-          requestParamOIDCScopes?: Set<string>;
-          requestParamClaims?: Set<string>;
-          params: { scope?: string };
-        };
-      }) {
-        const grant = new provider.Grant({ accountId: ctx.oidc.session.accountId, clientId: ctx.oidc.client.clientId });
-        grant.addOIDCScope(ctx.oidc.requestParamOIDCScopes ? [...ctx.oidc.requestParamOIDCScopes].join(' ') : String(ctx.oidc.params.scope ?? 'openid'));
-        if (ctx.oidc.requestParamClaims?.size) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
-        await grant.save();
-        return grant;
-      },
-      ttl: { Session: 3600, Interaction: 600, Grant: 3600, AccessToken: 3600, IdToken: 3600, AuthorizationCode: 60 },
-    }) as unknown as typeof instance;
+      instance = new Provider(issuer, {
+        clients: clients.map((c) => ({
+          response_types: ['code'],
+          grant_types: ['authorization_code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          ...c,
+        })),
+        jwks: { keys: [...keys.map((k) => k.privateJwk)] },
+        cookies: { keys: cookieKeys },
+        claims: {
+          openid: ['sub'],
+          email: ['email', 'email_verified'],
+          profile: ['name', 'picture', 'given_name', 'family_name', 'preferred_username', 'nickname'],
+        },
+        // Put the scope's claims in ID tokens, as most real providers do.
+        conformIdTokenClaims: false,
+        features: {
+          devInteractions: { enabled: false },
+          userinfo: { enabled: true },
+        },
+        pkce: { required: () => false },
+        ...(options.idTokenSigningAlgs ? { enabledJWA: { idTokenSigningAlgValues: options.idTokenSigningAlgs } } : {}),
+        interactions: {
+          policy,
+          url: (_ctx: unknown, interaction: { uid: string }) => `${options.path ?? ''}/interaction/${interaction.uid}`,
+        },
+        async findAccount(_ctx: unknown, sub: string) {
+          const account = users.get(sub);
+          if (!account) return undefined;
+          return { accountId: sub, claims: async () => ({ ...account }) };
+        },
+        // Automatic consent: grant whatever the client asked for.
+        async loadExistingGrant(ctx: {
+          oidc: {
+            client: { clientId: string };
+            session: { accountId: string };
+            requestParamOIDCScopes?: Set<string>;
+            requestParamClaims?: Set<string>;
+            params: { scope?: string };
+          };
+        }) {
+          const grant = new provider.Grant({
+            accountId: ctx.oidc.session.accountId,
+            clientId: ctx.oidc.client.clientId,
+          });
+          grant.addOIDCScope(
+            ctx.oidc.requestParamOIDCScopes
+              ? [...ctx.oidc.requestParamOIDCScopes].join(' ')
+              : String(ctx.oidc.params.scope ?? 'openid'),
+          );
+          if (ctx.oidc.requestParamClaims?.size) grant.addOIDCClaims([...ctx.oidc.requestParamClaims]);
+          await grant.save();
+          return grant;
+        },
+        ttl: { Session: 3600, Interaction: 600, Grant: 3600, AccessToken: 3600, IdToken: 3600, AuthorizationCode: 60 },
+      }) as unknown as typeof instance;
     } finally {
       console.warn = warn;
     }
@@ -272,7 +308,9 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
       return `${enc(nextHeader)}.${enc(nextClaims)}.${signature}`;
     }
-    return new SignJWT(nextClaims).setProtectedHeader(nextHeader as { alg: string }).sign(change.key ?? keys[0].privateKey);
+    return new SignJWT(nextClaims)
+      .setProtectedHeader(nextHeader as { alg: string })
+      .sign(change.key ?? keys[0].privateKey);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -282,7 +320,12 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       try {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === 'login') {
-          await provider.interactionFinished(req, res, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(
+            req,
+            res,
+            { login: { accountId: user.sub } },
+            { mergeWithLastSubmission: false },
+          );
           return;
         }
         await provider.interactionFinished(req, res, { consent: {} }, { mergeWithLastSubmission: true });
@@ -325,7 +368,12 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       keys = [await newSigningKey()];
       if (keepPrevious) {
         const { d, p, q, dp, dq, qi, ...publicJwk } = previous.privateJwk;
-        void d; void p; void q; void dp; void dq; void qi;
+        void d;
+        void p;
+        void q;
+        void dp;
+        void dq;
+        void qi;
         retired = [...retired, publicJwk];
       } else {
         retired = [];
@@ -350,7 +398,9 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
  * it. A `response_mode=form_post` page is submitted like a browser would.
  */
 export async function followToApp(
-  client: { request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response> },
+  client: {
+    request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  },
   start: Response,
   stopAt: string,
   maxHops = 10,
@@ -369,12 +419,15 @@ export async function followToApp(
     if (res.status === 200 && form) {
       const action = new URL(decodeEntities(form[1]));
       const body: Record<string, string> = {};
-      for (const input of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) body[decodeEntities(input[1])] = decodeEntities(input[2]);
+      for (const input of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi))
+        body[decodeEntities(input[1])] = decodeEntities(input[2]);
       if (action.origin === new URL(stopAt).origin) return { method: 'POST', url: action, body };
       res = await client.request('POST', action.href, body);
       continue;
     }
-    throw new Error(`The provider answered ${res.status} without a redirect: ${html.replace(/<style[\s\S]*<\/style>/, "").slice(0, 1500)}`);
+    throw new Error(
+      `The provider answered ${res.status} without a redirect: ${html.replace(/<style[\s\S]*<\/style>/, '').slice(0, 1500)}`,
+    );
   }
   throw new Error('Too many redirects');
 }

@@ -5,7 +5,12 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Connects once with a short timeout; `null` when Redis is not there. */
 export async function connectRedis(url = REDIS_URL): Promise<Redis | null> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -29,7 +34,8 @@ export async function redisAvailable(suite: string): Promise<boolean> {
     await probe.quit();
     return true;
   }
-  if (process.env.CI === 'true') throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=true: the ${suite} tests must run).`);
+  if (process.env.CI === 'true')
+    throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=true: the ${suite} tests must run).`);
   console.warn(`Skipping ${suite} tests: Redis is not reachable at ${REDIS_URL}.`);
   return false;
 }

@@ -96,7 +96,8 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     banner: 'nestjs-auth test SMTP server',
     size: 10 * 1024 * 1024,
     onAuth(auth, _session, callback) {
-      if (creds && auth.username === creds.user && auth.password === creds.pass) return callback(null, { user: auth.username });
+      if (creds && auth.username === creds.user && auth.password === creds.pass)
+        return callback(null, { user: auth.username });
       return callback(new Error('Invalid username or password'));
     },
     onRcptTo(address, _session, callback) {
@@ -147,10 +148,17 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
   return {
     port,
     url: `smtp://${auth}127.0.0.1:${port}`,
-    options: { host: '127.0.0.1', port, secure: false, ignoreTLS: true, ...(creds ? { auth: { user: creds.user, pass: creds.pass } } : {}) },
+    options: {
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      ignoreTLS: true,
+      ...(creds ? { auth: { user: creds.user, pass: creds.pass } } : {}),
+    },
     messages,
     attemptedRecipients,
-    messagesTo: (address) => messages.filter((m) => m.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase())),
+    messagesTo: (address) =>
+      messages.filter((m) => m.envelope.to.some((to) => to.toLowerCase() === address.toLowerCase())),
     waitForMessage(predicate = () => true, timeoutMs = 5000) {
       const found = messages.find(predicate);
       if (found) return Promise.resolve(found);
@@ -240,7 +248,10 @@ function contentType(headers: Record<string, string>): { mime: string; params: R
   for (const p of rest) {
     const eq = p.indexOf('=');
     if (eq === -1) continue;
-    params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    params[p.slice(0, eq).trim().toLowerCase()] = p
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   }
   return { mime: mime.trim().toLowerCase(), params };
 }
@@ -283,7 +294,8 @@ function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, charset: string, kind: string, data: string) => {
-      const bytes = kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : decodeQuotedPrintable(data.replace(/_/g, ' '));
+      const bytes =
+        kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64') : decodeQuotedPrintable(data.replace(/_/g, ' '));
       return new TextDecoder(charset).decode(bytes);
     });
 }

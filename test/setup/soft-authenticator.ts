@@ -18,7 +18,14 @@ export class SoftAuthenticator {
    * `discoverable: false` reports the credential as not stored on the authenticator
    * (`credProps.rk: false`), as a browser does for a security key without room for passkeys.
    */
-  constructor(readonly options: { counterStep?: number; credentialIdBytes?: number; backupEligible?: boolean; discoverable?: boolean } = {}) {
+  constructor(
+    readonly options: {
+      counterStep?: number;
+      credentialIdBytes?: number;
+      backupEligible?: boolean;
+      discoverable?: boolean;
+    } = {},
+  ) {
     this.credentialId = randomBytes(options.credentialIdBytes ?? 32);
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     this.privateKey = privateKey;
@@ -38,7 +45,12 @@ export class SoftAuthenticator {
   ): Record<string, unknown> {
     this.userHandle = options.user.id;
     const rpId = override.rpId ?? options.rp.id!;
-    const clientDataJSON = this.clientData(override.type ?? 'webauthn.create', options.challenge, override.origin, override.crossOrigin);
+    const clientDataJSON = this.clientData(
+      override.type ?? 'webauthn.create',
+      options.challenge,
+      override.origin,
+      override.crossOrigin,
+    );
     const cosePublicKey = cbor(
       new Map<number, unknown>([
         [1, 2], // kty: EC2
@@ -57,13 +69,24 @@ export class SoftAuthenticator {
       this.credentialId,
       cosePublicKey,
     ]);
-    const attestationObject = cbor(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = cbor(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: clientDataJSON.toString('base64url'), attestationObject: attestationObject.toString('base64url'), transports: ['internal'] },
-      clientExtensionResults: this.options.discoverable === undefined ? {} : { credProps: { rk: this.options.discoverable } },
+      response: {
+        clientDataJSON: clientDataJSON.toString('base64url'),
+        attestationObject: attestationObject.toString('base64url'),
+        transports: ['internal'],
+      },
+      clientExtensionResults:
+        this.options.discoverable === undefined ? {} : { credProps: { rk: this.options.discoverable } },
       authenticatorAttachment: 'platform',
     };
   }
@@ -71,7 +94,16 @@ export class SoftAuthenticator {
   /** Answers `navigator.credentials.get()`; the counter advances by `counterStep` (default 1). */
   authenticate(
     options: { challenge: string; rpId?: string },
-    override: { origin: string; rpId?: string; counter?: number; userHandle?: string | null; tamper?: boolean; crossOrigin?: boolean; uv?: boolean; up?: boolean },
+    override: {
+      origin: string;
+      rpId?: string;
+      counter?: number;
+      userHandle?: string | null;
+      tamper?: boolean;
+      crossOrigin?: boolean;
+      uv?: boolean;
+      up?: boolean;
+    },
   ): Record<string, unknown> {
     const step = this.options.counterStep ?? 1;
     const counter = override.counter ?? (this.counter += step);

@@ -49,7 +49,11 @@ export interface VendorServer {
    * Redeems a code (once): checks client id, redirect URI (unless the vendor skips that check) and
    * the PKCE verifier when a challenge was sent. Returns the grant, or an OAuth error answer.
    */
-  redeem(form: Record<string, string>, clientId: string | undefined, options?: { checkRedirectUri?: boolean }): VendorGrant | VendorAnswer;
+  redeem(
+    form: Record<string, string>,
+    clientId: string | undefined,
+    options?: { checkRedirectUri?: boolean },
+  ): VendorGrant | VendorAnswer;
   /** Signs ID token claims with the server's key (RS256, `kid` of the JWKS). */
   signIdToken(claims: Record<string, unknown>): Promise<string>;
   /** Client id and secret of a request: HTTP Basic (RFC 6749 encoding) or form fields. */
@@ -92,10 +96,17 @@ export async function startVendorServer(): Promise<VendorServer> {
           res.writeHead(302, { location: answer.redirect, ...(answer.headers ?? {}) });
           res.end();
         } else if (answer.html !== undefined) {
-          res.writeHead(answer.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...(answer.headers ?? {}) });
+          res.writeHead(answer.status ?? 200, {
+            'content-type': 'text/html; charset=utf-8',
+            ...(answer.headers ?? {}),
+          });
           res.end(answer.html);
         } else {
-          res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(answer.headers ?? {}) });
+          res.writeHead(answer.status ?? 200, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            ...(answer.headers ?? {}),
+          });
           res.end(JSON.stringify(answer.json ?? {}));
         }
       })();
@@ -119,11 +130,13 @@ export async function startVendorServer(): Promise<VendorServer> {
       codes.delete(form.code ?? '');
       if (!grant) return { status: 400, json: { error: 'invalid_grant', error_description: 'unknown or used code' } };
       if (grant.clientId !== clientId) return { status: 400, json: { error: 'invalid_client' } };
-      if (options.checkRedirectUri !== false && grant.redirectUri !== form.redirect_uri) return { status: 400, json: { error: 'invalid_grant', error_description: 'redirect_uri mismatch' } };
+      if (options.checkRedirectUri !== false && grant.redirectUri !== form.redirect_uri)
+        return { status: 400, json: { error: 'invalid_grant', error_description: 'redirect_uri mismatch' } };
       if (grant.codeChallenge) {
         const verifier = form.code_verifier ?? '';
         const challenge = createHash('sha256').update(verifier).digest('base64url');
-        if (challenge !== grant.codeChallenge) return { status: 400, json: { error: 'invalid_grant', error_description: 'PKCE verification failed' } };
+        if (challenge !== grant.codeChallenge)
+          return { status: 400, json: { error: 'invalid_grant', error_description: 'PKCE verification failed' } };
       }
       return grant;
     },
@@ -137,7 +150,8 @@ export async function startVendorServer(): Promise<VendorServer> {
         const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
         return { method: 'basic', id: decode(id ?? ''), secret: decode(secret ?? '') };
       }
-      if (req.form.client_secret !== undefined) return { method: 'post', id: req.form.client_id, secret: req.form.client_secret };
+      if (req.form.client_secret !== undefined)
+        return { method: 'post', id: req.form.client_id, secret: req.form.client_secret };
       return { method: 'none', id: req.form.client_id };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -58,7 +58,13 @@ export const oauth: OAuthConfig<{ id: number }> = {
   client: { token_endpoint_auth_method: 'client_secret_post' },
   style: { brandColor: '#000' },
 };
-export const oidc: OIDCConfig<Record<string, unknown>> = { id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://idp.test', idToken: false };
+export const oidc: OIDCConfig<Record<string, unknown>> = {
+  id: 'idp',
+  name: 'IdP',
+  type: 'oidc',
+  issuer: 'https://idp.test',
+  idToken: false,
+};
 // @ts-expect-error a user config omits `type`
 export const userConfig: OAuthUserConfig<unknown> = { type: 'oauth' };
 export const userOidc: OIDCUserConfig<unknown> = { clientId: 'x', checks: ['nonce'] };

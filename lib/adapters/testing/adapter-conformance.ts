@@ -38,10 +38,25 @@ export interface AdapterConformanceOptions {
 }
 
 const ALL_METHODS: readonly AdapterMethod[] = [
-  'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
-  'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser', 'updateSession',
-  'deleteSession', 'createVerificationToken', 'useVerificationToken', 'createAuthenticator',
-  'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
+  'createUser',
+  'getUser',
+  'getUserByEmail',
+  'getUserByAccount',
+  'updateUser',
+  'deleteUser',
+  'linkAccount',
+  'unlinkAccount',
+  'getAccount',
+  'createSession',
+  'getSessionAndUser',
+  'updateSession',
+  'deleteSession',
+  'createVerificationToken',
+  'useVerificationToken',
+  'createAuthenticator',
+  'getAuthenticator',
+  'listAuthenticatorsByUserId',
+  'updateAuthenticatorCounter',
 ];
 
 /**
@@ -93,7 +108,8 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     });
 
     it('implements the methods it declares', () => {
-      for (const method of supported) expect({ method, type: typeof adapter[method] }).toEqual({ method, type: 'function' });
+      for (const method of supported)
+        expect({ method, type: typeof adapter[method] }).toEqual({ method, type: 'function' });
     });
 
     describeUsers(ctx);

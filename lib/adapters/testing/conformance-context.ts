@@ -31,7 +31,10 @@ export interface ConformanceContext {
   /** `it`, or `it.skip` when the adapter does not implement every method in `needs`. */
   test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
-  raw(read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined, ...args: string[]): Promise<RawRecord | 'unchecked'>;
+  raw(
+    read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined,
+    ...args: string[]
+  ): Promise<RawRecord | 'unchecked'>;
   /** Creates a fresh user through the adapter. */
   createUser(overrides?: Partial<AdapterUser>): Promise<AdapterUser>;
   /** Links a fresh account to `userId` and returns what was linked. */

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import type { AdapterMethod, SessionsByUserAdapter, VerificationTokensByIdentifierAdapter } from '../adapter.interface.js';
+import type {
+  AdapterMethod,
+  SessionsByUserAdapter,
+  VerificationTokensByIdentifierAdapter,
+} from '../adapter.interface.js';
 import type { ConformanceContext, ConformanceExtension } from './conformance-context.js';
 import { futureDate } from './conformance-fixtures.js';
 
@@ -8,37 +12,60 @@ import { futureDate } from './conformance-fixtures.js';
 export function describeOptionalMethods(ctx: ConformanceContext): void {
   const { createUser, supported, extensions } = ctx;
   describe('optional methods beyond the contract', () => {
-    const extended = () => ctx.adapter as unknown as Required<SessionsByUserAdapter & VerificationTokensByIdentifierAdapter>;
-    const optional = (name: string, extension: ConformanceExtension, needs: AdapterMethod[], fn: () => Promise<void>): void => {
+    const extended = () =>
+      ctx.adapter as unknown as Required<SessionsByUserAdapter & VerificationTokensByIdentifierAdapter>;
+    const optional = (
+      name: string,
+      extension: ConformanceExtension,
+      needs: AdapterMethod[],
+      fn: () => Promise<void>,
+    ): void => {
       (extensions.has(extension) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
     };
 
-    optional('deleteSessionsByUserId deletes that user\'s sessions, no one else\'s, and says how many', 'deleteSessionsByUserId', ['createUser', 'createSession', 'getSessionAndUser'], async () => {
-      const [mine, theirs] = [await createUser(), await createUser()];
-      const tokens = [randomUUID(), randomUUID(), randomUUID()];
-      await ctx.adapter.createSession({ sessionToken: tokens[0]!, userId: mine.id, expires: futureDate(30) });
-      await ctx.adapter.createSession({ sessionToken: tokens[1]!, userId: mine.id, expires: futureDate(30) });
-      await ctx.adapter.createSession({ sessionToken: tokens[2]!, userId: theirs.id, expires: futureDate(30) });
-      expect(await extended().deleteSessionsByUserId(mine.id)).toBe(2);
-      expect(await ctx.adapter.getSessionAndUser(tokens[0]!)).toBeNull();
-      expect(await ctx.adapter.getSessionAndUser(tokens[1]!)).toBeNull();
-      expect(await ctx.adapter.getSessionAndUser(tokens[2]!)).not.toBeNull();
-      expect(await extended().deleteSessionsByUserId(mine.id)).toBe(0);
-    });
+    optional(
+      "deleteSessionsByUserId deletes that user's sessions, no one else's, and says how many",
+      'deleteSessionsByUserId',
+      ['createUser', 'createSession', 'getSessionAndUser'],
+      async () => {
+        const [mine, theirs] = [await createUser(), await createUser()];
+        const tokens = [randomUUID(), randomUUID(), randomUUID()];
+        await ctx.adapter.createSession({ sessionToken: tokens[0]!, userId: mine.id, expires: futureDate(30) });
+        await ctx.adapter.createSession({ sessionToken: tokens[1]!, userId: mine.id, expires: futureDate(30) });
+        await ctx.adapter.createSession({ sessionToken: tokens[2]!, userId: theirs.id, expires: futureDate(30) });
+        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(2);
+        expect(await ctx.adapter.getSessionAndUser(tokens[0]!)).toBeNull();
+        expect(await ctx.adapter.getSessionAndUser(tokens[1]!)).toBeNull();
+        expect(await ctx.adapter.getSessionAndUser(tokens[2]!)).not.toBeNull();
+        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(0);
+      },
+    );
 
-    optional('deleteVerificationTokensByIdentifier deletes that exact identifier\'s tokens only', 'deleteVerificationTokensByIdentifier', ['createVerificationToken', 'useVerificationToken'], async () => {
-      const tag = randomUUID().slice(0, 8);
-      const mine = `mine-${tag}@example.com`;
-      const other = `other-${tag}@example.com`;
-      const expires = futureDate(1);
-      for (const [identifier, token] of [[mine, `a-${tag}`], [mine, `b-${tag}`], [mine.toUpperCase(), `c-${tag}`], [other, `d-${tag}`]] as const) {
-        await ctx.adapter.createVerificationToken({ identifier, token, expires });
-      }
-      expect(await extended().deleteVerificationTokensByIdentifier(mine)).toBe(2);
-      expect(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` })).toBeNull();
-      // Identifiers compare exactly, as tokens do (no case folding).
-      expect(await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` })).not.toBeNull();
-      expect(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` })).not.toBeNull();
-    });
+    optional(
+      "deleteVerificationTokensByIdentifier deletes that exact identifier's tokens only",
+      'deleteVerificationTokensByIdentifier',
+      ['createVerificationToken', 'useVerificationToken'],
+      async () => {
+        const tag = randomUUID().slice(0, 8);
+        const mine = `mine-${tag}@example.com`;
+        const other = `other-${tag}@example.com`;
+        const expires = futureDate(1);
+        for (const [identifier, token] of [
+          [mine, `a-${tag}`],
+          [mine, `b-${tag}`],
+          [mine.toUpperCase(), `c-${tag}`],
+          [other, `d-${tag}`],
+        ] as const) {
+          await ctx.adapter.createVerificationToken({ identifier, token, expires });
+        }
+        expect(await extended().deleteVerificationTokensByIdentifier(mine)).toBe(2);
+        expect(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` })).toBeNull();
+        // Identifiers compare exactly, as tokens do (no case folding).
+        expect(
+          await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` }),
+        ).not.toBeNull();
+        expect(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` })).not.toBeNull();
+      },
+    );
   });
 }

@@ -7,18 +7,22 @@ import { futureDate, defined } from './conformance-fixtures.js';
 export function describeSessions(ctx: ConformanceContext): void {
   const { test, raw, db, createUser } = ctx;
   describe('sessions', () => {
-    test('createSession stores the session; getSessionAndUser returns it with its user, expires as Date', ['createUser', 'createSession', 'getSessionAndUser'], async () => {
-      const user = await createUser();
-      const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
-      expect(await ctx.adapter.createSession(session)).toMatchObject(session);
-      const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
-      expect(found).toMatchObject({ session, user: defined(user) });
-      expect(found?.session.expires).toBeInstanceOf(Date);
-      expect(found?.session.expires.getTime()).toBe(session.expires.getTime());
-      expect(found?.user.emailVerified).toBeInstanceOf(Date);
-      const row = await raw(db.session, session.sessionToken);
-      if (row !== 'unchecked') expect(row).toMatchObject({ sessionToken: session.sessionToken, userId: user.id });
-    });
+    test(
+      'createSession stores the session; getSessionAndUser returns it with its user, expires as Date',
+      ['createUser', 'createSession', 'getSessionAndUser'],
+      async () => {
+        const user = await createUser();
+        const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
+        expect(await ctx.adapter.createSession(session)).toMatchObject(session);
+        const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
+        expect(found).toMatchObject({ session, user: defined(user) });
+        expect(found?.session.expires).toBeInstanceOf(Date);
+        expect(found?.session.expires.getTime()).toBe(session.expires.getTime());
+        expect(found?.user.emailVerified).toBeInstanceOf(Date);
+        const row = await raw(db.session, session.sessionToken);
+        if (row !== 'unchecked') expect(row).toMatchObject({ sessionToken: session.sessionToken, userId: user.id });
+      },
+    );
 
     test('getSessionAndUser returns null for an unknown token', ['getSessionAndUser'], async () => {
       expect(await ctx.adapter.getSessionAndUser(randomUUID())).toBeNull();
@@ -31,16 +35,20 @@ export function describeSessions(ctx: ConformanceContext): void {
       await expect(Promise.resolve().then(() => ctx.adapter.createSession(session))).rejects.toThrow();
     });
 
-    test('updateSession changes the expiry', ['createUser', 'createSession', 'updateSession', 'getSessionAndUser'], async () => {
-      const user = await createUser();
-      const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(1) };
-      await ctx.adapter.createSession(session);
-      const expires = futureDate(60);
-      const updated = await ctx.adapter.updateSession({ sessionToken: session.sessionToken, expires });
-      if (updated) expect(updated).toMatchObject({ ...session, expires });
-      const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
-      expect(found?.session.expires.getTime()).toBe(expires.getTime());
-    });
+    test(
+      'updateSession changes the expiry',
+      ['createUser', 'createSession', 'updateSession', 'getSessionAndUser'],
+      async () => {
+        const user = await createUser();
+        const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(1) };
+        await ctx.adapter.createSession(session);
+        const expires = futureDate(60);
+        const updated = await ctx.adapter.updateSession({ sessionToken: session.sessionToken, expires });
+        if (updated) expect(updated).toMatchObject({ ...session, expires });
+        const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
+        expect(found?.session.expires.getTime()).toBe(expires.getTime());
+      },
+    );
 
     test('updateSession of an unknown token creates nothing', ['updateSession', 'getSessionAndUser'], async () => {
       const sessionToken = randomUUID();
@@ -48,15 +56,19 @@ export function describeSessions(ctx: ConformanceContext): void {
       expect(await ctx.adapter.getSessionAndUser(sessionToken)).toBeNull();
     });
 
-    test('deleteSession removes the session; deleting an unknown token is harmless', ['createUser', 'createSession', 'deleteSession', 'getSessionAndUser'], async () => {
-      const user = await createUser();
-      const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
-      await ctx.adapter.createSession(session);
-      await ctx.adapter.deleteSession(session.sessionToken);
-      expect(await ctx.adapter.getSessionAndUser(session.sessionToken)).toBeNull();
-      const row = await raw(db.session, session.sessionToken);
-      if (row !== 'unchecked') expect(row).toBeNull();
-      await ctx.adapter.deleteSession(randomUUID());
-    });
+    test(
+      'deleteSession removes the session; deleting an unknown token is harmless',
+      ['createUser', 'createSession', 'deleteSession', 'getSessionAndUser'],
+      async () => {
+        const user = await createUser();
+        const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
+        await ctx.adapter.createSession(session);
+        await ctx.adapter.deleteSession(session.sessionToken);
+        expect(await ctx.adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+        const row = await raw(db.session, session.sessionToken);
+        if (row !== 'unchecked') expect(row).toBeNull();
+        await ctx.adapter.deleteSession(randomUUID());
+      },
+    );
   });
 }

@@ -33,5 +33,9 @@ export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.free
  * `TypeOrmModule.forRoot({ ..., entities: [...authEntities, ...yours] })`.
  */
 export const authEntities: readonly EntityClass<object>[] = Object.freeze([
-  UserEntity, AccountEntity, SessionEntity, VerificationTokenEntity, AuthenticatorEntity,
+  UserEntity,
+  AccountEntity,
+  SessionEntity,
+  VerificationTokenEntity,
+  AuthenticatorEntity,
 ]);

@@ -47,7 +47,11 @@ export function buildSessionLookup(
   const id = column(userMeta, 'id');
 
   const esc = (name: string) => driver.escape(name);
-  const table = (metadata: EntityMetadata) => metadata.tablePath.split('.').map((part) => (part === '' ? part : esc(part))).join('.');
+  const table = (metadata: EntityMetadata) =>
+    metadata.tablePath
+      .split('.')
+      .map((part) => (part === '' ? part : esc(part)))
+      .join('.');
   const part = (metadata: EntityMetadata, prefix: string): LookupPart => ({
     metadata,
     columns: metadata.columns
@@ -70,11 +74,22 @@ export function buildSessionLookup(
   const conditions = [`${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 0)}`];
   // A case-insensitive collation (MySQL's default) must not let `ABC` match `abc`.
   if (mysql) conditions.push(`BINARY ${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 1)}`);
-  for (const [alias, metadata] of [['s', sessionMeta], ['u', userMeta]] as const) {
-    if (metadata.deleteDateColumn) conditions.push(`${esc(alias)}.${esc(metadata.deleteDateColumn.databaseName)} IS NULL`);
+  for (const [alias, metadata] of [
+    ['s', sessionMeta],
+    ['u', userMeta],
+  ] as const) {
+    if (metadata.deleteDateColumn)
+      conditions.push(`${esc(alias)}.${esc(metadata.deleteDateColumn.databaseName)} IS NULL`);
     if (metadata.discriminatorColumn && metadata.parentEntityMetadata) {
-      const values = [...metadata.childEntityMetadatas.filter((child) => child.discriminatorColumn).map((child) => child.discriminatorValue), metadata.discriminatorValue];
-      conditions.push(`${esc(alias)}.${esc(metadata.discriminatorColumn.databaseName)} IN (${values.map(param).join(', ')})`);
+      const values = [
+        ...metadata.childEntityMetadatas
+          .filter((child) => child.discriminatorColumn)
+          .map((child) => child.discriminatorValue),
+        metadata.discriminatorValue,
+      ];
+      conditions.push(
+        `${esc(alias)}.${esc(metadata.discriminatorColumn.databaseName)} IN (${values.map(param).join(', ')})`,
+      );
     }
   }
   const sql =
@@ -104,7 +119,10 @@ function lookupRunner(
     return rows[0];
   };
   if (!prepared) return viaDataSource;
-  const driver = dataSource.driver as typeof dataSource.driver & { master?: PgPool; databaseConnection?: SqliteDatabase };
+  const driver = dataSource.driver as typeof dataSource.driver & {
+    master?: PgPool;
+    databaseConnection?: SqliteDatabase;
+  };
   const type = dataSource.options.type;
   if (type === 'postgres') {
     const name = `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
@@ -144,6 +162,7 @@ interface SqliteStatement {
 export function hydrateAliased(dataSource: DataSource, part: LookupPart, row: ObjectLiteral): ObjectLiteral {
   const entity = part.metadata.create() as ObjectLiteral;
   const { driver } = dataSource;
-  for (const { alias, column } of part.columns) column.setEntityValue(entity, driver.prepareHydratedValue(row[alias], column));
+  for (const { alias, column } of part.columns)
+    column.setEntityValue(entity, driver.prepareHydratedValue(row[alias], column));
   return { ...entity };
 }

@@ -27,7 +27,14 @@ describe('createDefaultAdapterProvider', () => {
     const { provider, entities } = createDefaultAdapterProvider();
     expect(entities).toEqual([...authEntities]);
     app = await start(
-      [TypeOrmModule.forRoot({ type: 'better-sqlite3', database: ':memory:', autoLoadEntities: true, synchronize: true })],
+      [
+        TypeOrmModule.forRoot({
+          type: 'better-sqlite3',
+          database: ':memory:',
+          autoLoadEntities: true,
+          synchronize: true,
+        }),
+      ],
       provider,
     );
     const adapter = app.get<TypeOrmAdapter | null>(Adapter);
@@ -41,12 +48,24 @@ describe('createDefaultAdapterProvider', () => {
   it('uses a named data source', async () => {
     const { provider } = createDefaultAdapterProvider('auth');
     app = await start(
-      [TypeOrmModule.forRoot({ name: 'auth', type: 'better-sqlite3', database: ':memory:', autoLoadEntities: true, synchronize: true })],
+      [
+        TypeOrmModule.forRoot({
+          name: 'auth',
+          type: 'better-sqlite3',
+          database: ':memory:',
+          autoLoadEntities: true,
+          synchronize: true,
+        }),
+      ],
       provider,
     );
     const adapter = app.get<TypeOrmAdapter | null>(Adapter);
     expect(adapter).toBeInstanceOf(TypeOrmAdapter);
-    await adapter!.createVerificationToken({ identifier: 'a@example.com', token: 'h', expires: new Date(Date.now() + 60_000) });
+    await adapter!.createVerificationToken({
+      identifier: 'a@example.com',
+      token: 'h',
+      expires: new Date(Date.now() + 60_000),
+    });
     expect(await adapter!.useVerificationToken({ identifier: 'a@example.com', token: 'h' })).not.toBeNull();
   });
 
@@ -57,7 +76,14 @@ describe('createDefaultAdapterProvider', () => {
 
   it('yields null when the named data source does not exist', async () => {
     app = await start(
-      [TypeOrmModule.forRoot({ type: 'better-sqlite3', database: ':memory:', autoLoadEntities: true, synchronize: true })],
+      [
+        TypeOrmModule.forRoot({
+          type: 'better-sqlite3',
+          database: ':memory:',
+          autoLoadEntities: true,
+          synchronize: true,
+        }),
+      ],
       createDefaultAdapterProvider('missing').provider,
     );
     expect(app.get(Adapter)).toBeNull();

@@ -48,5 +48,8 @@ function findDataSource(moduleRef: ModuleRef, token: ReturnType<typeof getDataSo
 
 /** Duck-typed: an app may load its own copy of `typeorm`, whose DataSource is another class. */
 function isDataSource(value: unknown): value is DataSource {
-  return typeof (value as DataSource | undefined)?.getRepository === 'function' && typeof (value as DataSource).transaction === 'function';
+  return (
+    typeof (value as DataSource | undefined)?.getRepository === 'function' &&
+    typeof (value as DataSource).transaction === 'function'
+  );
 }

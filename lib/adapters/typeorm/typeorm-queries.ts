@@ -4,7 +4,16 @@ import type { AdapterConflictKind } from '../../errors/auth.errors.js';
 import type { EntityClass } from './auth-entities.js';
 import { mapWriteError } from './write-errors.js';
 
-const SQLITE_TYPES = new Set(['sqlite', 'better-sqlite3', 'capacitor', 'cordova', 'expo', 'nativescript', 'react-native', 'sqljs']);
+const SQLITE_TYPES = new Set([
+  'sqlite',
+  'better-sqlite3',
+  'capacitor',
+  'cordova',
+  'expo',
+  'nativescript',
+  'react-native',
+  'sqljs',
+]);
 const MYSQL_TYPES = new Set(['mysql', 'mariadb', 'aurora-mysql']);
 
 /** Property values that select rows, by entity property name. */
@@ -36,9 +45,10 @@ export class TypeOrmQueries {
     const params: ObjectLiteral = {};
     for (const [property, value] of Object.entries(keys)) {
       // With an alias TypeORM maps `alias.property` to the column; UPDATE and DELETE take the column name.
-      const column = typeof target === 'string'
-        ? `${target}.${property}`
-        : this.dataSource.driver.escape(target.findColumnWithPropertyName(property)?.databaseName ?? property);
+      const column =
+        typeof target === 'string'
+          ? `${target}.${property}`
+          : this.dataSource.driver.escape(target.findColumnWithPropertyName(property)?.databaseName ?? property);
       const param = `k_${property}`;
       params[param] = value;
       parts.push(`${column} = :${param}`);
@@ -53,7 +63,12 @@ export class TypeOrmQueries {
   }
 
   /** Sets the given columns (the entity's, not undefined) of the rows matching `keys`. */
-  async update(entity: EntityClass<ObjectLiteral>, keys: Keys, values: object, conflict: () => AdapterConflictKind): Promise<void> {
+  async update(
+    entity: EntityClass<ObjectLiteral>,
+    keys: Keys,
+    values: object,
+    conflict: () => AdapterConflictKind,
+  ): Promise<void> {
     const repo = this.repo(entity);
     const changes = columnsOnly(repo.metadata, values);
     if (!Object.keys(changes).length) return;
@@ -74,7 +89,9 @@ export class TypeOrmQueries {
       .createQueryBuilder()
       .delete()
       .from(entity)
-      .where(`${this.dataSource.driver.escape(expires.databaseName)} < :now`, { now: this.dataSource.driver.preparePersistentValue(now, expires) })
+      .where(`${this.dataSource.driver.escape(expires.databaseName)} < :now`, {
+        now: this.dataSource.driver.preparePersistentValue(now, expires),
+      })
       .execute();
     return result.affected ?? 0;
   }
@@ -86,9 +103,17 @@ export class TypeOrmQueries {
     return result.affected ?? 0;
   }
 
-  async insert<T extends ObjectLiteral>(repo: Repository<T>, value: object, conflict: (error: unknown) => AdapterConflictKind): Promise<void> {
+  async insert<T extends ObjectLiteral>(
+    repo: Repository<T>,
+    value: object,
+    conflict: (error: unknown) => AdapterConflictKind,
+  ): Promise<void> {
     try {
-      await repo.createQueryBuilder().insert().values(repo.create(value as T) as never).execute();
+      await repo
+        .createQueryBuilder()
+        .insert()
+        .values(repo.create(value as T) as never)
+        .execute();
     } catch (error) {
       throw mapWriteError(error, conflict);
     }
@@ -98,11 +123,20 @@ export class TypeOrmQueries {
    * Deletes the rows matching `keys` and returns them, atomically: `DELETE ... RETURNING` when
    * `inOneStatement`, otherwise a transaction that locks the rows (`SELECT ... FOR UPDATE`) first.
    */
-  async deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys, inOneStatement: boolean): Promise<T[]> {
+  async deleteReturning<T extends ObjectLiteral>(
+    entity: EntityClass<T>,
+    keys: Keys,
+    inOneStatement: boolean,
+  ): Promise<T[]> {
     if (!inOneStatement) return this.deleteLocking(entity, keys);
     const metadata = this.dataSource.getMetadata(entity);
     const [where, params] = this.where(metadata, keys);
-    const [sql, parameters] = this.dataSource.createQueryBuilder().delete().from(entity).where(where, params).getQueryAndParameters();
+    const [sql, parameters] = this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(entity)
+      .where(where, params)
+      .getQueryAndParameters();
     const runner = this.dataSource.createQueryRunner();
     try {
       const result = await runner.query(`${sql} RETURNING *`, parameters, true);
@@ -115,7 +149,11 @@ export class TypeOrmQueries {
   async deleteLocking<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
       const [selectWhere, selectParams] = this.where('t', keys);
-      const rows = await manager.createQueryBuilder(entity, 't').setLock('pessimistic_write').where(selectWhere, selectParams).getMany();
+      const rows = await manager
+        .createQueryBuilder(entity, 't')
+        .setLock('pessimistic_write')
+        .where(selectWhere, selectParams)
+        .getMany();
       if (!rows.length) return [];
       const [where, params] = this.where(manager.connection.getMetadata(entity), keys);
       await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();

@@ -57,7 +57,8 @@ export class TypeOrmAdapter implements Adapter {
     const repo = this.repo(this.entities.User);
     const id = user.id || randomUUID();
     await this.queries.insert(repo, { ...user, id, emailVerified: user.emailVerified ?? null }, (e) =>
-      /email/i.test(constraintOf(e)) ? 'user.email' : 'user');
+      /email/i.test(constraintOf(e)) ? 'user.email' : 'user',
+    );
     // Read back: columns of a custom entity may have database defaults.
     const created = await this.getUser(id);
     if (!created) throw new AdapterNotFoundError('user');
@@ -73,7 +74,10 @@ export class TypeOrmAdapter implements Adapter {
   }
 
   async getUserByAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterUser | null> {
-    const [where, params] = this.queries.where('a', { provider: key.provider, providerAccountId: key.providerAccountId });
+    const [where, params] = this.queries.where('a', {
+      provider: key.provider,
+      providerAccountId: key.providerAccountId,
+    });
     const user = await this.repo(this.entities.User)
       .createQueryBuilder('u')
       .innerJoin(this.entities.Account, 'a', 'a.userId = u.id')
@@ -103,8 +107,13 @@ export class TypeOrmAdapter implements Adapter {
     return account;
   }
 
-  async unlinkAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterAccount | undefined> {
-    const rows = await this.deleteReturning(this.entities.Account, { provider: key.provider, providerAccountId: key.providerAccountId });
+  async unlinkAccount(
+    key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+  ): Promise<AdapterAccount | undefined> {
+    const rows = await this.deleteReturning(this.entities.Account, {
+      provider: key.provider,
+      providerAccountId: key.providerAccountId,
+    });
     return rows[0] ? accountOf(rows[0]) : undefined;
   }
 
@@ -124,7 +133,12 @@ export class TypeOrmAdapter implements Adapter {
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     // One query, the session joined with its user. It runs on every guarded request, so its SQL is
     // built once from the entities' metadata and, where the driver allows, prepared once.
-    const plan = (this.lookup ??= buildSessionLookup(this.dataSource, this.entities, this.queries.mysql, this.options.preparedStatements));
+    const plan = (this.lookup ??= buildSessionLookup(
+      this.dataSource,
+      this.entities,
+      this.queries.mysql,
+      this.options.preparedStatements,
+    ));
     const row = await plan.run(sessionToken);
     if (!row) return null;
     return {
@@ -133,10 +147,14 @@ export class TypeOrmAdapter implements Adapter {
     };
   }
 
-  async updateSession(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Promise<AdapterSession | null> {
+  async updateSession(
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+  ): Promise<AdapterSession | null> {
     const { sessionToken, ...rest } = session;
     await this.queries.update(this.entities.Session, { sessionToken }, rest, () => 'session');
-    return plain(await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne()) as AdapterSession | null;
+    return plain(
+      await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne(),
+    ) as AdapterSession | null;
   }
 
   async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
@@ -154,7 +172,10 @@ export class TypeOrmAdapter implements Adapter {
 
   async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
     // One atomic statement: of concurrent calls, exactly one gets the row.
-    const rows = await this.deleteReturning(this.entities.VerificationToken, { identifier: params.identifier, token: params.token });
+    const rows = await this.deleteReturning(this.entities.VerificationToken, {
+      identifier: params.identifier,
+      token: params.token,
+    });
     const row = rows[0];
     return row ? { identifier: row.identifier, token: row.token, expires: row.expires } : null;
   }
@@ -178,7 +199,11 @@ export class TypeOrmAdapter implements Adapter {
     return rows.map((row) => plain(row) as AdapterAuthenticator);
   }
 
-  async updateAuthenticatorCounter(credentialID: string, newCounter: number, expectedCounter?: number): Promise<AdapterAuthenticator> {
+  async updateAuthenticatorCounter(
+    credentialID: string,
+    newCounter: number,
+    expectedCounter?: number,
+  ): Promise<AdapterAuthenticator> {
     const repo = this.repo(this.entities.Authenticator);
     const keys: Keys = expectedCounter === undefined ? { credentialID } : { credentialID, counter: expectedCounter };
     const [where, params] = this.queries.where(repo.metadata, keys);
@@ -188,7 +213,10 @@ export class TypeOrmAdapter implements Adapter {
     const current = await this.getAuthenticator(credentialID);
     if (!current) throw new AdapterNotFoundError('authenticator');
     if (result.affected === 0 || (result.affected === undefined && current.counter !== newCounter)) {
-      throw new AdapterConflictError('authenticator.counter', 'The authenticator was used concurrently: its counter changed since it was read.');
+      throw new AdapterConflictError(
+        'authenticator.counter',
+        'The authenticator was used concurrently: its counter changed since it was read.',
+      );
     }
     return current;
   }

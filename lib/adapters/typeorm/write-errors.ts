@@ -1,8 +1,4 @@
-import {
-  AdapterConflictError,
-  AdapterNotFoundError,
-  type AdapterConflictKind,
-} from '../../errors/auth.errors.js';
+import { AdapterConflictError, AdapterNotFoundError, type AdapterConflictKind } from '../../errors/auth.errors.js';
 
 // Drivers' constraint violations as the adapter contract's typed errors.
 
@@ -30,10 +26,21 @@ export function constraintOf(error: unknown): string {
  */
 export function mapWriteError(error: unknown, conflict: (error: unknown) => AdapterConflictKind): unknown {
   const { code, errno } = driverErrorOf(error);
-  if (code === '23505' || code === 'ER_DUP_ENTRY' || errno === 1062 || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if (
+    code === '23505' ||
+    code === 'ER_DUP_ENTRY' ||
+    errno === 1062 ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  ) {
     return new AdapterConflictError(conflict(error), undefined, { cause: error });
   }
-  if (code === '23503' || code === 'ER_NO_REFERENCED_ROW_2' || errno === 1452 || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+  if (
+    code === '23503' ||
+    code === 'ER_NO_REFERENCED_ROW_2' ||
+    errno === 1452 ||
+    code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  ) {
     return new AdapterNotFoundError('user', 'The record refers to a user that does not exist.');
   }
   return error;

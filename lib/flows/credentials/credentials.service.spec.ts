@@ -112,11 +112,16 @@ describe('CredentialsService', () => {
     expect(response.redirect).toBe('http://127.0.0.1:3000/');
     const token = response.cookies!.find((c) => c.name === 'authjs.session-token')!.value;
     expect(await bed.adapter!.getSessionAndUser(token)).toMatchObject({ user: { id: 'user-1', email: GOOD.email } });
-    expect(await bed.adapter!.getUserByAccount({ provider: 'credentials', providerAccountId: 'user-1' })).toMatchObject({ id: 'user-1' });
+    expect(await bed.adapter!.getUserByAccount({ provider: 'credentials', providerAccountId: 'user-1' })).toMatchObject(
+      { id: 'user-1' },
+    );
   });
 
   it('with database sessions refuses a user without an id', async () => {
-    const { bed, flow } = await credentialsTestbed({ authorize: async () => ({ email: 'a@example.com' }) as User, options: { session: { strategy: 'database' } } });
+    const { bed, flow } = await credentialsTestbed({
+      authorize: async () => ({ email: 'a@example.com' }) as User,
+      options: { session: { strategy: 'database' } },
+    });
     expect(await rejectionOf(submit(bed, flow, GOOD))).toBeInstanceOf(CallbackRouteError);
   });
 
@@ -130,7 +135,10 @@ describe('CredentialsService', () => {
   });
 
   it('without an adapter gives a user without an id a random one (JWT)', async () => {
-    const { bed, flow } = await credentialsTestbed({ authorize: async () => ({ name: 'Anon' }) as User, adapter: null });
+    const { bed, flow } = await credentialsTestbed({
+      authorize: async () => ({ name: 'Anon' }) as User,
+      adapter: null,
+    });
     const response = await submit(bed, flow, GOOD);
     expect(response.cookies!.some((c) => c.name === 'authjs.session-token')).toBe(true);
   });
@@ -149,7 +157,10 @@ describe('CredentialsService', () => {
 
     it('forgets the failures of an identifier on success', async () => {
       let accept = false;
-      const { bed, flow } = await credentialsTestbed({ authorize: async () => (accept ? { id: 'user-1' } : null), provider });
+      const { bed, flow } = await credentialsTestbed({
+        authorize: async () => (accept ? { id: 'user-1' } : null),
+        provider,
+      });
       await rejectionOf(submit(bed, flow, GOOD));
       accept = true;
       await submit(bed, flow, GOOD);
@@ -161,7 +172,9 @@ describe('CredentialsService', () => {
       const { bed, flow } = await credentialsTestbed({ authorize: async () => null, provider });
       for (let i = 0; i < 4; i++) await rejectionOf(submit(bed, flow, { ...GOOD, email: `u${i}@example.com` }));
       expect(await rejectionOf(submit(bed, flow, { ...GOOD, email: 'new@example.com' }))).toBeInstanceOf(RateLimited);
-      expect(await rejectionOf(submit(bed, flow, { ...GOOD, email: 'new2@example.com' }, '198.51.100.1'))).toBeInstanceOf(CredentialsSignin);
+      expect(
+        await rejectionOf(submit(bed, flow, { ...GOOD, email: 'new2@example.com' }, '198.51.100.1')),
+      ).toBeInstanceOf(CredentialsSignin);
     });
 
     it('is off with lockout: false', async () => {

@@ -72,7 +72,11 @@ export class CredentialsService implements ProviderFlow, OnApplicationBootstrap 
    * with a safe `code`; any other error is logged (its message only: never the credentials) and
    * becomes a generic `CredentialsSignin`.
    */
-  private async authorize(ctx: ProviderContext, provider: CredentialsConfig, credentials: Record<string, string>): Promise<User | null> {
+  private async authorize(
+    ctx: ProviderContext,
+    provider: CredentialsConfig,
+    credentials: Record<string, string>,
+  ): Promise<User | null> {
     try {
       const user = await provider.authorize({ ...credentials } as never, toWebRequest(ctx.request, { cookies: true }));
       if (user === null || user === undefined) return null;
@@ -82,18 +86,23 @@ export class CredentialsService implements ProviderFlow, OnApplicationBootstrap 
       return user;
     } catch (error) {
       if (error instanceof CredentialsSignin) {
-        if (typeof error.code !== 'string' || error.code === '' || error.code.length > MAX_CODE_LENGTH) error.code = 'credentials';
+        if (typeof error.code !== 'string' || error.code === '' || error.code.length > MAX_CODE_LENGTH)
+          error.code = 'credentials';
         throw error;
       }
       const message = error instanceof Error ? error.message : typeof error;
-      this.config.logger.error(new CallbackRouteError(`authorize() of provider ${JSON.stringify(ctx.provider.id)} threw: ${message}`));
+      this.config.logger.error(
+        new CallbackRouteError(`authorize() of provider ${JSON.stringify(ctx.provider.id)} threw: ${message}`),
+      );
       throw new CredentialsSignin('The credentials could not be checked.');
     }
   }
 
   /** A success clears the identifier's failures and takes back this attempt from the IP's count. */
   private async forgiveAttempt(keys: LimitKey[]): Promise<void> {
-    await Promise.all(keys.map((k) => (k.kind === 'identifier' ? this.limiter.reset(k.key) : this.limiter.release(k.key))));
+    await Promise.all(
+      keys.map((k) => (k.kind === 'identifier' ? this.limiter.reset(k.key) : this.limiter.release(k.key))),
+    );
   }
 }
 
@@ -104,16 +113,29 @@ interface LimitKey {
 }
 
 /** The rate-limit keys of this attempt: the identifier (hashed: no addresses in the store) and the client IP. */
-function limitKeys(ctx: ProviderContext, lockout: Required<CredentialsLockoutOptions>, credentials: Record<string, string>): LimitKey[] {
+function limitKeys(
+  ctx: ProviderContext,
+  lockout: Required<CredentialsLockoutOptions>,
+  credentials: Record<string, string>,
+): LimitKey[] {
   const keys: LimitKey[] = [];
   const prefix = `credentials:${ctx.provider.id}`;
   const identifier = credentials[lockout.identifierField]?.normalize('NFKC').trim().toLowerCase();
   if (identifier) {
     const digest = createHash('sha256').update(identifier).digest('base64url');
-    keys.push({ kind: 'identifier', key: `${prefix}:id:${digest}`, rule: { limit: lockout.maxAttempts, windowSeconds: lockout.windowSeconds } });
+    keys.push({
+      kind: 'identifier',
+      key: `${prefix}:id:${digest}`,
+      rule: { limit: lockout.maxAttempts, windowSeconds: lockout.windowSeconds },
+    });
   }
   const ip = clientIpBucket(ctx.request.ip);
-  if (ip) keys.push({ kind: 'ip', key: `${prefix}:ip:${ip}`, rule: { limit: lockout.maxAttemptsPerIp, windowSeconds: lockout.windowSeconds } });
+  if (ip)
+    keys.push({
+      kind: 'ip',
+      key: `${prefix}:ip:${ip}`,
+      rule: { limit: lockout.maxAttemptsPerIp, windowSeconds: lockout.windowSeconds },
+    });
   return keys;
 }
 
@@ -144,5 +166,7 @@ function userId(user: User, stored: boolean): string {
   const id = (user as { id?: unknown }).id;
   if ((typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id))) return String(id);
   if (!stored) return randomUUID();
-  throw new CallbackRouteError('authorize() returned a user without an `id`; with database sessions the id names the stored user: return it.');
+  throw new CallbackRouteError(
+    'authorize() returned a user without an `id`; with database sessions the id names the stored user: return it.',
+  );
 }

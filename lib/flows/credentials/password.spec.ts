@@ -7,7 +7,15 @@ const PHC = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+
 function parts(hash: string) {
   const m = PHC.exec(hash);
   if (!m) throw new Error(`not a PHC scrypt string: ${hash}`);
-  return { ln: Number(m[1]), r: Number(m[2]), p: Number(m[3]), salt: Buffer.from(m[4], 'base64'), key: Buffer.from(m[5], 'base64'), saltB64: m[4], keyB64: m[5] };
+  return {
+    ln: Number(m[1]),
+    r: Number(m[2]),
+    p: Number(m[3]),
+    salt: Buffer.from(m[4], 'base64'),
+    key: Buffer.from(m[5], 'base64'),
+    saltB64: m[4],
+    keyB64: m[5],
+  };
 }
 
 /** A hash made with weaker, older parameters, the way a previous release could have stored it. */

@@ -16,7 +16,10 @@ export interface PasswordHashOptions {
 }
 
 /** The scrypt parameters and defaults used by {@link hashPassword} (README quotes them). */
-export const PASSWORD_DEFAULTS: Readonly<Required<PasswordHashOptions>> & { saltLength: number; maxPasswordBytes: number } = Object.freeze({
+export const PASSWORD_DEFAULTS: Readonly<Required<PasswordHashOptions>> & {
+  saltLength: number;
+  maxPasswordBytes: number;
+} = Object.freeze({
   ln: 17,
   r: 8,
   p: 1,
@@ -104,7 +107,9 @@ export function needsRehash(hash: string, options: PasswordHashOptions = {}): bo
   const parsed = parse(hash);
   if (!parsed) return true;
   const target = targetParams(options);
-  return parsed.ln !== target.ln || parsed.r !== target.r || parsed.p !== target.p || parsed.key.length !== target.keyLength;
+  return (
+    parsed.ln !== target.ln || parsed.r !== target.r || parsed.p !== target.p || parsed.key.length !== target.keyLength
+  );
 }
 
 async function verifyAgainst(password: string, hash: string): Promise<boolean> {
@@ -146,18 +151,29 @@ function passwordBytes(password: string): Buffer | null {
 
 function targetParams(options: PasswordHashOptions): Required<PasswordHashOptions> {
   const { ln, r, p, keyLength } = { ...PASSWORD_DEFAULTS, ...stripUndefined(options) };
-  const ints: Array<[string, number]> = [['ln', ln], ['r', r], ['p', p], ['keyLength', keyLength]];
+  const ints: Array<[string, number]> = [
+    ['ln', ln],
+    ['r', r],
+    ['p', p],
+    ['keyLength', keyLength],
+  ];
   for (const [name, value] of ints) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`hashPassword: ${name} must be a positive integer.`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`hashPassword: ${name} must be a positive integer.`);
   }
   const minLn = p === 1 ? 17 : p === 2 ? 16 : 15;
   if (ln < minLn || r < 8) {
-    throw new RangeError(`hashPassword: scrypt ln=${ln}, r=${r}, p=${p} is below the OWASP minimum (p=1: ln ≥ 17; p=2: ln ≥ 16; p ≥ 3: ln ≥ 15; r ≥ 8).`);
+    throw new RangeError(
+      `hashPassword: scrypt ln=${ln}, r=${r}, p=${p} is below the OWASP minimum (p=1: ln ≥ 17; p=2: ln ≥ 16; p ≥ 3: ln ≥ 15; r ≥ 8).`,
+    );
   }
   if (ln > MAX_LN || r > MAX_R || p > MAX_P || memory(ln, r, p) > MAX_MEMORY) {
-    throw new RangeError(`hashPassword: scrypt ln=${ln}, r=${r}, p=${p} needs more than ${MAX_MEMORY / 1024 / 1024} MiB.`);
+    throw new RangeError(
+      `hashPassword: scrypt ln=${ln}, r=${r}, p=${p} needs more than ${MAX_MEMORY / 1024 / 1024} MiB.`,
+    );
   }
-  if (keyLength < MIN_KEY || keyLength > MAX_KEY) throw new RangeError(`hashPassword: keyLength must be between ${MIN_KEY} and ${MAX_KEY}.`);
+  if (keyLength < MIN_KEY || keyLength > MAX_KEY)
+    throw new RangeError(`hashPassword: keyLength must be between ${MIN_KEY} and ${MAX_KEY}.`);
   return { ln, r, p, keyLength };
 }
 

@@ -26,6 +26,7 @@ describe('email tokens', () => {
 
   it('isPlausibleToken accepts bounded strings only', () => {
     expect(isPlausibleToken(generateEmailToken())).toBe(true);
-    for (const value of ['', 'x'.repeat(513), 'a\nb', 42, null, undefined, ['x'], { x: 1 }]) expect(isPlausibleToken(value)).toBe(false);
+    for (const value of ['', 'x'.repeat(513), 'a\nb', 42, null, undefined, ['x'], { x: 1 }])
+      expect(isPlausibleToken(value)).toBe(false);
   });
 });

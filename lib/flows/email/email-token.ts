@@ -23,5 +23,10 @@ export function hashEmailToken(secret: string, identifier: string, token: string
 
 /** True for a token worth looking up: a non-empty string of bounded length, no control characters. */
 export function isPlausibleToken(token: unknown): token is string {
-  return typeof token === 'string' && token.length > 0 && token.length <= EMAIL_TOKEN_MAX_LENGTH && !/[\u0000-\u001f\u007f]/.test(token);
+  return (
+    typeof token === 'string' &&
+    token.length > 0 &&
+    token.length <= EMAIL_TOKEN_MAX_LENGTH &&
+    !/[\u0000-\u001f\u007f]/.test(token)
+  );
 }

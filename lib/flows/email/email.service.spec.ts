@@ -4,7 +4,12 @@ import { AccessDenied, EmailSignInError, RateLimited, Verification } from '../..
 import { Email } from '../../providers/email.provider.js';
 import type { EmailUserConfig, SendVerificationRequestParams } from '../../providers/email.types.js';
 import type { AuthModuleOptions } from '../../config/auth-options.interface.js';
-import { createAuthTestbed, rejectionOf, SECRET, type AuthTestbed } from '../../sign-in/fixtures/auth-testbed.fixture.js';
+import {
+  createAuthTestbed,
+  rejectionOf,
+  SECRET,
+  type AuthTestbed,
+} from '../../sign-in/fixtures/auth-testbed.fixture.js';
 import { hashEmailToken } from './email-token.js';
 import { EmailService } from './email.service.js';
 
@@ -14,14 +19,23 @@ const ADDRESS = 'ada@example.com';
 async function emailTestbed(provider: EmailUserConfig = {}, options: Partial<AuthModuleOptions> = {}) {
   const sent: SendVerificationRequestParams[] = [];
   const bed = await createAuthTestbed(
-    { providers: [Email({ sendVerificationRequest: async (params) => void sent.push(params), ...provider })], ...options },
+    {
+      providers: [Email({ sendVerificationRequest: async (params) => void sent.push(params), ...provider })],
+      ...options,
+    },
     AUTH_SERVICES,
   );
   return { bed, sent, flow: bed.get(EmailService) };
 }
 
 /** Asks for a link to `email` and returns the link the mail carried. */
-async function requestLink(bed: AuthTestbed, flow: EmailService, sent: SendVerificationRequestParams[], email = ADDRESS, ip?: string): Promise<URL> {
+async function requestLink(
+  bed: AuthTestbed,
+  flow: EmailService,
+  sent: SendVerificationRequestParams[],
+  email = ADDRESS,
+  ip?: string,
+): Promise<URL> {
   await flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email }, ip }), 'email'));
   return new URL(sent.at(-1)!.url);
 }
@@ -41,7 +55,9 @@ describe('EmailService', () => {
   });
 
   it('stores only the keyed hash of the token it mails, and redirects to the verify-request page', async () => {
-    const response = await flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email: ' Ada@Example.com ' } }), 'email'));
+    const response = await flow.signIn(
+      bed.providerContext(bed.request('POST', '/signin/email', { body: { email: ' Ada@Example.com ' } }), 'email'),
+    );
     expect(response.redirect).toBe('http://127.0.0.1:3000/auth/verify-request?provider=email&type=email');
     expect(sent).toHaveLength(1);
     const link = new URL(sent[0]!.url);
@@ -50,7 +66,9 @@ describe('EmailService', () => {
     const token = link.searchParams.get('token')!;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await bed.adapter!.useVerificationToken({ identifier: ADDRESS, token })).toBeNull();
-    expect(await bed.adapter!.useVerificationToken({ identifier: ADDRESS, token: hashEmailToken(SECRET, ADDRESS, token) })).toMatchObject({ identifier: ADDRESS });
+    expect(
+      await bed.adapter!.useVerificationToken({ identifier: ADDRESS, token: hashEmailToken(SECRET, ADDRESS, token) }),
+    ).toMatchObject({ identifier: ADDRESS });
   });
 
   it('shows a confirmation page on GET and leaves the token unused', async () => {
@@ -77,7 +95,12 @@ describe('EmailService', () => {
   it('signs in directly on GET with consumeOnGet', async () => {
     ({ bed, sent, flow } = await emailTestbed({ consumeOnGet: true }));
     const link = await requestLink(bed, flow, sent);
-    const response = await flow.callback(bed.providerContext(bed.request('GET', '/callback/email', { query: Object.fromEntries(link.searchParams) }), 'email'));
+    const response = await flow.callback(
+      bed.providerContext(
+        bed.request('GET', '/callback/email', { query: Object.fromEntries(link.searchParams) }),
+        'email',
+      ),
+    );
     expect(response.cookies?.map((c) => c.name)).toContain('authjs.session-token');
     expect(await rejectionOf(confirm(bed, flow, link))).toBeInstanceOf(Verification);
   });
@@ -94,7 +117,11 @@ describe('EmailService', () => {
 
   it('refuses an expired token', async () => {
     const token = 'an-expired-token';
-    await bed.adapter!.createVerificationToken({ identifier: ADDRESS, token: hashEmailToken(SECRET, ADDRESS, token), expires: new Date(Date.now() - 1000) });
+    await bed.adapter!.createVerificationToken({
+      identifier: ADDRESS,
+      token: hashEmailToken(SECRET, ADDRESS, token),
+      expires: new Date(Date.now() - 1000),
+    });
     const error = await rejectionOf(confirm(bed, flow, new URL(`http://x/?token=${token}&email=${ADDRESS}`)));
     expect(error).toBeInstanceOf(Verification);
     expect(error.message).toMatch(/expired/);
@@ -139,18 +166,25 @@ describe('EmailService', () => {
         throw new Error('SMTP down');
       },
     }));
-    const error = await rejectionOf(flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email: ADDRESS } }), 'email')));
+    const error = await rejectionOf(
+      flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email: ADDRESS } }), 'email')),
+    );
     expect(error).toBeInstanceOf(EmailSignInError);
     expect(error.message).not.toContain(ADDRESS);
-    expect(await bed.adapter!.useVerificationToken({ identifier: ADDRESS, token: hashEmailToken(SECRET, ADDRESS, token) })).toBeNull();
+    expect(
+      await bed.adapter!.useVerificationToken({ identifier: ADDRESS, token: hashEmailToken(SECRET, ADDRESS, token) }),
+    ).toBeNull();
   });
 
-  it.each([['an empty address', ''], ['a list of addresses', 'a@example.com, b@example.com'], ['no address', undefined]])(
-    'refuses %s with EmailSignin before counting or sending',
-    async (_label, email) => {
-      const error = await rejectionOf(flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email } }), 'email')));
-      expect(error).toBeInstanceOf(EmailSignInError);
-      expect(sent).toEqual([]);
-    },
-  );
+  it.each([
+    ['an empty address', ''],
+    ['a list of addresses', 'a@example.com, b@example.com'],
+    ['no address', undefined],
+  ])('refuses %s with EmailSignin before counting or sending', async (_label, email) => {
+    const error = await rejectionOf(
+      flow.signIn(bed.providerContext(bed.request('POST', '/signin/email', { body: { email } }), 'email')),
+    );
+    expect(error).toBeInstanceOf(EmailSignInError);
+    expect(sent).toEqual([]);
+  });
 });

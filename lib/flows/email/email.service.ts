@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterUser, VerificationToken, VerificationTokensByIdentifierAdapter } from '../../adapters/adapter.interface.js';
+import type {
+  AdapterUser,
+  VerificationToken,
+  VerificationTokensByIdentifierAdapter,
+} from '../../adapters/adapter.interface.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
@@ -13,7 +17,11 @@ import {
 } from '../../errors/auth.errors.js';
 import { renderEmailConfirmPage } from '../../pages/email-confirm.page.js';
 import { defaultNormalizeIdentifier, EMAIL_MAX_LENGTH } from '../../providers/email.normalize.js';
-import { EMAIL_DEFAULTS, resolveEmailRateLimit, sendVerificationRequestWithNodemailer } from '../../providers/email.provider.js';
+import {
+  EMAIL_DEFAULTS,
+  resolveEmailRateLimit,
+  sendVerificationRequestWithNodemailer,
+} from '../../providers/email.provider.js';
 import type { EmailConfig } from '../../providers/email.types.js';
 import type { Account, Awaitable } from '../../types/common.types.js';
 import { toAbsolute } from '../../core/callback-url.js';
@@ -66,7 +74,13 @@ export class EmailService implements ProviderFlow {
   async signIn(ctx: ProviderContext): Promise<AuthResponse> {
     const provider = providerOfType(ctx.provider, 'email').config;
     // Fails with MissingAdapterMethods before anything is counted, stored or sent.
-    const adapter = this.adapters.require('createVerificationToken', 'useVerificationToken', 'getUserByEmail', 'createUser', 'updateUser');
+    const adapter = this.adapters.require(
+      'createVerificationToken',
+      'useVerificationToken',
+      'getUserByEmail',
+      'createUser',
+      'updateUser',
+    );
 
     const identifier = normalize(provider, ctx.request.body.email);
     await this.countRequest(ctx, provider, identifier);
@@ -88,9 +102,20 @@ export class EmailService implements ProviderFlow {
     url.searchParams.set('token', token);
     url.searchParams.set('email', identifier);
 
-    const send = typeof provider.sendVerificationRequest === 'function' ? provider.sendVerificationRequest : sendVerificationRequestWithNodemailer;
+    const send =
+      typeof provider.sendVerificationRequest === 'function'
+        ? provider.sendVerificationRequest
+        : sendVerificationRequestWithNodemailer;
     try {
-      await send({ identifier, url: url.href, expires, provider, token, theme: this.config.theme, request: toWebRequest(ctx.request, { cookies: false, omit: ['csrfToken'] }) });
+      await send({
+        identifier,
+        url: url.href,
+        expires,
+        provider,
+        token,
+        theme: this.config.theme,
+        request: toWebRequest(ctx.request, { cookies: false, omit: ['csrfToken'] }),
+      });
     } catch (error) {
       // The link never reached anyone: take the token back so no usable row is left behind.
       await Promise.resolve()
@@ -135,7 +160,8 @@ export class EmailService implements ProviderFlow {
     const invite = await this.consume(adapter.useVerificationToken, provider, identifier, token);
     if (!invite) throw new Verification('The sign-in link is invalid or was already used; request a new one.');
     if (isExpiredDate(invite.expires)) throw new Verification('The sign-in link has expired; request a new one.');
-    if (invite.identifier !== identifier) throw new Verification('The sign-in link does not belong to this address; request a new one.');
+    if (invite.identifier !== identifier)
+      throw new Verification('The sign-in link does not belong to this address; request a new one.');
 
     const response = await this.signIns.completeSignIn(ctx, {
       user: { email: identifier },
@@ -183,7 +209,10 @@ export class EmailService implements ProviderFlow {
       await adapter.deleteVerificationTokensByIdentifier(identifier);
     } catch (error) {
       // The driver's message may quote the address: keep it out of ours (it stays as `cause`).
-      throw new AdapterError(`The adapter's deleteVerificationTokensByIdentifier failed (${(error as Error)?.name ?? 'Error'}). Check the database connection and schema.`, { cause: error });
+      throw new AdapterError(
+        `The adapter's deleteVerificationTokensByIdentifier failed (${(error as Error)?.name ?? 'Error'}). Check the database connection and schema.`,
+        { cause: error },
+      );
     }
   }
 
@@ -195,7 +224,11 @@ export class EmailService implements ProviderFlow {
     // The address is hashed: the counter store never holds addresses.
     const { windowSeconds } = rule;
     const hits = [
-      { key: `${prefix}:addr:${createHash('sha256').update(identifier).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds },
+      {
+        key: `${prefix}:addr:${createHash('sha256').update(identifier).digest('base64url')}`,
+        limit: rule.maxPerAddress,
+        windowSeconds,
+      },
     ];
     const ip = clientIpBucket(ctx.request.ip);
     if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
@@ -207,16 +240,24 @@ export class EmailService implements ProviderFlow {
 /** The provider's normaliser applied to the submitted address; any refusal is `EmailSignin`. */
 function normalize(provider: EmailConfig, raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new EmailSignInError('Enter an email address.');
-  const normalizer = typeof provider.normalizeIdentifier === 'function' ? provider.normalizeIdentifier : defaultNormalizeIdentifier;
+  const normalizer =
+    typeof provider.normalizeIdentifier === 'function' ? provider.normalizeIdentifier : defaultNormalizeIdentifier;
   let identifier: unknown;
   try {
     identifier = normalizer(raw);
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    throw new EmailSignInError('The email address was refused: enter a single address like name@example.com.', { cause: error });
+    throw new EmailSignInError('The email address was refused: enter a single address like name@example.com.', {
+      cause: error,
+    });
   }
   // Whatever a custom normaliser returns must still be one line of bounded length.
-  if (typeof identifier !== 'string' || identifier === '' || identifier.length > EMAIL_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(identifier)) {
+  if (
+    typeof identifier !== 'string' ||
+    identifier === '' ||
+    identifier.length > EMAIL_MAX_LENGTH ||
+    /[\u0000-\u001f\u007f]/.test(identifier)
+  ) {
     throw new EmailSignInError('The email address is not valid: enter a single address like name@example.com.');
   }
   return identifier;
@@ -227,13 +268,17 @@ function readLink(provider: EmailConfig, source: Record<string, unknown>): { tok
   const token = source.token;
   const email = source.email;
   if (!isPlausibleToken(token) || typeof email !== 'string' || email === '') {
-    throw new Verification('The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.');
+    throw new Verification(
+      'The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.',
+    );
   }
   let identifier: string;
   try {
     identifier = normalize(provider, email);
   } catch {
-    throw new Verification('The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.');
+    throw new Verification(
+      'The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.',
+    );
   }
   return { token, identifier };
 }
@@ -243,7 +288,9 @@ async function generateToken(provider: EmailConfig): Promise<string> {
   if (typeof provider.generateVerificationToken !== 'function') return generateEmailToken();
   const token = await provider.generateVerificationToken();
   if (!isPlausibleToken(token)) {
-    throw new CallbackRouteError('generateVerificationToken() must return a non-empty string of at most 512 characters without control characters.');
+    throw new CallbackRouteError(
+      'generateVerificationToken() must return a non-empty string of at most 512 characters without control characters.',
+    );
   }
   return token;
 }

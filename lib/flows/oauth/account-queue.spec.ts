@@ -64,9 +64,11 @@ describe('AccountQueue', () => {
   it('keeps nothing once the queue of an account is empty', async () => {
     const queue = new AccountQueue();
     await Promise.all([queue.run('k1', async () => 1), queue.run('k1', async () => 2), queue.run('k2', async () => 3)]);
-    await queue.run('k3', async () => {
-      throw new Error('x');
-    }).catch(() => undefined);
+    await queue
+      .run('k3', async () => {
+        throw new Error('x');
+      })
+      .catch(() => undefined);
     expect(queue.pending).toBe(0);
   });
 });

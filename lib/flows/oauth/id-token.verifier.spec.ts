@@ -15,7 +15,11 @@ beforeAll(async () => {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
   signingKey = privateKey;
   jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] };
-  server = await startServer(({ url }) => (url.pathname === '/jwks' ? { status: jwksStatus, body: jwksStatus === 200 ? jwks : { error: 'down' } } : { status: 404 }));
+  server = await startServer(({ url }) =>
+    url.pathname === '/jwks'
+      ? { status: jwksStatus, body: jwksStatus === 200 ? jwks : { error: 'down' } }
+      : { status: 404 },
+  );
 });
 afterAll(() => server.close());
 
@@ -23,7 +27,17 @@ afterAll(() => server.close());
 function setup(extra: Record<string, unknown> = {}) {
   const debug: Array<[string, unknown]> = [];
   const config = oauthConfig({
-    providers: [{ id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://op.example', clientId: 'c', clientSecret: LONG_SECRET, ...extra } as never],
+    providers: [
+      {
+        id: 'idp',
+        name: 'IdP',
+        type: 'oidc',
+        issuer: 'https://op.example',
+        clientId: 'c',
+        clientSecret: LONG_SECRET,
+        ...extra,
+      } as never,
+    ],
     logger: { debug: (message: string, metadata?: unknown) => debug.push([message, metadata]) },
   });
   const as: o.AuthorizationServer = { issuer: 'https://op.example', jwks_uri: `${server.url}/jwks` };
@@ -31,7 +45,13 @@ function setup(extra: Record<string, unknown> = {}) {
 }
 
 function rs256(kid = 'k1', key: CryptoKey = signingKey): Promise<string> {
-  return new SignJWT({ sub: 'u1' }).setProtectedHeader({ alg: 'RS256', kid }).setIssuer('https://op.example').setAudience('c').setIssuedAt().setExpirationTime('5m').sign(key);
+  return new SignJWT({ sub: 'u1' })
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .setIssuer('https://op.example')
+    .setAudience('c')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(key);
 }
 
 function hs(alg: 'HS256' | 'HS384' | 'HS512', secret: string): Promise<string> {
@@ -40,7 +60,10 @@ function hs(alg: 'HS256' | 'HS384' | 'HS512', secret: string): Promise<string> {
 
 /** The message of the OAuthCallbackError `promise` rejects with. */
 async function refusal(promise: Promise<void>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(OAuthCallbackError);
   return (error as Error).message;
 }
@@ -75,19 +98,29 @@ describe('IdTokenVerifier: asymmetric signatures (keys from jwks_uri)', () => {
   it('refuses unsupported algorithms and unreadable headers', async () => {
     const { verifier, p, as } = setup();
     const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from('{}').toString('base64url')}.`;
-    expect(await refusal(verifier.verifySignature(p, as, none))).toBe(`IdP's ID token is not signed with a supported asymmetric algorithm ("none").`);
+    expect(await refusal(verifier.verifySignature(p, as, none))).toBe(
+      `IdP's ID token is not signed with a supported asymmetric algorithm ("none").`,
+    );
     expect(await refusal(verifier.verifySignature(p, as, 'not-a-jwt'))).toBe("IdP's ID token has no readable header.");
   });
 
   it('needs a jwks_uri, https (or loopback), answering 200 with a key set', async () => {
     const { verifier, p } = setup();
     const token = await rs256();
-    expect(await refusal(verifier.verifySignature(p, { issuer: 'https://op.example' }, token))).toContain('has no jwks_uri');
-    expect(await refusal(verifier.verifySignature(p, { issuer: 'https://op.example', jwks_uri: 'http://op.example/jwks' }, token))).toBe('IdP: jwks_uri must be an https URL.');
+    expect(await refusal(verifier.verifySignature(p, { issuer: 'https://op.example' }, token))).toContain(
+      'has no jwks_uri',
+    );
+    expect(
+      await refusal(
+        verifier.verifySignature(p, { issuer: 'https://op.example', jwks_uri: 'http://op.example/jwks' }, token),
+      ),
+    ).toBe('IdP: jwks_uri must be an https URL.');
     jwksStatus = 503;
     try {
       const fresh = setup();
-      expect(await refusal(fresh.verifier.verifySignature(fresh.p, fresh.as, token))).toBe("IdP's JWKS endpoint answered 503.");
+      expect(await refusal(fresh.verifier.verifySignature(fresh.p, fresh.as, token))).toBe(
+        "IdP's JWKS endpoint answered 503.",
+      );
     } finally {
       jwksStatus = 200;
     }
@@ -100,7 +133,9 @@ describe('IdTokenVerifier: HS* ID tokens (MACed with the client secret)', () => 
     const before = server.received.length;
     await verifier.verifySignature(p, as, await hs('HS256', LONG_SECRET));
     expect(server.received.length).toBe(before);
-    expect(await refusal(verifier.verifySignature(p, as, await hs('HS256', `${LONG_SECRET}-other`)))).toBe("IdP's ID token signature is invalid.");
+    expect(await refusal(verifier.verifySignature(p, as, await hs('HS256', `${LONG_SECRET}-other`)))).toBe(
+      "IdP's ID token signature is invalid.",
+    );
     expect(await refusal(verifier.verifySignature(p, as, await hs('HS384', LONG_SECRET.repeat(2))))).toBe(
       `IdP's ID token is MACed with HS384, which is accepted only when the provider's \`client.id_token_signed_response_alg\` declares HS384 (it declares "HS256").`,
     );
@@ -108,7 +143,9 @@ describe('IdTokenVerifier: HS* ID tokens (MACed with the client secret)', () => 
 
   it('refuses an undeclared HS* token, and a secret shorter than the MAC key', async () => {
     const undeclared = setup();
-    expect(await refusal(undeclared.verifier.verifySignature(undeclared.p, undeclared.as, await hs('HS256', LONG_SECRET)))).toBe(
+    expect(
+      await refusal(undeclared.verifier.verifySignature(undeclared.p, undeclared.as, await hs('HS256', LONG_SECRET))),
+    ).toBe(
       `IdP's ID token is MACed with HS256, which is accepted only when the provider's \`client.id_token_signed_response_alg\` declares HS256.`,
     );
     const short = setup({ client: { id_token_signed_response_alg: 'HS512' } });
@@ -118,7 +155,10 @@ describe('IdTokenVerifier: HS* ID tokens (MACed with the client secret)', () => 
   });
 
   it('refuses HS* tokens when no client secret is configured', async () => {
-    const { verifier, p, as } = setup({ clientSecret: undefined, client: { token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'HS256' } });
+    const { verifier, p, as } = setup({
+      clientSecret: undefined,
+      client: { token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'HS256' },
+    });
     expect(await refusal(verifier.verifySignature(p, as, await hs('HS256', LONG_SECRET)))).toBe(
       "IdP's ID tokens are MACed with the client secret (HS256), but no `clientSecret` is configured.",
     );

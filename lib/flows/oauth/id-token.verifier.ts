@@ -14,10 +14,27 @@ import { boundedFetch, isLoopback, safeUrl } from './oauth-http.js';
  * list. `none` and the HS* MACs are not in it; HS* is handled on its own (OIDC Core 10.1).
  */
 const ASYMMETRIC_ID_TOKEN_ALGS = new Set([
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'Ed25519', 'EdDSA', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'Ed25519',
+  'EdDSA',
+  'ML-DSA-44',
+  'ML-DSA-65',
+  'ML-DSA-87',
 ]);
 /** HS* ID-token algorithms and the least client-secret length (bytes) each needs: the MAC's key size. */
-const HS_ID_TOKEN_MIN_SECRET_BYTES = new Map([['HS256', 32], ['HS384', 48], ['HS512', 64]]);
+const HS_ID_TOKEN_MIN_SECRET_BYTES = new Map([
+  ['HS256', 32],
+  ['HS384', 48],
+  ['HS512', 64],
+]);
 
 /**
  * Verifies ID token signatures (oauth4webapi checks the claims). Asymmetric algorithms only, with a
@@ -45,15 +62,23 @@ export class IdTokenVerifier {
     const alg = typeof header.alg === 'string' ? header.alg : undefined;
     if (alg !== undefined && HS_ID_TOKEN_MIN_SECRET_BYTES.has(alg)) return this.verifyHsIdToken(p, alg, idToken);
     if (alg === undefined || !ASYMMETRIC_ID_TOKEN_ALGS.has(alg)) {
-      throw new OAuthCallbackError(`${p.name}'s ID token is not signed with a supported asymmetric algorithm (${JSON.stringify(alg?.slice(0, 16) ?? null)}).`);
+      throw new OAuthCallbackError(
+        `${p.name}'s ID token is not signed with a supported asymmetric algorithm (${JSON.stringify(alg?.slice(0, 16) ?? null)}).`,
+      );
     }
-    if (!as.jwks_uri) throw new OAuthCallbackError(`${p.name} has no jwks_uri to verify the ID token with: set \`issuer\` or \`jwks_endpoint\`.`);
+    if (!as.jwks_uri)
+      throw new OAuthCallbackError(
+        `${p.name} has no jwks_uri to verify the ID token with: set \`issuer\` or \`jwks_endpoint\`.`,
+      );
     const jwksUri = as.jwks_uri;
     let key: CryptoKey;
     try {
       key = await this.jwks.getKey(`${p.id}\0${jwksUri}`, { alg, kid: header.kid }, () => this.fetchJwks(p, jwksUri));
     } catch (error) {
-      if (error instanceof JwksKeySelectionError) throw new OAuthCallbackError(keySelectionMessage(p.name, alg, error), { cause: { provider: p.id, reason: error.reason } });
+      if (error instanceof JwksKeySelectionError)
+        throw new OAuthCallbackError(keySelectionMessage(p.name, alg, error), {
+          cause: { provider: p.id, reason: error.reason },
+        });
       if (error instanceof AuthError) throw error;
       throw new OAuthCallbackError(`Could not read ${p.name}'s JWKS: ${describe(error)}`, { cause: error });
     }
@@ -73,13 +98,18 @@ export class IdTokenVerifier {
           `${declared ? ` (it declares ${JSON.stringify(declared.slice(0, 16))})` : ''}.`,
       );
     }
-    if (!p.clientSecret) throw new OAuthCallbackError(`${p.name}'s ID tokens are MACed with the client secret (${alg}), but no \`clientSecret\` is configured.`);
+    if (!p.clientSecret)
+      throw new OAuthCallbackError(
+        `${p.name}'s ID tokens are MACed with the client secret (${alg}), but no \`clientSecret\` is configured.`,
+      );
     const secret = new TextEncoder().encode(p.clientSecret);
     const minBytes = HS_ID_TOKEN_MIN_SECRET_BYTES.get(alg)!;
     // OIDC Core 16.19: the secret MUST have at least the MAC key's octets; a shorter one is open to
     // offline guessing from any ID token it MACed, so such tokens prove nothing.
     if (secret.byteLength < minBytes) {
-      throw new OAuthCallbackError(`${p.name}'s client secret is too short to verify ${alg} ID tokens: it must be at least ${minBytes} bytes.`);
+      throw new OAuthCallbackError(
+        `${p.name}'s client secret is too short to verify ${alg} ID tokens: it must be at least ${minBytes} bytes.`,
+      );
     }
     try {
       await compactVerify(idToken, secret, { algorithms: [alg] });
@@ -91,8 +121,18 @@ export class IdTokenVerifier {
   /** Fetches a provider's JWKS: https (or loopback), no redirects, bounded time and size, the provider's `customFetch`. */
   private async fetchJwks(p: NormalizedOAuthProvider, jwksUri: string): Promise<unknown> {
     const url = safeUrl(jwksUri);
-    if (!url || (url.protocol !== 'https:' && !isLoopback(url))) throw new OAuthCallbackError(`${p.name}: jwks_uri must be an https URL.`);
-    const response = await boundedFetch(url.href, { method: 'GET', headers: { accept: 'application/json, application/jwk-set+json' }, redirect: 'manual', body: undefined }, p.customFetch);
+    if (!url || (url.protocol !== 'https:' && !isLoopback(url)))
+      throw new OAuthCallbackError(`${p.name}: jwks_uri must be an https URL.`);
+    const response = await boundedFetch(
+      url.href,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json, application/jwk-set+json' },
+        redirect: 'manual',
+        body: undefined,
+      },
+      p.customFetch,
+    );
     if (response.status !== 200) throw new OAuthCallbackError(`${p.name}'s JWKS endpoint answered ${response.status}.`);
     const body = (await response.json().catch(() => null)) as unknown;
     if (!body || typeof body !== 'object' || !Array.isArray((body as { keys?: unknown }).keys)) {

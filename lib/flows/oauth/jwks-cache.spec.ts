@@ -167,7 +167,9 @@ describe('JwksCache', () => {
     const cache = new JwksCache({ now: clock().now });
     await cache.getKey(ID, { alg: 'RS256', kid: 'k1' }, source.load);
     source.hold();
-    const callers = Array.from({ length: 10 }, () => selectionError(cache.getKey(ID, { alg: 'RS256', kid: 'bogus' }, source.load)));
+    const callers = Array.from({ length: 10 }, () =>
+      selectionError(cache.getKey(ID, { alg: 'RS256', kid: 'bogus' }, source.load)),
+    );
     await settle();
     source.release();
     for (const error of await Promise.all(callers)) expect(error.reason).toBe('unknown_kid');
@@ -205,15 +207,22 @@ describe('JwksCache', () => {
     const cache = new JwksCache({ now: time.now });
     await cache.getKey(ID, { alg: 'RS256', kid: 'k1' }, source.load);
     for (let i = 0; i < JWKS_MAX_UNKNOWN_KEY_REFETCHES_PER_MINUTE; i++) {
-      expect(await selectionError(cache.getKey(ID, { alg: 'RS256', kid: `bogus-${i}` }, source.load))).toMatchObject({ refetched: true });
+      expect(await selectionError(cache.getKey(ID, { alg: 'RS256', kid: `bogus-${i}` }, source.load))).toMatchObject({
+        refetched: true,
+      });
     }
     expect(source.fetches).toBe(1 + JWKS_MAX_UNKNOWN_KEY_REFETCHES_PER_MINUTE);
-    expect(await selectionError(cache.getKey(ID, { alg: 'RS256', kid: 'one-more' }, source.load))).toMatchObject({ reason: 'unknown_kid', refetched: false });
+    expect(await selectionError(cache.getKey(ID, { alg: 'RS256', kid: 'one-more' }, source.load))).toMatchObject({
+      reason: 'unknown_kid',
+      refetched: false,
+    });
     expect(source.fetches).toBe(1 + JWKS_MAX_UNKNOWN_KEY_REFETCHES_PER_MINUTE);
     time.advance(60_000);
     // The cap is per minute; and the refused kid was not put in the negative cache by the cap.
     source.keys = [await publicJwk('one-more'), k1];
-    await expect(cache.getKey(ID, { alg: 'RS256', kid: 'one-more' }, source.load)).resolves.toMatchObject({ type: 'public' });
+    await expect(cache.getKey(ID, { alg: 'RS256', kid: 'one-more' }, source.load)).resolves.toMatchObject({
+      type: 'public',
+    });
   });
 
   it('a failed fetch is not cached: the error reaches the caller and the next call fetches again', async () => {
@@ -239,9 +248,15 @@ describe('JwksCache', () => {
     source.keys = [k1, ec, await publicJwk(undefined), await publicJwk(undefined)];
     const cache = new JwksCache({ now: clock().now });
     await cache.getKey(ID, { alg: 'RS256', kid: 'k1' }, source.load);
-    expect(await selectionError(cache.getKey(ID, { alg: 'ES256', kid: 'k1' }, source.load))).toMatchObject({ reason: 'no_usable_key' });
-    expect(await selectionError(cache.getKey(ID, { alg: 'RS256' }, source.load))).toMatchObject({ reason: 'ambiguous_key' });
-    expect(await selectionError(cache.getKey(ID, { alg: 'RS256', kid: 42 as unknown as string }, source.load))).toMatchObject({ reason: 'no_usable_key' });
+    expect(await selectionError(cache.getKey(ID, { alg: 'ES256', kid: 'k1' }, source.load))).toMatchObject({
+      reason: 'no_usable_key',
+    });
+    expect(await selectionError(cache.getKey(ID, { alg: 'RS256' }, source.load))).toMatchObject({
+      reason: 'ambiguous_key',
+    });
+    expect(
+      await selectionError(cache.getKey(ID, { alg: 'RS256', kid: 42 as unknown as string }, source.load)),
+    ).toMatchObject({ reason: 'no_usable_key' });
     expect(source.fetches).toBe(1);
     // Without a kid, the only key of the alg's type is chosen.
     await expect(cache.getKey(ID, { alg: 'ES256' }, source.load)).resolves.toMatchObject({ type: 'public' });

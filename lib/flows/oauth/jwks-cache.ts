@@ -1,9 +1,4 @@
-import {
-  createLocalJWKSet,
-  errors as joseErrors,
-  type JSONWebKeySet,
-  type JWSHeaderParameters,
-} from 'jose';
+import { createLocalJWKSet, errors as joseErrors, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
 
 /** How long a fetched JWKS is used before it is fetched again (oauth4webapi's cache lived as long). */
 export const JWKS_TTL_MS = 5 * 60 * 1000;
@@ -154,7 +149,13 @@ export class JwksCache {
    * `unknown_kid` when that fetch still lacks it, or at once while the key is in the negative
    * cache or the refetch cap is reached.
    */
-  private async refetchFor(entry: Entry, load: () => Promise<unknown>, noticed: number, wanted: string, kid: string | undefined): Promise<Snapshot> {
+  private async refetchFor(
+    entry: Entry,
+    load: () => Promise<unknown>,
+    noticed: number,
+    wanted: string,
+    kid: string | undefined,
+  ): Promise<Snapshot> {
     const shownKid = kid?.slice(0, 64);
     for (;;) {
       const snapshot = entry.current;
@@ -168,7 +169,8 @@ export class JwksCache {
       if (!entry.refresh) {
         const now = this.now();
         entry.refetches = entry.refetches.filter((at) => now - at < 60_000);
-        if (entry.refetches.length >= this.maxRefetches) throw new JwksKeySelectionError('unknown_kid', shownKid, false);
+        if (entry.refetches.length >= this.maxRefetches)
+          throw new JwksKeySelectionError('unknown_kid', shownKid, false);
         entry.refetches.push(now);
         this.startRefresh(entry, load);
       }
@@ -214,8 +216,10 @@ export class JwksCache {
     try {
       return await snapshot.select({ alg: header.alg, ...(header.kid !== undefined ? { kid: header.kid } : {}) });
     } catch (error) {
-      if (error instanceof joseErrors.JWKSNoMatchingKey) throw new JwksKeySelectionError('no_usable_key', kid, false, { cause: error });
-      if (error instanceof joseErrors.JWKSMultipleMatchingKeys) throw new JwksKeySelectionError('ambiguous_key', kid, false, { cause: error });
+      if (error instanceof joseErrors.JWKSNoMatchingKey)
+        throw new JwksKeySelectionError('no_usable_key', kid, false, { cause: error });
+      if (error instanceof joseErrors.JWKSMultipleMatchingKeys)
+        throw new JwksKeySelectionError('ambiguous_key', kid, false, { cause: error });
       throw new JwksKeySelectionError('invalid_key', kid, false, { cause: error });
     }
   }

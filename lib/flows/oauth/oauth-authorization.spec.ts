@@ -9,7 +9,11 @@ import { createStateCodec } from './oauth-checks.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { APP_ORIGIN, FIXTURE_SECRET, jar, normalized, oauthConfig, providerContext } from './fixtures/oauth.fixture.js';
 
-const explicit = { authorization: 'https://op.example/authorize', token: 'https://op.example/token', jwks_endpoint: 'https://op.example/jwks' };
+const explicit = {
+  authorization: 'https://op.example/authorize',
+  token: 'https://op.example/token',
+  jwks_endpoint: 'https://op.example/jwks',
+};
 let op: TestOidcProvider;
 
 beforeAll(async () => {
@@ -18,10 +22,16 @@ beforeAll(async () => {
 afterAll(() => op.close());
 
 /** The authorization step over a config with provider `idp`, a sign-in request with `query`, and the debug lines. */
-function setup(provider: Record<string, unknown>, query: Record<string, string> = {}, options: Record<string, unknown> = {}) {
+function setup(
+  provider: Record<string, unknown>,
+  query: Record<string, string> = {},
+  options: Record<string, unknown> = {},
+) {
   const debug: Array<[string, unknown]> = [];
   const config = oauthConfig({
-    providers: [{ id: 'idp', name: 'IdP', type: 'oidc', clientId: 'c', clientSecret: 's', ...explicit, ...provider } as never],
+    providers: [
+      { id: 'idp', name: 'IdP', type: 'oidc', clientId: 'c', clientSecret: 's', ...explicit, ...provider } as never,
+    ],
     logger: { debug: (message: string, metadata?: unknown) => debug.push([message, metadata]) },
     ...options,
   });
@@ -29,7 +39,8 @@ function setup(provider: Record<string, unknown>, query: Record<string, string> 
   const authorization = new OAuthAuthorization(config, checks, new OAuthDiscovery(config));
   const ctx = providerContext(config, 'idp', { method: 'POST', query });
   /** Opens a check cookie this sign-in set, as the callback would. */
-  const open = (kind: 'state' | 'pkceCodeVerifier' | 'nonce') => checks.open(providerContext(config, 'idp', { cookies: jar(ctx.responseCookies) }), kind, 'idp');
+  const open = (kind: 'state' | 'pkceCodeVerifier' | 'nonce') =>
+    checks.open(providerContext(config, 'idp', { cookies: jar(ctx.responseCookies) }), kind, 'idp');
   return { run: () => authorization.redirect(ctx, normalized(config, 'idp')), ctx, open, debug };
 }
 
@@ -67,14 +78,17 @@ describe('OAuthAuthorization.redirect', () => {
   });
 
   it("passes the caller's parameters on, after the provider's, but never the ones the library sets", async () => {
-    const { run } = setup({ authorization: { url: explicit.authorization, params: { prompt: 'consent', access_type: 'offline' } } }, {
-      prompt: 'login',
-      login_hint: 'ada@example.com',
-      redirect_uri: 'https://evil.example/cb',
-      client_id: 'other',
-      state: 'chosen',
-      callbackUrl: '/after',
-    });
+    const { run } = setup(
+      { authorization: { url: explicit.authorization, params: { prompt: 'consent', access_type: 'offline' } } },
+      {
+        prompt: 'login',
+        login_hint: 'ada@example.com',
+        redirect_uri: 'https://evil.example/cb',
+        client_id: 'other',
+        state: 'chosen',
+        callbackUrl: '/after',
+      },
+    );
     const params = (await redirectOf(run)).searchParams;
     expect(params.get('prompt')).toBe('login');
     expect(params.get('access_type')).toBe('offline');
@@ -89,7 +103,9 @@ describe('OAuthAuthorization.redirect', () => {
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, 'v']));
     await expect(setup({}, many).run()).rejects.toThrow(InvalidRequest);
     await expect(setup({}, { hint: 'x'.repeat(2049) }).run()).rejects.toThrow(InvalidRequest);
-    await expect(setup({}, { max_age: '1.5' }).run()).rejects.toThrow(new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.'));
+    await expect(setup({}, { max_age: '1.5' }).run()).rejects.toThrow(
+      new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.'),
+    );
   });
 
   it('seals max_age with the checks, for the callback to enforce auth_time', async () => {
@@ -99,7 +115,12 @@ describe('OAuthAuthorization.redirect', () => {
   });
 
   it("keeps a response_type the provider's URL states itself", async () => {
-    const { run } = setup({ type: 'oauth', authorization: 'https://as.example/authorize?response_type=Assertion', userinfo: 'https://as.example/me', jwks_endpoint: undefined });
+    const { run } = setup({
+      type: 'oauth',
+      authorization: 'https://as.example/authorize?response_type=Assertion',
+      userinfo: 'https://as.example/me',
+      jwks_endpoint: undefined,
+    });
     expect((await redirectOf(run)).searchParams.getAll('response_type')).toEqual(['Assertion']);
   });
 
@@ -107,7 +128,9 @@ describe('OAuthAuthorization.redirect', () => {
     const { run, ctx } = setup({}, {}, { redirectProxyUrl: 'https://auth.example.com/auth' });
     const params = (await redirectOf(run)).searchParams;
     expect(params.get('redirect_uri')).toBe('https://auth.example.com/auth/callback/idp');
-    expect(await createStateCodec([FIXTURE_SECRET]).decode(params.get('state')!)).toMatchObject({ origin: ctx.providerCallbackUrl });
+    expect(await createStateCodec([FIXTURE_SECRET]).decode(params.get('state')!)).toMatchObject({
+      origin: ctx.providerCallbackUrl,
+    });
   });
 
   it('finds the endpoint by discovery (here at a real OpenID Provider)', async () => {
@@ -117,7 +140,12 @@ describe('OAuthAuthorization.redirect', () => {
   });
 
   it('fails with OAuthSignInError when the provider cannot be reached', async () => {
-    const { run } = setup({ issuer: 'http://127.0.0.1:9', authorization: undefined, token: undefined, jwks_endpoint: undefined });
+    const { run } = setup({
+      issuer: 'http://127.0.0.1:9',
+      authorization: undefined,
+      token: undefined,
+      jwks_endpoint: undefined,
+    });
     const error = await run().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OAuthSignInError);
     expect((error as Error).message).toMatch(/^Could not start sign-in with IdP: /);

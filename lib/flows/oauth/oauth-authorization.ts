@@ -14,8 +14,20 @@ import { proxying, redirectUri } from './oauth-redirect.js';
 
 /** Sign-in query parameters that the library sets itself and a caller may not override. */
 const RESERVED_PARAMS = new Set([
-  'callbackUrl', 'csrfToken', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'code_verifier',
-  'client_id', 'client_secret', 'redirect_uri', 'response_type', 'response_mode', 'request', 'request_uri',
+  'callbackUrl',
+  'csrfToken',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'code_verifier',
+  'client_id',
+  'client_secret',
+  'redirect_uri',
+  'response_type',
+  'response_mode',
+  'request',
+  'request_uri',
 ]);
 
 /**
@@ -41,10 +53,15 @@ export class OAuthAuthorization {
     try {
       as = await this.discovery.authorizationServer(p);
     } catch (error) {
-      throw error instanceof AuthError ? error : new OAuthSignInError(`Could not start sign-in with ${p.name}: ${describe(error)}`, { cause: error });
+      throw error instanceof AuthError
+        ? error
+        : new OAuthSignInError(`Could not start sign-in with ${p.name}: ${describe(error)}`, { cause: error });
     }
     const endpoint = p.authorization?.url?.href ?? as.authorization_endpoint;
-    if (!endpoint) throw new OAuthSignInError(`${p.name} has no authorization endpoint: set \`authorization\` or an \`issuer\` whose discovery document has one.`);
+    if (!endpoint)
+      throw new OAuthSignInError(
+        `${p.name} has no authorization endpoint: set \`authorization\` or an \`issuer\` whose discovery document has one.`,
+      );
     const url = new URL(endpoint);
     const viaProxy = proxying(ctx, p);
     const params = url.searchParams;
@@ -59,9 +76,16 @@ export class OAuthAuthorization {
     // OIDC Core 3.1.2.1: with max_age the ID token must carry a recent enough auth_time. The value
     // (from the provider's params or this request's) rides in the check cookies to the callback.
     const maxAge = p.type === 'oidc' ? parseMaxAge(params.get('max_age')) : undefined;
-    const sealOptions = { provider: p.id, sameSiteNone: p.formPost, ...(maxAge !== undefined ? { data: { maxAge } } : {}) };
+    const sealOptions = {
+      provider: p.id,
+      sameSiteNone: p.formPost,
+      ...(maxAge !== undefined ? { data: { maxAge } } : {}),
+    };
     if (checks.has('state')) {
-      const state = await this.stateCodec.encode({ origin: viaProxy ? ctx.providerCallbackUrl : undefined, random: o.generateRandomState() });
+      const state = await this.stateCodec.encode({
+        origin: viaProxy ? ctx.providerCallbackUrl : undefined,
+        random: o.generateRandomState(),
+      });
       await this.checks.seal(ctx, 'state', state, sealOptions);
       params.set('state', state);
     }
@@ -87,7 +111,8 @@ export function extraAuthorizationParams(ctx: ProviderContext): Record<string, s
   let count = 0;
   for (const [key, value] of Object.entries(ctx.request.query)) {
     if (RESERVED_PARAMS.has(key) || typeof value !== 'string') continue;
-    if (++count > 32 || key.length > 64 || value.length > 2048) throw new InvalidRequest('Too many or too long authorization parameters in the sign-in request.');
+    if (++count > 32 || key.length > 64 || value.length > 2048)
+      throw new InvalidRequest('Too many or too long authorization parameters in the sign-in request.');
     out[key] = value;
   }
   return out;

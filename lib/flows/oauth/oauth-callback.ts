@@ -62,7 +62,9 @@ export class OAuthCallback {
     try {
       as = await this.discovery.authorizationServer(p);
     } catch (error) {
-      throw error instanceof AuthError ? error : new OAuthCallbackError(`Could not reach ${p.name}: ${describe(error)}`, { cause: error });
+      throw error instanceof AuthError
+        ? error
+        : new OAuthCallbackError(`Could not reach ${p.name}: ${describe(error)}`, { cause: error });
     }
     const client: o.Client = { client_id: p.clientId ?? '', ...p.client };
     const { values, maxAge } = await this.openChecks(ctx, p, effectiveChecks(p, as));
@@ -73,23 +75,31 @@ export class OAuthCallback {
       throw new OAuthCallbackError(`The response came from another issuer than ${p.name}'s (iss mismatch).`);
     }
     if (values.state !== undefined && !constantTimeEqual(params.get('state') ?? '', values.state)) {
-      throw new InvalidCheck(params.has('state') ? 'The state parameter does not match the state cookie.' : 'The state parameter is missing.');
+      throw new InvalidCheck(
+        params.has('state')
+          ? 'The state parameter does not match the state cookie.'
+          : 'The state parameter is missing.',
+      );
     }
     let validated: URLSearchParams;
     try {
       validated = o.validateAuthResponse(as, client, params, values.state ?? o.skipStateCheck);
     } catch (error) {
       if (error instanceof o.AuthorizationResponseError) {
-        throw new OAuthCallbackError(`${p.name} returned an error: ${error.error}.`, { cause: { provider: p.id, error: error.error } });
+        throw new OAuthCallbackError(`${p.name} returned an error: ${error.error}.`, {
+          cause: { provider: p.id, error: error.error },
+        });
       }
       throw new OAuthCallbackError(`${p.name}'s response was rejected: ${describe(error)}`, { cause: error });
     }
     if (!validated.get('code')) throw new OAuthCallbackError(`${p.name} returned no authorization code.`);
     this.replays.markUsed(p.id, values, validated.get('code')!);
 
-    const { tokens, claims } = await this.tokens.exchangeCode(ctx, p, as, client, validated, values, maxAge).catch((error) => {
-      throw mapProtocolError(error, p.name);
-    });
+    const { tokens, claims } = await this.tokens
+      .exchangeCode(ctx, p, as, client, validated, values, maxAge)
+      .catch((error) => {
+        throw mapProtocolError(error, p.name);
+      });
     const read = await readProfile(ctx, p, as, client, tokens, claims).catch((error) => {
       throw mapProtocolError(error, p.name);
     });
@@ -98,7 +108,11 @@ export class OAuthCallback {
     this.config.logger.debug('oauth_callback', { provider: p.id });
     const response = await this.accounts.run(`${p.id}\0${providerAccountId}`, () =>
       this.signInService.completeSignIn(ctx, {
-        user: { ...user, id: providerAccountId, email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email },
+        user: {
+          ...user,
+          id: providerAccountId,
+          email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email,
+        },
         // The callbacks see the whole token response (as in Auth.js); the row keeps what account() keeps.
         account: { ...tokens, provider: p.id, providerAccountId, type: p.type },
         storedAccount: { ...stored, provider: p.id, providerAccountId, type: p.type },
@@ -112,7 +126,11 @@ export class OAuthCallback {
    * Opens the check cookies of the checks in force, with the `max_age` the sign-in sealed. Every
    * check cookie is consumed (cleared) up front, so a failed callback leaves none behind.
    */
-  private async openChecks(ctx: ProviderContext, p: NormalizedOAuthProvider, checks: Set<OAuthCheck>): Promise<{ values: CheckValues; maxAge: number | undefined }> {
+  private async openChecks(
+    ctx: ProviderContext,
+    p: NormalizedOAuthProvider,
+    checks: Set<OAuthCheck>,
+  ): Promise<{ values: CheckValues; maxAge: number | undefined }> {
     const values: CheckValues = {};
     let maxAge: number | undefined;
     const keep = (key: keyof CheckValues) => (check: OpenedCheck) => {
@@ -127,13 +145,21 @@ export class OAuthCallback {
     // Without check cookies ('none'), only the provider's own max_age is known here.
     if (maxAge === undefined && p.type === 'oidc') maxAge = parseMaxAge(p.authorization?.params?.max_age ?? null);
     const failed = opened.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason instanceof AuthError ? failed.reason : new InvalidCheck('A check cookie could not be read.', { cause: failed.reason });
+    if (failed)
+      throw failed.reason instanceof AuthError
+        ? failed.reason
+        : new InvalidCheck('A check cookie could not be read.', { cause: failed.reason });
     return { values, maxAge };
   }
 
-  private async open(ctx: ProviderContext, kind: 'state' | 'pkceCodeVerifier' | 'nonce', provider: string): Promise<OpenedCheck> {
+  private async open(
+    ctx: ProviderContext,
+    kind: 'state' | 'pkceCodeVerifier' | 'nonce',
+    provider: string,
+  ): Promise<OpenedCheck> {
     const opened = await this.checks.open(ctx, kind, provider, { consume: true });
-    if (typeof opened.value !== 'string' || opened.value === '') throw new InvalidCheck(`The ${kind} check value is empty.`);
+    if (typeof opened.value !== 'string' || opened.value === '')
+      throw new InvalidCheck(`The ${kind} check value is empty.`);
     return opened;
   }
 }
@@ -143,7 +169,8 @@ export function callbackParams(ctx: ProviderContext): URLSearchParams {
   const source = ctx.request.method === 'POST' ? ctx.request.body : ctx.request.query;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(source ?? {})) {
-    if (typeof value !== 'string') throw new InvalidRequest(`The callback parameter ${JSON.stringify(key.slice(0, 64))} must be a single string.`);
+    if (typeof value !== 'string')
+      throw new InvalidRequest(`The callback parameter ${JSON.stringify(key.slice(0, 64))} must be a single string.`);
     if (value.length > 16_384) throw new InvalidRequest('A callback parameter is too long.');
     params.set(key, value);
   }

@@ -4,21 +4,42 @@ import { InvalidRequest } from '../../errors/auth.errors.js';
 import { CHECK_MAX_AGE, createStateCodec, effectiveChecks, parseMaxAge } from './oauth-checks.js';
 import { FIXTURE_SECRET, normalized, oauthConfig } from './fixtures/oauth.fixture.js';
 
-const endpoints = { authorization: 'https://as.example/a', token: 'https://as.example/t', userinfo: 'https://as.example/u', clientId: 'c', clientSecret: 's' };
+const endpoints = {
+  authorization: 'https://as.example/a',
+  token: 'https://as.example/t',
+  userinfo: 'https://as.example/u',
+  clientId: 'c',
+  clientSecret: 's',
+};
 
 function provider(type: 'oauth' | 'oidc', checks?: string[]) {
   const config = oauthConfig({
-    providers: [{ id: 'idp', name: 'IdP', type, ...endpoints, jwks_endpoint: 'https://as.example/jwks', ...(checks ? { checks } : {}) } as never],
+    providers: [
+      {
+        id: 'idp',
+        name: 'IdP',
+        type,
+        ...endpoints,
+        jwks_endpoint: 'https://as.example/jwks',
+        ...(checks ? { checks } : {}),
+      } as never,
+    ],
   });
   return normalized(config, 'idp');
 }
 
-const server = (methods?: unknown): o.AuthorizationServer => ({ issuer: 'https://as.example', ...(methods !== undefined ? { code_challenge_methods_supported: methods as string[] } : {}) });
+const server = (methods?: unknown): o.AuthorizationServer => ({
+  issuer: 'https://as.example',
+  ...(methods !== undefined ? { code_challenge_methods_supported: methods as string[] } : {}),
+});
 
 describe('effectiveChecks', () => {
   it("keeps the provider's checks when the metadata says nothing against S256", () => {
     expect([...effectiveChecks(provider('oidc'), server())]).toEqual(['pkce']);
-    expect([...effectiveChecks(provider('oidc', ['pkce', 'nonce']), server(['S256', 'plain']))]).toEqual(['pkce', 'nonce']);
+    expect([...effectiveChecks(provider('oidc', ['pkce', 'nonce']), server(['S256', 'plain']))]).toEqual([
+      'pkce',
+      'nonce',
+    ]);
     expect([...effectiveChecks(provider('oauth', ['state']), server(['plain']))]).toEqual(['state']);
   });
 
@@ -52,8 +73,14 @@ describe('parseMaxAge', () => {
 
 describe('createStateCodec', () => {
   it('round-trips the state payload with the same secrets, and refuses it with others', async () => {
-    const state = await createStateCodec([FIXTURE_SECRET]).encode({ origin: 'https://preview.example/auth/callback/idp', random: 'r' });
-    expect(await createStateCodec([FIXTURE_SECRET]).decode(state)).toMatchObject({ origin: 'https://preview.example/auth/callback/idp', random: 'r' });
+    const state = await createStateCodec([FIXTURE_SECRET]).encode({
+      origin: 'https://preview.example/auth/callback/idp',
+      random: 'r',
+    });
+    expect(await createStateCodec([FIXTURE_SECRET]).decode(state)).toMatchObject({
+      origin: 'https://preview.example/auth/callback/idp',
+      random: 'r',
+    });
     expect(await createStateCodec(['another-secret-that-is-long-enough-11111']).decode(state)).toBeNull();
   });
 

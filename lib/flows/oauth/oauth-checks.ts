@@ -39,6 +39,7 @@ export function effectiveChecks(p: NormalizedOAuthProvider, as: o.AuthorizationS
  */
 export function parseMaxAge(value: string | null | undefined): number | undefined {
   if (value === null || value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.');
+  if (!/^\d{1,9}$/.test(value))
+    throw new InvalidRequest('The max_age authorization parameter must be a whole number of seconds.');
   return Number(value);
 }

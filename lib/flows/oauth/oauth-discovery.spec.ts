@@ -40,7 +40,11 @@ describe('OAuthDiscovery.authorizationServer', () => {
   it('shares one fetch between concurrent look-ups', async () => {
     const { discovery, p } = setup({ issuer: op.issuer });
     const before = discoveries();
-    const [a, b, c] = await Promise.all([discovery.authorizationServer(p), discovery.authorizationServer(p), discovery.authorizationServer(p)]);
+    const [a, b, c] = await Promise.all([
+      discovery.authorizationServer(p),
+      discovery.authorizationServer(p),
+      discovery.authorizationServer(p),
+    ]);
     expect(b).toBe(a);
     expect(c).toBe(a);
     expect(discoveries() - before).toBe(1);
@@ -53,7 +57,7 @@ describe('OAuthDiscovery.authorizationServer', () => {
     expect(as.token_endpoint).toBe(`${op.issuer}/token`);
   });
 
-  it("learns the issuer from the document when only `wellKnown` is given", async () => {
+  it('learns the issuer from the document when only `wellKnown` is given', async () => {
     const { discovery, p } = setup({ wellKnown: `${op.issuer}/.well-known/openid-configuration` });
     expect((await discovery.authorizationServer(p)).issuer).toBe(op.issuer);
   });
@@ -82,9 +86,16 @@ describe('OAuthDiscovery.authorizationServer', () => {
 });
 
 describe('OAuthDiscovery.idTokenServer', () => {
-  const common = { issuer: 'https://login.example/common', authorization_endpoint: 'https://login.example/common/authorize' };
+  const common = {
+    issuer: 'https://login.example/common',
+    authorization_endpoint: 'https://login.example/common/authorize',
+  };
   const tokenResponse = (claims: Record<string, unknown>) =>
-    Response.json({ access_token: 'at', token_type: 'bearer', id_token: `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig` });
+    Response.json({
+      access_token: 'at',
+      token_type: 'bearer',
+      id_token: `e30.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`,
+    });
 
   it("is the provider's metadata unless `idTokenIssuer` names another issuer for the token", async () => {
     const plain = setup({ issuer: op.issuer });
@@ -115,6 +126,8 @@ describe('OAuthDiscovery.idTokenServer', () => {
 
   it('refuses to discover a tenant issuer over plain http off loopback (bootstrap never saw that URL)', async () => {
     const { discovery, p } = setup({ issuer: op.issuer, idTokenIssuer: () => 'http://tenant.example/v2.0' });
-    await expect(discovery.idTokenServer(p, common, tokenResponse({ tid: 't' }))).rejects.toThrow(new OAuthSignInError('IdP: discovery needs https (http://tenant.example).'));
+    await expect(discovery.idTokenServer(p, common, tokenResponse({ tid: 't' }))).rejects.toThrow(
+      new OAuthSignInError('IdP: discovery needs https (http://tenant.example).'),
+    );
   });
 });

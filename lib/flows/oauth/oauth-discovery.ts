@@ -46,9 +46,16 @@ export class OAuthDiscovery {
    * Microsoft Entra ID's `common` endpoint) the discovered metadata of the issuer it names for this
    * token (cached like the provider's). Signature, `iss` and `aud` are then checked against that issuer.
    */
-  async idTokenServer(p: NormalizedOAuthProvider, as: o.AuthorizationServer, response: Response): Promise<o.AuthorizationServer> {
+  async idTokenServer(
+    p: NormalizedOAuthProvider,
+    as: o.AuthorizationServer,
+    response: Response,
+  ): Promise<o.AuthorizationServer> {
     if (!p.idTokenIssuer) return as;
-    const body = (await response.clone().json().catch(() => null)) as { id_token?: unknown } | null;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { id_token?: unknown } | null;
     const claims = typeof body?.id_token === 'string' ? jwtPayload(body.id_token) : undefined;
     const issuer = claims ? p.idTokenIssuer(claims) : undefined;
     if (!issuer || issuer === as.issuer) return as;
@@ -77,24 +84,39 @@ export class OAuthDiscovery {
     if (p.wellKnown && (missing || p.issuer === undefined)) {
       const discovered = await this.discoverAt(p, p.wellKnown, p.issuer);
       const as: o.AuthorizationServer = { ...discovered };
-      for (const [key, value] of Object.entries(explicit)) if (value !== undefined) (as as Record<string, unknown>)[key] = value;
+      for (const [key, value] of Object.entries(explicit))
+        if (value !== undefined) (as as Record<string, unknown>)[key] = value;
       return as;
     }
     const as: o.AuthorizationServer = { issuer: p.issuer ?? NO_ISSUER };
-    for (const [key, value] of Object.entries(explicit)) if (value !== undefined) (as as Record<string, unknown>)[key] = value;
+    for (const [key, value] of Object.entries(explicit))
+      if (value !== undefined) (as as Record<string, unknown>)[key] = value;
     return as;
   }
 
   /** Fetches a discovery document (no redirects, bounded size and time) and checks its `issuer`. */
-  private async discoverAt(p: NormalizedOAuthProvider, wellKnown: string, issuer: string | undefined): Promise<o.AuthorizationServer> {
+  private async discoverAt(
+    p: NormalizedOAuthProvider,
+    wellKnown: string,
+    issuer: string | undefined,
+  ): Promise<o.AuthorizationServer> {
     const url = new URL(wellKnown);
-    if (url.protocol !== 'https:' && !isLoopback(url)) throw new OAuthSignInError(`${p.name}: discovery needs https (${url.origin}).`);
-    const response = await boundedFetch(url.href, { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual', body: undefined }, p.customFetch);
+    if (url.protocol !== 'https:' && !isLoopback(url))
+      throw new OAuthSignInError(`${p.name}: discovery needs https (${url.origin}).`);
+    const response = await boundedFetch(
+      url.href,
+      { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual', body: undefined },
+      p.customFetch,
+    );
     let expected = issuer;
     if (expected === undefined) {
       // Only `wellKnown` given: the document names the issuer, which ID tokens must then match.
-      const body = (await response.clone().json().catch(() => null)) as { issuer?: unknown } | null;
-      if (typeof body?.issuer !== 'string') throw new OAuthSignInError(`${p.name}: the discovery document has no issuer.`);
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { issuer?: unknown } | null;
+      if (typeof body?.issuer !== 'string')
+        throw new OAuthSignInError(`${p.name}: the discovery document has no issuer.`);
       expected = body.issuer;
     }
     const as = await o.processDiscoveryResponse(new URL(expected), response);
@@ -107,7 +129,9 @@ export class OAuthDiscovery {
 function jwtPayload(jwt: string): Record<string, unknown> | undefined {
   try {
     const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as unknown;
-    return payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
+    return payload && typeof payload === 'object' && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

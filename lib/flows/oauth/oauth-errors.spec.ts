@@ -35,22 +35,32 @@ suite('mapProtocolError', () => {
       cause: [{ scheme: 'bearer', parameters: { error: 'invalid_token' } }],
       response: new Response(null, { status: 401 }),
     });
-    expect(mapProtocolError(challenge, 'IdP').message).toBe('IdP refused the access token (WWW-Authenticate challenge).');
+    expect(mapProtocolError(challenge, 'IdP').message).toBe(
+      'IdP refused the access token (WWW-Authenticate challenge).',
+    );
   });
 
   it('turns a nonce mismatch into InvalidCheck and other processing errors into OAuthCallbackError', () => {
-    const nonce = new o.OperationProcessingError('unexpected JWT "nonce" (nonce) claim value', { code: o.JWT_CLAIM_COMPARISON, cause: { claim: 'nonce' } });
+    const nonce = new o.OperationProcessingError('unexpected JWT "nonce" (nonce) claim value', {
+      code: o.JWT_CLAIM_COMPARISON,
+      cause: { claim: 'nonce' },
+    });
     const mappedNonce = mapProtocolError(nonce, 'IdP');
     expect(mappedNonce).toBeInstanceOf(InvalidCheck);
     expect(mappedNonce.message).toBe('The ID token nonce does not match the nonce cookie.');
 
-    const audience = new o.OperationProcessingError('unexpected JWT "aud" (audience) claim value', { code: o.JWT_CLAIM_COMPARISON, cause: { claim: 'aud' } });
+    const audience = new o.OperationProcessingError('unexpected JWT "aud" (audience) claim value', {
+      code: o.JWT_CLAIM_COMPARISON,
+      cause: { claim: 'aud' },
+    });
     const mappedAudience = mapProtocolError(audience, 'IdP');
     expect(mappedAudience).toBeInstanceOf(OAuthCallbackError);
     expect(mappedAudience.message).toBe(`IdP's response was rejected: unexpected JWT "aud" (audience) claim value.`);
 
     const unsupported = new o.UnsupportedOperationError('unsupported JWS algorithm');
-    expect(mapProtocolError(unsupported, 'IdP').message).toBe(`IdP's response was rejected: unsupported JWS algorithm.`);
+    expect(mapProtocolError(unsupported, 'IdP').message).toBe(
+      `IdP's response was rejected: unsupported JWS algorithm.`,
+    );
   });
 
   it('wraps anything else (a transport failure) with its message as the cause', () => {

@@ -11,14 +11,19 @@ export function describe(error: unknown): string {
 export function mapProtocolError(error: unknown, name: string): AuthError {
   if (error instanceof AuthError) return error;
   if (error instanceof o.ResponseBodyError) {
-    return new OAuthCallbackError(`${name} refused the request (${error.error}).`, { cause: { error: error.error, status: error.status } });
+    return new OAuthCallbackError(`${name} refused the request (${error.error}).`, {
+      cause: { error: error.error, status: error.status },
+    });
   }
-  if (error instanceof o.WWWAuthenticateChallengeError) return new OAuthCallbackError(`${name} refused the access token (WWW-Authenticate challenge).`);
+  if (error instanceof o.WWWAuthenticateChallengeError)
+    return new OAuthCallbackError(`${name} refused the access token (WWW-Authenticate challenge).`);
   if (error instanceof o.OperationProcessingError) {
     const claim = (error.cause as { claim?: unknown } | undefined)?.claim;
-    if (error.code === o.JWT_CLAIM_COMPARISON && claim === 'nonce') return new InvalidCheck('The ID token nonce does not match the nonce cookie.');
+    if (error.code === o.JWT_CLAIM_COMPARISON && claim === 'nonce')
+      return new InvalidCheck('The ID token nonce does not match the nonce cookie.');
     return new OAuthCallbackError(`${name}'s response was rejected: ${error.message}.`);
   }
-  if (error instanceof o.UnsupportedOperationError) return new OAuthCallbackError(`${name}'s response was rejected: ${error.message}.`);
+  if (error instanceof o.UnsupportedOperationError)
+    return new OAuthCallbackError(`${name}'s response was rejected: ${error.message}.`);
   return new OAuthCallbackError(`Could not complete sign-in with ${name}: ${describe(error)}`, { cause: error });
 }

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { gzipSync } from 'node:zlib';
 import * as o from 'oauth4webapi';
-import { boundedFetch, isLoopback, OAUTH_MAX_RESPONSE_BYTES, oauthTransport, safeUrl, type FetchInit } from './oauth-http.js';
+import {
+  boundedFetch,
+  isLoopback,
+  OAUTH_MAX_RESPONSE_BYTES,
+  oauthTransport,
+  safeUrl,
+  type FetchInit,
+} from './oauth-http.js';
 import { normalized, oauthConfig, startServer, type Answer, type TestServer } from './fixtures/oauth.fixture.js';
 
 const GET: FetchInit = { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual' };
@@ -17,7 +24,10 @@ beforeAll(async () => {
       case '/at-limit':
         return { body: 'y'.repeat(OAUTH_MAX_RESPONSE_BYTES), headers: { 'content-type': 'text/plain' } };
       case '/gzip':
-        return { body: gzipSync(JSON.stringify({ zipped: true })), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } };
+        return {
+          body: gzipSync(JSON.stringify({ zipped: true })),
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        };
       case '/moved':
         return { status: 302, headers: { location: '/small' } };
       case '/empty':
@@ -39,7 +49,9 @@ describe('boundedFetch', () => {
   });
 
   it('refuses a body over the cap, naming only the origin', async () => {
-    await expect(boundedFetch(`${server.url}/large?secret=1`, GET)).rejects.toThrow(`the response from ${server.url} is too large`);
+    await expect(boundedFetch(`${server.url}/large?secret=1`, GET)).rejects.toThrow(
+      `the response from ${server.url} is too large`,
+    );
   });
 
   it('hands on the decoded body without the encoding and length headers that described the wire', async () => {
@@ -75,7 +87,18 @@ describe('boundedFetch', () => {
 
 describe('oauthTransport', () => {
   it('allows plain http for loopback hosts only, and fetches through boundedFetch', async () => {
-    const config = oauthConfig({ providers: [{ id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://op.example', clientId: 'c', clientSecret: 's' } as never] });
+    const config = oauthConfig({
+      providers: [
+        {
+          id: 'idp',
+          name: 'IdP',
+          type: 'oidc',
+          issuer: 'https://op.example',
+          clientId: 'c',
+          clientSecret: 's',
+        } as never,
+      ],
+    });
     const p = normalized(config, 'idp');
     expect(oauthTransport(p, `${server.url}/token`)[o.allowInsecureRequests]).toBe(true);
     expect(oauthTransport(p, new URL('http://[::1]:8080/x'))[o.allowInsecureRequests]).toBe(true);
@@ -89,7 +112,11 @@ describe('oauthTransport', () => {
 describe('isLoopback and safeUrl', () => {
   it('know localhost, 127.0.0.1 and [::1], and nothing else', () => {
     expect(['http://localhost:3000', 'http://127.0.0.1', 'http://[::1]:1'].map(isLoopback)).toEqual([true, true, true]);
-    expect(['http://127.0.0.2', 'https://localhost.example.com', 'not a url'].map(isLoopback)).toEqual([false, false, false]);
+    expect(['http://127.0.0.2', 'https://localhost.example.com', 'not a url'].map(isLoopback)).toEqual([
+      false,
+      false,
+      false,
+    ]);
     expect(safeUrl('https://op.example/x')?.host).toBe('op.example');
     expect(safeUrl('::')).toBeUndefined();
   });

@@ -10,11 +10,23 @@ export const OAUTH_MAX_RESPONSE_BYTES = 512 * 1024;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** What oauth4webapi hands its `[customFetch]`; never follows redirects (it asks for `manual`). */
-export type FetchInit = { method: string; headers: Record<string, string>; body?: unknown; redirect: 'manual'; signal?: AbortSignal };
+export type FetchInit = {
+  method: string;
+  headers: Record<string, string>;
+  body?: unknown;
+  redirect: 'manual';
+  signal?: AbortSignal;
+};
 
 /** fetch with a timeout and a cap on the body size, through the provider's `customFetch` when it has one. */
-export async function boundedFetch(url: string, init: FetchInit, customFetch?: (url: string, init: RequestInit) => Promise<Response>): Promise<Response> {
-  const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS)]) : AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS);
+export async function boundedFetch(
+  url: string,
+  init: FetchInit,
+  customFetch?: (url: string, init: RequestInit) => Promise<Response>,
+): Promise<Response> {
+  const signal = init.signal
+    ? AbortSignal.any([init.signal, AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS)])
+    : AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS);
   const response = await (customFetch ?? fetch)(url, { ...(init as RequestInit), signal });
   if (!response.body || response.status === 204 || response.status === 304) return response;
   const body = await readCappedBody(response, OAUTH_MAX_RESPONSE_BYTES);

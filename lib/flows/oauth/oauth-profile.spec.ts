@@ -3,7 +3,14 @@ import type * as o from 'oauth4webapi';
 import { InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from '../../errors/auth.errors.js';
 import type { Profile, TokenSet } from '../../types/common.types.js';
 import { mapProfile, readProfile } from './oauth-profile.js';
-import { normalized, oauthConfig, providerContext, startServer, type Answer, type TestServer } from './fixtures/oauth.fixture.js';
+import {
+  normalized,
+  oauthConfig,
+  providerContext,
+  startServer,
+  type Answer,
+  type TestServer,
+} from './fixtures/oauth.fixture.js';
 
 let server: TestServer;
 let answer: Answer = { body: {} };
@@ -18,16 +25,38 @@ afterAll(() => server.close());
 /** A provider `idp` (OAuth 2.0 with the test server's userinfo unless `extra` says otherwise). */
 function setup(extra: Record<string, unknown> = {}) {
   const config = oauthConfig({
-    providers: [{ id: 'idp', name: 'IdP', type: 'oauth', authorization: 'https://as.example/a', token: 'https://as.example/t', userinfo: `${server.url}/user`, clientId: 'c', clientSecret: 's', ...extra } as never],
+    providers: [
+      {
+        id: 'idp',
+        name: 'IdP',
+        type: 'oauth',
+        authorization: 'https://as.example/a',
+        token: 'https://as.example/t',
+        userinfo: `${server.url}/user`,
+        clientId: 'c',
+        clientSecret: 's',
+        ...extra,
+      } as never,
+    ],
   });
-  const as: o.AuthorizationServer = { issuer: 'https://as.example', userinfo_endpoint: `${server.url}/discovered-user` };
+  const as: o.AuthorizationServer = {
+    issuer: 'https://as.example',
+    userinfo_endpoint: `${server.url}/discovered-user`,
+  };
   return { ctx: providerContext(config, 'idp'), p: normalized(config, 'idp'), as };
 }
 
 describe('readProfile', () => {
   it('OIDC: a copy of the ID token claims, without any request', async () => {
     const { ctx, p, as } = setup({ type: 'oidc', issuer: 'https://op.example', userinfo: undefined });
-    const claims = { sub: 'u1', iss: 'https://op.example', aud: 'c', iat: 1, exp: 2, email: 'ada@example.com' } as o.IDToken;
+    const claims = {
+      sub: 'u1',
+      iss: 'https://op.example',
+      aud: 'c',
+      iat: 1,
+      exp: 2,
+      email: 'ada@example.com',
+    } as o.IDToken;
     const before = server.received.length;
     const profile = await readProfile(ctx, p, as, client, tokens, claims);
     expect(profile).toEqual(claims);
@@ -48,21 +77,30 @@ describe('readProfile', () => {
   it('takes the discovered endpoint when none is configured', async () => {
     answer = { body: { id: 'd' } };
     const { ctx, p } = setup({ issuer: 'https://as.example', userinfo: { params: { x: '1' } } });
-    const as: o.AuthorizationServer = { issuer: 'https://as.example', userinfo_endpoint: `${server.url}/discovered-user` };
+    const as: o.AuthorizationServer = {
+      issuer: 'https://as.example',
+      userinfo_endpoint: `${server.url}/discovered-user`,
+    };
     expect(await readProfile(ctx, p, as, client, tokens, undefined)).toEqual({ id: 'd' });
     expect(server.received.at(-1)!.url.pathname).toBe('/discovered-user');
-    await expect(readProfile(ctx, p, { issuer: 'https://as.example' }, client, tokens, undefined)).rejects.toThrow(InvalidEndpoints);
+    await expect(readProfile(ctx, p, { issuer: 'https://as.example' }, client, tokens, undefined)).rejects.toThrow(
+      InvalidEndpoints,
+    );
   });
 
   it('refuses an error status or a body that is not a JSON object', async () => {
     const { ctx, p, as } = setup();
     answer = { status: 500, body: { error: 'server_error' } };
-    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow(new OAuthCallbackError("IdP's userinfo endpoint answered 500."));
+    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow(
+      new OAuthCallbackError("IdP's userinfo endpoint answered 500."),
+    );
     answer = { body: [1, 2] };
-    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow("IdP's userinfo endpoint returned no JSON object.");
+    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow(
+      "IdP's userinfo endpoint returned no JSON object.",
+    );
   });
 
-  it("lets `userinfo.conform` repair the response before it is read", async () => {
+  it('lets `userinfo.conform` repair the response before it is read', async () => {
     answer = { body: { data: { id: 7 } } };
     const conform = async (response: Response) => Response.json(((await response.json()) as { data: unknown }).data);
     const { ctx, p, as } = setup({ userinfo: { url: `${server.url}/user`, conform } });
@@ -89,7 +127,9 @@ describe('readProfile', () => {
     expect(await readProfile(ctx, p, as, client, tokens, undefined)).toEqual({ id: 'custom' });
     expect(calls).toEqual([{ tokens, callbackUrl: ctx.providerCallbackUrl }]);
     result = null;
-    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow('IdP: userinfo.request() returned no profile.');
+    await expect(readProfile(ctx, p, as, client, tokens, undefined)).rejects.toThrow(
+      'IdP: userinfo.request() returned no profile.',
+    );
   });
 });
 
@@ -98,13 +138,21 @@ describe('mapProfile', () => {
 
   it('maps with the default profile() and account()', async () => {
     const { p } = setup();
-    const mapped = await mapProfile(p, { id: 42, login: 'grace', name: 'Grace', email: 'g@example.com' } as Profile, { ...tokens, refresh_token: 'r', extra: 'x' }, params);
+    const mapped = await mapProfile(
+      p,
+      { id: 42, login: 'grace', name: 'Grace', email: 'g@example.com' } as Profile,
+      { ...tokens, refresh_token: 'r', extra: 'x' },
+      params,
+    );
     expect(mapped.user).toEqual({ id: '42', name: 'Grace', email: 'g@example.com' });
     expect(mapped.stored).toEqual({ access_token: 'the-access-token', refresh_token: 'r', token_type: 'bearer' });
   });
 
   it('runs conformProfile() with the callback parameters before profile()', async () => {
-    const conformProfile = (profile: Profile, context: { params: Record<string, string | undefined> }) => ({ ...profile, name: (JSON.parse(context.params.user!) as { name: string }).name });
+    const conformProfile = (profile: Profile, context: { params: Record<string, string | undefined> }) => ({
+      ...profile,
+      name: (JSON.parse(context.params.user!) as { name: string }).name,
+    });
     const { p } = setup({ conformProfile });
     const mapped = await mapProfile(p, { sub: 'u1' } as Profile, tokens, params);
     expect(mapped.profile).toEqual({ sub: 'u1', name: 'Ada' });
@@ -118,8 +166,14 @@ describe('mapProfile', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ conformProfile: boom }, 'IdP: conformProfile() threw: boom'],
       [{ profile: boom }, 'IdP: profile() threw: boom'],
-      [{ profile: () => ({ id: '' }) }, "IdP: profile() returned no `id`; return the user's id at the provider (e.g. the `sub` claim)."],
-      [{ profile: () => null }, "IdP: profile() returned no `id`; return the user's id at the provider (e.g. the `sub` claim)."],
+      [
+        { profile: () => ({ id: '' }) },
+        "IdP: profile() returned no `id`; return the user's id at the provider (e.g. the `sub` claim).",
+      ],
+      [
+        { profile: () => null },
+        "IdP: profile() returned no `id`; return the user's id at the provider (e.g. the `sub` claim).",
+      ],
       [{ account: boom }, 'IdP: account() threw: boom'],
     ];
     for (const [extra, message] of cases) {

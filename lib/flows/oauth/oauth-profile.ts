@@ -29,11 +29,15 @@ export async function readProfile(
   if (p.type === 'oidc' && p.idToken) return { ...(claims as Profile) };
   if (p.userinfo?.request) {
     const profile = await p.userinfo.request({ tokens, provider: handlerProvider(ctx, p, as) });
-    if (!profile || typeof profile !== 'object') throw new OAuthCallbackError(`${p.name}: userinfo.request() returned no profile.`);
+    if (!profile || typeof profile !== 'object')
+      throw new OAuthCallbackError(`${p.name}: userinfo.request() returned no profile.`);
     return profile;
   }
   const endpoint = p.userinfo?.url?.href ?? as.userinfo_endpoint;
-  if (!endpoint) throw new InvalidEndpoints(`${p.name} has no userinfo endpoint: set \`userinfo\` or an \`issuer\` whose discovery document has one.`);
+  if (!endpoint)
+    throw new InvalidEndpoints(
+      `${p.name} has no userinfo endpoint: set \`userinfo\` or an \`issuer\` whose discovery document has one.`,
+    );
   const url = new URL(endpoint);
   for (const [key, value] of Object.entries(p.userinfo?.params ?? {})) url.searchParams.set(key, value);
   const target = { ...as, userinfo_endpoint: url.href };
@@ -45,7 +49,8 @@ export async function readProfile(
   }
   if (!response.ok) throw new OAuthCallbackError(`${p.name}'s userinfo endpoint answered ${response.status}.`);
   const body = (await response.json().catch(() => null)) as unknown;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthCallbackError(`${p.name}'s userinfo endpoint returned no JSON object.`);
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new OAuthCallbackError(`${p.name}'s userinfo endpoint returned no JSON object.`);
   return body as Profile;
 }
 
@@ -53,7 +58,12 @@ export async function readProfile(
  * Runs the provider's `conformProfile()` (with the callback parameters), `profile()` and `account()`.
  * `OAuthProfileParseError` when one throws or `profile()` returns no `id`.
  */
-export async function mapProfile(p: NormalizedOAuthProvider, read: Profile, tokens: TokenSet, params: URLSearchParams): Promise<MappedProfile> {
+export async function mapProfile(
+  p: NormalizedOAuthProvider,
+  read: Profile,
+  tokens: TokenSet,
+  params: URLSearchParams,
+): Promise<MappedProfile> {
   let profile = read;
   if (p.conformProfile) {
     try {
@@ -70,7 +80,9 @@ export async function mapProfile(p: NormalizedOAuthProvider, read: Profile, toke
     throw new OAuthProfileParseError(`${p.name}: profile() threw: ${describe(error)}`, { cause: error });
   }
   if (!user || typeof user !== 'object' || user.id === undefined || user.id === null || String(user.id) === '') {
-    throw new OAuthProfileParseError(`${p.name}: profile() returned no \`id\`; return the user's id at the provider (e.g. the \`sub\` claim).`);
+    throw new OAuthProfileParseError(
+      `${p.name}: profile() returned no \`id\`; return the user's id at the provider (e.g. the \`sub\` claim).`,
+    );
   }
   let stored: TokenSet;
   try {

@@ -15,26 +15,46 @@ function decisions(provider: Record<string, unknown>, redirectProxyUrl?: string,
 
 describe('redirect URI and the redirect proxy', () => {
   it('without a proxy: our own callback URL', () => {
-    expect(decisions(base)).toEqual({ proxying: false, onProxy: false, redirectUri: `${APP_ORIGIN}/auth/callback/idp` });
+    expect(decisions(base)).toEqual({
+      proxying: false,
+      onProxy: false,
+      redirectUri: `${APP_ORIGIN}/auth/callback/idp`,
+    });
   });
 
   it("on a preview deployment: the proxy's callback URL", () => {
-    expect(decisions(base, `${PROXY}/auth/`)).toEqual({ proxying: true, onProxy: false, redirectUri: `${PROXY}/auth/callback/idp` });
+    expect(decisions(base, `${PROXY}/auth/`)).toEqual({
+      proxying: true,
+      onProxy: false,
+      redirectUri: `${PROXY}/auth/callback/idp`,
+    });
   });
 
   it('on the proxy itself: its own callback URL, and it knows it is the proxy', () => {
-    expect(decisions(base, `${PROXY}/auth`, PROXY)).toEqual({ proxying: false, onProxy: true, redirectUri: `${PROXY}/auth/callback/idp` });
+    expect(decisions(base, `${PROXY}/auth`, PROXY)).toEqual({
+      proxying: false,
+      onProxy: true,
+      redirectUri: `${PROXY}/auth/callback/idp`,
+    });
   });
 
   it('a form_post provider never goes through the proxy', () => {
     const formPost = { ...base, authorization: { params: { response_mode: 'form_post' } } };
-    expect(decisions(formPost, `${PROXY}/auth`)).toEqual({ proxying: false, onProxy: false, redirectUri: `${APP_ORIGIN}/auth/callback/idp` });
+    expect(decisions(formPost, `${PROXY}/auth`)).toEqual({
+      proxying: false,
+      onProxy: false,
+      redirectUri: `${APP_ORIGIN}/auth/callback/idp`,
+    });
   });
 });
 
 describe('handlerProvider', () => {
-  it("gives custom handlers the provider with our URLs and the endpoints discovery found", () => {
-    const custom = { ...base, token: { request: async () => ({ tokens: {} }) }, userinfo: { params: { fields: 'id' } } };
+  it('gives custom handlers the provider with our URLs and the endpoints discovery found', () => {
+    const custom = {
+      ...base,
+      token: { request: async () => ({ tokens: {} }) },
+      userinfo: { params: { fields: 'id' } },
+    };
     const config = oauthConfig({ providers: [custom as never] });
     const ctx = providerContext(config, 'idp');
     const seen = handlerProvider(ctx, normalized(config, 'idp'), {
@@ -53,7 +73,10 @@ describe('handlerProvider', () => {
   it('keeps explicit endpoint URLs over discovered ones, and adds none that discovery lacks', () => {
     const explicit = { ...base, token: 'https://op.example/own-token' };
     const config = oauthConfig({ providers: [explicit as never] });
-    const seen = handlerProvider(providerContext(config, 'idp'), normalized(config, 'idp'), { issuer: 'https://op.example', token_endpoint: 'https://op.example/token' });
+    const seen = handlerProvider(providerContext(config, 'idp'), normalized(config, 'idp'), {
+      issuer: 'https://op.example',
+      token_endpoint: 'https://op.example/token',
+    });
     expect(seen.token?.url?.href).toBe('https://op.example/own-token');
     expect(seen.userinfo).toBeUndefined();
   });

@@ -24,7 +24,9 @@ export function redirectUri(ctx: ProviderContext, p: NormalizedOAuthProvider): s
  */
 export function handlerProvider(ctx: ProviderContext, p: NormalizedOAuthProvider, as: o.AuthorizationServer) {
   const withUrl = <E extends { url?: URL }>(endpoint: E | undefined, discovered: string | undefined) =>
-    endpoint?.url || !discovered ? endpoint : { ...(endpoint ?? ({ params: {} } as unknown as E)), url: new URL(discovered) };
+    endpoint?.url || !discovered
+      ? endpoint
+      : { ...(endpoint ?? ({ params: {} } as unknown as E)), url: new URL(discovered) };
   return {
     ...p,
     signinUrl: ctx.signinUrl,

@@ -40,12 +40,20 @@ export class OAuthTokenExchange {
     let response: Response;
     if (p.token?.request) {
       // A custom token request (Auth.js never calls it): its tokens still go through validation.
-      const result = await p.token.request({ checks: values, params: Object.fromEntries(params), provider: handlerProvider(ctx, p, as) });
+      const result = await p.token.request({
+        checks: values,
+        params: Object.fromEntries(params),
+        provider: handlerProvider(ctx, p, as),
+      });
       const tokens = (result as { tokens?: TokenSet })?.tokens;
-      if (!tokens || typeof tokens !== 'object') throw new OAuthCallbackError(`${p.name}: token.request() must return { tokens }.`);
+      if (!tokens || typeof tokens !== 'object')
+        throw new OAuthCallbackError(`${p.name}: token.request() must return { tokens }.`);
       response = Response.json({ token_type: 'bearer', ...tokens });
     } else {
-      if (!as.token_endpoint) throw new InvalidEndpoints(`${p.name} has no token endpoint: set \`token\` or an \`issuer\` whose discovery document has one.`);
+      if (!as.token_endpoint)
+        throw new InvalidEndpoints(
+          `${p.name} has no token endpoint: set \`token\` or an \`issuer\` whose discovery document has one.`,
+        );
       response = await o.authorizationCodeGrantRequest(
         as,
         client,
@@ -69,8 +77,13 @@ export class OAuthTokenExchange {
     const tokens: TokenSet = { ...(processed as TokenSet) };
     // `expires_at` (seconds) from `expires_in`, or as the provider sent it; a value that is not a
     // NumericDate a Date can hold is dropped rather than stored (it would read back as garbage).
-    if (typeof processed.expires_in === 'number') tokens.expires_at = Math.floor(Date.now() / 1000) + processed.expires_in;
-    if (tokens.expires_at !== undefined && (numericDateMs(tokens.expires_at) === undefined || !Number.isInteger(tokens.expires_at))) delete tokens.expires_at;
+    if (typeof processed.expires_in === 'number')
+      tokens.expires_at = Math.floor(Date.now() / 1000) + processed.expires_in;
+    if (
+      tokens.expires_at !== undefined &&
+      (numericDateMs(tokens.expires_at) === undefined || !Number.isInteger(tokens.expires_at))
+    )
+      delete tokens.expires_at;
     return { tokens, claims: o.getValidatedIdTokenClaims(processed) };
   }
 
@@ -105,8 +118,12 @@ export class OAuthTokenExchange {
 }
 
 /** The `private_key_jwt` signing key: a CryptoKey or `{ key, kid }` as given, a private JWK imported. */
-export async function importPrivateKey(key: ClientPrivateKey | undefined, name: string): Promise<o.CryptoKey | o.PrivateKey> {
-  if (!key || typeof key !== 'object') throw new InvalidEndpoints(`${name}: private_key_jwt needs \`token.clientPrivateKey\`.`);
+export async function importPrivateKey(
+  key: ClientPrivateKey | undefined,
+  name: string,
+): Promise<o.CryptoKey | o.PrivateKey> {
+  if (!key || typeof key !== 'object')
+    throw new InvalidEndpoints(`${name}: private_key_jwt needs \`token.clientPrivateKey\`.`);
   if ('d' in key && typeof key.d === 'string') {
     const jwk = key as o.JWK & { d: string; alg?: string };
     if (!jwk.alg) throw new InvalidEndpoints(`${name}: the private JWK needs an \`alg\`.`);

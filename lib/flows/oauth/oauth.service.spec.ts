@@ -21,7 +21,17 @@ describe('OAuthService (the facade the router calls)', () => {
           secret: FIXTURE_SECRET,
           adapter: new MemoryAdapter(),
           providers: [
-            { id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://op.example', authorization: 'https://op.example/authorize', token: 'https://op.example/token', jwks_endpoint: 'https://op.example/jwks', clientId: 'c', clientSecret: 's' },
+            {
+              id: 'idp',
+              name: 'IdP',
+              type: 'oidc',
+              issuer: 'https://op.example',
+              authorization: 'https://op.example/authorize',
+              token: 'https://op.example/token',
+              jwks_endpoint: 'https://op.example/jwks',
+              clientId: 'c',
+              clientSecret: 's',
+            },
             Email({ sendVerificationRequest: async () => undefined }),
           ],
         }),
@@ -43,7 +53,9 @@ describe('OAuthService (the facade the router calls)', () => {
   it('refuses a provider that is not OAuth or OIDC with InvalidProvider, for both routes', async () => {
     const email = providerContext(config, 'email', { method: 'POST' });
     await expect(service.signIn(email)).rejects.toThrow(InvalidProvider);
-    await expect(service.callback(providerContext(config, 'email'))).rejects.toThrow('Provider "email" is of type email, not oauth or oidc.');
+    await expect(service.callback(providerContext(config, 'email'))).rejects.toThrow(
+      'Provider "email" is of type email, not oauth or oidc.',
+    );
     expect(email.responseCookies).toEqual([]);
   });
 });

@@ -12,7 +12,9 @@ describe('ReplayMemory', () => {
     const memory = new ReplayMemory();
     memory.markUsed('idp', { code_verifier: 'v1', state: 's1' }, 'code-1');
     expect(() => memory.markUsed('idp', { code_verifier: 'v1', state: 's1' }, 'code-2')).toThrow(InvalidCheck);
-    expect(() => memory.markUsed('idp', { code_verifier: 'v1' }, 'code-3')).toThrow('This sign-in response was already used.');
+    expect(() => memory.markUsed('idp', { code_verifier: 'v1' }, 'code-3')).toThrow(
+      'This sign-in response was already used.',
+    );
     memory.markUsed('other', { code_verifier: 'v1' }, 'code-1');
     memory.markUsed('idp', { code_verifier: 'v2', state: 's1' }, 'code-1');
   });

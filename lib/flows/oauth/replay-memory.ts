@@ -21,7 +21,8 @@ export class ReplayMemory {
     const now = Date.now();
     const material = values.code_verifier ?? values.state ?? values.nonce ?? `code:${code}`;
     const key = createHash('sha256').update(`${providerId}\0${material}`).digest('base64url');
-    if (!this.used.remember(key, true, now + CHECK_MAX_AGE * 1000, now)) throw new InvalidCheck('This sign-in response was already used.');
+    if (!this.used.remember(key, true, now + CHECK_MAX_AGE * 1000, now))
+      throw new InvalidCheck('This sign-in response was already used.');
   }
 
   /** How many values are remembered (expired ones included until they are read or swept). */

@@ -29,7 +29,11 @@ interface AdapterExtras {
  * The user's passkeys: their authenticators still linked, through a WebAuthn provider configured
  * now, to that user.
  */
-export async function listPasskeys(adapters: AdapterService, config: ResolvedAuthConfig, userId: string): Promise<PasskeyInfo[]> {
+export async function listPasskeys(
+  adapters: AdapterService,
+  config: ResolvedAuthConfig,
+  userId: string,
+): Promise<PasskeyInfo[]> {
   const adapter = adapters.require('listAuthenticatorsByUserId', 'getAccount');
   const out: PasskeyInfo[] = [];
   for (const a of await adapter.listAuthenticatorsByUserId(userId)) {
@@ -53,15 +57,30 @@ export async function listPasskeys(adapters: AdapterService, config: ResolvedAut
  * address on the user must remain. The account link goes first (the passkey then no longer signs
  * in); the authenticator row is deleted when the adapter has `deleteAuthenticator`.
  */
-export async function deletePasskey(adapters: AdapterService, config: ResolvedAuthConfig, userId: string, credentialID: string): Promise<void> {
-  const adapter = adapters.require('getAuthenticator', 'listAuthenticatorsByUserId', 'getAccount', 'unlinkAccount', 'getUser');
-  const authenticator = typeof credentialID === 'string' && credentialID ? await adapter.getAuthenticator(credentialID) : null;
-  const provider = authenticator && authenticator.userId === userId ? await providerOf(adapters, config, authenticator) : undefined;
+export async function deletePasskey(
+  adapters: AdapterService,
+  config: ResolvedAuthConfig,
+  userId: string,
+  credentialID: string,
+): Promise<void> {
+  const adapter = adapters.require(
+    'getAuthenticator',
+    'listAuthenticatorsByUserId',
+    'getAccount',
+    'unlinkAccount',
+    'getUser',
+  );
+  const authenticator =
+    typeof credentialID === 'string' && credentialID ? await adapter.getAuthenticator(credentialID) : null;
+  const provider =
+    authenticator && authenticator.userId === userId ? await providerOf(adapters, config, authenticator) : undefined;
   if (!authenticator || !provider) throw new InvalidRequest('This user has no such passkey.');
 
   const others = (await listPasskeys(adapters, config, userId)).filter((p) => p.credentialID !== credentialID);
   if (others.length === 0 && !(await hasOtherWayIn(adapters, config, userId))) {
-    throw new LastSignInMethod('This is the user\'s only way to sign in: add another passkey or link another account first.');
+    throw new LastSignInMethod(
+      "This is the user's only way to sign in: add another passkey or link another account first.",
+    );
   }
 
   await adapter.unlinkAccount({ provider, providerAccountId: authenticator.providerAccountId });
@@ -70,13 +89,20 @@ export async function deletePasskey(adapters: AdapterService, config: ResolvedAu
     try {
       await raw.deleteAuthenticator(credentialID);
     } catch (error) {
-      throw new AdapterError('The adapter\'s deleteAuthenticator failed; the passkey is unlinked and can no longer sign in.', { cause: error });
+      throw new AdapterError(
+        "The adapter's deleteAuthenticator failed; the passkey is unlinked and can no longer sign in.",
+        { cause: error },
+      );
     }
   }
 }
 
 /** The WebAuthn provider through which an authenticator is linked to its owner, if any. */
-async function providerOf(adapters: AdapterService, config: ResolvedAuthConfig, a: AdapterAuthenticator): Promise<string | undefined> {
+async function providerOf(
+  adapters: AdapterService,
+  config: ResolvedAuthConfig,
+  a: AdapterAuthenticator,
+): Promise<string | undefined> {
   const { getAccount } = adapters.require('getAccount');
   for (const p of config.providers) {
     if (p.type !== 'webauthn') continue;

@@ -56,7 +56,7 @@ export class WebAuthnAuthenticationService {
     const handle = response.response.userHandle;
     if (settings.verifyUserHandle) {
       if (handle ? !isUserHandleOf(handle, authenticator.userId, ctx.config.secrets) : !challenge.data.userId) {
-        throw new WebAuthnVerificationError('The passkey\'s user handle does not belong to the passkey\'s owner.');
+        throw new WebAuthnVerificationError("The passkey's user handle does not belong to the passkey's owner.");
       }
     }
 
@@ -80,7 +80,7 @@ export class WebAuthnAuthenticationService {
     const { newCounter, credentialDeviceType } = verification.authenticationInfo;
     // WA-A8: backup eligibility is fixed at creation; a change means another authenticator.
     if (authenticator.credentialDeviceType !== credentialDeviceType) {
-      throw new WebAuthnVerificationError('The passkey\'s backup eligibility changed since it was registered.');
+      throw new WebAuthnVerificationError("The passkey's backup eligibility changed since it was registered.");
     }
 
     return this.signIns.completeSignIn(ctx, {
@@ -95,9 +95,13 @@ export class WebAuthnAuthenticationService {
           // MemoryAdapter and TypeOrmAdapter say so; for other adapters, look whether it moved.
           const lost =
             (error instanceof AdapterConflictError && error.conflict === 'authenticator.counter') ||
-            (error instanceof AdapterError && (await orNull(() => adapter.getAuthenticator(stored)))?.counter !== authenticator.counter);
+            (error instanceof AdapterError &&
+              (await orNull(() => adapter.getAuthenticator(stored)))?.counter !== authenticator.counter);
           if (lost) {
-            throw new WebAuthnVerificationError('The passkey was used concurrently; its counter moved. Sign in again.', { cause: error });
+            throw new WebAuthnVerificationError(
+              'The passkey was used concurrently; its counter moved. Sign in again.',
+              { cause: error },
+            );
           }
           throw error;
         }

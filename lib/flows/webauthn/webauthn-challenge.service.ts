@@ -30,7 +30,11 @@ export class WebAuthnChallengeService {
 
   /** Seals the challenge into the single-use challenge cookie. */
   async seal(ctx: ProviderContext, challenge: string, data: ChallengeData, maxAge: number): Promise<void> {
-    await this.checks.seal(ctx, 'webauthnChallenge', challenge, { provider: ctx.provider.id, data: data as unknown as Record<string, unknown>, maxAge });
+    await this.checks.seal(ctx, 'webauthnChallenge', challenge, {
+      provider: ctx.provider.id,
+      data: data as unknown as Record<string, unknown>,
+      maxAge,
+    });
   }
 
   /**
@@ -44,13 +48,17 @@ export class WebAuthnChallengeService {
       opened = await this.checks.open(ctx, 'webauthnChallenge', ctx.provider.id, { consume: true });
     } catch (error) {
       if (error instanceof AuthError && !(error instanceof AdapterError)) {
-        throw new WebAuthnVerificationError('The WebAuthn challenge is missing, expired or invalid; start again.', { cause: error });
+        throw new WebAuthnVerificationError('The WebAuthn challenge is missing, expired or invalid; start again.', {
+          cause: error,
+        });
       }
       throw error;
     }
     const data = (opened.data ?? {}) as ChallengeData;
     if (typeof opened.value !== 'string' || data.action !== action) {
-      throw new WebAuthnVerificationError(`The WebAuthn challenge was issued for another ceremony than ${action}; start again.`);
+      throw new WebAuthnVerificationError(
+        `The WebAuthn challenge was issued for another ceremony than ${action}; start again.`,
+      );
     }
     return { value: opened.value, data };
   }

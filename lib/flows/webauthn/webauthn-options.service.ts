@@ -64,10 +64,18 @@ export class WebAuthnOptionsService {
         ...pick(config.authenticationOptions, ['timeout', 'extensions']),
         rpID: rp.id,
         userVerification: config.authenticationOptions?.userVerification ?? settings.userVerification,
-        allowCredentials: credentials.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
+        allowCredentials: credentials.map((a) => ({
+          id: wireCredentialId(a.credentialID),
+          transports: splitTransports(a.transports),
+        })),
       } as Parameters<typeof generateAuthenticationOptions>[0]);
       // Bind the sign-in to the user only when their credentials were offered (WA-A1).
-      await this.challenges.seal(ctx, options.challenge, { action, userId: credentials.length ? sessionUser!.id : undefined }, settings.challengeMaxAge);
+      await this.challenges.seal(
+        ctx,
+        options.challenge,
+        { action, userId: credentials.length ? sessionUser!.id : undefined },
+        settings.challengeMaxAge,
+      );
       return { json: { action, options } };
     }
 
@@ -84,7 +92,10 @@ export class WebAuthnOptionsService {
       userID: userHandle(ctx.config.secrets[0], userId),
       userName,
       userDisplayName: sessionUser?.name ?? userName,
-      excludeCredentials: existing.map((a) => ({ id: wireCredentialId(a.credentialID), transports: splitTransports(a.transports) })),
+      excludeCredentials: existing.map((a) => ({
+        id: wireCredentialId(a.credentialID),
+        transports: splitTransports(a.transports),
+      })),
       authenticatorSelection: {
         residentKey: settings.residentKey,
         requireResidentKey: settings.residentKey === 'required',
@@ -93,7 +104,12 @@ export class WebAuthnOptionsService {
       },
       supportedAlgorithmIDs: settings.supportedAlgorithmIDs,
     } as Parameters<typeof generateRegistrationOptions>[0]);
-    await this.challenges.seal(ctx, options.challenge, { action, userId, newUser: !sessionUser, email }, settings.challengeMaxAge);
+    await this.challenges.seal(
+      ctx,
+      options.challenge,
+      { action, userId, newUser: !sessionUser, email },
+      settings.challengeMaxAge,
+    );
     return { json: { action, options } };
   }
 
@@ -102,13 +118,18 @@ export class WebAuthnOptionsService {
    * provider has one (its `exists` is not used), else the `email` query parameter. Nothing is
    * looked up by default: the answer would not use it.
    */
-  private async registrationEmail(request: AuthRequest, config: WebAuthnConfig, address: string | undefined): Promise<string> {
+  private async registrationEmail(
+    request: AuthRequest,
+    config: WebAuthnConfig,
+    address: string | undefined,
+  ): Promise<string> {
     let email: unknown = address;
     if (config.getUserInfo) {
       const lookup = async (value: string) => this.adapters.require('getUserByEmail').getUserByEmail(value);
       email = (await config.getUserInfo(request, lookup))?.user?.email;
     }
-    if (typeof email !== 'string' || email === '') throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
+    if (typeof email !== 'string' || email === '')
+      throw new InvalidRequest('Registering a passkey needs an email address (or a signed-in user).');
     return email;
   }
 
@@ -123,7 +144,12 @@ export class WebAuthnOptionsService {
     const { windowSeconds } = rule;
     const hits: Array<{ key: string; limit: number; windowSeconds: number }> = [];
     // The address is hashed: the counter store never holds addresses.
-    if (address) hits.push({ key: `${prefix}:addr:${createHash('sha256').update(address).digest('base64url')}`, limit: rule.maxPerAddress, windowSeconds });
+    if (address)
+      hits.push({
+        key: `${prefix}:addr:${createHash('sha256').update(address).digest('base64url')}`,
+        limit: rule.maxPerAddress,
+        windowSeconds,
+      });
     const ip = clientIpBucket(ctx.request.ip);
     if (ip) hits.push({ key: `${prefix}:ip:${ip}`, limit: rule.maxPerIp, windowSeconds });
     // Both counters move; the refusal with the longest wait wins.
@@ -137,7 +163,8 @@ function requestedAddress(raw: string | undefined): string | undefined {
   const email = raw.trim().toLowerCase();
   if (email === '') return undefined;
   // Control characters never belong in an address (and PostgreSQL refuses NUL in text).
-  if (email.length > 320 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email)) throw new InvalidRequest('The email address is not valid.');
+  if (email.length > 320 || !EMAIL.test(email) || /[\u0000-\u001f\u007f]/.test(email))
+    throw new InvalidRequest('The email address is not valid.');
   return email;
 }
 

@@ -68,11 +68,14 @@ export class WebAuthnRegistrationService {
     // Sign-in lists no credentials (that would tell who has an account), so one the authenticator
     // says it did not store (credProps, asked for by SimpleWebAuthn) could never be used.
     if (isNotDiscoverable(response)) {
-      throw new WebAuthnVerificationError('This authenticator cannot store a passkey (a discoverable credential); use another one.');
+      throw new WebAuthnVerificationError(
+        'This authenticator cannot store a passkey (a discoverable credential); use another one.',
+      );
     }
     const info = verification.registrationInfo;
     const credentialId = checkCredentialId(info.credential.id);
-    if (credentialId !== response.id) throw new WebAuthnVerificationError('The credential id of the response does not match the authenticator data.');
+    if (credentialId !== response.id)
+      throw new WebAuthnVerificationError('The credential id of the response does not match the authenticator data.');
 
     // WA-R12: a credential id belongs to one user, whichever provider registered it.
     const stored = storedCredentialId(credentialId);

@@ -4,12 +4,23 @@ import { AUTH_SERVICES } from '../../auth.providers.js';
 import { InvalidRequest, RateLimited, WebAuthnVerificationError } from '../../errors/auth.errors.js';
 import { Passkey } from '../../providers/webauthn.provider.js';
 import type { WebAuthnUserConfig } from '../../providers/webauthn.types.js';
-import { applyCookies, createAuthTestbed, ORIGIN, rejectionOf, type AuthTestbed } from '../../sign-in/fixtures/auth-testbed.fixture.js';
+import {
+  applyCookies,
+  createAuthTestbed,
+  ORIGIN,
+  rejectionOf,
+  type AuthTestbed,
+} from '../../sign-in/fixtures/auth-testbed.fixture.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { WebAuthnService } from './webauthn.service.js';
 import { storedCredentialId } from './webauthn.utils.js';
 
-type Options = { challenge: string; rp: { id: string; name: string }; user: { id: string; name: string }; rpId: string } & Record<string, unknown>;
+type Options = {
+  challenge: string;
+  rp: { id: string; name: string };
+  user: { id: string; name: string };
+  rpId: string;
+} & Record<string, unknown>;
 
 /** One browser: its cookie jar, and the flow it talks to. */
 class Browser {
@@ -20,8 +31,13 @@ class Browser {
   ) {}
 
   /** `GET /webauthn-options/passkey`; keeps the challenge cookie. */
-  async options(query: Record<string, string> = {}): Promise<{ action: string; options: Options; response: AuthResponse }> {
-    const ctx = this.bed.providerContext(this.bed.request('GET', '/webauthn-options/passkey', { query, cookies: this.jar }), 'passkey');
+  async options(
+    query: Record<string, string> = {},
+  ): Promise<{ action: string; options: Options; response: AuthResponse }> {
+    const ctx = this.bed.providerContext(
+      this.bed.request('GET', '/webauthn-options/passkey', { query, cookies: this.jar }),
+      'passkey',
+    );
     const response = await this.flow.options(ctx);
     this.jar = applyCookies(this.jar, ctx.responseCookies);
     const { action, options } = response.json as { action: string; options: Options };
@@ -30,7 +46,10 @@ class Browser {
 
   /** `POST /callback/passkey` with the authenticator's answer; keeps the session cookie. */
   async callback(action: string, data: unknown, method = 'POST'): Promise<AuthResponse> {
-    const ctx = this.bed.providerContext(this.bed.request(method, '/callback/passkey', { body: { action, data }, cookies: this.jar }), 'passkey');
+    const ctx = this.bed.providerContext(
+      this.bed.request(method, '/callback/passkey', { body: { action, data }, cookies: this.jar }),
+      'passkey',
+    );
     const response = await this.flow.callback(ctx);
     this.jar = applyCookies(applyCookies(this.jar, ctx.responseCookies), response.cookies);
     return response;
@@ -66,7 +85,7 @@ describe('WebAuthnService', () => {
       expect(browser.jar['authjs.challenge']).not.toContain(options.challenge);
     });
 
-    it('offers a new user\'s registration for the address asked for', async () => {
+    it("offers a new user's registration for the address asked for", async () => {
       const { action, options } = await browser.options({ action: 'register', email: ' Ada@Example.com' });
       expect(action).toBe('register');
       expect(options).toMatchObject({
@@ -75,14 +94,20 @@ describe('WebAuthnService', () => {
         excludeCredentials: [],
         authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
       });
-      expect((options.pubKeyCredParams as Array<{ alg: number }>).map((p) => p.alg)).toEqual(expect.arrayContaining([-7, -257]));
+      expect((options.pubKeyCredParams as Array<{ alg: number }>).map((p) => p.alg)).toEqual(
+        expect.arrayContaining([-7, -257]),
+      );
     });
 
     it('answers the same for an address with an account as for one without', async () => {
       await browser.register(new SoftAuthenticator());
       const shape = async (email: string) => {
         const { options } = await new Browser(bed, browser.flow).options({ action: 'register', email });
-        return JSON.stringify({ ...options, challenge: '', user: { ...options.user, id: '', name: '', displayName: '' } });
+        return JSON.stringify({
+          ...options,
+          challenge: '',
+          user: { ...options.user, id: '', name: '', displayName: '' },
+        });
       };
       expect(await shape('ada@example.com')).toBe(await shape('nobody@example.com'));
     });
@@ -99,7 +124,9 @@ describe('WebAuthnService', () => {
       ({ browser } = await passkeyTestbed({ rateLimit: { maxPerAddress: 2 } }));
       await browser.options({ action: 'register', email: 'ada@example.com' });
       await browser.options({ action: 'register', email: 'ada@example.com' });
-      expect(await rejectionOf(browser.options({ action: 'register', email: 'ada@example.com' }))).toBeInstanceOf(RateLimited);
+      expect(await rejectionOf(browser.options({ action: 'register', email: 'ada@example.com' }))).toBeInstanceOf(
+        RateLimited,
+      );
     });
   });
 
@@ -112,19 +139,28 @@ describe('WebAuthnService', () => {
       const user = await bed.adapter!.getUserByEmail('ada@example.com');
       const stored = await bed.adapter!.getAuthenticator(storedCredentialId(authenticator.id));
       expect(stored).toMatchObject({ userId: user!.id, counter: 0, transports: 'internal' });
-      expect(await bed.adapter!.getUserByAccount({ provider: 'passkey', providerAccountId: stored!.providerAccountId })).toMatchObject({ id: user!.id });
+      expect(
+        await bed.adapter!.getUserByAccount({ provider: 'passkey', providerAccountId: stored!.providerAccountId }),
+      ).toMatchObject({ id: user!.id });
     });
 
     it('refuses a response from another origin and stores nothing', async () => {
       const { options } = await browser.options({ action: 'register', email: 'ada@example.com' });
-      const error = await rejectionOf(browser.callback('register', new SoftAuthenticator().register(options, { origin: 'https://evil.example' })));
+      const error = await rejectionOf(
+        browser.callback('register', new SoftAuthenticator().register(options, { origin: 'https://evil.example' })),
+      );
       expect(error).toBeInstanceOf(WebAuthnVerificationError);
       expect(await bed.adapter!.getUserByEmail('ada@example.com')).toBeNull();
     });
 
     it('refuses an authenticator that cannot store a passkey', async () => {
       const { options } = await browser.options({ action: 'register', email: 'ada@example.com' });
-      const error = await rejectionOf(browser.callback('register', new SoftAuthenticator({ discoverable: false }).register(options, { origin: ORIGIN })));
+      const error = await rejectionOf(
+        browser.callback(
+          'register',
+          new SoftAuthenticator({ discoverable: false }).register(options, { origin: ORIGIN }),
+        ),
+      );
       expect(error.message).toMatch(/discoverable/);
     });
 
@@ -132,7 +168,9 @@ describe('WebAuthnService', () => {
       const authenticator = new SoftAuthenticator();
       await browser.register(authenticator);
       const other = new Browser(bed, browser.flow);
-      expect(await rejectionOf(other.register(authenticator, 'bob@example.com'))).toBeInstanceOf(WebAuthnVerificationError);
+      expect(await rejectionOf(other.register(authenticator, 'bob@example.com'))).toBeInstanceOf(
+        WebAuthnVerificationError,
+      );
       expect(await bed.adapter!.getUserByEmail('bob@example.com')).toBeNull();
     });
   });
@@ -154,14 +192,16 @@ describe('WebAuthnService', () => {
 
     it.each([
       ['a tampered signature', { tamper: true }],
-      ['another user\'s handle', { userHandle: Buffer.from('someone else').toString('base64url') }],
+      ["another user's handle", { userHandle: Buffer.from('someone else').toString('base64url') }],
       ['a discoverable sign-in without a user handle', { userHandle: null }],
       ['a cross-origin frame', { crossOrigin: true }],
       ['another RP ID', { rpId: 'example.com' }],
       ['no user verification (required by Passkey)', { uv: false }],
     ])('refuses %s, leaving the counter and the session alone', async (_label, override) => {
       const { options } = await browser.options();
-      const error = await rejectionOf(browser.callback('authenticate', authenticator.authenticate(options, { origin: ORIGIN, ...override })));
+      const error = await rejectionOf(
+        browser.callback('authenticate', authenticator.authenticate(options, { origin: ORIGIN, ...override })),
+      );
       expect(error).toBeInstanceOf(WebAuthnVerificationError);
       expect((await bed.adapter!.getAuthenticator(storedCredentialId(authenticator.id)))!.counter).toBe(0);
       expect(browser.jar['authjs.session-token']).toBeUndefined();
@@ -172,7 +212,9 @@ describe('WebAuthnService', () => {
       const jar = { ...browser.jar };
       await browser.callback('authenticate', authenticator.authenticate(options, { origin: ORIGIN }));
       browser.jar = jar;
-      expect(await rejectionOf(browser.callback('authenticate', authenticator.authenticate(options, { origin: ORIGIN })))).toBeInstanceOf(WebAuthnVerificationError);
+      expect(
+        await rejectionOf(browser.callback('authenticate', authenticator.authenticate(options, { origin: ORIGIN }))),
+      ).toBeInstanceOf(WebAuthnVerificationError);
     });
 
     it('refuses without a challenge cookie, and with a challenge of the other ceremony', async () => {
@@ -182,14 +224,30 @@ describe('WebAuthnService', () => {
       browser.jar = {};
       expect((await rejectionOf(browser.callback('authenticate', answer))).message).toMatch(/challenge is missing/);
       browser.jar = jar;
-      expect((await rejectionOf(browser.callback('register', new SoftAuthenticator().register({ ...options, rp: { id: '127.0.0.1' }, user: { id: 'AA' } }, { origin: ORIGIN })))).message).toMatch(
-        /another ceremony/,
-      );
+      expect(
+        (
+          await rejectionOf(
+            browser.callback(
+              'register',
+              new SoftAuthenticator().register(
+                { ...options, rp: { id: '127.0.0.1' }, user: { id: 'AA' } },
+                { origin: ORIGIN },
+              ),
+            ),
+          )
+        ).message,
+      ).toMatch(/another ceremony/);
     });
 
     it('refuses an unknown credential and a GET', async () => {
       const { options } = await browser.options();
-      expect((await rejectionOf(browser.callback('authenticate', new SoftAuthenticator().authenticate(options, { origin: ORIGIN })))).message).toMatch(/not registered/);
+      expect(
+        (
+          await rejectionOf(
+            browser.callback('authenticate', new SoftAuthenticator().authenticate(options, { origin: ORIGIN })),
+          )
+        ).message,
+      ).toMatch(/not registered/);
       expect(await rejectionOf(browser.callback('authenticate', {}, 'GET'))).toBeInstanceOf(InvalidRequest);
     });
   });

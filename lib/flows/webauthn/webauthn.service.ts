@@ -44,8 +44,14 @@ export class WebAuthnService implements ProviderFlow {
     if (ctx.request.method !== 'POST') throw new InvalidRequest('WebAuthn responses are sent with POST.');
     // Every method either ceremony may need, checked before anything is read or written.
     this.adapters.require(
-      'getAuthenticator', 'createAuthenticator', 'updateAuthenticatorCounter', 'getAccount', 'getUserByAccount',
-      'getUserByEmail', 'createUser', 'linkAccount',
+      'getAuthenticator',
+      'createAuthenticator',
+      'updateAuthenticatorCounter',
+      'getAccount',
+      'getUserByAccount',
+      'getUserByEmail',
+      'createUser',
+      'linkAccount',
     );
     const parsed = parseCallbackBody(ctx.request.body);
     const challenge = await this.challenges.open(ctx, parsed.action);

@@ -50,7 +50,9 @@ describe('credential ids', () => {
 
 describe('parseCallbackBody', () => {
   const assertion = {
-    id: 'AAAA', rawId: 'AAAA', type: 'public-key',
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
     response: { clientDataJSON: 'eyJ9', authenticatorData: 'AAAA', signature: 'AAAA' },
   };
   it('takes data as an object or a JSON string', () => {
@@ -63,12 +65,20 @@ describe('parseCallbackBody', () => {
     ['data that is not JSON', { action: 'authenticate', data: '{' }],
     ['an array', { action: 'authenticate', data: [] }],
     ['rawId different from id', { action: 'authenticate', data: { ...assertion, rawId: 'BBBB' } }],
-    ['a numeric signature', { action: 'authenticate', data: { ...assertion, response: { ...assertion.response, signature: 5 } } }],
+    [
+      'a numeric signature',
+      { action: 'authenticate', data: { ...assertion, response: { ...assertion.response, signature: 5 } } },
+    ],
     ['a registration without attestationObject', { action: 'register', data: assertion }],
-    ['a userHandle object', { action: 'authenticate', data: { ...assertion, response: { ...assertion.response, userHandle: {} } } }],
+    [
+      'a userHandle object',
+      { action: 'authenticate', data: { ...assertion, response: { ...assertion.response, userHandle: {} } } },
+    ],
     ['a huge string', { action: 'authenticate', data: 'x'.repeat(70_000) }],
   ])('refuses %s with WebAuthnVerificationError', (_name, body) => {
-    expect(() => parseCallbackBody(body as Record<string, unknown>)).toThrow(expect.objectContaining({ type: 'WebAuthnVerificationError' }));
+    expect(() => parseCallbackBody(body as Record<string, unknown>)).toThrow(
+      expect.objectContaining({ type: 'WebAuthnVerificationError' }),
+    );
   });
 });
 
@@ -83,12 +93,21 @@ describe('refuseCrossOrigin', () => {
 
 describe('resolveRelyingParty', () => {
   it('falls back to the request origin, and uses every configured origin', () => {
-    expect(resolveRelyingParty(config(), 'http://localhost:3000')).toEqual({ id: 'localhost', name: 'localhost:3000', origins: ['http://localhost:3000'] });
-    const rp = resolveRelyingParty(config({ relyingParty: { id: 'example.com', origin: ['https://example.com/', 'https://app.example.com'] } }), 'https://app.example.com');
+    expect(resolveRelyingParty(config(), 'http://localhost:3000')).toEqual({
+      id: 'localhost',
+      name: 'localhost:3000',
+      origins: ['http://localhost:3000'],
+    });
+    const rp = resolveRelyingParty(
+      config({ relyingParty: { id: 'example.com', origin: ['https://example.com/', 'https://app.example.com'] } }),
+      'https://app.example.com',
+    );
     expect(rp.origins).toEqual(['https://example.com', 'https://app.example.com']);
   });
   it('refuses an RP ID that does not fit the request origin (Configuration)', () => {
-    expect(() => resolveRelyingParty(config({ relyingParty: { id: 'example.com' } }), 'https://evil.com')).toThrow(expect.objectContaining({ type: 'Configuration' }));
+    expect(() => resolveRelyingParty(config({ relyingParty: { id: 'example.com' } }), 'https://evil.com')).toThrow(
+      expect.objectContaining({ type: 'Configuration' }),
+    );
   });
 });
 

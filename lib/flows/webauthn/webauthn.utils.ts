@@ -81,7 +81,9 @@ export function checkCredentialId(id: unknown): string {
   }
   const bytes = Buffer.from(id, 'base64url').length;
   if (bytes === 0 || bytes > MAX_CREDENTIAL_ID_BYTES) {
-    throw new WebAuthnVerificationError(`The credential id is ${bytes} bytes long; at most ${MAX_CREDENTIAL_ID_BYTES} are allowed.`);
+    throw new WebAuthnVerificationError(
+      `The credential id is ${bytes} bytes long; at most ${MAX_CREDENTIAL_ID_BYTES} are allowed.`,
+    );
   }
   return id;
 }
@@ -94,7 +96,11 @@ export type WebAuthnAction = 'register' | 'authenticate';
  * body) or a JSON string (form body, as Auth.js's client sends it). Checks the shape enough that
  * SimpleWebAuthn only ever sees strings where it expects them.
  */
-export function parseCallbackBody(body: Record<string, unknown>): { action: 'register'; response: RegistrationResponseJSON } | { action: 'authenticate'; response: AuthenticationResponseJSON } {
+export function parseCallbackBody(
+  body: Record<string, unknown>,
+):
+  | { action: 'register'; response: RegistrationResponseJSON }
+  | { action: 'authenticate'; response: AuthenticationResponseJSON } {
   const action = body.action;
   if (action !== 'register' && action !== 'authenticate') {
     throw new WebAuthnVerificationError('The callback needs action=register or action=authenticate.');
@@ -109,27 +115,50 @@ export function parseCallbackBody(body: Record<string, unknown>): { action: 'reg
     }
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    throw new WebAuthnVerificationError('The callback needs `data`: the browser\'s WebAuthn response.');
+    throw new WebAuthnVerificationError("The callback needs `data`: the browser's WebAuthn response.");
   }
   const d = data as Record<string, unknown>;
   const response = d.response as Record<string, unknown> | undefined;
-  if (d.type !== 'public-key' || typeof d.id !== 'string' || d.rawId !== d.id || !response || typeof response !== 'object') {
+  if (
+    d.type !== 'public-key' ||
+    typeof d.id !== 'string' ||
+    d.rawId !== d.id ||
+    !response ||
+    typeof response !== 'object'
+  ) {
     throw new WebAuthnVerificationError('The WebAuthn response is malformed (id, rawId, type, response).');
   }
-  const strings = action === 'register' ? ['clientDataJSON', 'attestationObject'] : ['clientDataJSON', 'authenticatorData', 'signature'];
+  const strings =
+    action === 'register'
+      ? ['clientDataJSON', 'attestationObject']
+      : ['clientDataJSON', 'authenticatorData', 'signature'];
   for (const key of strings) {
     if (typeof response[key] !== 'string' || !BASE64URL.test(response[key] as string)) {
       throw new WebAuthnVerificationError(`The WebAuthn response's ${key} is missing or not base64url.`);
     }
   }
-  if (response.userHandle !== undefined && response.userHandle !== null && (typeof response.userHandle !== 'string' || !BASE64URL.test(response.userHandle))) {
-    throw new WebAuthnVerificationError('The WebAuthn response\'s userHandle is not base64url.');
+  if (
+    response.userHandle !== undefined &&
+    response.userHandle !== null &&
+    (typeof response.userHandle !== 'string' || !BASE64URL.test(response.userHandle))
+  ) {
+    throw new WebAuthnVerificationError("The WebAuthn response's userHandle is not base64url.");
   }
-  if (response.transports !== undefined && !(Array.isArray(response.transports) && response.transports.length <= 16 && response.transports.every((t) => typeof t === 'string' && t.length < 32))) {
-    throw new WebAuthnVerificationError('The WebAuthn response\'s transports are malformed.');
+  if (
+    response.transports !== undefined &&
+    !(
+      Array.isArray(response.transports) &&
+      response.transports.length <= 16 &&
+      response.transports.every((t) => typeof t === 'string' && t.length < 32)
+    )
+  ) {
+    throw new WebAuthnVerificationError("The WebAuthn response's transports are malformed.");
   }
   checkCredentialId(d.id);
-  const normalised = { ...d, clientExtensionResults: isObject(d.clientExtensionResults) ? d.clientExtensionResults : {} };
+  const normalised = {
+    ...d,
+    clientExtensionResults: isObject(d.clientExtensionResults) ? d.clientExtensionResults : {},
+  };
   return action === 'register'
     ? { action, response: normalised as unknown as RegistrationResponseJSON }
     : { action, response: normalised as unknown as AuthenticationResponseJSON };
@@ -194,7 +223,9 @@ export async function verifyOrRefuse<T>(verify: () => Promise<T>): Promise<T> {
     return await verify();
   } catch (error) {
     const message = String((error as Error)?.message ?? 'invalid response');
-    const reason = /challenge/i.test(message) ? 'the challenge is not the one issued for this ceremony' : message.slice(0, 300);
+    const reason = /challenge/i.test(message)
+      ? 'the challenge is not the one issued for this ceremony'
+      : message.slice(0, 300);
     throw new WebAuthnVerificationError(`The WebAuthn response was refused: ${reason}.`);
   }
 }

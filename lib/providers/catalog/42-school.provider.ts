@@ -12,7 +12,10 @@ export interface FortyTwoSchoolProfile {
   usual_first_name: string | null;
   displayname: string;
   url: string;
-  image: { link: string | null; versions: { large: string | null; medium: string | null; small: string | null; micro: string | null } };
+  image: {
+    link: string | null;
+    versions: { large: string | null; medium: string | null; small: string | null; micro: string | null };
+  };
   'staff?': boolean;
   campus_users?: Array<{ id: number; user_id: number; campus_id: number; is_primary: boolean }>;
 }

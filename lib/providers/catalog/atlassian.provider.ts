@@ -32,7 +32,10 @@ export function Atlassian(config?: OAuthUserConfig<AtlassianProfile>): OAuthConf
     id: 'atlassian',
     name: 'Atlassian',
     type: 'oauth',
-    authorization: { url: 'https://auth.atlassian.com/authorize', params: { audience: 'api.atlassian.com', scope: 'read:me' } },
+    authorization: {
+      url: 'https://auth.atlassian.com/authorize',
+      params: { audience: 'api.atlassian.com', scope: 'read:me' },
+    },
     token: 'https://auth.atlassian.com/oauth/token',
     userinfo: 'https://api.atlassian.com/me',
     checks: ['state'],

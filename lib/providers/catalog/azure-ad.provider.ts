@@ -1,6 +1,10 @@
 import type { OAuthConfig, OIDCUserConfig } from '../oauth.types.js';
 import { envDefault } from './catalog.helpers.js';
-import { entraIdConfig, type MicrosoftEntraIDOptions, type MicrosoftEntraIDProfile } from './microsoft-entra-id.provider.js';
+import {
+  entraIdConfig,
+  type MicrosoftEntraIDOptions,
+  type MicrosoftEntraIDProfile,
+} from './microsoft-entra-id.provider.js';
 
 /** The ID token claims of Azure Active Directory: those of {@link MicrosoftEntraIDProfile}. */
 export type AzureADProfile = MicrosoftEntraIDProfile;
@@ -19,7 +23,9 @@ export type AzureADProfile = MicrosoftEntraIDProfile;
  * AuthModule.forRoot({ providers: [AzureAD({ tenantId })] })
  * ```
  */
-export function AzureAD(config?: OIDCUserConfig<AzureADProfile> & MicrosoftEntraIDOptions): OAuthConfig<AzureADProfile> {
+export function AzureAD(
+  config?: OIDCUserConfig<AzureADProfile> & MicrosoftEntraIDOptions,
+): OAuthConfig<AzureADProfile> {
   return {
     id: 'azure-ad',
     name: 'Azure Active Directory',

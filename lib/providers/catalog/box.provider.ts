@@ -35,7 +35,12 @@ export function Box(config?: OAuthUserConfig<BoxProfile>): OAuthConfig<BoxProfil
     userinfo: 'https://api.box.com/2.0/users/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.id, name: profile.name ?? null, email: profile.login ?? null, image: profile.avatar_url ?? null };
+      return {
+        id: profile.id,
+        name: profile.name ?? null,
+        email: profile.login ?? null,
+        image: profile.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#0061d5' },
     options: config,

@@ -33,7 +33,9 @@ export function BoxyHQSAML(config?: OAuthUserConfig<BoxyHQSAMLProfile>): OAuthCo
     name: 'BoxyHQ SAML',
     type: 'oauth',
     issuer,
-    authorization: issuer ? { url: `${issuer}/api/oauth/authorize`, params: { provider: 'saml', scope: 'openid profile email' } } : undefined,
+    authorization: issuer
+      ? { url: `${issuer}/api/oauth/authorize`, params: { provider: 'saml', scope: 'openid profile email' } }
+      : undefined,
     token: issuer ? `${issuer}/api/oauth/token` : undefined,
     userinfo: issuer ? `${issuer}/api/oauth/userinfo` : undefined,
     checks: ['pkce'],

@@ -44,7 +44,10 @@ export function Bungie(config?: OAuthUserConfig<BungieProfile> & BungieOptions):
     id: 'bungie',
     name: 'Bungie',
     type: 'oauth',
-    authorization: { url: 'https://www.bungie.net/en/OAuth/Authorize', params: { reauth: 'true', scope: 'openid profile email' } },
+    authorization: {
+      url: 'https://www.bungie.net/en/OAuth/Authorize',
+      params: { reauth: 'true', scope: 'openid profile email' },
+    },
     token: 'https://www.bungie.net/platform/app/oauth/token/',
     userinfo: {
       url: 'https://www.bungie.net/platform/User/GetBungieAccount/{membershipId}/254/',

@@ -42,7 +42,10 @@ interface Recorded {
 /** A vendor API on 127.0.0.1: answers by path and records every request. */
 class VendorServer {
   readonly requests: Recorded[] = [];
-  readonly routes = new Map<string, (req: Recorded) => { status?: number; json?: unknown; body?: string; headers?: Record<string, string> }>();
+  readonly routes = new Map<
+    string,
+    (req: Recorded) => { status?: number; json?: unknown; body?: string; headers?: Record<string, string> }
+  >();
   private server!: Server;
   url = '';
 
@@ -52,7 +55,13 @@ class VendorServer {
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const recorded: Recorded = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+        const recorded: Recorded = {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          headers: req.headers,
+          body,
+        };
         this.requests.push(recorded);
         const route = this.routes.get(`${recorded.method} ${url.pathname}`);
         const answer = route ? route(recorded) : { status: 404, json: { error: 'not_found' } };
@@ -89,7 +98,14 @@ const tokens = { access_token: 'at-123', token_type: 'bearer' as const };
 
 describe('Apple', () => {
   const apple = Apple({ clientId: 'com.example.web', clientSecret: 'jwt' });
-  const claims = { sub: '001.abc', iss: 'https://appleid.apple.com', aud: 'com.example.web', iat: 1, exp: 2, email: 'jane@privaterelay.appleid.com' };
+  const claims = {
+    sub: '001.abc',
+    iss: 'https://appleid.apple.com',
+    aud: 'com.example.web',
+    iat: 1,
+    exp: 2,
+    email: 'jane@privaterelay.appleid.com',
+  };
 
   it('asks for form_post, name and email, and posts the secret', () => {
     expect(apple.authorization).toEqual({ params: { scope: 'name email', response_mode: 'form_post' } });
@@ -99,10 +115,21 @@ describe('Apple', () => {
   });
 
   it('folds the `user` form field of the first consent into the profile, and maps the name', async () => {
-    const user = JSON.stringify({ name: { firstName: 'Jane', lastName: 'Doe' }, email: 'jane@privaterelay.appleid.com' });
+    const user = JSON.stringify({
+      name: { firstName: 'Jane', lastName: 'Doe' },
+      email: 'jane@privaterelay.appleid.com',
+    });
     const profile = await apple.conformProfile!(claims, { params: { code: 'c', state: 's', user }, tokens });
-    expect(profile.user).toEqual({ name: { firstName: 'Jane', lastName: 'Doe' }, email: 'jane@privaterelay.appleid.com' });
-    expect(await apple.profile!(profile, tokens)).toEqual({ id: '001.abc', name: 'Jane Doe', email: 'jane@privaterelay.appleid.com', image: null });
+    expect(profile.user).toEqual({
+      name: { firstName: 'Jane', lastName: 'Doe' },
+      email: 'jane@privaterelay.appleid.com',
+    });
+    expect(await apple.profile!(profile, tokens)).toEqual({
+      id: '001.abc',
+      name: 'Jane Doe',
+      email: 'jane@privaterelay.appleid.com',
+      image: null,
+    });
   });
 
   it('on later sign-ins (no `user`) falls back to the email as the name', async () => {
@@ -111,23 +138,34 @@ describe('Apple', () => {
     expect((await apple.profile!(profile, tokens)).name).toBe('jane@privaterelay.appleid.com');
   });
 
-  it.each([['not json'], ['[1,2]'], ['"text"'], ['{"name":{"firstName":42}}'], ['x'.repeat(5000)]])('ignores a malformed `user` field (%#)', async (user) => {
-    const profile = await apple.conformProfile!(claims, { params: { user }, tokens });
-    expect(profile.user?.name?.firstName).toBeUndefined();
-    expect((await apple.profile!(profile, tokens)).name).toBe('jane@privaterelay.appleid.com');
-  });
+  it.each([['not json'], ['[1,2]'], ['"text"'], ['{"name":{"firstName":42}}'], ['x'.repeat(5000)]])(
+    'ignores a malformed `user` field (%#)',
+    async (user) => {
+      const profile = await apple.conformProfile!(claims, { params: { user }, tokens });
+      expect(profile.user?.name?.firstName).toBeUndefined();
+      expect((await apple.profile!(profile, tokens)).name).toBe('jane@privaterelay.appleid.com');
+    },
+  );
 });
 
 describe('Microsoft Entra ID', () => {
   it('builds the issuer from the tenant, `common` by default', () => {
     expect(MicrosoftEntraID().issuer).toBe('https://login.microsoftonline.com/common/v2.0');
-    expect(MicrosoftEntraID({ tenantId: 'contoso.onmicrosoft.com' }).issuer).toBe('https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0');
-    expect(MicrosoftEntraID({ issuer: 'https://login.microsoftonline.com/abc/v2.0/' }).issuer).toBe('https://login.microsoftonline.com/abc/v2.0');
-    expect(AzureAD({ tenantId: 'organizations' })).toMatchObject({ id: 'azure-ad', issuer: 'https://login.microsoftonline.com/organizations/v2.0' });
+    expect(MicrosoftEntraID({ tenantId: 'contoso.onmicrosoft.com' }).issuer).toBe(
+      'https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0',
+    );
+    expect(MicrosoftEntraID({ issuer: 'https://login.microsoftonline.com/abc/v2.0/' }).issuer).toBe(
+      'https://login.microsoftonline.com/abc/v2.0',
+    );
+    expect(AzureAD({ tenantId: 'organizations' })).toMatchObject({
+      id: 'azure-ad',
+      issuer: 'https://login.microsoftonline.com/organizations/v2.0',
+    });
   });
 
   it('reads AUTH_MICROSOFT_ENTRA_ID_ISSUER when no tenant or issuer is given', () => {
-    process.env.AUTH_MICROSOFT_ENTRA_ID_ISSUER = 'https://login.microsoftonline.com/11111111-2222-3333-4444-555555555555/v2.0';
+    process.env.AUTH_MICROSOFT_ENTRA_ID_ISSUER =
+      'https://login.microsoftonline.com/11111111-2222-3333-4444-555555555555/v2.0';
     try {
       expect(MicrosoftEntraID().issuer).toBe(process.env.AUTH_MICROSOFT_ENTRA_ID_ISSUER);
     } finally {
@@ -139,7 +177,11 @@ describe('Microsoft Entra ID', () => {
   it.each([
     ['common', { tid }, `https://login.microsoftonline.com/${tid}/v2.0`],
     ['organizations', { tid }, `https://login.microsoftonline.com/${tid}/v2.0`],
-    ['consumers', { tid: '9188040d-6c67-4c5b-b112-36a304b66dad' }, 'https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0'],
+    [
+      'consumers',
+      { tid: '9188040d-6c67-4c5b-b112-36a304b66dad' },
+      'https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0',
+    ],
     ['common', { tid: '../evil' }, undefined],
     ['common', { tid: 'evil.example/x' }, undefined],
     ['common', {}, undefined],
@@ -150,33 +192,68 @@ describe('Microsoft Entra ID', () => {
 
   it('resolves the `{tenantid}` template of the discovery document to the tenant asked for', async () => {
     vendor.routes.set('GET /common/v2.0/.well-known/openid-configuration', () => ({
-      json: { issuer: 'https://login.microsoftonline.com/{tenantid}/v2.0', authorization_endpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize' },
+      json: {
+        issuer: 'https://login.microsoftonline.com/{tenantid}/v2.0',
+        authorization_endpoint: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
+      },
     }));
-    vendor.routes.set(`GET /${tid}/v2.0/.well-known/openid-configuration`, () => ({ json: { issuer: `https://login.microsoftonline.com/${tid}/v2.0` } }));
+    vendor.routes.set(`GET /${tid}/v2.0/.well-known/openid-configuration`, () => ({
+      json: { issuer: `https://login.microsoftonline.com/${tid}/v2.0` },
+    }));
     const entra = MicrosoftEntraID();
-    const common = await entra.customFetch!(`${vendor.url}/common/v2.0/.well-known/openid-configuration`, { method: 'GET' });
+    const common = await entra.customFetch!(`${vendor.url}/common/v2.0/.well-known/openid-configuration`, {
+      method: 'GET',
+    });
     expect(((await common.json()) as { issuer: string }).issuer).toBe('https://login.microsoftonline.com/common/v2.0');
-    const tenant = await entra.customFetch!(`${vendor.url}/${tid}/v2.0/.well-known/openid-configuration`, { method: 'GET' });
+    const tenant = await entra.customFetch!(`${vendor.url}/${tid}/v2.0/.well-known/openid-configuration`, {
+      method: 'GET',
+    });
     expect(((await tenant.json()) as { issuer: string }).issuer).toBe(`https://login.microsoftonline.com/${tid}/v2.0`);
   });
 
   it('reads the profile photo from Graph into a data URL, and does without it when Graph fails', async () => {
     vendor.routes.set('GET /v1.0/me/photos/64x64/$value', (req) =>
-      req.headers.authorization === 'Bearer at-123' ? { body: 'PNGDATA', headers: { 'content-type': 'image/png' } } : { status: 401 },
+      req.headers.authorization === 'Bearer at-123'
+        ? { body: 'PNGDATA', headers: { 'content-type': 'image/png' } }
+        : { status: 401 },
     );
-    const claims = { sub: 's1', oid: 'o', tid, aud: 'a', iss: 'i', iat: 1, exp: 2, name: 'Jane Doe', email: 'jane@contoso.com' };
+    const claims = {
+      sub: 's1',
+      oid: 'o',
+      tid,
+      aud: 'a',
+      iss: 'i',
+      iat: 1,
+      exp: 2,
+      name: 'Jane Doe',
+      email: 'jane@contoso.com',
+    };
     const entra = MicrosoftEntraID({ profilePhotoSize: 64, graphUrl: vendor.url });
-    expect(await entra.profile!(claims, tokens)).toEqual({ id: 's1', name: 'Jane Doe', email: 'jane@contoso.com', image: `data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}` });
+    expect(await entra.profile!(claims, tokens)).toEqual({
+      id: 's1',
+      name: 'Jane Doe',
+      email: 'jane@contoso.com',
+      image: `data:image/png;base64,${Buffer.from('PNGDATA').toString('base64')}`,
+    });
     expect((await entra.profile!(claims, { ...tokens, access_token: 'wrong' })).image).toBeNull();
-    expect((await MicrosoftEntraID({ profilePhotoSize: false, graphUrl: vendor.url }).profile!(claims, tokens)).image).toBeNull();
+    expect(
+      (await MicrosoftEntraID({ profilePhotoSize: false, graphUrl: vendor.url }).profile!(claims, tokens)).image,
+    ).toBeNull();
   });
 });
 
 describe('token response repairs', () => {
   it('Twitch: array scope → space-separated, {status, message} errors → OAuth errors', async () => {
     const conform = (Twitch().token as { conform: (r: Response) => Promise<Response> }).conform;
-    const ok = await conform(Response.json({ access_token: 'a', token_type: 'bearer', id_token: 'x', scope: ['openid', 'user:read:email'] }));
-    expect(await ok.json()).toEqual({ access_token: 'a', token_type: 'bearer', id_token: 'x', scope: 'openid user:read:email' });
+    const ok = await conform(
+      Response.json({ access_token: 'a', token_type: 'bearer', id_token: 'x', scope: ['openid', 'user:read:email'] }),
+    );
+    expect(await ok.json()).toEqual({
+      access_token: 'a',
+      token_type: 'bearer',
+      id_token: 'x',
+      scope: 'openid user:read:email',
+    });
     const error = await conform(Response.json({ status: 400, message: 'Invalid authorization code' }, { status: 400 }));
     expect(error.status).toBe(400);
     expect(await error.json()).toEqual({ error: 'invalid_request', error_description: 'Invalid authorization code' });
@@ -185,11 +262,15 @@ describe('token response repairs', () => {
   });
 
   it('FusionAuth: drops WWW-Authenticate from successful token responses only', async () => {
-    const conform = (FusionAuth({ issuer: 'https://fusion.example.com' }).token as { conform: (r: Response) => Response }).conform;
+    const conform = (
+      FusionAuth({ issuer: 'https://fusion.example.com' }).token as { conform: (r: Response) => Response }
+    ).conform;
     const ok = conform(Response.json({ access_token: 'a' }, { headers: { 'www-authenticate': 'Bearer realm="x"' } }));
     expect(ok.headers.has('www-authenticate')).toBe(false);
     expect(await ok.json()).toEqual({ access_token: 'a' });
-    const challenge = conform(new Response('{}', { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }));
+    const challenge = conform(
+      new Response('{}', { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }),
+    );
     expect(challenge.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
   });
 });
@@ -197,7 +278,10 @@ describe('token response repairs', () => {
 describe('parameters and URLs built from options', () => {
   it('TikTok sends the client id as client_key, in the authorization request and in the code exchange', () => {
     const tiktok = TikTok({ clientId: 'aw123', clientSecret: 's' });
-    expect(tiktok.authorization).toEqual({ url: 'https://www.tiktok.com/v2/auth/authorize', params: { client_key: 'aw123', scope: 'user.info.basic' } });
+    expect(tiktok.authorization).toEqual({
+      url: 'https://www.tiktok.com/v2/auth/authorize',
+      params: { client_key: 'aw123', scope: 'user.info.basic' },
+    });
     expect(normalized(tiktok).token?.params).toEqual({ client_key: 'aw123' });
     process.env.AUTH_TIKTOK_ID = 'from-env';
     try {
@@ -208,22 +292,39 @@ describe('parameters and URLs built from options', () => {
   });
 
   it('WeChat picks the endpoint and scope of the platform, and sends the app id', () => {
-    expect(WeChat({ clientId: 'wx1' }).authorization).toEqual({ url: 'https://open.weixin.qq.com/connect/oauth2/authorize', params: { appid: 'wx1', scope: 'snsapi_userinfo' } });
-    expect(WeChat({ clientId: 'wx1', platformType: 'WebsiteApp' }).authorization).toEqual({ url: 'https://open.weixin.qq.com/connect/qrconnect', params: { appid: 'wx1', scope: 'snsapi_login' } });
+    expect(WeChat({ clientId: 'wx1' }).authorization).toEqual({
+      url: 'https://open.weixin.qq.com/connect/oauth2/authorize',
+      params: { appid: 'wx1', scope: 'snsapi_userinfo' },
+    });
+    expect(WeChat({ clientId: 'wx1', platformType: 'WebsiteApp' }).authorization).toEqual({
+      url: 'https://open.weixin.qq.com/connect/qrconnect',
+      params: { appid: 'wx1', scope: 'snsapi_login' },
+    });
   });
 
   it('GitHub Enterprise Server and self-managed GitLab get their own hosts', () => {
     const ghes = GitHub({ enterprise: { baseUrl: 'https://github.example.com/' } });
-    expect(ghes).toMatchObject({ issuer: 'https://github.example.com/login/oauth', token: 'https://github.example.com/login/oauth/access_token' });
+    expect(ghes).toMatchObject({
+      issuer: 'https://github.example.com/login/oauth',
+      token: 'https://github.example.com/login/oauth/access_token',
+    });
     expect((ghes.authorization as { url: string }).url).toBe('https://github.example.com/login/oauth/authorize');
     expect((ghes.userinfo as { url: string }).url).toBe('https://github.example.com/api/v3/user');
-    expect(GitLab({ baseUrl: 'https://git.example.com' })).toMatchObject({ token: 'https://git.example.com/oauth/token', userinfo: 'https://git.example.com/api/v4/user' });
+    expect(GitLab({ baseUrl: 'https://git.example.com' })).toMatchObject({
+      token: 'https://git.example.com/oauth/token',
+      userinfo: 'https://git.example.com/api/v4/user',
+    });
   });
 
   it('Dribbble scope, Descope issuer from the project id, United Effects resource, Osso trailing slash', () => {
-    expect(Dribbble({ scope: 'public upload' }).authorization).toEqual({ url: 'https://dribbble.com/oauth/authorize', params: { scope: 'public upload' } });
+    expect(Dribbble({ scope: 'public upload' }).authorization).toEqual({
+      url: 'https://dribbble.com/oauth/authorize',
+      params: { scope: 'public upload' },
+    });
     expect(Descope({ clientId: 'P2abc' }).issuer).toBe('https://api.descope.com/P2abc');
-    expect(UnitedEffects({ issuer: 'https://auth.unitedeffects.com/group1' }).authorization).toEqual({ params: { scope: 'openid email profile', resource: 'https://auth.unitedeffects.com/group1' } });
+    expect(UnitedEffects({ issuer: 'https://auth.unitedeffects.com/group1' }).authorization).toEqual({
+      params: { scope: 'openid email profile', resource: 'https://auth.unitedeffects.com/group1' },
+    });
     expect(Osso({ issuer: 'https://osso.example.com' }).token).toBe('https://osso.example.com/oauth/token');
     expect(Osso({ issuer: 'https://osso.example.com//' }).token).toBe('https://osso.example.com/oauth/token');
   });
@@ -244,7 +345,9 @@ describe('custom userinfo and token requests', () => {
   }
 
   it('GitHub reads /user, then the primary address of /user/emails when the email is private', async () => {
-    vendor.routes.set('GET /user', () => ({ json: { id: 1, login: 'octocat', name: null, email: null, avatar_url: 'https://a/1' } }));
+    vendor.routes.set('GET /user', () => ({
+      json: { id: 1, login: 'octocat', name: null, email: null, avatar_url: 'https://a/1' },
+    }));
     vendor.routes.set('GET /user/emails', () => ({
       json: [
         { email: 'second@example.com', primary: false, verified: true, visibility: null },
@@ -257,17 +360,26 @@ describe('custom userinfo and token requests', () => {
     expect(vendor.last('/user').headers.authorization).toBe('Bearer at-123');
     expect(vendor.last('/user').headers['user-agent']).toBeTruthy();
     expect(vendor.last('/user/emails').headers.authorization).toBe('Bearer at-123');
-    expect(await GitHub().profile!(profile as never, tokens)).toEqual({ id: '1', name: 'octocat', email: 'octocat@example.com', image: 'https://a/1' });
+    expect(await GitHub().profile!(profile as never, tokens)).toEqual({
+      id: '1',
+      name: 'octocat',
+      email: 'octocat@example.com',
+      image: 'https://a/1',
+    });
   });
 
   it('GitHub keeps a public email and skips the emails call; a refused emails call leaves no email', async () => {
     const before = vendor.requests.length;
-    vendor.routes.set('GET /user', () => ({ json: { id: 2, login: 'pub', name: 'Pub', email: 'pub@example.com', avatar_url: 'x' } }));
+    vendor.routes.set('GET /user', () => ({
+      json: { id: 2, login: 'pub', name: 'Pub', email: 'pub@example.com', avatar_url: 'x' },
+    }));
     const p = local(GitHub(), 'userinfo', '/user');
     expect((await p.userinfo!.request!({ tokens, provider: p })).email).toBe('pub@example.com');
     expect(vendor.requests.slice(before).map((r) => r.path)).toEqual(['/user']);
 
-    vendor.routes.set('GET /user', () => ({ json: { id: 3, login: 'priv', name: null, email: null, avatar_url: 'x' } }));
+    vendor.routes.set('GET /user', () => ({
+      json: { id: 3, login: 'priv', name: null, email: null, avatar_url: 'x' },
+    }));
     vendor.routes.set('GET /user/emails', () => ({ status: 403, json: { message: 'Resource not accessible' } }));
     expect((await p.userinfo!.request!({ tokens, provider: p })).email).toBeNull();
   });
@@ -275,7 +387,10 @@ describe('custom userinfo and token requests', () => {
   it('a failing vendor API is an OAuthCallbackError that names the provider, never the token', async () => {
     vendor.routes.set('GET /user', () => ({ status: 500, json: {} }));
     const p = local(GitHub(), 'userinfo', '/user');
-    const error = await Promise.resolve(p.userinfo!.request!({ tokens, provider: p })).then(() => null, (e: unknown) => e);
+    const error = await Promise.resolve(p.userinfo!.request!({ tokens, provider: p })).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OAuthCallbackError);
     expect(String((error as Error).message)).toMatch(/GitHub.*500/);
     expect(String((error as Error).message)).not.toContain('at-123');
@@ -283,56 +398,140 @@ describe('custom userinfo and token requests', () => {
 
   it('an oversized or non-JSON vendor answer is refused with an OAuthCallbackError', async () => {
     const p = local(Dropbox(), 'userinfo', '/2/users/get_current_account');
-    vendor.routes.set('POST /2/users/get_current_account', () => ({ body: JSON.stringify({ padding: 'x'.repeat(600 * 1024) }) }));
+    vendor.routes.set('POST /2/users/get_current_account', () => ({
+      body: JSON.stringify({ padding: 'x'.repeat(600 * 1024) }),
+    }));
     await expect(Promise.resolve(p.userinfo!.request!({ tokens, provider: p }))).rejects.toThrow(/too large/);
     vendor.routes.set('POST /2/users/get_current_account', () => ({ body: '<html>maintenance</html>' }));
-    await expect(Promise.resolve(p.userinfo!.request!({ tokens, provider: p }))).rejects.toBeInstanceOf(OAuthCallbackError);
+    await expect(Promise.resolve(p.userinfo!.request!({ tokens, provider: p }))).rejects.toBeInstanceOf(
+      OAuthCallbackError,
+    );
   });
 
   // [name, factory, configured userinfo path, method, path the request must reach, further checks]
   it.each([
-    ['Dropbox (POST, no body)', () => Dropbox(), '/2/users/get_current_account', 'POST', '/2/users/get_current_account', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      expect(r.body).toBe('');
-    }],
-    ['HubSpot (token in the path)', () => HubSpot(), '/oauth/v1/access-tokens', 'GET', '/oauth/v1/access-tokens/at-123', () => undefined],
-    ['Foursquare (oauth_token and v)', () => Foursquare({ apiVersion: '20240101' }), '/v2/users/self?v=20240101', 'GET', '/v2/users/self', (r: Recorded) => {
-      expect(r.query.get('oauth_token')).toBe('at-123');
-      expect(r.query.get('v')).toBe('20240101');
-    }],
-    ['Mail.ru (access_token query)', () => MailRu(), '/userinfo', 'GET', '/userinfo', (r: Recorded) => expect(r.query.get('access_token')).toBe('at-123')],
-    ['Mailchimp (OAuth scheme)', () => Mailchimp(), '/oauth2/metadata', 'GET', '/oauth2/metadata', (r: Recorded) => expect(r.headers.authorization).toBe('OAuth at-123')],
-    ['Zoho (Zoho-oauthtoken scheme)', () => Zoho(), '/oauth/user/info', 'GET', '/oauth/user/info', (r: Recorded) => expect(r.headers.authorization).toBe('Zoho-oauthtoken at-123')],
-    ['Trakt (API version and key headers)', () => Trakt({ clientId: 'trakt-client' }), '/users/me?extended=full', 'GET', '/users/me', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      expect(r.headers['trakt-api-version']).toBe('2');
-      expect(r.headers['trakt-api-key']).toBe('trakt-client');
-      expect(r.query.get('extended')).toBe('full');
-    }],
-    ['Notion (users/me with Notion-Version)', () => Notion(), '/v1/users', 'GET', '/v1/users/me', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      expect(r.headers['notion-version']).toBe('2022-06-28');
-    }],
-    ['Todoist (Sync API POST for the user resource)', () => Todoist(), '/sync/v9/sync', 'POST', '/sync/v9/sync', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      const form = new URLSearchParams(r.body);
-      expect(form.get('sync_token')).toBe('*');
-      expect(form.get('resource_types')).toBe('["user"]');
-    }],
-    ['Nextcloud (OCS API for the token user, JSON format)', () => Nextcloud({ issuer: 'https://cloud.example.com' }), '/ocs/v1.php/cloud/users', 'GET', '/ocs/v1.php/cloud/users/jdoe', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      expect(r.query.get('format')).toBe('json');
-      expect(r.headers['ocs-apirequest']).toBe('true');
-    }],
-    ['Bungie (membership id in the path, API key header)', () => Bungie({ apiKey: 'bungie-key' }), '/platform/User/GetBungieAccount/{membershipId}/254/', 'GET', '/platform/User/GetBungieAccount/4611686018/254/', (r: Recorded) => {
-      expect(r.headers.authorization).toBe('Bearer at-123');
-      expect(r.headers['x-api-key']).toBe('bungie-key');
-    }],
+    [
+      'Dropbox (POST, no body)',
+      () => Dropbox(),
+      '/2/users/get_current_account',
+      'POST',
+      '/2/users/get_current_account',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        expect(r.body).toBe('');
+      },
+    ],
+    [
+      'HubSpot (token in the path)',
+      () => HubSpot(),
+      '/oauth/v1/access-tokens',
+      'GET',
+      '/oauth/v1/access-tokens/at-123',
+      () => undefined,
+    ],
+    [
+      'Foursquare (oauth_token and v)',
+      () => Foursquare({ apiVersion: '20240101' }),
+      '/v2/users/self?v=20240101',
+      'GET',
+      '/v2/users/self',
+      (r: Recorded) => {
+        expect(r.query.get('oauth_token')).toBe('at-123');
+        expect(r.query.get('v')).toBe('20240101');
+      },
+    ],
+    [
+      'Mail.ru (access_token query)',
+      () => MailRu(),
+      '/userinfo',
+      'GET',
+      '/userinfo',
+      (r: Recorded) => expect(r.query.get('access_token')).toBe('at-123'),
+    ],
+    [
+      'Mailchimp (OAuth scheme)',
+      () => Mailchimp(),
+      '/oauth2/metadata',
+      'GET',
+      '/oauth2/metadata',
+      (r: Recorded) => expect(r.headers.authorization).toBe('OAuth at-123'),
+    ],
+    [
+      'Zoho (Zoho-oauthtoken scheme)',
+      () => Zoho(),
+      '/oauth/user/info',
+      'GET',
+      '/oauth/user/info',
+      (r: Recorded) => expect(r.headers.authorization).toBe('Zoho-oauthtoken at-123'),
+    ],
+    [
+      'Trakt (API version and key headers)',
+      () => Trakt({ clientId: 'trakt-client' }),
+      '/users/me?extended=full',
+      'GET',
+      '/users/me',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        expect(r.headers['trakt-api-version']).toBe('2');
+        expect(r.headers['trakt-api-key']).toBe('trakt-client');
+        expect(r.query.get('extended')).toBe('full');
+      },
+    ],
+    [
+      'Notion (users/me with Notion-Version)',
+      () => Notion(),
+      '/v1/users',
+      'GET',
+      '/v1/users/me',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        expect(r.headers['notion-version']).toBe('2022-06-28');
+      },
+    ],
+    [
+      'Todoist (Sync API POST for the user resource)',
+      () => Todoist(),
+      '/sync/v9/sync',
+      'POST',
+      '/sync/v9/sync',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        const form = new URLSearchParams(r.body);
+        expect(form.get('sync_token')).toBe('*');
+        expect(form.get('resource_types')).toBe('["user"]');
+      },
+    ],
+    [
+      'Nextcloud (OCS API for the token user, JSON format)',
+      () => Nextcloud({ issuer: 'https://cloud.example.com' }),
+      '/ocs/v1.php/cloud/users',
+      'GET',
+      '/ocs/v1.php/cloud/users/jdoe',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        expect(r.query.get('format')).toBe('json');
+        expect(r.headers['ocs-apirequest']).toBe('true');
+      },
+    ],
+    [
+      'Bungie (membership id in the path, API key header)',
+      () => Bungie({ apiKey: 'bungie-key' }),
+      '/platform/User/GetBungieAccount/{membershipId}/254/',
+      'GET',
+      '/platform/User/GetBungieAccount/4611686018/254/',
+      (r: Recorded) => {
+        expect(r.headers.authorization).toBe('Bearer at-123');
+        expect(r.headers['x-api-key']).toBe('bungie-key');
+      },
+    ],
   ])('%s', async (_name, factory, configured, method, served, check) => {
     vendor.routes.set(`${method} ${served}`, () => ({ json: { ok: true } }));
     const p = local(factory(), 'userinfo', configured);
     const before = vendor.requests.length;
-    const profile = await p.userinfo!.request!({ tokens: { ...tokens, user_id: 'jdoe', membership_id: '4611686018' }, provider: p });
+    const profile = await p.userinfo!.request!({
+      tokens: { ...tokens, user_id: 'jdoe', membership_id: '4611686018' },
+      provider: p,
+    });
     expect(profile).toEqual({ ok: true });
     const sent = vendor.requests.slice(before);
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([`${method} ${served}`]);
@@ -340,30 +539,73 @@ describe('custom userinfo and token requests', () => {
   });
 
   it('WeChat exchanges the code with appid and secret, and reads the user with openid', async () => {
-    vendor.routes.set('GET /sns/oauth2/access_token', () => ({ json: { access_token: 'wx-at', expires_in: 7200, refresh_token: 'r', openid: 'OPENID', scope: 'snsapi_userinfo', unionid: 'U1' } }));
-    vendor.routes.set('GET /sns/userinfo', () => ({ json: { openid: 'OPENID', nickname: 'Jane', unionid: 'U1', headimgurl: 'https://h' } }));
+    vendor.routes.set('GET /sns/oauth2/access_token', () => ({
+      json: {
+        access_token: 'wx-at',
+        expires_in: 7200,
+        refresh_token: 'r',
+        openid: 'OPENID',
+        scope: 'snsapi_userinfo',
+        unionid: 'U1',
+      },
+    }));
+    vendor.routes.set('GET /sns/userinfo', () => ({
+      json: { openid: 'OPENID', nickname: 'Jane', unionid: 'U1', headimgurl: 'https://h' },
+    }));
     const p = local(WeChat({ clientId: 'wx1', clientSecret: 'wx-secret' }), 'token', '/sns/oauth2/access_token');
     p.userinfo!.url = new URL('/sns/userinfo', vendor.url);
-    const { tokens: issued } = await p.token!.request!({ checks: { state: 's' }, params: { code: 'CODE', state: 's' }, provider: p });
+    const { tokens: issued } = await p.token!.request!({
+      checks: { state: 's' },
+      params: { code: 'CODE', state: 's' },
+      provider: p,
+    });
     expect(issued).toMatchObject({ access_token: 'wx-at', token_type: 'bearer', openid: 'OPENID' });
     const exchange = vendor.last('/sns/oauth2/access_token');
-    expect(Object.fromEntries(exchange.query)).toEqual({ appid: 'wx1', secret: 'wx-secret', code: 'CODE', grant_type: 'authorization_code' });
+    expect(Object.fromEntries(exchange.query)).toEqual({
+      appid: 'wx1',
+      secret: 'wx-secret',
+      code: 'CODE',
+      grant_type: 'authorization_code',
+    });
     const profile = await p.userinfo!.request!({ tokens: issued, provider: p });
-    expect(Object.fromEntries(vendor.last('/sns/userinfo').query)).toEqual({ access_token: 'wx-at', openid: 'OPENID', lang: 'zh_CN' });
-    expect(await WeChat().profile!(profile as never, issued)).toEqual({ id: 'U1', name: 'Jane', email: null, image: 'https://h' });
+    expect(Object.fromEntries(vendor.last('/sns/userinfo').query)).toEqual({
+      access_token: 'wx-at',
+      openid: 'OPENID',
+      lang: 'zh_CN',
+    });
+    expect(await WeChat().profile!(profile as never, issued)).toEqual({
+      id: 'U1',
+      name: 'Jane',
+      email: null,
+      image: 'https://h',
+    });
   });
 
   it('WeChat errors (HTTP 200 with errcode) are refused', async () => {
     vendor.routes.set('GET /sns/oauth2/access_token', () => ({ json: { errcode: 40029, errmsg: 'invalid code' } }));
     const p = local(WeChat({ clientId: 'wx1', clientSecret: 'wx-secret' }), 'token', '/sns/oauth2/access_token');
-    await expect(p.token!.request!({ checks: {}, params: { code: 'bad' }, provider: p })).rejects.toBeInstanceOf(OAuthCallbackError);
+    await expect(p.token!.request!({ checks: {}, params: { code: 'bad' }, provider: p })).rejects.toBeInstanceOf(
+      OAuthCallbackError,
+    );
   });
 
   it('Azure DevOps exchanges the assertion with the JWT-bearer grant', async () => {
-    vendor.routes.set('POST /oauth2/token', () => ({ json: { access_token: 'ado', token_type: 'jwt-bearer', expires_in: '3599', refresh_token: 'r', scope: 'vso.profile' } }));
+    vendor.routes.set('POST /oauth2/token', () => ({
+      json: {
+        access_token: 'ado',
+        token_type: 'jwt-bearer',
+        expires_in: '3599',
+        refresh_token: 'r',
+        scope: 'vso.profile',
+      },
+    }));
     const p = local(AzureDevOps({ clientId: 'app', clientSecret: 'client-assertion-jwt' }), 'token', '/oauth2/token');
     const withCallback = Object.assign(p, { callbackUrl: 'https://app.example.com/auth/callback/azure-devops' });
-    const { tokens: issued } = await p.token!.request!({ checks: {}, params: { code: 'ASSERTION' }, provider: withCallback });
+    const { tokens: issued } = await p.token!.request!({
+      checks: {},
+      params: { code: 'ASSERTION' },
+      provider: withCallback,
+    });
     expect(issued).toMatchObject({ access_token: 'ado', token_type: 'bearer', expires_in: 3599 });
     expect(Object.fromEntries(new URLSearchParams(vendor.last('/oauth2/token').body))).toEqual({
       client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',

@@ -43,7 +43,11 @@ export function endpointUrl(endpoint: unknown, fallback?: string): URL {
  * non-2xx answer, a timeout or a body that is not JSON becomes an {@link OAuthCallbackError} that
  * names the provider and the HTTP status, never the token.
  */
-export async function vendorJson<T>(provider: CatalogProviderContext, url: URL | string, init: RequestInit = {}): Promise<T> {
+export async function vendorJson<T>(
+  provider: CatalogProviderContext,
+  url: URL | string,
+  init: RequestInit = {},
+): Promise<T> {
   const doFetch = provider.customFetch ?? fetch;
   const label = provider.name ?? provider.id ?? 'The provider';
   let response: Response;
@@ -54,7 +58,10 @@ export async function vendorJson<T>(provider: CatalogProviderContext, url: URL |
       signal: init.signal ?? AbortSignal.timeout(VENDOR_REQUEST_TIMEOUT_MS),
     });
   } catch (error) {
-    throw new OAuthCallbackError(`${label}: the request to ${new URL(String(url)).origin} failed (${(error as Error).name}).`, { cause: error });
+    throw new OAuthCallbackError(
+      `${label}: the request to ${new URL(String(url)).origin} failed (${(error as Error).name}).`,
+      { cause: error },
+    );
   }
   const origin = new URL(String(url)).origin;
   if (!response.ok) {
@@ -121,7 +128,10 @@ export function accountId(value: unknown): string | undefined {
 
 /** Joins name parts, skipping empty ones; `null` when nothing is left. */
 export function joinName(...parts: Array<string | null | undefined>): string | null {
-  const name = parts.filter((p) => typeof p === 'string' && p.trim() !== '').join(' ').trim();
+  const name = parts
+    .filter((p) => typeof p === 'string' && p.trim() !== '')
+    .join(' ')
+    .trim();
   return name === '' ? null : name;
 }
 

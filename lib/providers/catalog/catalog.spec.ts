@@ -33,20 +33,26 @@ function expected(ref: ReferenceProvider): ReferenceProvider {
 /** The factory's arguments: credentials, plus the issuer or account the reference templates need. */
 function argsFor(ref: ReferenceProvider): Record<string, unknown> {
   const args: Record<string, unknown> = { clientId: 'client-id', clientSecret: 'client-secret' };
-  if ([ref.issuer, ref.authorization, ref.token, ref.userinfo].some((v) => v?.includes('{issuer}'))) args.issuer = ISSUER;
+  if ([ref.issuer, ref.authorization, ref.token, ref.userinfo].some((v) => v?.includes('{issuer}')))
+    args.issuer = ISSUER;
   if (ref.id === 'netsuite') args.accountID = ACCOUNT_ID;
   return args;
 }
 
 /** The factory's config with the user's options merged over it, as the module does. */
 function build(id: string, args: Record<string, unknown>): OAuthConfig<any> & Record<string, any> {
-  const factory = oauthProviderCatalog[id as keyof typeof oauthProviderCatalog] as (config?: unknown) => OAuthConfig<any>;
+  const factory = oauthProviderCatalog[id as keyof typeof oauthProviderCatalog] as (
+    config?: unknown,
+  ) => OAuthConfig<any>;
   const { options, ...defaults } = factory(args) as OAuthConfig<any> & { options?: Record<string, unknown> };
   return deepMerge(defaults as Record<string, unknown>, options ?? {}) as OAuthConfig<any> & Record<string, any>;
 }
 
 /** An endpoint as a comparable `{ base, params }` (its URL's query, with its `params` for query endpoints). */
-function comparable(endpoint: unknown, paramsInQuery = true): { base: string; params: Array<[string, string]> } | undefined {
+function comparable(
+  endpoint: unknown,
+  paramsInQuery = true,
+): { base: string; params: Array<[string, string]> } | undefined {
   const normalized = normalizeEndpoint(endpoint);
   if (!normalized?.url) return undefined;
   const url = new URL(normalized.url.href);
@@ -109,7 +115,8 @@ describe('the OAuth provider catalogue', () => {
         const actual = comparable(config[name], name !== 'token');
         const reference = want[name];
         if (/^https?:/.test(reference)) expect(actual).toEqual(comparableRef(reference));
-        else if (reference.startsWith('custom')) expect(typeof (config[name] as { request?: unknown }).request).toBe('function');
+        else if (reference.startsWith('custom'))
+          expect(typeof (config[name] as { request?: unknown }).request).toBe('function');
         else expect(actual).toBeUndefined();
       }
 
@@ -124,7 +131,8 @@ describe('the OAuth provider catalogue', () => {
       const provider = oauthProviderCatalog[id as keyof typeof oauthProviderCatalog] as (c?: unknown) => unknown;
       const args = argsFor(ref);
       // NetSuite has no userinfo endpoint: the user points it at a RESTlet.
-      if (id === 'netsuite') args.userinfo = 'https://tstdrv123.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1';
+      if (id === 'netsuite')
+        args.userinfo = 'https://tstdrv123.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1';
       const resolved = resolveConfig({ secret: SECRET, providers: [provider(args) as never] }, {}, null, {});
       expect(resolved.providers.map((p) => p.id)).toEqual([id]);
     });
@@ -138,8 +146,19 @@ describe('the OAuth provider catalogue', () => {
       Object.assign(process.env, env);
       try {
         const factory = oauthProviderCatalog[id as keyof typeof oauthProviderCatalog] as (c?: unknown) => unknown;
-        const extra = id === 'netsuite' ? { accountID: ACCOUNT_ID, userinfo: 'https://tstdrv123.restlets.api.netsuite.com/app/site/hosting/restlet.nl' } : undefined;
-        const [provider] = resolveConfig({ secret: SECRET, providers: [factory(extra) as never] }, {}, null, env).providers;
+        const extra =
+          id === 'netsuite'
+            ? {
+                accountID: ACCOUNT_ID,
+                userinfo: 'https://tstdrv123.restlets.api.netsuite.com/app/site/hosting/restlet.nl',
+              }
+            : undefined;
+        const [provider] = resolveConfig(
+          { secret: SECRET, providers: [factory(extra) as never] },
+          {},
+          null,
+          env,
+        ).providers;
         expect(provider.config).toMatchObject({ clientId: 'env-id', clientSecret: 'env-secret' });
         if (args.issuer) expect(String(provider.config.issuer).replace(/\/$/, '')).toBe(ISSUER);
         if (id === 'tiktok') expect(normalizeEndpoint(provider.config.authorization)?.params.client_key).toBe('env-id');
@@ -177,7 +196,10 @@ describe('the OAuth provider catalogue', () => {
       const errorAnswer = { error: 'invalid_token', message: 'Bad credentials', status: 401 };
       const id = await Promise.resolve()
         .then(() => config.profile!(errorAnswer as never, {}))
-        .then((user) => user.id, () => undefined);
+        .then(
+          (user) => user.id,
+          () => undefined,
+        );
       expect(id).toBeUndefined();
     });
 

@@ -31,7 +31,10 @@ export function Coinbase(config?: OAuthUserConfig<CoinbaseProfile>): OAuthConfig
     id: 'coinbase',
     name: 'Coinbase',
     type: 'oauth',
-    authorization: { url: 'https://login.coinbase.com/oauth2/auth', params: { scope: 'wallet:user:email wallet:user:read' } },
+    authorization: {
+      url: 'https://login.coinbase.com/oauth2/auth',
+      params: { scope: 'wallet:user:email wallet:user:read' },
+    },
     token: 'https://login.coinbase.com/oauth2/token',
     userinfo: 'https://api.coinbase.com/v2/user',
     checks: ['pkce'],

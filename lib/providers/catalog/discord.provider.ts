@@ -46,7 +46,8 @@ export function Discord(config?: OAuthUserConfig<DiscordProfile>): OAuthConfig<D
       let image: string;
       if (profile.avatar === null || profile.avatar === undefined) {
         // Default avatars: index from the id on the new username system, from the discriminator before it.
-        const index = profile.discriminator === '0' ? Number((BigInt(profile.id) >> 22n) % 6n) : Number(profile.discriminator) % 5;
+        const index =
+          profile.discriminator === '0' ? Number((BigInt(profile.id) >> 22n) % 6n) : Number(profile.discriminator) % 5;
         image = `https://cdn.discordapp.com/embed/avatars/${index}.png`;
       } else {
         const format = profile.avatar.startsWith('a_') ? 'gif' : 'png';

@@ -43,7 +43,12 @@ export function Dribbble(config?: OAuthUserConfig<DribbbleProfile> & DribbbleOpt
     userinfo: 'https://api.dribbble.com/v2/user',
     checks: ['pkce'],
     profile(profile) {
-      return { id: accountId(profile.id), name: profile.name ?? profile.login ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null };
+      return {
+        id: accountId(profile.id),
+        name: profile.name ?? profile.login ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#ea4c89' },
     options: config,

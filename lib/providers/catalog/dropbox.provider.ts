@@ -31,12 +31,16 @@ export function Dropbox(config?: OAuthUserConfig<DropboxProfile>): OAuthConfig<D
     id: 'dropbox',
     name: 'Dropbox',
     type: 'oauth',
-    authorization: { url: 'https://www.dropbox.com/oauth2/authorize', params: { token_access_type: 'offline', scope: 'account_info.read' } },
+    authorization: {
+      url: 'https://www.dropbox.com/oauth2/authorize',
+      params: { token_access_type: 'offline', scope: 'account_info.read' },
+    },
     token: 'https://api.dropboxapi.com/oauth2/token',
     userinfo: {
       url: 'https://api.dropboxapi.com/2/users/get_current_account',
       // An RPC endpoint: POST with no body (and so no content type).
-      request: ({ tokens, provider }) => vendorJson(provider, endpointUrl(provider.userinfo), { method: 'POST', headers: authorizationHeader(tokens) }),
+      request: ({ tokens, provider }) =>
+        vendorJson(provider, endpointUrl(provider.userinfo), { method: 'POST', headers: authorizationHeader(tokens) }),
     },
     checks: ['pkce'],
     profile(profile) {

@@ -28,7 +28,9 @@ export interface DuendeIdentityServer6Profile {
  * AuthModule.forRoot({ providers: [DuendeIdentityServer6()] })
  * ```
  */
-export function DuendeIdentityServer6(config?: OIDCUserConfig<DuendeIdentityServer6Profile>): OAuthConfig<DuendeIdentityServer6Profile> {
+export function DuendeIdentityServer6(
+  config?: OIDCUserConfig<DuendeIdentityServer6Profile>,
+): OAuthConfig<DuendeIdentityServer6Profile> {
   return {
     id: 'duende-identity-server6',
     name: 'DuendeIdentityServer6',

@@ -36,7 +36,12 @@ export function Eventbrite(config?: OAuthUserConfig<EventbriteProfile>): OAuthCo
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
       const email = profile.emails?.find((e) => e.primary) ?? profile.emails?.[0];
-      return { id: profile.id, name: profile.name ?? joinName(profile.first_name, profile.last_name), email: email?.email ?? null, image: null };
+      return {
+        id: profile.id,
+        name: profile.name ?? joinName(profile.first_name, profile.last_name),
+        email: email?.email ?? null,
+        image: null,
+      };
     },
     style: { brandColor: '#ff5616' },
     options: config,

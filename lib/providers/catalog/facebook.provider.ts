@@ -30,7 +30,12 @@ export function Facebook(config?: OAuthUserConfig<FacebookProfile>): OAuthConfig
     userinfo: 'https://graph.facebook.com/me?fields=id,name,email,picture',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null };
+      return {
+        id: profile.id,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.picture?.data?.url ?? null,
+      };
     },
     style: { brandColor: '#0866ff' },
     options: config,

@@ -27,12 +27,20 @@ export function FACEIT(config?: OAuthUserConfig<FACEITProfile>): OAuthConfig<FAC
     id: 'faceit',
     name: 'FACEIT',
     type: 'oauth',
-    authorization: { url: 'https://accounts.faceit.com/accounts', params: { redirect_popup: 'true', scope: 'openid profile email' } },
+    authorization: {
+      url: 'https://accounts.faceit.com/accounts',
+      params: { redirect_popup: 'true', scope: 'openid profile email' },
+    },
     token: 'https://api.faceit.com/auth/v1/oauth/token',
     userinfo: 'https://api.faceit.com/auth/v1/resources/userinfo',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.guid, name: profile.nickname ?? null, email: profile.email ?? null, image: profile.picture ?? null };
+      return {
+        id: profile.guid,
+        name: profile.nickname ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      };
     },
     style: { brandColor: '#ff5500' },
     options: config,

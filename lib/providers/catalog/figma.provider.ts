@@ -30,7 +30,12 @@ export function Figma(config?: OAuthUserConfig<FigmaProfile>): OAuthConfig<Figma
     userinfo: 'https://api.figma.com/v1/me',
     checks: ['state'],
     profile(profile) {
-      return { id: profile.id, name: profile.handle ?? null, email: profile.email ?? null, image: profile.img_url ?? null };
+      return {
+        id: profile.id,
+        name: profile.handle ?? null,
+        email: profile.email ?? null,
+        image: profile.img_url ?? null,
+      };
     },
     style: { brandColor: '#f24e1e' },
     options: config,

@@ -34,7 +34,9 @@ export type FoursquareOptions = {
  * AuthModule.forRoot({ providers: [Foursquare()] })
  * ```
  */
-export function Foursquare(config?: OAuthUserConfig<FoursquareProfile> & FoursquareOptions): OAuthConfig<FoursquareProfile> {
+export function Foursquare(
+  config?: OAuthUserConfig<FoursquareProfile> & FoursquareOptions,
+): OAuthConfig<FoursquareProfile> {
   const apiVersion = config?.apiVersion ?? '20230131';
   return {
     id: 'foursquare',

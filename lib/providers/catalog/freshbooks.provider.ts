@@ -33,7 +33,10 @@ export function Freshbooks(config?: OAuthUserConfig<FreshbooksProfile>): OAuthCo
     id: 'freshbooks',
     name: 'Freshbooks',
     type: 'oauth',
-    authorization: { url: 'https://auth.freshbooks.com/service/auth/oauth/authorize', params: { scope: 'openid profile email' } },
+    authorization: {
+      url: 'https://auth.freshbooks.com/service/auth/oauth/authorize',
+      params: { scope: 'openid profile email' },
+    },
     token: 'https://api.freshbooks.com/auth/oauth/token',
     userinfo: 'https://api.freshbooks.com/auth/api/v1/users/me',
     checks: ['pkce'],

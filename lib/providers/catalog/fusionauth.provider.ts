@@ -44,7 +44,9 @@ export type FusionAuthOptions = {
  * AuthModule.forRoot({ providers: [FusionAuth()] })
  * ```
  */
-export function FusionAuth(config?: OIDCUserConfig<FusionAuthProfile> & FusionAuthOptions): OAuthConfig<FusionAuthProfile> {
+export function FusionAuth(
+  config?: OIDCUserConfig<FusionAuthProfile> & FusionAuthOptions,
+): OAuthConfig<FusionAuthProfile> {
   const rawIssuer = config?.issuer ?? envDefault('AUTH_FUSIONAUTH_ISSUER');
   const issuer = rawIssuer ? trimSlash(rawIssuer) : undefined;
   return {
@@ -52,7 +54,12 @@ export function FusionAuth(config?: OIDCUserConfig<FusionAuthProfile> & FusionAu
     name: 'FusionAuth',
     type: 'oidc',
     issuer,
-    authorization: { params: { scope: 'openid offline_access email profile', ...(config?.tenantId ? { tenantId: config.tenantId } : {}) } },
+    authorization: {
+      params: {
+        scope: 'openid offline_access email profile',
+        ...(config?.tenantId ? { tenantId: config.tenantId } : {}),
+      },
+    },
     token: issuer
       ? {
           url: `${issuer}/oauth2/token`,

@@ -76,7 +76,11 @@ export function GitHub(config?: OAuthUserConfig<GitHubProfile> & GitHubOptions):
       async request({ tokens, provider }) {
         const userUrl = endpointUrl(provider.userinfo);
         // GitHub's API refuses requests without a User-Agent.
-        const headers = { ...authorizationHeader(tokens), accept: 'application/vnd.github+json', 'user-agent': 'nestjs-auth' };
+        const headers = {
+          ...authorizationHeader(tokens),
+          accept: 'application/vnd.github+json',
+          'user-agent': 'nestjs-auth',
+        };
         const profile = await vendorJson<Profile>(provider, userUrl, { headers });
         if (!profile.email) {
           const emailsUrl = new URL(userUrl.href);

@@ -8,7 +8,12 @@ export interface KakaoProfile {
   connected_at?: string;
   properties?: { nickname?: string; profile_image?: string; thumbnail_image?: string };
   kakao_account?: {
-    profile?: { nickname?: string; profile_image_url?: string; thumbnail_image_url?: string; is_default_image?: boolean };
+    profile?: {
+      nickname?: string;
+      profile_image_url?: string;
+      thumbnail_image_url?: string;
+      is_default_image?: boolean;
+    };
     name?: string;
     email?: string;
     is_email_valid?: boolean;
@@ -44,7 +49,11 @@ export function Kakao(config?: OAuthUserConfig<KakaoProfile>): OAuthConfig<Kakao
     profile(profile) {
       return {
         id: accountId(profile.id),
-        name: profile.kakao_account?.profile?.nickname ?? profile.properties?.nickname ?? profile.kakao_account?.name ?? null,
+        name:
+          profile.kakao_account?.profile?.nickname ??
+          profile.properties?.nickname ??
+          profile.kakao_account?.name ??
+          null,
         email: profile.kakao_account?.email ?? null,
         image: profile.kakao_account?.profile?.profile_image_url ?? profile.properties?.profile_image ?? null,
       };

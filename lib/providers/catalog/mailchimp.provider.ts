@@ -34,7 +34,8 @@ export function Mailchimp(config?: OAuthUserConfig<MailchimpProfile>): OAuthConf
     userinfo: {
       url: 'https://login.mailchimp.com/oauth2/metadata',
       // Mailchimp documents the `OAuth` scheme for its metadata endpoint.
-      request: ({ tokens, provider }) => vendorJson(provider, endpointUrl(provider.userinfo), { headers: authorizationHeader(tokens, 'OAuth') }),
+      request: ({ tokens, provider }) =>
+        vendorJson(provider, endpointUrl(provider.userinfo), { headers: authorizationHeader(tokens, 'OAuth') }),
     },
     checks: ['pkce'],
     profile(profile) {

@@ -27,7 +27,12 @@ export function Medium(config?: OAuthUserConfig<MediumProfile>): OAuthConfig<Med
     userinfo: 'https://api.medium.com/v1/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.data.id, name: profile.data.name ?? profile.data.username ?? null, email: null, image: profile.data.imageUrl ?? null };
+      return {
+        id: profile.data.id,
+        name: profile.data.name ?? profile.data.username ?? null,
+        email: null,
+        image: profile.data.imageUrl ?? null,
+      };
     },
     style: { brandColor: '#000000' },
     options: config,

@@ -50,12 +50,15 @@ const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * The shared config of Microsoft Entra ID and its deprecated alias `azure-ad`; `envIssuer` is the
  * issuer from the environment, used when neither `issuer` nor `tenantId` is given.
  */
-export function entraIdConfig(config: (OIDCUserConfig<MicrosoftEntraIDProfile> & MicrosoftEntraIDOptions) | undefined, envIssuer: string | undefined) {
+export function entraIdConfig(
+  config: (OIDCUserConfig<MicrosoftEntraIDProfile> & MicrosoftEntraIDOptions) | undefined,
+  envIssuer: string | undefined,
+) {
   const issuer = trimSlash(
     config?.issuer ??
       (config?.tenantId
         ? `https://login.microsoftonline.com/${config.tenantId}/v2.0`
-        : envIssuer ?? 'https://login.microsoftonline.com/common/v2.0'),
+        : (envIssuer ?? 'https://login.microsoftonline.com/common/v2.0')),
   );
   // `{authority}/{tenant}/v2.0`: the authority serves every tenant's metadata.
   const match = /^(.*)\/([^/]+)\/v2\.0$/.exec(issuer);

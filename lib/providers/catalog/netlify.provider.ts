@@ -35,7 +35,12 @@ export function Netlify(config?: OAuthUserConfig<NetlifyProfile>): OAuthConfig<N
     userinfo: 'https://api.netlify.com/api/v1/user',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.id, name: profile.full_name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null };
+      return {
+        id: profile.id,
+        name: profile.full_name ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#00ad9f' },
     options: config,

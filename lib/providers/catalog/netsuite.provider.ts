@@ -41,7 +41,12 @@ export function NetSuite(config?: OAuthUserConfig<NetSuiteProfile> & NetSuiteOpt
     id: 'netsuite',
     name: 'NetSuite',
     type: 'oauth',
-    authorization: accountID ? { url: `https://${accountID}.app.netsuite.com/app/login/oauth2/authorize.nl`, params: { scope: 'restlets rest_webservices' } } : undefined,
+    authorization: accountID
+      ? {
+          url: `https://${accountID}.app.netsuite.com/app/login/oauth2/authorize.nl`,
+          params: { scope: 'restlets rest_webservices' },
+        }
+      : undefined,
     token: accountID ? `https://${accountID}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` : undefined,
     checks: ['state'],
     profile(profile) {

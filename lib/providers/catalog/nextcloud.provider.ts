@@ -40,7 +40,9 @@ export function Nextcloud(config?: OAuthUserConfig<NextcloudProfile>): OAuthConf
     name: 'Nextcloud',
     type: 'oauth',
     issuer,
-    authorization: issuer ? { url: `${issuer}/apps/oauth2/authorize`, params: { scope: 'openid profile email' } } : undefined,
+    authorization: issuer
+      ? { url: `${issuer}/apps/oauth2/authorize`, params: { scope: 'openid profile email' } }
+      : undefined,
     token: issuer ? `${issuer}/apps/oauth2/api/v1/token` : undefined,
     userinfo: issuer
       ? {

@@ -41,14 +41,19 @@ export function Notion(config?: OAuthUserConfig<NotionProfile>): OAuthConfig<Not
     id: 'notion',
     name: 'Notion',
     type: 'oauth',
-    authorization: { url: 'https://api.notion.com/v1/oauth/authorize', params: { owner: 'user', scope: 'openid profile email' } },
+    authorization: {
+      url: 'https://api.notion.com/v1/oauth/authorize',
+      params: { owner: 'user', scope: 'openid profile email' },
+    },
     token: 'https://api.notion.com/v1/oauth/token',
     userinfo: {
       url: 'https://api.notion.com/v1/users',
       async request({ tokens, provider }) {
         const url = endpointUrl(provider.userinfo);
         url.pathname = `${url.pathname.replace(/\/+$/, '')}/me`;
-        return vendorJson(provider, url, { headers: { ...authorizationHeader(tokens), 'notion-version': '2022-06-28' } });
+        return vendorJson(provider, url, {
+          headers: { ...authorizationHeader(tokens), 'notion-version': '2022-06-28' },
+        });
       },
     },
     checks: ['pkce'],

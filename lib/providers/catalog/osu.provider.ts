@@ -38,7 +38,12 @@ export function Osu(config?: OAuthUserConfig<OsuProfile>): OAuthConfig<OsuProfil
     userinfo: 'https://osu.ppy.sh/api/v2/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: accountId(profile.id), name: profile.username ?? null, email: null, image: profile.avatar_url ?? null };
+      return {
+        id: accountId(profile.id),
+        name: profile.username ?? null,
+        email: null,
+        image: profile.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#ff66aa' },
     options: config,

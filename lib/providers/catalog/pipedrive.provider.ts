@@ -43,7 +43,12 @@ export function Pipedrive(config?: OAuthUserConfig<PipedriveProfile>): OAuthConf
     userinfo: 'https://api.pipedrive.com/users/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: accountId(profile.data.id), name: profile.data.name ?? null, email: profile.data.email ?? null, image: profile.data.icon_url ?? null };
+      return {
+        id: accountId(profile.data.id),
+        name: profile.data.name ?? null,
+        email: profile.data.email ?? null,
+        image: profile.data.icon_url ?? null,
+      };
     },
     style: { brandColor: '#017737' },
     options: config,

@@ -35,7 +35,12 @@ export function Reddit(config?: OAuthUserConfig<RedditProfile>): OAuthConfig<Red
     profile(profile) {
       // Reddit HTML-escapes the ampersands of its image URLs.
       const icon = profile.snoovatar_img || profile.icon_img;
-      return { id: profile.id, name: profile.name ?? null, email: null, image: icon ? icon.replace(/&amp;/g, '&') : null };
+      return {
+        id: profile.id,
+        name: profile.name ?? null,
+        email: null,
+        image: icon ? icon.replace(/&amp;/g, '&') : null,
+      };
     },
     style: { brandColor: '#ff4500' },
     options: config,

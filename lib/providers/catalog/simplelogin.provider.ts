@@ -32,7 +32,12 @@ export function SimpleLogin(config?: OIDCUserConfig<SimpleLoginProfile>): OAuthC
     authorization: { params: { scope: 'openid profile email' } },
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null };
+      return {
+        id: profile.sub,
+        name: profile.name ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#e3156a' },
     options: config,

@@ -34,7 +34,12 @@ export function Spotify(config?: OAuthUserConfig<SpotifyProfile>): OAuthConfig<S
     userinfo: 'https://api.spotify.com/v1/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.id, name: profile.display_name ?? null, email: profile.email ?? null, image: profile.images?.[0]?.url ?? null };
+      return {
+        id: profile.id,
+        name: profile.display_name ?? null,
+        email: profile.email ?? null,
+        image: profile.images?.[0]?.url ?? null,
+      };
     },
     style: { brandColor: '#1db954' },
     options: config,

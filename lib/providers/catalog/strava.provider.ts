@@ -35,13 +35,21 @@ export function Strava(config?: OAuthUserConfig<StravaProfile>): OAuthConfig<Str
     id: 'strava',
     name: 'Strava',
     type: 'oauth',
-    authorization: { url: 'https://www.strava.com/api/v3/oauth/authorize', params: { scope: 'read', approval_prompt: 'auto', response_type: 'code' } },
+    authorization: {
+      url: 'https://www.strava.com/api/v3/oauth/authorize',
+      params: { scope: 'read', approval_prompt: 'auto', response_type: 'code' },
+    },
     token: 'https://www.strava.com/api/v3/oauth/token',
     userinfo: 'https://www.strava.com/api/v3/athlete',
     checks: ['pkce'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
-      return { id: accountId(profile.id), name: joinName(profile.firstname, profile.lastname) ?? profile.username ?? null, email: null, image: profile.profile ?? null };
+      return {
+        id: accountId(profile.id),
+        name: joinName(profile.firstname, profile.lastname) ?? profile.username ?? null,
+        email: null,
+        image: profile.profile ?? null,
+      };
     },
     style: { brandColor: '#fc4c02' },
     options: config,

@@ -31,7 +31,12 @@ export function Threads(config?: OAuthUserConfig<ThreadsProfile>): OAuthConfig<T
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
-      return { id: profile.id, name: profile.username ?? null, email: null, image: profile.threads_profile_picture_url ?? null };
+      return {
+        id: profile.id,
+        name: profile.username ?? null,
+        email: null,
+        image: profile.threads_profile_picture_url ?? null,
+      };
     },
     style: { brandColor: '#000000' },
     options: config,

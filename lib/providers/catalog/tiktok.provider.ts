@@ -59,7 +59,12 @@ export function TikTok(config?: OAuthUserConfig<TikTokProfile>): OAuthConfig<Tik
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
       const user = profile.data.user;
-      return { id: user.open_id, name: user.display_name ?? user.username ?? null, email: null, image: user.avatar_url ?? null };
+      return {
+        id: user.open_id,
+        name: user.display_name ?? user.username ?? null,
+        email: null,
+        image: user.avatar_url ?? null,
+      };
     },
     style: { brandColor: '#000000' },
     options: config,

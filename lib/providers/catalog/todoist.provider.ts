@@ -50,7 +50,12 @@ export function Todoist(config?: OAuthUserConfig<TodoistProfile>): OAuthConfig<T
     checks: ['pkce'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
-      return { id: profile.user.id, name: profile.user.full_name ?? null, email: profile.user.email ?? null, image: profile.user.avatar_big ?? null };
+      return {
+        id: profile.user.id,
+        name: profile.user.full_name ?? null,
+        email: profile.user.email ?? null,
+        image: profile.user.avatar_big ?? null,
+      };
     },
     style: { brandColor: '#e44332' },
     options: config,

@@ -40,12 +40,21 @@ export function Trakt(config?: OAuthUserConfig<TraktProfile>): OAuthConfig<Trakt
       url: 'https://api.trakt.tv/users/me?extended=full',
       request: ({ tokens, provider }) =>
         vendorJson(provider, endpointUrl(provider.userinfo), {
-          headers: { ...authorizationHeader(tokens), 'trakt-api-version': '2', 'trakt-api-key': String(provider.clientId ?? '') },
+          headers: {
+            ...authorizationHeader(tokens),
+            'trakt-api-version': '2',
+            'trakt-api-key': String(provider.clientId ?? ''),
+          },
         }),
     },
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.ids.slug, name: profile.name || profile.username || null, email: null, image: profile.images?.avatar?.full ?? null };
+      return {
+        id: profile.ids.slug,
+        name: profile.name || profile.username || null,
+        email: null,
+        image: profile.images?.avatar?.full ?? null,
+      };
     },
     style: { brandColor: '#ed1c24' },
     options: config,

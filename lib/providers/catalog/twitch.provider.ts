@@ -67,7 +67,12 @@ export function Twitch(config?: OIDCUserConfig<TwitchProfile>): OAuthConfig<Twit
     checks: ['pkce'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile(profile) {
-      return { id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null };
+      return {
+        id: profile.sub,
+        name: profile.preferred_username ?? null,
+        email: profile.email ?? null,
+        image: profile.picture ?? null,
+      };
     },
     style: { brandColor: '#9146ff' },
     options: config,

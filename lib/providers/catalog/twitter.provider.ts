@@ -34,7 +34,10 @@ export function Twitter(config?: OAuthUserConfig<TwitterProfile>): OAuthConfig<T
     id: 'twitter',
     name: 'Twitter',
     type: 'oauth',
-    authorization: { url: 'https://x.com/i/oauth2/authorize', params: { scope: 'users.read tweet.read offline.access' } },
+    authorization: {
+      url: 'https://x.com/i/oauth2/authorize',
+      params: { scope: 'users.read tweet.read offline.access' },
+    },
     token: 'https://api.x.com/2/oauth2/token',
     userinfo: 'https://api.x.com/2/users/me?user.fields=profile_image_url',
     checks: ['pkce', 'state'],

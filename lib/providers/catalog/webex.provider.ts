@@ -44,7 +44,12 @@ export function Webex(config?: OAuthUserConfig<WebexProfile> & WebexOptions): OA
     userinfo: `${apiBaseUrl}/people/me`,
     checks: ['pkce'],
     profile(profile) {
-      return { id: profile.id, name: profile.displayName ?? joinName(profile.firstName, profile.lastName), email: profile.emails?.[0] ?? null, image: profile.avatar ?? null };
+      return {
+        id: profile.id,
+        name: profile.displayName ?? joinName(profile.firstName, profile.lastName),
+        email: profile.emails?.[0] ?? null,
+        image: profile.avatar ?? null,
+      };
     },
     style: { brandColor: '#00bceb' },
     options: config,

@@ -67,7 +67,9 @@ export function WeChat(config?: OAuthUserConfig<WeChatProfile> & WeChatOptions):
     name: 'WeChat',
     type: 'oauth',
     authorization: {
-      url: website ? 'https://open.weixin.qq.com/connect/qrconnect' : 'https://open.weixin.qq.com/connect/oauth2/authorize',
+      url: website
+        ? 'https://open.weixin.qq.com/connect/qrconnect'
+        : 'https://open.weixin.qq.com/connect/oauth2/authorize',
       params: { ...(appId ? { appid: appId } : {}), scope: website ? 'snsapi_login' : 'snsapi_userinfo' },
     },
     token: {
@@ -95,13 +97,19 @@ export function WeChat(config?: OAuthUserConfig<WeChatProfile> & WeChatOptions):
         url.searchParams.set('openid', String(tokens.openid ?? ''));
         url.searchParams.set('lang', 'zh_CN');
         const profile = await vendorJson<Profile & { errcode?: number }>(provider, url);
-        if (profile.errcode) throw new OAuthCallbackError(`WeChat refused the userinfo request (errcode ${profile.errcode}).`);
+        if (profile.errcode)
+          throw new OAuthCallbackError(`WeChat refused the userinfo request (errcode ${profile.errcode}).`);
         return profile;
       },
     },
     checks: ['state'],
     profile(profile) {
-      return { id: profile.unionid ?? profile.openid, name: profile.nickname ?? null, email: null, image: profile.headimgurl ?? null };
+      return {
+        id: profile.unionid ?? profile.openid,
+        name: profile.nickname ?? null,
+        email: null,
+        image: profile.headimgurl ?? null,
+      };
     },
     style: { brandColor: '#07c160' },
     options: config,

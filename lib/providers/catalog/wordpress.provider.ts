@@ -37,7 +37,12 @@ export function WordPress(config?: OAuthUserConfig<WordPressProfile>): OAuthConf
     userinfo: 'https://public-api.wordpress.com/rest/v1/me',
     checks: ['pkce'],
     profile(profile) {
-      return { id: accountId(profile.ID), name: profile.display_name ?? profile.username ?? null, email: profile.email ?? null, image: profile.avatar_URL ?? null };
+      return {
+        id: accountId(profile.ID),
+        name: profile.display_name ?? profile.username ?? null,
+        email: profile.email ?? null,
+        image: profile.avatar_URL ?? null,
+      };
     },
     style: { brandColor: '#3499cd' },
     options: config,

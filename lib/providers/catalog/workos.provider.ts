@@ -42,7 +42,10 @@ export function WorkOS(config?: OAuthUserConfig<WorkOSProfile> & WorkOSOptions):
     name: 'WorkOS',
     type: 'oauth',
     issuer: issuer,
-    authorization: { url: `${issuer}sso/authorize`, params: { scope: 'openid profile email', ...(config?.connection ? { connection: config.connection } : {}) } },
+    authorization: {
+      url: `${issuer}sso/authorize`,
+      params: { scope: 'openid profile email', ...(config?.connection ? { connection: config.connection } : {}) },
+    },
     token: `${issuer}sso/token`,
     userinfo: `${issuer}sso/profile`,
     checks: ['pkce'],

@@ -34,7 +34,10 @@ export function Yandex(config?: OAuthUserConfig<YandexProfile>): OAuthConfig<Yan
     id: 'yandex',
     name: 'Yandex',
     type: 'oauth',
-    authorization: { url: 'https://oauth.yandex.ru/authorize', params: { scope: 'login:info login:email login:avatar' } },
+    authorization: {
+      url: 'https://oauth.yandex.ru/authorize',
+      params: { scope: 'login:info login:email login:avatar' },
+    },
     token: 'https://oauth.yandex.ru/token',
     userinfo: 'https://login.yandex.ru/info?format=json',
     checks: ['pkce'],
@@ -43,7 +46,10 @@ export function Yandex(config?: OAuthUserConfig<YandexProfile>): OAuthConfig<Yan
         id: profile.id,
         name: profile.display_name ?? profile.real_name ?? profile.first_name ?? profile.login ?? null,
         email: profile.default_email ?? profile.emails?.[0] ?? null,
-        image: !profile.is_avatar_empty && profile.default_avatar_id ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200` : null,
+        image:
+          !profile.is_avatar_empty && profile.default_avatar_id
+            ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200`
+            : null,
       };
     },
     style: { brandColor: '#ffcc00' },

@@ -32,11 +32,19 @@ export function Zoho(config?: OAuthUserConfig<ZohoProfile>): OAuthConfig<ZohoPro
     userinfo: {
       url: 'https://accounts.zoho.com/oauth/user/info',
       // Zoho documents its own scheme for API calls.
-      request: ({ tokens, provider }) => vendorJson(provider, endpointUrl(provider.userinfo), { headers: authorizationHeader(tokens, 'Zoho-oauthtoken') }),
+      request: ({ tokens, provider }) =>
+        vendorJson(provider, endpointUrl(provider.userinfo), {
+          headers: authorizationHeader(tokens, 'Zoho-oauthtoken'),
+        }),
     },
     checks: ['pkce'],
     profile(profile) {
-      return { id: accountId(profile.ZUID), name: profile.Display_Name ?? joinName(profile.First_Name, profile.Last_Name), email: profile.Email ?? null, image: null };
+      return {
+        id: accountId(profile.ZUID),
+        name: profile.Display_Name ?? joinName(profile.First_Name, profile.Last_Name),
+        email: profile.Email ?? null,
+        image: null,
+      };
     },
     style: { brandColor: '#e42527' },
     options: config,

@@ -10,14 +10,30 @@ export class AuthSchemaMysql1764547200000 implements MigrationInterface {
   name = 'AuthSchemaMysql1764547200000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE \`users\` (\`id\` varchar(255) NOT NULL, \`name\` varchar(255) NULL, \`email\` varchar(255) NULL, \`emailVerified\` datetime(3) NULL, \`image\` text NULL, UNIQUE INDEX \`UQ_users_email\` (\`email\`), PRIMARY KEY (\`id\`)) ${TABLE_OPTIONS}`);
-    await q.query(`CREATE TABLE \`accounts\` (\`provider\` varchar(255) NOT NULL, \`providerAccountId\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`type\` varchar(255) NOT NULL, \`access_token\` text NULL, \`refresh_token\` text NULL, \`id_token\` text NULL, \`expires_at\` bigint NULL, \`token_type\` varchar(255) NULL, \`scope\` text NULL, \`session_state\` text NULL, \`authorization_details\` text NULL, INDEX \`IDX_accounts_userId\` (\`userId\`), PRIMARY KEY (\`provider\`, \`providerAccountId\`)) ${TABLE_OPTIONS}`);
-    await q.query(`CREATE TABLE \`sessions\` (\`sessionToken\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`expires\` datetime(3) NOT NULL, INDEX \`IDX_sessions_userId\` (\`userId\`), PRIMARY KEY (\`sessionToken\`)) ${TABLE_OPTIONS}`);
-    await q.query(`CREATE TABLE \`verification_tokens\` (\`identifier\` varchar(255) NOT NULL, \`token\` varchar(255) NOT NULL, \`expires\` datetime(3) NOT NULL, PRIMARY KEY (\`identifier\`, \`token\`)) ${TABLE_OPTIONS}`);
-    await q.query(`CREATE TABLE \`authenticators\` (\`credentialID\` varchar(512) NOT NULL, \`userId\` varchar(255) NOT NULL, \`providerAccountId\` varchar(512) NOT NULL, \`credentialPublicKey\` text NOT NULL, \`counter\` bigint NOT NULL, \`credentialDeviceType\` varchar(32) NOT NULL, \`credentialBackedUp\` tinyint NOT NULL, \`transports\` varchar(255) NULL, INDEX \`IDX_authenticators_userId\` (\`userId\`), PRIMARY KEY (\`credentialID\`)) ${TABLE_OPTIONS}`);
-    await q.query(`ALTER TABLE \`accounts\` ADD CONSTRAINT \`FK_accounts_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
-    await q.query(`ALTER TABLE \`sessions\` ADD CONSTRAINT \`FK_sessions_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
-    await q.query(`ALTER TABLE \`authenticators\` ADD CONSTRAINT \`FK_authenticators_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await q.query(
+      `CREATE TABLE \`users\` (\`id\` varchar(255) NOT NULL, \`name\` varchar(255) NULL, \`email\` varchar(255) NULL, \`emailVerified\` datetime(3) NULL, \`image\` text NULL, UNIQUE INDEX \`UQ_users_email\` (\`email\`), PRIMARY KEY (\`id\`)) ${TABLE_OPTIONS}`,
+    );
+    await q.query(
+      `CREATE TABLE \`accounts\` (\`provider\` varchar(255) NOT NULL, \`providerAccountId\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`type\` varchar(255) NOT NULL, \`access_token\` text NULL, \`refresh_token\` text NULL, \`id_token\` text NULL, \`expires_at\` bigint NULL, \`token_type\` varchar(255) NULL, \`scope\` text NULL, \`session_state\` text NULL, \`authorization_details\` text NULL, INDEX \`IDX_accounts_userId\` (\`userId\`), PRIMARY KEY (\`provider\`, \`providerAccountId\`)) ${TABLE_OPTIONS}`,
+    );
+    await q.query(
+      `CREATE TABLE \`sessions\` (\`sessionToken\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`expires\` datetime(3) NOT NULL, INDEX \`IDX_sessions_userId\` (\`userId\`), PRIMARY KEY (\`sessionToken\`)) ${TABLE_OPTIONS}`,
+    );
+    await q.query(
+      `CREATE TABLE \`verification_tokens\` (\`identifier\` varchar(255) NOT NULL, \`token\` varchar(255) NOT NULL, \`expires\` datetime(3) NOT NULL, PRIMARY KEY (\`identifier\`, \`token\`)) ${TABLE_OPTIONS}`,
+    );
+    await q.query(
+      `CREATE TABLE \`authenticators\` (\`credentialID\` varchar(512) NOT NULL, \`userId\` varchar(255) NOT NULL, \`providerAccountId\` varchar(512) NOT NULL, \`credentialPublicKey\` text NOT NULL, \`counter\` bigint NOT NULL, \`credentialDeviceType\` varchar(32) NOT NULL, \`credentialBackedUp\` tinyint NOT NULL, \`transports\` varchar(255) NULL, INDEX \`IDX_authenticators_userId\` (\`userId\`), PRIMARY KEY (\`credentialID\`)) ${TABLE_OPTIONS}`,
+    );
+    await q.query(
+      `ALTER TABLE \`accounts\` ADD CONSTRAINT \`FK_accounts_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await q.query(
+      `ALTER TABLE \`sessions\` ADD CONSTRAINT \`FK_sessions_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await q.query(
+      `ALTER TABLE \`authenticators\` ADD CONSTRAINT \`FK_authenticators_userId\` FOREIGN KEY (\`userId\`) REFERENCES \`users\`(\`id\`) ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
