@@ -166,7 +166,7 @@ describeBrowser('the sample app in Chromium', () => {
           .allInnerTexts()
           .catch(() => []);
         if (shown.some((text) => text.trim()))
-          throw new Error(`The passkey autofill sign-in was refused: ${shown.join(' ')}`);
+          throw new Error(`The passkey autofill sign-in was refused: ${shown.join(' ')}`, { cause: error });
         if (attempt >= 2) throw error;
       }
     }

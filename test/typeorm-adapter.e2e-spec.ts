@@ -493,17 +493,15 @@ for (const target of targets) {
           const adapter = new TypeOrmAdapter(ds, { User: ShapedUser }, { preparedStatements });
           const id = randomUUID();
           const emailVerified = new Date('2026-03-04T05:06:07.089Z');
-          await ds
-            .getRepository(ShapedUser)
-            .insert({
-              id,
-              email: `s-${id}@example.com`,
-              name: 'Shaped',
-              image: null,
-              emailVerified,
-              tags: ['a', 'b'],
-              secretNote: 'hidden',
-            });
+          await ds.getRepository(ShapedUser).insert({
+            id,
+            email: `s-${id}@example.com`,
+            name: 'Shaped',
+            image: null,
+            emailVerified,
+            tags: ['a', 'b'],
+            secretNote: 'hidden',
+          });
           const sessionToken = randomUUID();
           const expires = new Date(Date.now() + 3_600_000);
           expires.setUTCMilliseconds(123);

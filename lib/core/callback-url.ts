@@ -20,7 +20,7 @@ export async function resolveCallbackUrl(params: {
   const { origin, cookie } = params;
   const candidate =
     (typeof params.bodyValue === 'string' && params.bodyValue) || params.queryValue || params.cookieValue || origin;
-  let url = origin;
+  let url: string;
   try {
     const result = await params.redirect({ url: candidate, baseUrl: origin });
     // Whatever the callback returns must still be an http(s) URL (or a path on this origin).

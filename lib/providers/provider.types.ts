@@ -1,5 +1,5 @@
-import type { CredentialsConfig, CredentialsProviderType } from './credentials.types.js';
-import type { EmailConfig, EmailProviderType } from './email.types.js';
+import type { CredentialsConfig } from './credentials.types.js';
+import type { EmailConfig } from './email.types.js';
 import type { OAuthConfig, OAuth2Config, OIDCConfig } from './oauth.types.js';
 import type { OAuthProviderType } from './oauth-provider-type.js';
 import type { WebAuthnConfig, WebAuthnProviderType } from './webauthn.types.js';

@@ -101,7 +101,7 @@ export async function databaseTargets(
         await probe();
       } catch (error) {
         reason = `${name} is not reachable (${(error as Error).message || String(error)})`;
-        if (IN_CI) throw new Error(`CI=true and ${reason}: every database must run in CI.`);
+        if (IN_CI) throw new Error(`CI=true and ${reason}: every database must run in CI.`, { cause: error });
       }
       const available = reason === undefined;
       return { name, available, reason, options, describe: describeIf(available, reason) };

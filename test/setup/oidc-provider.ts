@@ -186,7 +186,13 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   const requests: string[] = [];
   const cookieKeys = [randomUUID()];
 
-  const server: Server = createServer((req, res) => handle(req, res));
+  // A handler that throws answers 500 instead of leaving the client hanging (and the rejection unhandled).
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error));
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}${options.path ?? ''}`;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect } from '@jest/globals';
 import type { ConformanceContext } from './conformance-context.js';
 import { futureDate, defined } from './conformance-fixtures.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect } from '@jest/globals';
 import type { AdapterUser } from '../adapter.interface.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { futureDate, newUser, newAccount, newAuthenticator, defined } from './conformance-fixtures.js';
