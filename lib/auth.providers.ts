@@ -6,6 +6,7 @@ import { RequestErrorLog } from './core/error-log.js';
 import { ResponseHeadersHook } from './http/response-headers.js';
 import { TrustProxyCheck } from './http/trust-proxy.check.js';
 import { AuthRouterService } from './router/auth-router.service.js';
+import { RequestContextFactory } from './router/request-context.factory.js';
 import { AuthService } from './guard/auth.service.js';
 import { ChecksService } from './sign-in/checks.service.js';
 import { OAuthService } from './flows/oauth/oauth.service.js';
@@ -45,6 +46,7 @@ export const AUTH_SERVICES: Provider[] = [
   SignInService,
   AccountLinkingService,
   UserCreationService,
+  RequestContextFactory,
   AuthRouterService,
   AuthService,
   RateLimiterService,

@@ -2,7 +2,8 @@ import { All, Controller, Get, Inject, Param, Post, Req, Res, type Type } from '
 import type { Request, Response } from 'express';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { AuthRouterService, type AuthAction } from '../router/auth-router.service.js';
+import type { AuthAction } from '../router/auth-action.js';
+import { AuthRouterService } from '../router/auth-router.service.js';
 import { AuthError } from '../errors/auth.errors.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import { toAuthRequest, writeAuthResponse } from './auth-request.factory.js';

@@ -1,0 +1,13 @@
+/** The routes under `basePath`, as Auth.js names them. */
+export type AuthAction =
+  | 'providers'
+  | 'csrf'
+  | 'session'
+  | 'signin'
+  | 'signout'
+  | 'callback'
+  | 'verify-request'
+  | 'error'
+  | 'webauthn-options'
+  | 'webauthn-client'
+  | 'unknown';

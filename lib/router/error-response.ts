@@ -1,0 +1,66 @@
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { RequestErrorLog } from '../core/error-log.js';
+import type { RequestContext } from '../core/request-context.js';
+import { AuthError, CredentialsSignin, RateLimited, UnknownAction, isClientError } from '../errors/auth.errors.js';
+import { SignInRedirect } from '../sign-in/sign-in-callback.js';
+import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+import type { AuthAction } from './auth-action.js';
+
+/** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
+const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
+/** Actions that answer JSON, errors included. */
+const JSON_ACTIONS = new Set<AuthAction>(['session', 'providers', 'csrf', 'webauthn-options']);
+const SERVER_PROBLEM = 'There was a problem with the server configuration. Check the server logs.';
+
+export interface FailedRequest {
+  request: AuthRequest;
+  action: AuthAction;
+  ctx?: RequestContext;
+  providerId?: string;
+}
+
+/**
+ * Every failure ends here: a 400 JSON for unknown routes, JSON for the API actions, else a redirect
+ * to the error or sign-in page with `?error=<type>`. Logged once (client mistakes as warnings).
+ */
+export function errorResponse(
+  config: ResolvedAuthConfig,
+  errorLog: RequestErrorLog,
+  error: unknown,
+  { request, action, ctx, providerId }: FailedRequest,
+): AuthResponse {
+  if (error instanceof SignInRedirect) return withCookies({ redirect: error.url }, ctx);
+  const type = isClientError(error) ? error.type : 'Configuration';
+  const message = isClientError(error) ? error.message : SERVER_PROBLEM;
+  errorLog.report(error);
+  if (error instanceof UnknownAction || action === 'unknown' || action === 'webauthn-client') {
+    return withCookies({ status: 400, json: { error: type, message } }, ctx);
+  }
+  if (JSON_ACTIONS.has(action)) {
+    const status = error instanceof RateLimited ? 429 : type === 'Configuration' ? 500 : 400;
+    const headers: Record<string, string> =
+      error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
+    return withCookies({ status, headers, json: { error: type, message } }, ctx);
+  }
+  const origin = ctx?.origin ?? request.url.origin;
+  const authUrl = `${origin}${config.basePath}`;
+  const signInKind = error instanceof AuthError && error.kind === 'signIn';
+  const page = signInKind ? config.pages.signIn : config.pages.error;
+  const target = new URL(page ?? `${authUrl}/${signInKind ? 'signin' : 'error'}`, origin);
+  target.searchParams.set('error', type);
+  if (error instanceof CredentialsSignin) target.searchParams.set('code', error.code);
+  const headers = action === 'callback' && isOAuthProvider(config, providerId) ? NO_REFERRER : undefined;
+  return withCookies({ redirect: target.href, ...(headers ? { headers } : {}) }, ctx);
+}
+
+/** True when `providerId` names an OAuth/OIDC provider, or no known provider (its answers get no Referer either). */
+export function isOAuthProvider(config: ResolvedAuthConfig, providerId: string | undefined): boolean {
+  const type = providerId === undefined ? undefined : config.providerById.get(providerId)?.type;
+  return type === undefined || type === 'oauth' || type === 'oidc';
+}
+
+/** The response with the cookies the context collected (CSRF, callback URL) in front of its own. */
+export function withCookies(response: AuthResponse, ctx?: RequestContext): AuthResponse {
+  if (!ctx?.responseCookies.length) return response;
+  return { ...response, cookies: [...ctx.responseCookies, ...(response.cookies ?? [])] };
+}

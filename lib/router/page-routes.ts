@@ -1,0 +1,104 @@
+import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
+import { clientText } from '../core/error-log.js';
+import type { RequestContext } from '../core/request-context.js';
+import { UnknownAction } from '../errors/auth.errors.js';
+import { errorPageStatus, renderErrorPage } from '../pages/error.page.js';
+import { renderSignInPage } from '../pages/signin.page.js';
+import { renderSignOutPage } from '../pages/signout.page.js';
+import { renderVerifyRequestPage } from '../pages/verify-request.page.js';
+import { webAuthnClientScript } from '../pages/webauthn-client.js';
+import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+
+// The answers of the page routes (GET signin, signout, verify-request, error, the passkey script):
+// the built-in pages, or redirects to the app's own `pages`.
+
+/** `GET /signin`: the built-in page, or a redirect to `pages.signIn` with the callback URL, error and code. */
+export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+  const { query } = ctx.request;
+  if (config.pages.signIn) {
+    const params: Record<string, string> = { callbackUrl: ctx.callbackUrl };
+    if (query.error) params.error = query.error.slice(0, 64);
+    if (query.code) params.code = query.code.slice(0, 64);
+    return { redirect: pageUrl(ctx, config.pages.signIn, params) };
+  }
+  return {
+    html: renderSignInPage({
+      providers: config.providers.map((p) => ({
+        ...publicProvider(ctx, p),
+        style: p.config.style as never,
+        credentials: p.config.credentials as never,
+        formFields: p.config.formFields as never,
+        enableConditionalUI: p.config.enableConditionalUI as boolean | undefined,
+      })),
+      csrfToken: ctx.csrfToken,
+      callbackUrl: ctx.callbackUrl,
+      error: query.error?.slice(0, 64),
+      code: query.code?.slice(0, 64),
+      email: query.email?.slice(0, 320),
+      theme: config.theme,
+      webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
+        ? `${ctx.authUrl}/webauthn-client.js`
+        : undefined,
+    }),
+  };
+}
+
+/** `GET /signout`: the confirmation page, or a redirect to `pages.signOut`. */
+export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+  if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, {}) };
+  return {
+    html: renderSignOutPage({
+      csrfToken: ctx.csrfToken,
+      callbackUrl: ctx.callbackUrl,
+      signOutUrl: `${ctx.authUrl}/signout`,
+      theme: config.theme,
+    }),
+  };
+}
+
+/** `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query. */
+export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+  if (config.pages.verifyRequest) return { redirect: pageUrl(ctx, config.pages.verifyRequest, ctx.request.query) };
+  return { html: renderVerifyRequestPage({ url: ctx.origin, theme: config.theme }) };
+}
+
+/** `GET /error`: the error page for `?error=` (never a 5xx: see `errorPageStatus`), or `pages.error`. */
+export function errorPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+  const type = typeof ctx.request.query.error === 'string' ? ctx.request.query.error.slice(0, 64) : undefined;
+  if (config.pages.error) return { redirect: pageUrl(ctx, config.pages.error, type ? { error: type } : {}) };
+  return {
+    status: errorPageStatus(type),
+    html: renderErrorPage({ error: type, url: ctx.origin, signInUrl: `${ctx.authUrl}/signin`, theme: config.theme }),
+  };
+}
+
+/** `GET {basePath}/webauthn-client.js`: the browser half of passkeys, the same for everyone. */
+export function webauthnClient(config: ResolvedAuthConfig, request: AuthRequest): AuthResponse {
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    throw new UnknownAction(
+      `${clientText(request.method, 16)} ${config.basePath}/webauthn-client.js is not supported.`,
+    );
+  const script = webAuthnClientScript();
+  return {
+    headers: { 'Cache-Control': 'public, max-age=3600' },
+    body: { contentType: script.contentType, content: script.body },
+  };
+}
+
+/** A provider as `GET /providers` and the sign-in page show it. */
+export function publicProvider(ctx: RequestContext, p: InternalProvider) {
+  return {
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    signinUrl: `${ctx.authUrl}/signin/${p.id}`,
+    callbackUrl: `${ctx.authUrl}/callback/${p.id}`,
+  };
+}
+
+/** A configured page (absolute, or a path on the origin) with `params` in its query. */
+function pageUrl(ctx: RequestContext, page: string, params: Record<string, string>): string {
+  const url = new URL(page, ctx.origin);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.href;
+}
