@@ -15,7 +15,7 @@ import { AuthGuard } from './guard/auth.guard.js';
 
 /** The extras and their defaults (every key: `forRoot` tells extras from options by these keys). */
 const EXTRAS_DEFAULTS: AuthModuleExtras = {
-  isGlobal: false,
+  isGlobal: true,
   basePath: AUTH_DEFAULTS.basePath,
   adapter: undefined,
   dataSource: undefined,

@@ -242,7 +242,10 @@ export interface AuthModuleOptions {
  * `forRootAsync` (they shape the module itself, so they cannot come from an async factory).
  */
 export interface AuthModuleExtras {
-  /** Register the module globally. @default false */
+  /**
+   * Register the module globally, so every module of the app can use AuthGuard, AuthService and
+   * the decorators without importing AuthModule. @default true
+   */
   isGlobal?: boolean;
   /** Path prefix of the auth routes. @default '/auth' */
   basePath?: string;
