@@ -26,11 +26,6 @@ function legacyHash(password: string, ln: number): string {
   return `$scrypt$ln=${ln},r=8,p=1$${b64(salt)}$${b64(key)}`;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
 describe('hashPassword / verifyPassword', () => {
   it('stores scrypt at or above the OWASP minimum (p=1: N ≥ 2^17, r = 8) in a PHC string', async () => {
     const hash = await hashPassword('correct horse battery staple');
@@ -159,7 +154,7 @@ describe('hashPassword / verifyPassword', () => {
     await verifyPassword('warm-up', null); // the dummy hash is made once per process
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       let t = performance.now();
       expect(await verifyPassword('a wrong password', hash)).toBe(false);
       known.push(performance.now() - t);
@@ -167,9 +162,10 @@ describe('hashPassword / verifyPassword', () => {
       expect(await verifyPassword('a wrong password', null)).toBe(false);
       unknown.push(performance.now() - t);
     }
-    const k = median(known);
-    const u = median(unknown);
-    // The work is the same scrypt derivation; allow for a loaded test machine.
+    // The work is the same scrypt derivation. Load on a shared machine only ever adds time, so the
+    // fastest run of each is the cost of the work itself; compare those.
+    const k = Math.min(...known);
+    const u = Math.min(...unknown);
     expect(Math.abs(k - u)).toBeLessThan(Math.max(30, 0.25 * k));
     expect(await verifyPassword('a wrong password', undefined)).toBe(false);
   });
