@@ -99,6 +99,7 @@ export class AuthGuard implements CanActivate {
    * Any other context type fails with `UnsupportedContextError`, naming it.
    */
   private activateContext(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.config.rpc === 'skip' && context.getType() === 'rpc') return true;
     const loading = loadContextException(context.getType());
     if (loading) return loading.then(() => this.activateContext(context));
     const { request, holder, authorization } = contextSource(context);
