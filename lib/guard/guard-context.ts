@@ -32,7 +32,7 @@ export class UnsupportedContextError extends Error {
   constructor(readonly contextType: string) {
     super(
       `AuthGuard cannot read a session in a "${contextType}" context (it reads http, graphql, ws and rpc); ` +
-        'subclass AuthGuard and override getRequest() for this transport.',
+        'subclass AuthGuard and override canActivate() for this transport.',
     );
     this.name = 'UnsupportedContextError';
   }
