@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { UseGuards } from '@nestjs/common';
-import { Args, Field, GraphQLModule, ObjectType, Query, Resolver } from '@nestjs/graphql';
+import { Args, Field, GraphQLModule, ObjectType, Query, Resolver, Subscription } from '@nestjs/graphql';
 import type { Request } from 'express';
+import { createClient } from 'graphql-ws';
+import type { IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
 import { Public } from '../lib/core/public.decorator.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { AuthSession, CurrentUser } from '../lib/guard/current-user.decorator.js';
@@ -38,6 +41,37 @@ class ViewerResolver {
     return email;
   }
 }
+
+// Subscriptions over graphql-ws: the guard runs when a subscription starts.
+@Resolver()
+class TicksResolver {
+  @Query(() => String)
+  @Public()
+  ready(): string {
+    return 'yes';
+  }
+
+  @Subscription(() => String, { resolve: (value: string) => value })
+  @UseGuards(AuthGuard)
+  async *ticks(@CurrentUser('email') email: string): AsyncGenerator<string> {
+    yield `tick for ${email}`;
+  }
+}
+
+/** What graphql-ws gives the context function: the upgrade request and the connection_init params. */
+interface SubscriptionContext {
+  extra: { request: IncomingMessage };
+  connectionParams?: { authorization?: string };
+}
+
+/** HTTP requests as they are; a subscription's request made of its upgrade headers and connectionParams. */
+const contextWithSubscriptions = (ctx: { req?: Request } & Partial<SubscriptionContext>) => {
+  if (ctx.req) return { req: ctx.req };
+  const headers = ctx.extra?.request.headers ?? {};
+  return {
+    req: { headers: { cookie: headers.cookie, authorization: ctx.connectionParams?.authorization } },
+  };
+};
 
 // Schema-first: the same checks against a hand-written schema.
 const typeDefs = /* GraphQL */ `
@@ -186,5 +220,70 @@ describe('GraphQL (Apollo, schema-first), guard per resolver', () => {
     expect((await ask(app, '{ whoami }', bearer(token))).data).toEqual({ whoami: 'jwt@example.test' });
     expectRefused(await ask(app, '{ whoami }'), 'SessionRequired');
     expect((await ask(app, '{ ping }')).data).toEqual({ ping: 'pong' });
+  });
+});
+
+describe('GraphQL subscriptions (graphql-ws)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({
+      auth: { session: { strategy: 'jwt' } },
+      imports: [
+        graphql({
+          autoSchemaFile: true,
+          subscriptions: { 'graphql-ws': true },
+          context: contextWithSubscriptions,
+        }),
+      ],
+      providers: [TicksResolver],
+    });
+  });
+  afterAll(() => app?.close());
+
+  /** Subscribes once; resolves with the first answer or the errors. */
+  async function subscribe(options: { headers?: Record<string, string>; authorization?: string }) {
+    const client = createClient({
+      url: `${app.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: class extends WebSocket {
+        constructor(url: string, protocols: string[]) {
+          super(url, protocols, { headers: options.headers });
+        }
+      },
+      connectionParams: options.authorization ? { authorization: options.authorization } : {},
+      retryAttempts: 0,
+    });
+    try {
+      return await new Promise<{ data?: unknown; errors?: GraphQLAnswer['errors'] }>((resolve, reject) => {
+        client.subscribe(
+          { query: 'subscription { ticks }' },
+          {
+            next: (value) => resolve(value as { data?: unknown }),
+            error: (errors) => resolve({ errors: errors as GraphQLAnswer['errors'] }),
+            complete: () => reject(new Error('completed without an answer')),
+          },
+        );
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  it('starts a subscription for a session cookie on the upgrade or a bearer token in connectionParams', async () => {
+    const token = await jwtSession();
+    expect(await subscribe({ headers: cookie(token) })).toEqual({ data: { ticks: 'tick for jwt@example.test' } });
+    expect(await subscribe({ authorization: `Bearer ${token}` })).toEqual({
+      data: { ticks: 'tick for jwt@example.test' },
+    });
+  });
+
+  it('refuses a subscription without a session with UNAUTHENTICATED and the reason', async () => {
+    const refused = await subscribe({});
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'SessionRequired' });
+    const junk = await subscribe({ authorization: 'Bearer junk' });
+    expect(junk.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'InvalidSession' });
+  });
+
+  it('still answers queries over HTTP with the same context function', async () => {
+    expect((await ask(app, '{ ready }')).data).toEqual({ ready: 'yes' });
   });
 });
