@@ -58,19 +58,15 @@ class TicksResolver {
   }
 }
 
-/** What graphql-ws gives the context function: the upgrade request and the connection_init params. */
-interface SubscriptionContext {
-  extra: { request: IncomingMessage };
-  connectionParams?: { authorization?: string };
-}
-
 /** HTTP requests as they are; a subscription's request made of its upgrade headers and connectionParams. */
-const contextWithSubscriptions = (ctx: { req?: Request } & Partial<SubscriptionContext>) => {
+const contextWithSubscriptions = (ctx: {
+  req?: Request;
+  extra?: { request: IncomingMessage };
+  connectionParams?: { authorization?: string };
+}) => {
   if (ctx.req) return { req: ctx.req };
   const headers = ctx.extra?.request.headers ?? {};
-  return {
-    req: { headers: { cookie: headers.cookie, authorization: ctx.connectionParams?.authorization } },
-  };
+  return { req: { headers: { cookie: headers.cookie, authorization: ctx.connectionParams?.authorization } } };
 };
 
 // Schema-first: the same checks against a hand-written schema.
