@@ -283,3 +283,21 @@ describe('GraphQL subscriptions (graphql-ws)', () => {
     expect((await ask(app, '{ ready }')).data).toEqual({ ready: 'yes' });
   });
 });
+
+describe('GraphQL with no context option (@nestjs/apollo puts `req` there itself)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({
+      auth: { session: { strategy: 'jwt' } },
+      imports: [GraphQLModule.forRoot<ApolloDriverConfig>({ driver: ApolloDriver, autoSchemaFile: true })],
+      providers: [ViewerResolver],
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('reads the session and refuses without one', async () => {
+    const answer = await ask(app, '{ viewer { id } }', cookie(await jwtSession()));
+    expect(answer.data).toEqual({ viewer: { id: 'jwt-user' } });
+    expectRefused(await ask(app, '{ viewer { id } }'), 'SessionRequired');
+  });
+});
