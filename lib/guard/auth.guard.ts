@@ -60,6 +60,8 @@ const MESSAGES: Record<GuardRejection, string> = {
 export class AuthGuard implements CanActivate {
   /** Route policies by handler, then controller (a handler can be inherited by several controllers). */
   private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
+  /** A subclass that overrides `getRequest` reads every context itself, as before contexts were read here. */
+  private readonly ownRequest = this.getRequest !== AuthGuard.prototype.getRequest;
 
   constructor(
     protected readonly reflector: Reflector,
@@ -71,7 +73,7 @@ export class AuthGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
-    if (context.getType() !== 'http') return this.activateContext(context);
+    if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = {
       cookies: requestCookies(req.headers.cookie),
@@ -174,7 +176,10 @@ export class AuthGuard implements CanActivate {
     return policy;
   }
 
-  /** The HTTP request (GraphQL, WebSocket and RPC calls are read by `contextSource`). */
+  /**
+   * The HTTP request. GraphQL, WebSocket and RPC calls are read by `contextSource`, unless a
+   * subclass overrides this method: it is then asked for the request in every context.
+   */
   protected getRequest(context: ExecutionContext): AuthenticatedRequest {
     // What `switchToHttp().getRequest()` returns, without the closures it attaches to the context.
     return context.getArgByIndex<AuthenticatedRequest>(0);
