@@ -143,3 +143,12 @@ describe('Microservices (TCP), rpc: token, JWT sessions', () => {
     });
   });
 });
+
+describe('The rpc option', () => {
+  it('refuses an unknown value at bootstrap', async () => {
+    const options = { secret: TEST_SECRET, providers: [], rpc: 'tokens' } as unknown as AuthModuleOptions;
+    await expect(
+      NestFactory.create(AuthModule.forRoot(options), { logger: false, abortOnError: false }),
+    ).rejects.toThrow(/rpc must be 'token' or 'skip', not "tokens"/);
+  });
+});
