@@ -223,6 +223,13 @@ export interface AuthModuleOptions {
   redirectProxyUrl?: string;
   /** Log debug information (redacted). @default false */
   debug?: boolean;
+  /**
+   * Microservice (RPC) handlers the guard runs on. `token`: the message payload must carry
+   * `authorization: 'Bearer <session token or JWT>'`, read as the HTTP header is; a message without
+   * a valid one is refused with an `RpcException` `{ error: <reason> }`. `skip`: RPC handlers are
+   * let through unread (a transport only trusted services reach). @default 'token'
+   */
+  rpc?: 'token' | 'skip';
   /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
   logger?: Partial<LoggerInstance>;
   /** Where brute-force counters (credentials lockout, email sends) are kept. */

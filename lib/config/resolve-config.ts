@@ -108,6 +108,10 @@ export function resolveConfig(
     );
   }
 
+  if (options.rpc !== undefined && options.rpc !== 'token' && options.rpc !== 'skip') {
+    problems.push(`rpc must be 'token' or 'skip', not ${JSON.stringify(options.rpc)}.`);
+  }
+
   if (problems.length) throw new AuthConfigurationError(problems);
 
   const debug = options.debug === true;
@@ -143,6 +147,7 @@ export function resolveConfig(
     url,
     redirectProxyUrl,
     debug,
+    rpc: options.rpc ?? 'token',
     logger: createLogger(options.logger, debug),
     hasAdapter,
   };

@@ -48,6 +48,8 @@ export interface ResolvedAuthConfig {
   url?: URL;
   redirectProxyUrl?: string;
   debug: boolean;
+  /** How the guard treats RPC handlers (the `rpc` option). */
+  rpc: 'token' | 'skip';
   logger: LoggerInstance;
   /** True when an adapter is configured (not necessarily with every method). */
   hasAdapter: boolean;

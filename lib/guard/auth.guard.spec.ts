@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
+import { RpcException } from '@nestjs/microservices';
 import { Test } from '@nestjs/testing';
+import { WsException } from '@nestjs/websockets';
 import { createTestApp, TEST_SECRET, type TestApp } from '../../test/setup/app.js';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { AuthModule } from '../auth.module.js';
@@ -14,6 +16,7 @@ import type { GuardRejection } from '../errors/auth.errors.js';
 import { encode } from '../session/jwt.js';
 import { SessionService } from '../session/session.service.js';
 import { AuthGuard, requestSession, type AuthenticatedRequest } from './auth.guard.js';
+import { UnsupportedContextError } from './guard-context.js';
 
 const COOKIE = 'authjs.session-token';
 
@@ -208,19 +211,42 @@ describe('AuthGuard: extending and other contexts', () => {
     expect(guard.reasons).toEqual(['SessionRequired', 'InvalidSession']);
   });
 
-  // Today the guard reads args[0] as an HTTP request: other transports need a subclass (getRequest).
+  // GraphQL, WebSocket and RPC calls are read from their own arguments; the e2e suites run them for real.
   it.each([
-    ['rpc', [{ pattern: 'sum', data: [1, 2] }, {}]],
-    ['ws', [{ id: 'socket-1' }, { event: 'message' }]],
-    ['graphql', [undefined, {}, { req: request() }, {}]],
-  ])('throws a TypeError (not a 401) in a %s context, and lets @Public() handlers through', async (type, args) => {
+    ['rpc', (c?: string) => [c ? { authorization: `Bearer ${c}` } : { pattern: 'sum' }, {}], RpcException],
+    ['ws', (c?: string) => [{ id: 'socket-1', request: request(c) }, { event: 'message' }], WsException],
+    ['graphql', (c?: string) => [undefined, {}, { req: request(c) }, {}], UnauthorizedException],
+  ] as const)('reads a %s context: refuses without a session, admits with one', async (type, args, Refusal) => {
     const { guard } = await guardFor({ session: { strategy: 'jwt' } });
-    const context = new ExecutionContextHost(args, Routes, Routes.prototype.guarded);
-    context.setType(type);
-    expect(() => guard.canActivate(context)).toThrow(TypeError);
-    const open = new ExecutionContextHost(args, Routes, Routes.prototype.open);
-    open.setType(type);
-    expect(guard.canActivate(open)).toBe(true);
+    const context = (a: unknown[], handler: Function) => {
+      const host = new ExecutionContextHost(a, Routes, handler);
+      host.setType(type);
+      return host;
+    };
+    let thrown: unknown;
+    try {
+      await guard.canActivate(context(args(), Routes.prototype.guarded));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Refusal);
+    const body = thrown instanceof RpcException || thrown instanceof WsException ? thrown.getError() : thrown;
+    expect(JSON.stringify(body instanceof UnauthorizedException ? body.getResponse() : body)).toContain(
+      '"error":"SessionRequired"',
+    );
+    const extensions = type === 'graphql' ? { code: 'UNAUTHENTICATED', reason: 'SessionRequired' } : undefined;
+    expect((thrown as { extensions?: unknown }).extensions).toEqual(extensions);
+    const signedIn = args(await jwtCookie());
+    expect(await guard.canActivate(context(signedIn, Routes.prototype.guarded))).toBe(true);
+    expect(guard.canActivate(context(args(), Routes.prototype.open))).toBe(true);
+  });
+
+  it('fails with an error naming an unknown context type, not a TypeError', async () => {
+    const { guard } = await guardFor({ session: { strategy: 'jwt' } });
+    const context = new ExecutionContextHost([undefined], Routes, Routes.prototype.guarded);
+    context.setType('kafka-streams');
+    expect(() => guard.canActivate(context)).toThrow(UnsupportedContextError);
+    expect(() => guard.canActivate(context)).toThrow(/"kafka-streams" context/);
   });
 });
 

@@ -17,6 +17,7 @@ import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
 import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import { contextRefusal, contextSource, loadContextException, setContextUser } from './guard-context.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
 export interface AuthenticatedRequest extends Request {
@@ -59,6 +60,8 @@ const MESSAGES: Record<GuardRejection, string> = {
 export class AuthGuard implements CanActivate {
   /** Route policies by handler, then controller (a handler can be inherited by several controllers). */
   private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
+  /** A subclass that overrides `getRequest` reads every context itself, as before contexts were read here. */
+  private readonly ownRequest = this.getRequest !== AuthGuard.prototype.getRequest;
 
   constructor(
     protected readonly reflector: Reflector,
@@ -70,6 +73,7 @@ export class AuthGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
+    if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = {
       cookies: requestCookies(req.headers.cookie),
@@ -89,6 +93,36 @@ export class AuthGuard implements CanActivate {
       (state) => this.decide(context, req, state),
       (error) => this.failed(context, error),
     );
+  }
+
+  /**
+   * GraphQL (`ctx.req`), WebSockets (the handshake or upgrade request) and RPC (the payload's
+   * `authorization`): the same session read as HTTP, the user left where `@CurrentUser()` looks.
+   * Any other context type fails with `UnsupportedContextError`, naming it.
+   */
+  private activateContext(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.config.rpc === 'skip' && context.getType() === 'rpc') return true;
+    const loading = loadContextException(context.getType());
+    if (loading) return loading.then(() => this.activateContext(context));
+    const { request, holder, authorization } = contextSource(context);
+    // A socket keeps its user between messages: forget it until this message is let in.
+    setContextUser(context, holder, undefined);
+    const lookup: SessionLookup = {
+      cookies: requestCookies(request.headers.cookie),
+      authorization: authorization ?? request.headers.authorization,
+      secure: isSecureRequest(request as Request, this.config),
+    };
+    const admit = (state: SessionState) => {
+      if (state.status !== 'active') return this.decide(context, request as AuthenticatedRequest, state);
+      setContextUser(context, holder, state.user);
+      sessionsByRequest.set(holder, state.session);
+      return true;
+    };
+    const known = this.policy(context).uncached ? undefined : this.sessions.readCached(lookup);
+    if (known) return admit(known);
+    return this.sessions
+      .read(lookup, { fresh: this.policy(context).uncached })
+      .then(admit, (error) => this.failed(context, error));
   }
 
   /**
@@ -142,7 +176,10 @@ export class AuthGuard implements CanActivate {
     return policy;
   }
 
-  /** The HTTP request; override for GraphQL (`GqlExecutionContext`) or WebSockets. */
+  /**
+   * The HTTP request. GraphQL, WebSocket and RPC calls are read by `contextSource`, unless a
+   * subclass overrides this method: it is then asked for the request in every context.
+   */
   protected getRequest(context: ExecutionContext): AuthenticatedRequest {
     // What `switchToHttp().getRequest()` returns, without the closures it attaches to the context.
     return context.getArgByIndex<AuthenticatedRequest>(0);
@@ -153,8 +190,14 @@ export class AuthGuard implements CanActivate {
     return context.getType() === 'http' ? context.switchToHttp().getResponse<Response>() : undefined;
   }
 
-  /** Refuses the request. The default throws 401 with a stable `error` type. */
-  protected handleUnauthenticated(_context: ExecutionContext, reason: GuardRejection): boolean {
+  /**
+   * Refuses the request. The default throws 401 with a stable `error` type; in GraphQL with
+   * `extensions: { code: 'UNAUTHENTICATED', reason }`, over WebSockets a `WsException`, over RPC an
+   * `RpcException`, each carrying `{ error: reason, message }`.
+   */
+  protected handleUnauthenticated(context: ExecutionContext, reason: GuardRejection): boolean {
+    const type = context.getType<string>();
+    if (type !== 'http') throw contextRefusal(type, reason, MESSAGES[reason]);
     throw new UnauthorizedException({ statusCode: 401, error: reason, message: MESSAGES[reason] });
   }
 

@@ -1,5 +1,14 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { AuthUser } from '../session/session.service.js';
 import { requestSession, type AuthenticatedRequest } from './auth.guard.js';
+import { contextHolder, rpcUser } from './guard-context.js';
+
+/** The user of a GraphQL, WebSocket or RPC call (HTTP is read first, directly). */
+function contextUser(context: ExecutionContext): AuthUser | undefined {
+  const holder = contextHolder(context);
+  if (!holder) return undefined;
+  return context.getType() === 'rpc' ? rpcUser(holder) : (holder as AuthenticatedRequest).user;
+}
 
 /**
  * The signed-in user, set by `AuthGuard`; `@CurrentUser('email')` injects one property.
@@ -7,11 +16,14 @@ import { requestSession, type AuthenticatedRequest } from './auth.guard.js';
  */
 export const CurrentUser = createParamDecorator((property: string | undefined, context: ExecutionContext) => {
   // args[0] is what switchToHttp().getRequest() returns, without the closures it attaches.
-  const user = context.getArgByIndex<AuthenticatedRequest>(0).user;
+  const user =
+    context.getType() === 'http' ? context.getArgByIndex<AuthenticatedRequest>(0).user : contextUser(context);
   return property ? user?.[property] : user;
 });
 
 /** The session (as `GET /auth/session` returns it), set by `AuthGuard`. */
 export const AuthSession = createParamDecorator((_: unknown, context: ExecutionContext) => {
-  return requestSession(context.getArgByIndex<object>(0));
+  if (context.getType() === 'http') return requestSession(context.getArgByIndex<object>(0));
+  const holder = contextHolder(context);
+  return holder ? requestSession(holder) : undefined;
 });
