@@ -255,3 +255,14 @@ const CLIENT_SAFE = new Set<string>([
 export function isClientError(error: unknown): error is AuthError {
   return error instanceof AuthError && CLIENT_SAFE.has(error.type);
 }
+
+/** A context type `AuthGuard` cannot read (`getType()` is neither http, graphql, ws nor rpc). */
+export class UnsupportedContextError extends AuthError {
+  static override readonly type = 'UnsupportedContext';
+  constructor(readonly contextType: string) {
+    super(
+      `AuthGuard cannot read a session in a "${contextType}" context (it reads http, graphql, ws and rpc); ` +
+        'subclass AuthGuard and override canActivate() for this transport.',
+    );
+  }
+}

@@ -16,7 +16,7 @@ import type { GuardRejection } from '../errors/auth.errors.js';
 import { encode } from '../session/jwt.js';
 import { SessionService } from '../session/session.service.js';
 import { AuthGuard, requestSession, type AuthenticatedRequest } from './auth.guard.js';
-import { UnsupportedContextError } from './guard-context.js';
+import { UnsupportedContextError } from '../errors/auth.errors.js';
 
 const COOKIE = 'authjs.session-token';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
-import { contextHolder, contextSource, UnsupportedContextError } from './guard-context.js';
+import { UnsupportedContextError } from '../errors/auth.errors.js';
+import { contextHolder, contextSource } from './guard-context.js';
 
 function context(type: string, args: unknown[]) {
   const host = new ExecutionContextHost(args);

@@ -2,6 +2,7 @@ import { type ExecutionContext, UnauthorizedException } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import type { AuthUser } from '../session/session.service.js';
+import { UnsupportedContextError } from '../errors/auth.errors.js';
 
 /**
  * GraphQL, WebSocket and RPC contexts, read from `context.getType()` and the raw handler arguments
@@ -24,18 +25,6 @@ export interface ContextSource {
   holder: object;
   /** A bearer token given outside the headers (socket.io `auth.token`, an RPC payload's `authorization`). */
   authorization?: string;
-}
-
-/** A context type the guard cannot read (`getType()` is neither http, graphql, ws nor rpc). */
-export class UnsupportedContextError extends Error {
-  readonly type = 'UnsupportedContext';
-  constructor(readonly contextType: string) {
-    super(
-      `AuthGuard cannot read a session in a "${contextType}" context (it reads http, graphql, ws and rpc); ` +
-        'subclass AuthGuard and override canActivate() for this transport.',
-    );
-    this.name = 'UnsupportedContextError';
-  }
 }
 
 const EMPTY: ContextRequest = Object.freeze({ headers: Object.freeze({}) }) as ContextRequest;
