@@ -8,14 +8,13 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { stringifySetCookie } from 'cookie';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../session/session.service.js';
 import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
-import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
 import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
@@ -71,11 +70,7 @@ export class AuthGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
     const req = this.getRequest(context);
-    const lookup: SessionLookup = {
-      cookies: requestCookies(req.headers.cookie),
-      authorization: req.headers.authorization,
-      secure: isSecureRequest(req, this.config),
-    };
+    const lookup: SessionLookup = sessionLookupOf(req, this.config);
     if (this.policy(context).uncached) {
       return this.sessions.read(lookup, { fresh: true }).then(
         (state) => this.decide(context, req, state),
@@ -160,8 +155,7 @@ export class AuthGuard implements CanActivate {
 
   private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {
     const res = this.getResponse(context);
-    if (!res || typeof res.append !== 'function') return;
-    for (const c of state.clearCookies)
-      res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
+    if (!res) return;
+    for (const c of state.clearCookies) appendSetCookie(res, c);
   }
 }
