@@ -4,6 +4,7 @@ import { AUTH_CONFIG } from './config/auth.constants.js';
 import type { ResolvedAuthConfig } from './config/resolved-config.js';
 import { RequestErrorLog } from './core/error-log.js';
 import { ResponseHeadersHook } from './http/response-headers.js';
+import { AuthHttpHandler } from './http/auth-http.handler.js';
 import { TrustProxyCheck } from './http/trust-proxy.check.js';
 import { AuthRouterService } from './router/auth-router.service.js';
 import { RequestContextFactory } from './router/request-context.factory.js';
@@ -39,6 +40,7 @@ export const AUTH_SERVICES: Provider[] = [
     useFactory: (config: ResolvedAuthConfig) => new RequestErrorLog(config.logger),
   },
   ResponseHeadersHook,
+  AuthHttpHandler,
   TrustProxyCheck,
   AdapterService,
   ...SESSION_SERVICES,

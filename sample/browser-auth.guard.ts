@@ -16,7 +16,8 @@ export class BrowserAuthGuard extends AuthGuard {
     target.searchParams.set('callbackUrl', req.originalUrl);
     if (reason !== 'SessionRequired') target.searchParams.set('error', 'SessionRequired');
     // Answered here; Nest's exception filter skips responses already sent.
-    res.redirect(302, `${target.pathname}${target.search}`);
+    // `redirect(url)` is a 302 on Express and Fastify alike.
+    res.redirect(`${target.pathname}${target.search}`);
     return false;
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { escape, samplePage } from './html.js';
 import type { MailCatcher } from './mail-catcher.js';
 import { MAIL_CATCHER } from './sample.tokens.js';
@@ -9,6 +9,7 @@ export class DevInboxController {
   constructor(@Inject(MAIL_CATCHER) private readonly mail: MailCatcher) {}
 
   @Get()
+  @Header('Content-Type', 'text/html; charset=utf-8')
   inbox(): string {
     const messages = [...this.mail.messages].reverse();
     const list = messages.length

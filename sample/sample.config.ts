@@ -23,6 +23,8 @@ export interface SampleConfig {
   github: boolean;
   /** Shown when AUTH_GOOGLE_ID and AUTH_GOOGLE_SECRET are set. */
   google: boolean;
+  /** The HTTP platform (SAMPLE_PLATFORM: `express` or `fastify`). @default 'express' */
+  platform: 'express' | 'fastify';
 }
 
 /** The sample's seeded credentials user (also printed at start and shown on the home page). */
@@ -43,7 +45,15 @@ export function sampleConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Sampl
     idpClientSecret: env.SAMPLE_IDP_CLIENT_SECRET?.trim() || 'sample-client-secret-not-for-production',
     github: Boolean(env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET),
     google: Boolean(env.AUTH_GOOGLE_ID && env.AUTH_GOOGLE_SECRET),
+    platform: platform(env.SAMPLE_PLATFORM),
   };
+}
+
+function platform(value: string | undefined): 'express' | 'fastify' {
+  const name = value?.trim() || 'express';
+  if (name !== 'express' && name !== 'fastify')
+    throw new Error(`SAMPLE_PLATFORM must be express or fastify, got ${JSON.stringify(value)}.`);
+  return name;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {

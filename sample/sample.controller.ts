@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Req, UseGuards } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
@@ -19,6 +19,7 @@ export class SampleController {
   ) {}
 
   @Get()
+  @Header('Content-Type', 'text/html; charset=utf-8')
   async home(@Req() req: Request): Promise<string> {
     const current = await this.auth.getSession(req);
     const who = current
@@ -55,6 +56,7 @@ ${extra}
   }
 
   @Get('private')
+  @Header('Content-Type', 'text/html; charset=utf-8')
   @UseGuards(BrowserAuthGuard)
   async private(@CurrentUser() user: User & { id: string }, @AuthSession() session: Session): Promise<string> {
     const accounts = await this.dataSource

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import type { INestApplication, LoggerService } from '@nestjs/common';
+import type { INestApplication, LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { startDemoIdp, type DemoIdp } from './demo-idp.js';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.js';
 import { freePort, type SampleConfig } from './sample.config.js';
@@ -36,9 +37,12 @@ export async function startSample(
       redirectUris: [`${app}/auth/callback/demo-idp`],
     });
     const urls: SampleUrls = { app, idpIssuer: idp.issuer, smtpPort: mail.port };
-    const nest = await NestFactory.create(SampleModule.register(config, urls, mail), {
-      logger: options.logger === undefined ? ['warn', 'error'] : options.logger,
-    });
+    const module = SampleModule.register(config, urls, mail);
+    const appOptions = { logger: options.logger === undefined ? (['warn', 'error'] as LogLevel[]) : options.logger };
+    const nest =
+      config.platform === 'fastify'
+        ? await NestFactory.create(module, new FastifyAdapter(), appOptions)
+        : await NestFactory.create(module, appOptions);
     await nest.listen(port, '127.0.0.1');
     const running = idp;
     return {

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../lib/flows/credentials/password.
 import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import { Credentials } from '../lib/providers/credentials.provider.js';
-import { createTestApp, type TestApp } from './setup/app.js';
+import { createTestApp, TEST_PLATFORM, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';
 
@@ -55,7 +55,9 @@ function provider() {
   });
 }
 
-const targets = await databaseTargets(['sqlite', 'postgres']);
+// The platform does not meet the database: on Fastify, one database (each sign-in hashes for real,
+// so every pass costs about a minute).
+const targets = await databaseTargets(TEST_PLATFORM === 'fastify' ? ['sqlite'] : ['sqlite', 'postgres']);
 const configurations = targets.flatMap((target) =>
   (['jwt', 'database'] as const).map((strategy) => ({
     target,
@@ -264,7 +266,15 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       const repeated = `csrfToken=${encodeURIComponent(csrfToken)}&email=${encodeURIComponent(alice.email)}&password=a&password=b`;
       expectSignInError(await client.post('/auth/callback/credentials', repeated), 'InvalidRequest');
       const bracketed = `csrfToken=${encodeURIComponent(csrfToken)}&email=${encodeURIComponent(alice.email)}&password[$ne]=x`;
-      expectSignInError(await client.post('/auth/callback/credentials', bracketed), 'InvalidRequest');
+      // Express (qs) reads a bracketed name as an object; Fastify keeps the name as sent, so the
+      // password is missing.
+      const bracketedError = TEST_PLATFORM === 'fastify' ? ['CredentialsSignin', 'credentials'] : ['InvalidRequest'];
+      expectSignInError(await client.post('/auth/callback/credentials', bracketed), ...(bracketedError as [string]));
+      if (TEST_PLATFORM === 'fastify') {
+        // authorize saw no password at all (not an object), and refused.
+        expect(seen.map((s) => s.credentials)).toEqual([{ email: alice.email }]);
+        seen.length = 0;
+      }
       const json = await client.post(
         '/auth/callback/credentials',
         { csrfToken, email: alice.email, password: { $gt: '' } },

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { startSample, type RunningSample } from '../sample/sample.js';
 import { DEMO_USER, sampleConfigFromEnv } from '../sample/sample.config.js';
+import { TEST_PLATFORM } from './setup/app.js';
 import { DEMO_IDP_USER } from '../sample/demo-idp.js';
 
 /**
@@ -52,6 +53,7 @@ describeBrowser('the sample app in Chromium', () => {
       SAMPLE_IDP_PORT: '0',
       SAMPLE_SMTP_PORT: '0',
       SAMPLE_DB: join(dbDir, 'sample.db'),
+      SAMPLE_PLATFORM: TEST_PLATFORM,
     });
     sample = await startSample(config, { logger: false });
     app = sample.urls.app;

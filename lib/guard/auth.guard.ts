@@ -8,14 +8,13 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { stringifySetCookie } from 'cookie';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../session/session.service.js';
 import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
-import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
 import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
 import { contextRefusal, contextSource, loadContextException, setContextUser } from './guard-context.js';
 
@@ -75,11 +74,7 @@ export class AuthGuard implements CanActivate {
     if (this.shouldSkip(context)) return true;
     if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
-    const lookup: SessionLookup = {
-      cookies: requestCookies(req.headers.cookie),
-      authorization: req.headers.authorization,
-      secure: isSecureRequest(req, this.config),
-    };
+    const lookup: SessionLookup = sessionLookupOf(req, this.config);
     if (this.policy(context).uncached) {
       return this.sessions.read(lookup, { fresh: true }).then(
         (state) => this.decide(context, req, state),
@@ -107,11 +102,8 @@ export class AuthGuard implements CanActivate {
     const { request, holder, authorization } = contextSource(context);
     // A socket keeps its user between messages: forget it until this message is let in.
     setContextUser(context, holder, undefined);
-    const lookup: SessionLookup = {
-      cookies: requestCookies(request.headers.cookie),
-      authorization: authorization ?? request.headers.authorization,
-      secure: isSecureRequest(request as Request, this.config),
-    };
+    const http = sessionLookupOf(request as Request, this.config);
+    const lookup: SessionLookup = { ...http, authorization: authorization ?? http.authorization };
     const admit = (state: SessionState) => {
       if (state.status !== 'active') return this.decide(context, request as AuthenticatedRequest, state);
       setContextUser(context, holder, state.user);
@@ -203,8 +195,7 @@ export class AuthGuard implements CanActivate {
 
   private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {
     const res = this.getResponse(context);
-    if (!res || typeof res.append !== 'function') return;
-    for (const c of state.clearCookies)
-      res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
+    if (!res) return;
+    for (const c of state.clearCookies) appendSetCookie(res, c);
   }
 }

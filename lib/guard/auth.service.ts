@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
 import { MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { isSecureRequest, requestCookies } from '../http/auth-request.factory.js';
+import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
@@ -22,21 +21,14 @@ export class AuthService {
   ) {}
 
   /**
-   * The session of an Express request (cookie or bearer), or `null`. With `fresh: true` a database
+   * The session of an Express or Fastify request (cookie or bearer), or `null`. With `fresh: true` a database
    * session is looked up even within `session.cacheTtl` (as `@SkipSessionCache()` does for a route).
    */
   async getSession(
-    request: Request,
+    request: HttpRequestLike,
     options: { fresh?: boolean } = {},
   ): Promise<{ user: AuthUser; session: Session } | null> {
-    const state = await this.sessions.read(
-      {
-        cookies: requestCookies(request.headers.cookie),
-        authorization: request.headers.authorization,
-        secure: isSecureRequest(request, this.config),
-      },
-      options,
-    );
+    const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
   }
 
@@ -45,12 +37,8 @@ export class AuthService {
    * refused at once; a JWT session is revoked when `session.jwtRevocation` is on (without it a JWT
    * stays valid until it expires). The cookie itself is cleared by the sign-out route.
    */
-  async signOut(request: Request): Promise<void> {
-    const state = await this.sessions.read({
-      cookies: requestCookies(request.headers.cookie),
-      authorization: request.headers.authorization,
-      secure: isSecureRequest(request, this.config),
-    });
+  async signOut(request: HttpRequestLike): Promise<void> {
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
     if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
   }
 

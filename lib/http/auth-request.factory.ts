@@ -1,20 +1,29 @@
-import type { Request, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { safeJson } from '../util/safe-json.js';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+import type { SessionLookup } from '../session/session.types.js';
 import { firstHeader, resolvePublicUrl, type RequestTarget } from '../core/public-origin.js';
-import { PAGE_HEADERS, setBaseHeaders } from './response-headers.js';
+import { BASE_RESPONSE_HEADERS, PAGE_HEADERS } from './response-headers.js';
+
+/** What the session readers need of a request, on any platform (Express and Fastify requests both have it). */
+export interface HttpRequestLike {
+  headers: IncomingHttpHeaders;
+  socket?: unknown;
+  /** `https` behind a proxy the platform trusts (Express `trust proxy`, Fastify `trustProxy`). */
+  protocol?: string;
+}
 
 /** Whether the request gets the secure cookie names (cheap: used by the guard on every request). */
-export function isSecureRequest(req: Request, config: ResolvedAuthConfig): boolean {
+export function isSecureRequest(req: HttpRequestLike, config: ResolvedAuthConfig): boolean {
   if (config.useSecureCookies !== undefined) return config.useSecureCookies;
   if (config.url) return config.url.protocol === 'https:';
   if ((req.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
-  // Without X-Forwarded-Proto only the socket can say https (skips Express's trust-proxy lookup).
+  // Without X-Forwarded-Proto only the socket can say https (skips the platform's trust-proxy lookup).
   const forwarded = req.headers['x-forwarded-proto'];
   if (forwarded === undefined) return false;
-  if (req.secure) return true;
+  if (req.protocol === 'https') return true;
   return config.trustHost && firstHeader(forwarded) === 'https';
 }
 
@@ -30,71 +39,96 @@ export function requestCookies(header: string | undefined): Record<string, strin
   }
 }
 
-/** Builds the plain request the flows see. */
-export function toAuthRequest(req: Request, config: ResolvedAuthConfig): AuthRequest {
-  const url = resolvePublicUrl(targetOf(req), config);
+/** The session credentials of an HTTP request (Express or Fastify): what the guard and `AuthService` read. */
+export function sessionLookupOf(req: HttpRequestLike, config: ResolvedAuthConfig): SessionLookup {
+  return {
+    cookies: requestCookies(req.headers.cookie),
+    authorization: req.headers.authorization,
+    secure: isSecureRequest(req, config),
+  };
+}
+
+/** Adds a `Set-Cookie` header to an Express response or a Fastify reply (both keep earlier ones). */
+export function appendSetCookie(res: unknown, cookie: { name: string; value: string; options: object }): void {
+  const value = stringifySetCookie({ name: cookie.name, value: cookie.value, ...cookie.options });
+  const target = res as { append?: (n: string, v: string) => unknown; header?: (n: string, v: string) => unknown };
+  if (typeof target.append === 'function') target.append('Set-Cookie', value);
+  else if (typeof target.header === 'function') target.header('set-cookie', value);
+}
+
+/** What a platform's request gives {@link buildAuthRequest}. */
+export interface RawRequestParts extends RequestTarget {
+  method: string;
+  body: unknown;
+  ip: unknown;
+}
+
+/** Builds the plain request the flows see from what a platform's request holds. */
+export function buildAuthRequest(parts: RawRequestParts, config: ResolvedAuthConfig): AuthRequest {
+  const url = resolvePublicUrl(parts, config);
   const headers: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(parts.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
-  const body =
-    req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+  const { body } = parts;
   return {
-    method: req.method.toUpperCase(),
+    method: parts.method.toUpperCase(),
     url,
     headers,
     cookies: requestCookies(headers.cookie),
     query,
-    body,
-    ip: typeof req.ip === 'string' ? req.ip : undefined,
+    body: body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {},
+    ip: typeof parts.ip === 'string' ? parts.ip : undefined,
   };
 }
 
+/** The few operations {@link writeAuthResponse} needs of a platform's response object. */
+export interface ResponseSink {
+  readonly sent: boolean;
+  status(code: number): void;
+  header(name: string, value: string): void;
+  cookie(cookie: { name: string; value: string; options: object }): void;
+  end(body?: string): void;
+}
+
 /**
- * Writes a flow's response to Express: every answer of the module goes through here, with the
- * headers every answer carries ({@link BASE_RESPONSE_HEADERS}) set first and the response's own
- * `headers` over them. `X-Auth-Return-Redirect` turns a redirect into `200 {url}`.
+ * Writes a flow's response through a platform's sink: every answer of the module goes through here,
+ * with the headers every answer carries ({@link BASE_RESPONSE_HEADERS}) set first and the response's
+ * own `headers` over them. `X-Auth-Return-Redirect` turns a redirect into `200 {url}`.
  */
-export function writeAuthResponse(req: Request, res: Response, response: AuthResponse): void {
-  if (res.headersSent) return;
-  setBaseHeaders(res);
-  for (const c of response.cookies ?? []) {
-    res.append('Set-Cookie', stringifySetCookie({ name: c.name, value: c.value, ...c.options }));
-  }
-  for (const [k, v] of Object.entries(response.headers ?? {})) res.setHeader(k, v);
+export function writeAuthResponse(
+  requestHeaders: IncomingHttpHeaders,
+  res: ResponseSink,
+  response: AuthResponse,
+): void {
+  if (res.sent) return;
+  for (const [k, v] of Object.entries(BASE_RESPONSE_HEADERS)) res.header(k, v);
+  for (const c of response.cookies ?? []) res.cookie(c);
+  for (const [k, v] of Object.entries(response.headers ?? {})) res.header(k, v);
   if (response.redirect) {
-    if (req.headers['x-auth-return-redirect']) {
-      res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+    if (requestHeaders['x-auth-return-redirect']) {
+      res.status(200);
+      res.header('Content-Type', 'application/json; charset=utf-8');
       res.end(safeJson({ url: response.redirect }));
       return;
     }
-    res
-      .status(response.status ?? 302)
-      .setHeader('Location', response.redirect)
-      .end();
+    res.status(response.status ?? 302);
+    res.header('Location', response.redirect);
+    res.end();
     return;
   }
   res.status(response.status ?? 200);
   if (response.html !== undefined) {
-    for (const [k, v] of Object.entries(PAGE_HEADERS)) res.setHeader(k, v);
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    for (const [k, v] of Object.entries(PAGE_HEADERS)) res.header(k, v);
+    res.header('Content-Type', 'text/html; charset=utf-8');
     res.end(response.html);
   } else if (response.json !== undefined) {
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.header('Content-Type', 'application/json; charset=utf-8');
     res.end(safeJson(response.json));
   } else if (response.body !== undefined) {
-    res.setHeader('Content-Type', response.body.contentType);
+    res.header('Content-Type', response.body.contentType);
     res.end(response.body.content);
   } else {
     res.end();
   }
-}
-
-/** What the origin rules need of an Express request. */
-function targetOf(req: Request): RequestTarget {
-  return {
-    target: req.originalUrl ?? req.url,
-    headers: req.headers,
-    encrypted: (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true,
-  };
 }

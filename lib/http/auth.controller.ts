@@ -1,25 +1,19 @@
 import { All, Controller, Get, Inject, Param, Post, Req, Res, type Type } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { AUTH_CONFIG } from '../config/auth.constants.js';
-import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { AuthAction } from '../router/auth-action.js';
-import { AuthRouterService } from '../router/auth-router.service.js';
-import { AuthError } from '../errors/auth.errors.js';
-import { RequestErrorLog } from '../core/error-log.js';
-import { toAuthRequest, writeAuthResponse } from './auth-request.factory.js';
 import { Public } from '../core/public.decorator.js';
+import { AuthHttpHandler } from './auth-http.handler.js';
+
+/** The platform's request and response (Express or Fastify), passed through to {@link AuthHttpHandler}. */
+type Request = unknown;
+type Response = unknown;
 
 /**
- * The routes under `basePath` (Auth.js's paths and methods). A thin shell: it turns the Express
- * request into an `AuthRequest`, lets the router answer, and writes the answer.
+ * The routes under `basePath` (Auth.js's paths and methods). A thin shell, free of any platform:
+ * {@link AuthHttpHandler} reads the request, lets the router answer, and writes the answer.
  */
 @Public()
 export class AuthControllerBase {
-  constructor(
-    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly router: AuthRouterService,
-    private readonly errorLog: RequestErrorLog,
-  ) {}
+  constructor(@Inject(AuthHttpHandler) private readonly handler: AuthHttpHandler) {}
 
   @Get('providers') providers(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'providers');
@@ -78,28 +72,16 @@ export class AuthControllerBase {
     return this.run(req, res, 'webauthn-client');
   }
 
-  /** Anything else under the base path: a clear 400, never a 404 page from another layer or a 500. */
+  /**
+   * The base path itself: a clear 400, never a 404 page from another layer or a 500. Every other
+   * path below it is answered the same way by the catch-all {@link AuthHttpHandler} mounts.
+   */
   @All() root(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'unknown');
   }
-  @All('{*rest}') unknown(@Req() req: Request, @Res() res: Response) {
-    return this.run(req, res, 'unknown');
-  }
 
-  private async run(req: Request, res: Response, action: AuthAction, provider?: string): Promise<void> {
-    let authRequest;
-    try {
-      authRequest = toAuthRequest(req, this.config);
-    } catch (error) {
-      // Refused before any flow runs (an untrusted or foreign host, a malformed target): a 400
-      // through the same writer as every other answer.
-      this.errorLog.report(error);
-      const type = error instanceof AuthError ? error.type : 'InvalidRequest';
-      const message = error instanceof AuthError ? error.message : 'The request is malformed.';
-      writeAuthResponse(req, res, { status: 400, json: { error: type, message } });
-      return;
-    }
-    writeAuthResponse(req, res, await this.router.handle(authRequest, action, provider));
+  private run(req: Request, res: Response, action: AuthAction, provider?: string): Promise<void> {
+    return this.handler.handle(req, res, action, provider);
   }
 }
 

@@ -54,7 +54,7 @@ export function isUnderPrefix(target: string | undefined, prefix: string): boole
 }
 
 /** `/a` + `/b` → `/a/b`, without doubled or trailing slashes. */
-function joinPaths(...parts: string[]): string {
+export function joinPaths(...parts: string[]): string {
   const joined = parts
     .map((p) => p.replace(/^\/+|\/+$/g, ''))
     .filter(Boolean)

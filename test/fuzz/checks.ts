@@ -77,7 +77,10 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
   // a path or method the app does not route gets Nest's own 404, which echoes the target: that is
   // the framework's answer, not the module's, and is not checked here.)
   const needle = markupNeedle(req.marker);
-  const inScope = isUnderPrefix(req.target, rules.basePath) || res.status !== 404;
+  // Fastify's router answers a target it cannot decode (`%ff`) with 400 before any hook or route
+  // runs, echoing it in a JSON message (with nosniff under basePath): the framework's answer too.
+  const fastifyBadUrl = res.status === 400 && res.body.includes("' is not a valid url component");
+  const inScope = !fastifyBadUrl && (isUnderPrefix(req.target, rules.basePath) || res.status !== 404);
   if (inScope && (res.head.toLowerCase().includes(needle) || res.body.toLowerCase().includes(needle))) {
     const at = res.body.toLowerCase().indexOf(needle);
     problems.push(
@@ -177,8 +180,16 @@ function showsSession(json: unknown): boolean {
 /** An empty answer with nothing but framing headers: what Node writes by itself (400, 431). */
 function isNodeOwnAnswer(res: WireResponse): boolean {
   const bare = new Set(['connection', 'date', 'transfer-encoding', 'content-length']);
-  return res.body === '' && Object.keys(res.headers).every((name) => bare.has(name));
+  if (res.body === '' && Object.keys(res.headers).every((name) => bare.has(name))) return true;
+  // Fastify answers those itself (its default `clientErrorHandler`), on the socket, as bare JSON.
+  return (
+    FASTIFY_CLIENT_ERROR.test(res.body) &&
+    Object.keys(res.headers).every((name) => name === 'content-type' || bare.has(name))
+  );
 }
+
+/** The body of Fastify's default answer to a request Node's parser refused. */
+const FASTIFY_CLIENT_ERROR = /^\{"error":"[A-Za-z ]+","message":"[A-Za-z ]+","statusCode":4\d\d\}$/;
 
 /** The rule of the module's header middleware: the path is the prefix or below it. */
 function isUnderPrefix(target: string, prefix: string): boolean {

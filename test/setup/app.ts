@@ -9,6 +9,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { AuthModule } from '../../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../../lib/config/auth-options.interface.js';
@@ -54,6 +55,10 @@ class TestRoutesController {
   }
 }
 
+/** The HTTP platform the e2e suites run on: `AUTH_TEST_PLATFORM=fastify`, else Express. */
+export type TestPlatform = 'express' | 'fastify';
+export const TEST_PLATFORM: TestPlatform = process.env.AUTH_TEST_PLATFORM === 'fastify' ? 'fastify' : 'express';
+
 export interface TestAppOptions {
   /** AuthModule options and extras (secret defaults to TEST_SECRET). */
   auth: Partial<AuthModuleOptions> & AuthModuleExtras;
@@ -63,6 +68,8 @@ export interface TestAppOptions {
   providers?: Provider[];
   /** Log Nest's messages (off by default to keep test output readable). */
   logger?: boolean;
+  /** The HTTP platform (default: {@link TEST_PLATFORM}). */
+  platform?: TestPlatform;
 }
 
 export interface TestApp {
@@ -73,7 +80,7 @@ export interface TestApp {
 }
 
 /**
- * Starts a Nest Express app with AuthModule on 127.0.0.1 (random port), a guarded `GET /me`
+ * Starts a Nest app (Express, or Fastify: {@link TestAppOptions.platform}) with AuthModule on 127.0.0.1 (random port), a guarded `GET /me`
  * and an open `GET /public`.
  */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
@@ -88,8 +95,15 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   })
   class TestAppModule {}
 
-  const app = await NestFactory.create(TestAppModule, { logger: options.logger ? undefined : false });
+  const logger = options.logger ? undefined : false;
+  const platform = options.platform ?? TEST_PLATFORM;
+  const app =
+    platform === 'fastify'
+      ? await NestFactory.create(TestAppModule, new FastifyAdapter(), { logger })
+      : await NestFactory.create(TestAppModule, { logger });
   await app.listen(0, '127.0.0.1');
+  // Fastify answers through supertest's `app.getHttpServer()` only once its plugins are loaded.
+  if (platform === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
