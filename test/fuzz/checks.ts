@@ -80,7 +80,13 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
   // Fastify's router answers a target it cannot decode (`%ff`) with 400 before any hook or route
   // runs, echoing it in a JSON message (with nosniff under basePath): the framework's answer too.
   const fastifyBadUrl = res.status === 400 && res.body.includes("' is not a valid url component");
-  const inScope = !fastifyBadUrl && (isUnderPrefix(req.target, rules.basePath) || res.status !== 404);
+  // Likewise the app's JSON body parser: a body that is not JSON is refused before the route runs,
+  // and Nest's exception filter quotes the parser's message, which quotes the body (with nosniff
+  // under basePath). The module never sees that request.
+  const bodyParserRefusal =
+    res.status === 400 && /"message":"(?:[^"\\]|\\.)*is not valid JSON","error":"Bad Request","statusCode":400/.test(res.body);
+  const inScope =
+    !fastifyBadUrl && !bodyParserRefusal && (isUnderPrefix(req.target, rules.basePath) || res.status !== 404);
   if (inScope && (res.head.toLowerCase().includes(needle) || res.body.toLowerCase().includes(needle))) {
     const at = res.body.toLowerCase().indexOf(needle);
     problems.push(
