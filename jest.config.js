@@ -49,7 +49,8 @@ export default {
       displayName: 'e2e-fastify',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      testPathIgnorePatterns: ONCE,
+      // GraphQL on Fastify needs Apollo's Fastify integration, which the suite does not set up yet.
+      testPathIgnorePatterns: [...ONCE, '<rootDir>/test/graphql.e2e-spec.ts'],
       setupFiles: ['<rootDir>/test/setup/reflect.ts', '<rootDir>/test/setup/platform-fastify.ts'],
       testTimeout: 60000,
     },

@@ -42,11 +42,11 @@ export function isUnderPrefix(target: string | undefined, prefix: string): boole
   if (!target) return false;
   let path = target;
   if (!target.startsWith('/')) {
-    try {
-      path = new URL(target).pathname;
-    } catch {
-      return false;
-    }
+    // The path as sent, not as WHATWG URL normalises it (`/auth/%2e%2e/x` stays under `/auth`):
+    // the router matches routes on the raw path.
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+    if (!origin) return false;
+    path = target.slice(origin[0].length);
   }
   if (!path.startsWith(prefix)) return false;
   const next = path.charAt(prefix.length);
