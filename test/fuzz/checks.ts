@@ -84,7 +84,8 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
   // and Nest's exception filter quotes the parser's message, which quotes the body (with nosniff
   // under basePath). The module never sees that request.
   const bodyParserRefusal =
-    res.status === 400 && /"message":"(?:[^"\\]|\\.)*is not valid JSON","error":"Bad Request","statusCode":400/.test(res.body);
+    res.status === 400 &&
+    /"message":"(?:[^"\\]|\\.)*is not valid JSON","error":"Bad Request","statusCode":400/.test(res.body);
   const inScope =
     !fastifyBadUrl && !bodyParserRefusal && (isUnderPrefix(req.target, rules.basePath) || res.status !== 404);
   if (inScope && (res.head.toLowerCase().includes(needle) || res.body.toLowerCase().includes(needle))) {
