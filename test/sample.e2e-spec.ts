@@ -11,7 +11,7 @@ import { DEMO_IDP_USER } from '../sample/demo-idp.js';
 
 /**
  * The sample app driven as a person would, in real Chromium: every sign-in kind, the protected
- * page, sign-out. Each page is photographed at desktop and phone width (test-output/sample/) and
+ * page, sign-out. Each page is photographed at desktop and phone width (test-output/sample-<platform>/) and
  * checked for unlabeled inputs, external resources and horizontal overflow on a phone.
  */
 
@@ -24,7 +24,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const SHOTS = join(process.cwd(), 'test-output', 'sample');
+// One folder per platform: the Express and Fastify projects run this suite at the same time.
+const SHOTS = join(process.cwd(), 'test-output', `sample-${process.env.AUTH_TEST_PLATFORM ?? 'express'}`);
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
