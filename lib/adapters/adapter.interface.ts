@@ -137,6 +137,29 @@ export interface Adapter {
 /** The names of every adapter method. */
 export type AdapterMethod = keyof Adapter;
 
+/** Every method of the adapter contract (SPEC section 4). */
+export const ADAPTER_METHODS: readonly AdapterMethod[] = [
+  'createUser',
+  'getUser',
+  'getUserByEmail',
+  'getUserByAccount',
+  'updateUser',
+  'deleteUser',
+  'linkAccount',
+  'unlinkAccount',
+  'getAccount',
+  'createSession',
+  'getSessionAndUser',
+  'updateSession',
+  'deleteSession',
+  'createVerificationToken',
+  'useVerificationToken',
+  'createAuthenticator',
+  'getAuthenticator',
+  'listAuthenticatorsByUserId',
+  'updateAuthenticatorCounter',
+];
+
 /** DI token of the configured adapter (same name as the interface, as `@nestjs/throttler` does). */
 export const Adapter: unique symbol = Symbol('nestjs-auth:Adapter');
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { Adapter, type AdapterMethod } from '../adapters/adapter.interface.js';
+import { ADAPTER_METHODS, Adapter, type AdapterMethod } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterError, AuthError, MissingAdapterMethods } from '../errors/auth.errors.js';
@@ -71,26 +71,3 @@ export class AdapterService {
     return out as Required_<K>;
   }
 }
-
-/** Every method of the adapter contract (SPEC section 4). */
-export const ADAPTER_METHODS: readonly AdapterMethod[] = [
-  'createUser',
-  'getUser',
-  'getUserByEmail',
-  'getUserByAccount',
-  'updateUser',
-  'deleteUser',
-  'linkAccount',
-  'unlinkAccount',
-  'getAccount',
-  'createSession',
-  'getSessionAndUser',
-  'updateSession',
-  'deleteSession',
-  'createVerificationToken',
-  'useVerificationToken',
-  'createAuthenticator',
-  'getAuthenticator',
-  'listAuthenticatorsByUserId',
-  'updateAuthenticatorCounter',
-];

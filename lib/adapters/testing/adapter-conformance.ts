@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Adapter, AdapterMethod } from '../adapter.interface.js';
+import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../adapter.interface.js';
 import { describeAccounts } from './accounts.conformance.js';
 import { describeAuthenticators } from './authenticators.conformance.js';
 import type { ConformanceContext, ConformanceDb, ConformanceExtension } from './conformance-context.js';
@@ -37,28 +37,6 @@ export interface AdapterConformanceOptions {
   extensions?: readonly ConformanceExtension[];
 }
 
-const ALL_METHODS: readonly AdapterMethod[] = [
-  'createUser',
-  'getUser',
-  'getUserByEmail',
-  'getUserByAccount',
-  'updateUser',
-  'deleteUser',
-  'linkAccount',
-  'unlinkAccount',
-  'getAccount',
-  'createSession',
-  'getSessionAndUser',
-  'updateSession',
-  'deleteSession',
-  'createVerificationToken',
-  'useVerificationToken',
-  'createAuthenticator',
-  'getAuthenticator',
-  'listAuthenticatorsByUserId',
-  'updateAuthenticatorCounter',
-];
-
 /**
  * Registers jest tests that check an adapter against the contract (SPEC sections 4 and 7) and the
  * guarantees nestjs-auth relies on: lookups give `null` (never `undefined`) when nothing matches,
@@ -74,7 +52,7 @@ const ALL_METHODS: readonly AdapterMethod[] = [
  * runAdapterConformanceTests({ name: 'MyAdapter', adapter: () => new MyAdapter(pool) });
  */
 export function runAdapterConformanceTests(options: AdapterConformanceOptions): void {
-  const supported = new Set<AdapterMethod>(options.methods ?? ALL_METHODS);
+  const supported = new Set<AdapterMethod>(options.methods ?? ADAPTER_METHODS);
   const db = options.db ?? {};
   let adapter: Required<Adapter>;
 
