@@ -1,0 +1,47 @@
+import { describe, expect, it } from '@jest/globals';
+import { readmePromises, readmeSnippet, readmeSnippets } from './setup/readme.js';
+
+const TEXT = [
+  '# Doc',
+  '<!-- snippet: first -->',
+  '',
+  '```ts',
+  'const a = 1;',
+  '```',
+  'A promise. <!-- promise: sessions.rotate --> and <!-- promise: other -->',
+  '<!-- snippet: second -->',
+  '```bash',
+  'npm test',
+  '```',
+].join('\n');
+
+describe('README markers', () => {
+  it('extracts marked code blocks with their fence language and line', () => {
+    expect(readmeSnippets(TEXT)).toEqual([
+      { name: 'first', lang: 'ts', code: 'const a = 1;\n', line: 2 },
+      { name: 'second', lang: 'bash', code: 'npm test\n', line: 8 },
+    ]);
+  });
+
+  it('names the known snippets when one is missing', () => {
+    expect(() => readmeSnippet('third', TEXT)).toThrow('README.md has no snippet "third" (it has: first, second)');
+  });
+
+  it('refuses a marker without a block and a repeated name', () => {
+    expect(() => readmeSnippets('<!-- snippet: a -->\ntext\n')).toThrow('is not followed by a code block');
+    expect(() => readmeSnippets('<!-- snippet: a -->\n```ts\nx\n```\n<!-- snippet: a -->\n```ts\ny\n```\n')).toThrow(
+      'is marked twice',
+    );
+  });
+
+  it('lists promise markers with their lines', () => {
+    expect(readmePromises(TEXT)).toEqual([
+      { id: 'sessions.rotate', line: 7 },
+      { id: 'other', line: 7 },
+    ]);
+  });
+
+  it('reads the real README without error', () => {
+    expect(Array.isArray(readmeSnippets())).toBe(true);
+  });
+});
