@@ -11,7 +11,8 @@ export interface TestOidcClient {
   /** Required for the client_secret_* methods. */
   client_secret?: string;
   /** @default 'client_secret_basic' */
-  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+  token_endpoint_auth_method?:
+    'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
   /** Exact redirect URIs (e.g. `${app.url}/auth/callback/idp`). */
   redirect_uris: string[];
   /** Public keys of a `private_key_jwt` client. */
