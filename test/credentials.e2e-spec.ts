@@ -252,6 +252,7 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expect(await rows()).toEqual(before);
     });
 
+    // promise: credentials.input-limits
     it('refuses oversized and malformed bodies with InvalidRequest (or a 4xx from the body parser), nothing written', async () => {
       const before = await rows();
       seen.length = 0;
@@ -310,6 +311,7 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expect((await client.get('/me')).status).toBe(401);
     });
 
+    // promise: credentials.lockout
     it('locks an identifier out after N failed attempts, even for the right password', async () => {
       const before = await rows();
       const dave = users.get('dave@example.test')!;
@@ -328,6 +330,7 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expect(location(await signIn(new TestClient(t.url), erin.email, PASSWORD)).href).toBe(`${t.url}/public`);
     });
 
+    // promise: credentials.lockout
     it('counts parallel attempts before authorize: no more than N reach it', async () => {
       const frank = users.get('frank@example.test')!;
       const client = new TestClient(t.url);
@@ -377,6 +380,7 @@ describe.each(configurations)('credentials sign-in ($label)', ({ target, strateg
       expect(await rows()).toEqual(before);
     });
 
+    // promise: credentials.thrown-errors
     it('passes the code of a thrown CredentialsSignin subclass; any other error is logged and generic', async () => {
       const before = await rows();
       const client = new TestClient(t.url);

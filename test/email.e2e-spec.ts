@@ -250,6 +250,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await count('users')).toBe(usersBefore);
     });
 
+    // promise: email.same-answer
     it('answers the same whether or not the address has an account', async () => {
       const known = address('known');
       const setup = new TestClient(t.url);
@@ -271,6 +272,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       await mailTo(unknown);
     });
 
+    // promise: email.latest-link
     it('a new link replaces the older ones: only the latest signs in', async () => {
       const email = address('latest');
       const client = new TestClient(t.url);
@@ -338,6 +340,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect((await client.get('/me')).status).toBe(200);
     });
 
+    // promise: email.concurrent-clicks
     it('20 concurrent clicks on one link sign in exactly once', async () => {
       const email = address('race');
       const client = new TestClient(t.url);
@@ -358,6 +361,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await count('users')).toBe(usersBefore + 1);
     });
 
+    // promise: email.scanners-safe
     it('HEAD and GET never use the token; only the POST does', async () => {
       const email = address('scanner');
       const client = new TestClient(t.url);
@@ -374,6 +378,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect((await client.get('/me')).status).toBe(200);
     });
 
+    // promise: email.cross-site-post
     it('refuses a cross-site POST (login CSRF) without using the token', async () => {
       const email = address('csrf');
       const client = new TestClient(t.url);
@@ -398,6 +403,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(location(res).href).toBe(`${t.url}/me`);
     });
 
+    // promise: email.consume-on-get
     it('consumeOnGet: true signs in on the GET itself (Auth.js behaviour)', async () => {
       const email = address('instant');
       const client = new TestClient(t.url);
@@ -457,6 +463,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       });
     });
 
+    // promise: email.rate-limits
     it('limits links per address (RateLimited, no mail)', async () => {
       const email = address('limit');
       for (let i = 0; i < 3; i++) {
@@ -470,6 +477,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await tokenRows(email)).toHaveLength(1);
     });
 
+    // promise: email.rate-limits
     it('limits links per client IP (RateLimited, no mail)', async () => {
       (t.app.get(RateLimitStore) as MemoryRateLimitStore).clear();
       const sent = [address('ip1'), address('ip2')];
@@ -483,6 +491,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await tokenRows(third)).toHaveLength(0);
     });
 
+    // promise: email.send-failure
     it('an SMTP server that refuses the recipient gives EmailSignin, and no usable token is left', async () => {
       const email = address('refused');
       smtp.refuse([email]);
@@ -493,6 +502,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await tokenRows(email)).toHaveLength(0);
     });
 
+    // promise: email.send-failure
     it('an unreachable SMTP server gives EmailSignin, not a 500', async () => {
       const down = await startSmtpServer();
       const url = down.url;
@@ -549,6 +559,7 @@ describe.each(targets)('email magic links on $name', (target) => {
       expect(await tokenRows(BLOCKED)).toHaveLength(0);
     });
 
+    // promise: email.secret-rotation
     it('a link keeps working after the secret is rotated', async () => {
       const email = address('rotate');
       await requestLink(new TestClient(t.url), email);

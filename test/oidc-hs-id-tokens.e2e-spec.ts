@@ -142,6 +142,7 @@ async function signIn(client: TestClient, providerId: string): Promise<Response>
   return back.method === 'GET' ? client.get(back.url.href) : client.post(back.url.href, back.body);
 }
 
+// promise: oauth.hs-id-tokens
 describe('HS* ID tokens from a real OpenID Provider', () => {
   it.each(accepted)(
     'accepted: $registered.alg declared in client.id_token_signed_response_alg, with a long enough secret ($id)',

@@ -86,6 +86,7 @@ function expectRefused(res: Response, client: TestClient, type: string): void {
 }
 
 describe('OIDC signing-key rotation', () => {
+  // promise: oauth.jwks-rotation
   it('after a rotation, 20 concurrent callbacks carrying the new kid all succeed and the JWKS is fetched exactly once', async () => {
     // Warm the JWKS with the current key.
     const warm = new TestClient(app.url);
@@ -128,6 +129,7 @@ describe('OIDC signing-key rotation', () => {
     expect(op.jwksFetches() - before).toBe(2);
   });
 
+  // promise: oauth.jwks-rotation
   it('a kid still unknown after the refetch is refused (OAuthCallbackError); the same kid within a minute causes no new fetch', async () => {
     const warm = new TestClient(app.url);
     expectSignedIn(await signIn(warm, 'bogus'), warm);

@@ -154,6 +154,7 @@ describe.each(['jwt', 'database'] as const)(
       'http://evil.example:80',
     ];
 
+    // promise: security.origins
     it('answers 400 InvalidRequest to an absolute-form target naming another host, on every route, before any flow runs', async () => {
       const { cookie, token } = await attackerCsrf();
       const body = `csrfToken=${token}&email=victim%40example.test&username=alice&password=x&callbackUrl=%2F`;
@@ -201,6 +202,7 @@ describe.each(['jwt', 'database'] as const)(
       expect(mail.subject).not.toContain('evil');
     });
 
+    // promise: security.origins
     it('puts the configured origin into the OAuth redirect_uri whatever Host and X-Forwarded-* say', async () => {
       const { cookie, token } = await attackerCsrf();
       const res = await rawRequest(
@@ -290,6 +292,7 @@ class CorruptStoreAdapter extends MemoryAdapter {
   }
 }
 
+// promise: security.fail-closed
 describe('dates read from storage fail closed (database sessions)', () => {
   let t: TestApp;
   const adapter = new CorruptStoreAdapter();
@@ -362,6 +365,7 @@ describe('dates read from storage fail closed (database sessions)', () => {
   });
 });
 
+// promise: security.fail-closed
 describe('token claims fail closed (JWT sessions)', () => {
   let t: TestApp;
   const { lines, logger } = capturingLogger();
@@ -419,6 +423,7 @@ class GarbageRateLimitStore implements RateLimitStore {
   async reset(): Promise<void> {}
 }
 
+// promise: security.fail-closed
 describe('rate-limit counters read from a store fail closed', () => {
   let t: TestApp;
   const store = new GarbageRateLimitStore();
@@ -478,6 +483,7 @@ describe('headers on every answer', () => {
     expect({ where, cache: cache.test(res.headers['cache-control'] ?? '') }).toEqual({ where, cache: true });
   }
 
+  // promise: security.headers
   it('on every route, bad method and unknown path', async () => {
     const cases: Array<[string, string, string?]> = [
       ['GET', '/auth/providers'],
@@ -610,6 +616,7 @@ describe('client mistakes are not server errors in the log', () => {
   });
   afterAll(() => t?.close());
 
+  // promise: security.logs
   it('logs a flood of hostile requests as a bounded number of short warnings, and no error', async () => {
     const longId = `${'A'.repeat(60)}<script>\u202e`;
     const client = new TestClient(t.url);
@@ -674,6 +681,7 @@ describe('client mistakes are not server errors in the log', () => {
   });
 });
 
+// promise: security.csrf
 describe('CSRF defence in depth', () => {
   let t: TestApp;
   beforeAll(async () => {

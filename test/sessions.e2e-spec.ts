@@ -723,6 +723,7 @@ describe('session.hashTokens: the store holds only a hash of each database sessi
   });
   afterAll(() => t?.close());
 
+  // promise: sessions.hash-tokens
   it('stores SHA-256(token); what the store holds is not a usable session', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
