@@ -107,6 +107,7 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     return;
   }
 
+  // promise: sessions.database
   it('signs in, reads the session, reaches the guarded route, updates, signs out; the old cookie is refused', async () => {
     const client = new TestClient(t.url);
     const res = await signIn(client);
@@ -160,6 +161,7 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     }
   });
 
+  // promise: sessions.new-token-per-sign-in
   it('gives a new session token on every sign-in', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -190,12 +192,14 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     expect(await bad.json()).toMatchObject({ error: 'InvalidSession' });
   });
 
+  // promise: guard.unauthenticated
   it('answers 401 SessionRequired without a session', async () => {
     const res = await fetch(`${t.url}/me`);
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ statusCode: 401, error: 'SessionRequired' });
   });
 
+  // promise: guard.unauthenticated
   it('reads bad cookies and headers as "no session", clears them, never a 500', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -246,6 +250,7 @@ describe('routes', () => {
   });
   afterAll(() => t.close());
 
+  // promise: sessions.no-cors
   it('sends no CORS headers: another origin cannot read the CSRF token or the session', async () => {
     for (const path of ['/auth/csrf', '/auth/session']) {
       const res = await fetch(`${t.url}${path}`, { headers: { origin: 'https://evil.test' } });
@@ -310,6 +315,7 @@ describe('routes', () => {
     expect(malformed.status).toBe(400);
   });
 
+  // promise: routes.return-redirect
   it('turns a redirect into 200 {url} with X-Auth-Return-Redirect', async () => {
     const client = new TestClient(t.url);
     const csrfToken = await client.csrf();
@@ -409,6 +415,7 @@ describe('chunked session cookie', () => {
   });
   afterAll(() => t.close());
 
+  // promise: cookies.chunking
   it('splits a large JWT across cookies and cleans the chunks when it shrinks', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -475,6 +482,7 @@ describe('database session lifetime (SPEC section 3)', () => {
   }
   const expiresOf = async (token: string) => (await adapter.getSessionAndUser(token))?.session.expires.getTime();
 
+  // promise: sessions.database
   it('extends the expiry at most once per updateAge', async () => {
     const { client, token } = await signedIn();
     // Last extended 15 s ago (> updateAge): the next access extends it to now + maxAge.
@@ -548,6 +556,7 @@ describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
   });
   afterAll(() => t?.close());
 
+  // promise: sessions.cache-ttl
   it('a session revoked behind the cache is served from it until cacheTtl, but refused at once on @SkipSessionCache() routes', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -565,6 +574,7 @@ describe('session cache staleness (cacheTtl) and @SkipSessionCache()', () => {
     expect((await client.get('/me')).status).toBe(401);
   });
 
+  // promise: sessions.cache-ttl
   it('AuthService.getSession({ fresh: true }) asks the database too', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -589,6 +599,7 @@ describe('JWT revocation (session.jwtRevocation)', () => {
 
   const meWith = (cookie: string) => fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${cookie}` } });
 
+  // promise: sessions.jwt-revocation
   it('sign-out revokes the session: the old cookie, a re-issued copy and the bearer form are all refused', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -615,6 +626,7 @@ describe('JWT revocation (session.jwtRevocation)', () => {
     ).toBeNull();
   });
 
+  // promise: sessions.jwt-revocation
   it('signing in again in the same browser revokes the session it replaces', async () => {
     const client = new TestClient(t.url);
     await signIn(client);
@@ -700,6 +712,7 @@ const withRedis = await redisAvailable('JWT revocation across instances');
     expect(await clients[0]!.pttl(key!)).toBeGreaterThan(29 * 86_400_000);
   });
 
+  // promise: sessions.jwt-revocation
   it('when the store does not answer, JWT sessions are refused (fail closed) and their cookie kept', async () => {
     const token = await encode({
       token: { sub: 'user-alice', name: 'Alice', sid: randomUUID() },
@@ -910,6 +923,7 @@ describe('AuthService.signOutEverywhere (SESS-06)', () => {
     await jwtApp?.close();
   });
 
+  // promise: auth-service.sign-out-everywhere
   it('ends every database session of the user at once, cached ones included', async () => {
     const devices = [new TestClient(t.url), new TestClient(t.url), new TestClient(t.url)];
     for (const device of devices) {
@@ -928,6 +942,7 @@ describe('AuthService.signOutEverywhere (SESS-06)', () => {
     expect((await again.get('/me')).status).toBe(200);
   });
 
+  // promise: auth-service.sign-out-everywhere
   it('says why it cannot with JWT sessions', async () => {
     await expect(jwtApp.app.get(AuthService).signOutEverywhere('user-alice')).rejects.toMatchObject({
       name: expect.stringMatching(/SignOutError/),

@@ -268,6 +268,7 @@ for (const storage of storages)
       }
     });
 
+    // promise: passkeys.no-enumeration
     it('answers an options request naming an address the same whether it has passkeys, only an account, or nothing', async () => {
       // Addresses of one length, so even the byte counts (Content-Length, the sealed cookie) compare.
       const withPasskey = 'enum-pk1@example.test';
@@ -317,6 +318,7 @@ for (const storage of storages)
       await register(email, new SoftAuthenticator({ discoverable: true }));
     });
 
+    // promise: passkeys.rate-limits
     it('limits options requests per address: 429 RateLimited with Retry-After, alike for every address', async () => {
       await register('limit-pk@example.test');
       const ask = (query: string) => client().get(`/auth/webauthn-options/by-address?${query}`);
@@ -343,6 +345,7 @@ for (const storage of storages)
       expect((await ask('action=authenticate')).status).toBe(200);
     });
 
+    // promise: passkeys.rate-limits
     it('limits options requests per client IP, with or without an address', async () => {
       const ask = (query: string) => client().get(`/auth/webauthn-options/by-ip?${query}`);
       expect((await ask('action=authenticate')).status).toBe(200);
@@ -376,6 +379,7 @@ for (const storage of storages)
       expect(after.counter).toBe(1);
     });
 
+    // promise: passkeys.extra-checks
     it('refuses a replayed challenge (same response, same cookie), even for a counter that stays 0', async () => {
       const { device, userId } = await register('replay@example.test', new SoftAuthenticator({ counterStep: 0 }));
       const c = client();
@@ -405,6 +409,7 @@ for (const storage of storages)
       expect((await adapter.listAuthenticatorsByUserId(userId)).map((a) => a.counter)).toEqual([0]);
     });
 
+    // promise: passkeys.extra-checks
     it('refuses a wrong origin, a wrong RP ID, a cross-origin frame and a missing UP or UV flag, writing nothing', async () => {
       const { device } = await register('origin@example.test');
       const cases: Array<Record<string, unknown>> = [
@@ -441,6 +446,7 @@ for (const storage of storages)
       }
     });
 
+    // promise: passkeys.extra-checks
     it("refuses another user's credential: outside the offered list, or with another user's handle", async () => {
       const alice = await register('alice@example.test');
       const bob = await register('bob@example.test');
@@ -498,6 +504,7 @@ for (const storage of storages)
       expect(await snapshot(adapter, ['tamper@example.test'])).toEqual(before);
     });
 
+    // promise: passkeys.extra-checks
     it('refuses a passkey whose backup eligibility changed since registration (another authenticator)', async () => {
       for (const [email, registeredEligible] of [
         ['be-off@example.test', false],
@@ -521,6 +528,7 @@ for (const storage of storages)
       }
     });
 
+    // promise: passkeys.extra-checks
     it('refuses a counter that goes backwards or stands still, accepts 0/0', async () => {
       const { device, userId } = await register('counter@example.test');
       const signIn = async (counter: number) => {
@@ -545,6 +553,7 @@ for (const storage of storages)
       }
     });
 
+    // promise: passkeys.extra-checks
     it('lets only one of two concurrent sign-ins with the same counter through', async () => {
       const { device, userId } = await register('race@example.test');
       const clients = [client(), client()];
@@ -557,6 +566,7 @@ for (const storage of storages)
       expect((await adapter.listAuthenticatorsByUserId(userId))[0].counter).toBe(7);
     });
 
+    // promise: passkeys.extra-checks
     it('refuses a credential id over 1023 bytes and malformed bodies without a 500', async () => {
       const c = client();
       const o = await options(c, 'action=register&email=long@example.test');
@@ -592,6 +602,7 @@ for (const storage of storages)
       ).toBe('WebAuthnVerificationError');
     });
 
+    // promise: passkeys.manage
     it('lists passkeys and deletes one, never the last', async () => {
       const { c, userId, device } = await register('many@example.test');
       const o = await options(c, 'action=register');
@@ -835,6 +846,7 @@ describe('passkeys with JWT sessions', () => {
   });
 });
 
+// promise: passkeys.no-takeover
 describe("a passkey sign-up cannot claim someone else's email address (pre-registration takeover)", () => {
   const adapter = new MemoryAdapter();
   const links = new Map<string, string>();
