@@ -241,6 +241,38 @@ describe('events fire with their payloads; a throwing handler is logged and the 
   });
 });
 
+describe('events with JWT sessions', () => {
+  let t: TestApp;
+  const events = new EventLog();
+  beforeAll(async () => {
+    t = await createTestApp({
+      auth: {
+        providers: [credentials()],
+        session: { strategy: 'jwt' },
+        events: Object.fromEntries(['signIn', 'signOut', 'session'].map((n) => [n, events.handler(n)])),
+      },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('session gets the session and the decoded token; signOut gets the token it ends (promise: events.payloads)', async () => {
+    const client = new TestClient(t.url);
+    expect((await passwordSignIn(client)).status).toBe(302);
+    await events.until('signIn');
+    expect(events.last('signIn')).toMatchObject({ user: { id: 'user-alice' }, account: { provider: 'credentials' } });
+    const session = (await (await client.get('/auth/session')).json()) as Json;
+    await events.until('session');
+    expect(events.last('session')).toMatchObject({
+      session: { user: { email: 'alice@example.test' }, expires: session.expires },
+      token: { sub: 'user-alice', email: 'alice@example.test' },
+    });
+    const csrfToken = await client.csrf();
+    expect((await client.post('/auth/signout', { csrfToken, callbackUrl: '/public' })).status).toBe(302);
+    await events.until('signOut');
+    expect(events.last('signOut')).toMatchObject({ token: { sub: 'user-alice', email: 'alice@example.test' } });
+  });
+});
+
 /** Runs `fn` with these environment variables (undefined: unset), then puts the old values back. */
 async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
   const old = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
@@ -389,12 +421,24 @@ describe('useSecureCookies and the trustHost defaults', () => {
     expect((await fetch(`${dev.url}/auth/csrf`)).status).toBe(200);
   });
 
-  it('AUTH_TRUST_HOST=true or an AUTH_URL turns trust on in production; AUTH_URL is then the origin (promise: options.trust-host-defaults)', async () => {
+  it('AUTH_TRUST_HOST=true (or 1), an AUTH_URL or the option turns trust on in production; AUTH_URL is then the origin (promise: options.trust-host-defaults)', async () => {
     const trusted = await withEnv({ NODE_ENV: 'production', AUTH_URL: undefined, AUTH_TRUST_HOST: 'true' }, () =>
       start({}),
     );
     const csrf = await fetch(`${trusted.url}/auth/csrf`);
     expect(csrf.status).toBe(200);
+    const one = await withEnv({ NODE_ENV: 'production', AUTH_URL: undefined, AUTH_TRUST_HOST: '1' }, () => start({}));
+    expect((await fetch(`${one.url}/auth/csrf`)).status).toBe(200);
+    // Any other value is no: still refused.
+    const no = await withEnv({ NODE_ENV: 'production', AUTH_URL: undefined, AUTH_TRUST_HOST: 'false' }, () =>
+      start({}),
+    );
+    expect((await fetch(`${no.url}/auth/csrf`)).status).toBe(400);
+    // The option wins over the environment.
+    const option = await withEnv({ NODE_ENV: 'production', AUTH_URL: undefined, AUTH_TRUST_HOST: undefined }, () =>
+      start({ trustHost: true }),
+    );
+    expect((await fetch(`${option.url}/auth/csrf`)).status).toBe(200);
     const withUrl = await withEnv(
       { NODE_ENV: 'production', AUTH_URL: 'https://app.example.test', AUTH_TRUST_HOST: undefined },
       () => start({}),

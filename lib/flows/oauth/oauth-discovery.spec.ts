@@ -25,6 +25,7 @@ function setup(provider: Record<string, unknown>) {
 const discoveries = () => op.requests.filter((r) => r === DISCOVERY).length;
 
 describe('OAuthDiscovery.authorizationServer', () => {
+  // promise: oauth.discovery-limits (the cache)
   it("discovers the provider's metadata from its issuer, once per TTL", async () => {
     const { discovery, p, debug } = setup({ issuer: op.issuer });
     const before = discoveries();

@@ -39,6 +39,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+// promise: oauth.discovery-limits (size, redirects, time limit: every request to a provider goes through boundedFetch)
 describe('boundedFetch', () => {
   it('reads a response up to the cap, keeping status and headers', async () => {
     const res = await boundedFetch(`${server.url}/small`, GET);
