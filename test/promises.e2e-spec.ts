@@ -952,6 +952,14 @@ describe('passkeys: verifyUserHandle: false, getUserInfo, callbackUrl', () => {
   }
   const callback = (c: TestClient, provider: string, action: string, data: unknown, callbackUrl = `${origin}/me`) =>
     c.post(`/auth/callback/${provider}`, { action, data, callbackUrl }, { json: true });
+  /** A discoverable sign-in whose assertion carries `userHandle` (a stranger's, for the user-handle check). */
+  const authenticate = async (c: TestClient, provider: string, device: SoftAuthenticator, userHandle: string) =>
+    callback(
+      c,
+      provider,
+      'authenticate',
+      device.authenticate(await options(c, provider, 'action=authenticate'), { origin, userHandle }),
+    );
 
   it('getUserInfo names the address a registration is for; the email query parameter is not used (promise: passkeys.get-user-info)', async () => {
     const c = new TestClient(origin);
@@ -979,15 +987,7 @@ describe('passkeys: verifyUserHandle: false, getUserInfo, callbackUrl', () => {
     const o = await options(signup, 'lenient', 'action=register', { 'x-signup-email': 'handle@example.test' });
     expect((await callback(signup, 'lenient', 'register', lenientDevice.register(o, { origin }))).status).toBe(302);
     const c = new TestClient(origin);
-    const signIn = await callback(
-      c,
-      'lenient',
-      'authenticate',
-      lenientDevice.authenticate(await options(c, 'lenient', 'action=authenticate'), {
-        origin,
-        userHandle: strangerHandle,
-      }),
-    );
+    const signIn = await authenticate(c, 'lenient', lenientDevice, strangerHandle);
     expect(location(signIn).href).toBe(`${origin}/me`);
     expect(((await (await c.get('/me')).json()) as Json).user.email).toBe('handle@example.test');
 
@@ -998,15 +998,7 @@ describe('passkeys: verifyUserHandle: false, getUserInfo, callbackUrl', () => {
       302,
     );
     const d = new TestClient(origin);
-    const refused = await callback(
-      d,
-      'passkey',
-      'authenticate',
-      strictDevice.authenticate(await options(d, 'passkey', 'action=authenticate'), {
-        origin,
-        userHandle: strangerHandle,
-      }),
-    );
+    const refused = await authenticate(d, 'passkey', strictDevice, strangerHandle);
     expect(location(refused).searchParams.get('error')).toBe('WebAuthnVerificationError');
     expect((await d.get('/me')).status).toBe(401);
   });
