@@ -49,6 +49,7 @@ describe('Fastify edge', () => {
   });
   afterAll(() => t?.close());
 
+  // promise: fastify.body-limits
   it('refuses bodies over the limit Express applies: by Content-Length, and while reading a chunked one', async () => {
     const big = JSON.stringify({ a: 'x'.repeat(AUTH_BODY_LIMIT) });
     const sized = await fetch(`${t.url}/auth/signout`, {
@@ -71,6 +72,7 @@ describe('Fastify edge', () => {
     expect(small.status).toBe(302);
   });
 
+  // promise: fastify.body-limits
   it('refuses JSON in a charset other than UTF-8 (415), as Express does', async () => {
     const res = await fetch(`${t.url}/auth/session`, {
       method: 'POST',
@@ -100,6 +102,7 @@ describe('Fastify edge', () => {
 });
 
 describe('HTTP adapters', () => {
+  // promise: fastify.other-adapters
   it('refuses an adapter other than Express or Fastify at bootstrap, naming it', async () => {
     class OtherAdapter extends ExpressAdapter {
       override getType(): string {

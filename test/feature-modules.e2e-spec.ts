@@ -109,6 +109,7 @@ describe('feature modules (AuthModule imported once, global by default)', () => 
   });
   afterAll(() => app?.close());
 
+  // promise: module.global
   it('guards routes in every feature module: 401 without a session', async () => {
     for (const path of ['/users/me', '/notes', '/admin']) {
       const res = await fetch(`${url}${path}`);
@@ -127,6 +128,7 @@ describe('feature modules (AuthModule imported once, global by default)', () => 
 });
 
 describe('isGlobal: false', () => {
+  // promise: module.global
   it('keeps AuthModule to the module that imports it: a feature module using AuthGuard fails at bootstrap', async () => {
     @Module({
       imports: [AuthModule.forRoot({ secret: TEST_SECRET, providers: [credentials()], isGlobal: false }), UsersModule],
@@ -137,6 +139,7 @@ describe('isGlobal: false', () => {
     );
   });
 
+  // promise: module.global
   it('works through a module that imports and re-exports it, as the README shows', async () => {
     const configured = AuthModule.forRoot({ secret: TEST_SECRET, providers: [credentials()], isGlobal: false });
     @Module({ imports: [configured], exports: [configured] })

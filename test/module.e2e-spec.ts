@@ -25,6 +25,7 @@ describe('AuthModule bootstrap', () => {
     for (const app of apps) await app.close();
   });
 
+  // promise: config.bootstrap-problems
   it('fails at bootstrap with one message listing every problem', async () => {
     const builder = Test.createTestingModule({
       imports: [
@@ -181,6 +182,7 @@ describe('AuthModule bootstrap', () => {
     expect(calls).toBe(1);
   });
 
+  // promise: config.bootstrap-problems
   it('fails at bootstrap on typos in forRootAsync: every unknown key, with the key it is close to', async () => {
     const builder = Test.createTestingModule({
       imports: [
@@ -202,6 +204,7 @@ describe('AuthModule bootstrap', () => {
     ]);
   });
 
+  // promise: config.bootstrap-problems
   it('fails at bootstrap on typos in forRoot, and on an option given next to useFactory', async () => {
     const forRoot = await Test.createTestingModule({
       imports: [

@@ -166,6 +166,7 @@ for (const target of targets) {
         await dropDatabase(db);
       });
 
+      // promise: storage.migrations
       it('the shipped migrations produce exactly the schema the entities describe', async () => {
         const pending = await ds.driver.createSchemaBuilder().log();
         expect(pending.upQueries.map((q) => q.query)).toEqual([]);
@@ -280,6 +281,7 @@ for (const target of targets) {
       const newUser = (): Promise<AdapterUser> =>
         adapter.createUser({ id: randomUUID(), email: `b-${randomUUID()}@example.com`, emailVerified: null });
 
+      // promise: storage.concurrency
       it('50 concurrent useVerificationToken calls for one token: exactly one winner, also through a locking transaction', async () => {
         // SQLite has one connection, on which TypeORM cannot nest transactions: there the adapter
         // never takes the locking path (SQLite has DELETE ... RETURNING, and serialises writes anyway).
@@ -300,6 +302,7 @@ for (const target of targets) {
         }
       });
 
+      // promise: storage.concurrency
       it('the loser of a concurrent linkAccount gets AdapterConflictError naming the rule, not the values', async () => {
         const user = await newUser();
         const account = {
@@ -336,6 +339,7 @@ for (const target of targets) {
         ).rejects.toBeInstanceOf(AdapterNotFoundError);
       });
 
+      // promise: storage.concurrency
       it('a compare-and-set that leaves the counter unchanged (authenticators that always report 0) succeeds', async () => {
         const user = await newUser();
         const credentialID = randomBytes(16).toString('base64url');
@@ -356,6 +360,7 @@ for (const target of targets) {
         });
       });
 
+      // promise: storage.housekeeping
       it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
         const user = await newUser();
         const now = Date.now();
@@ -592,6 +597,7 @@ for (const target of targets) {
         await dropDatabase(db);
       });
 
+      // promise: storage.custom-entities
       it('round-trips the extra columns through every user and account method', async () => {
         const input = { id: randomUUID(), email: `c-${randomUUID()}@example.com`, emailVerified: null, role: 'admin' };
         expect(await adapter.createUser(input)).toMatchObject(input);

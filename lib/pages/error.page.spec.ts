@@ -5,6 +5,7 @@ import { errorPageStatus, renderErrorPage } from './error.page.js';
 const theme = { colorScheme: 'auto', logo: '', brandColor: '', buttonText: '' } as const;
 const base = { url: 'http://127.0.0.1:3000', signInUrl: 'http://127.0.0.1:3000/auth/signin', theme };
 
+// promise: pages.error-statuses
 describe('errorPageStatus', () => {
   it.each([
     ['Configuration', 200],

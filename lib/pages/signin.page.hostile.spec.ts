@@ -3,6 +3,7 @@ import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/
 import { AUTH, params, provider } from './fixtures/signin-page.fixture.js';
 import { renderSignInPage } from './signin.page.js';
 
+// promise: pages.escaping
 describe('renderSignInPage', () => {
   describe('hostile values', () => {
     const xss = '"><script>alert(1)</script><img src=x onerror=alert(1)>';

@@ -25,6 +25,7 @@ describe('renderSignInPage', () => {
       expect(html).toContain(text);
     });
 
+    // promise: pages.error-messages
     it('shows a generic sentence for unknown types and never echoes them', () => {
       for (const type of ['Nope', 'constructor', '__proto__', 'toString', '<script>alert(1)</script>']) {
         const html = renderSignInPage(params({ error: type }));

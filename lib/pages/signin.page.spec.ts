@@ -15,6 +15,7 @@ function forms(html: string) {
 }
 
 describe('renderSignInPage', () => {
+  // promise: pages.self-contained
   it('is a full, self-contained, responsive HTML document', () => {
     const html = renderSignInPage(params());
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
@@ -196,6 +197,7 @@ describe('renderSignInPage', () => {
     expect(forms(html).some((f) => f.action.endsWith('/callback/passkey'))).toBe(false);
   });
 
+  // promise: pages.labels
   it('labels every visible input', () => {
     expect(unlabeledInputs(renderSignInPage(params({ email: 'a@b.c', error: 'CredentialsSignin' })))).toEqual([]);
   });
