@@ -247,6 +247,7 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     expect(discoveries() - before).toBeLessThanOrEqual(1);
   });
 
+  // promise: oauth.userinfo-profile
   it('idToken: false reads the profile from userinfo', async () => {
     const before = op.requests.filter((r) => r === 'GET /me').length;
     op.signInAs({ sub: 'ui-user', email: 'UI@Example.com', name: 'From Userinfo' });
@@ -256,6 +257,7 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     expect((await me(client)).user).toMatchObject({ email: 'ui@example.com', name: 'From Userinfo' });
   });
 
+  // promise: oauth.form-post
   it('response_mode=form_post: the callback arrives as a POST', async () => {
     op.signInAs({ sub: 'fp-user', email: 'fp@example.com', name: 'Form Post' });
     const client = new TestClient(app.url);
@@ -279,6 +281,7 @@ describe('OpenID Connect against a real OpenID Provider', () => {
     expect((await me(client)).user).toMatchObject({ email: `${providerId}@example.com` });
   });
 
+  // promise: oauth.provider-hooks
   it('customFetch carries every request to the provider; conformProfile sees the callback parameters', async () => {
     op.signInAs({ sub: 'hooked', email: 'hooked@example.com', name: 'Hooked' });
     const client = new TestClient(app.url);
@@ -535,6 +538,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       expect(await rows()).toMatchObject({ users: 1, accounts: 1 });
     });
 
+    // promise: oauth.token-response-to-callbacks
     it('the signIn callback gets the whole token response; the stored account keeps what account() keeps', async () => {
       op.signInAs({ sub: 'link-tokens', email: 'tokens@example.com', name: 'Tokens' });
       seen.signIn.length = 0;
@@ -582,6 +586,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       expect(await rows()).toMatchObject({ users: before.users, accounts: before.accounts + 1 });
     });
 
+    // promise: oauth.no-email-linking
     it('refuses an account already linked to another user while signed in (OAuthAccountNotLinked)', async () => {
       op.signInAs({ sub: 'link-3', email: 'link3@example.com', name: 'Link Three' });
       const client = new TestClient(app.url);
@@ -596,6 +601,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
       expect(await rows()).toEqual(before);
     });
 
+    // promise: oauth.no-email-linking
     it('refuses a new account whose email belongs to another user, unless the provider allows dangerous linking', async () => {
       const before = await rows();
       op.signInAs({ sub: 'link-1-at-b', email: 'link1@example.com', name: 'Same email' });
@@ -846,6 +852,7 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     expectSignedIn(await deliver(client, back), app, client);
   });
 
+  // promise: oauth.max-age
   it('an ID token without auth_time, or with one older than max_age, is refused; a recent one is accepted', async () => {
     const now = Math.floor(Date.now() / 1000);
     for (const [time, accepted] of [
@@ -873,6 +880,7 @@ describe('max_age: the ID token must prove a recent enough sign-in (OIDC Core 3.
     expectSignedIn(await signIn(app, client, 'strict'), app, client);
   });
 
+  // promise: oauth.max-age
   it('a max_age that is not a whole number of seconds is refused before the provider is asked', async () => {
     const client = new TestClient(app.url);
     const csrfToken = await client.csrf();
@@ -935,6 +943,7 @@ const withRedis = await redisAvailable('OAuth replay across instances');
       await Promise.all(clients.map((c) => c.quit()));
     });
 
+    // promise: oauth.shared-replay-store
     it('the check cookies used on instance A are refused on instance B before any token request', async () => {
       const [a, b] = apps as [TestApp, TestApp];
       op.signInAs({ sub: 'cluster-user', email: 'cluster@example.com', name: 'Cluster' });
@@ -986,6 +995,7 @@ describe('redirect proxy: one registered redirect URI serving another deployment
     await proxy?.close();
   });
 
+  // promise: oauth.redirect-proxy
   it('the proxy bounces the response to the deployment that started the flow, which signs the user in', async () => {
     op.signInAs({ sub: 'proxied', email: 'proxied@example.com', name: 'Proxied' });
     const client = new TestClient(preview.url);
@@ -1007,6 +1017,7 @@ describe('redirect proxy: one registered redirect URI serving another deployment
     expect((await me(client)).user).toMatchObject({ email: 'proxied@example.com' });
   });
 
+  // promise: oauth.redirect-proxy
   it('the proxy refuses a state it cannot decode', async () => {
     const client = new TestClient(proxy.url);
     expectRejected(await client.get(`/auth/callback/idp?code=x&state=not-a-jwe`), proxy, client, 'InvalidCheck');
