@@ -51,3 +51,16 @@ describe('the default logger', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('a custom debug logger', () => {
+  it('receives the metadata with secret-looking keys redacted, other values kept (promise: options.debug-redaction)', () => {
+    const received: Array<[string, unknown]> = [];
+    const logger = createLogger({ debug: (message, metadata) => void received.push([message, metadata]) }, false);
+    logger.debug('oauth_callback', { provider: 'idp', tokens: { access_token: 'AT-1' }, code: 'CODE-2', at: 3 });
+    logger.debug('plain');
+    expect(received).toEqual([
+      ['oauth_callback', { provider: 'idp', tokens: '[redacted]', code: '[redacted]', at: 3 }],
+      ['plain', undefined],
+    ]);
+  });
+});

@@ -13,15 +13,23 @@ export function createLogger(custom: Partial<LoggerInstance> | undefined, debug:
         nest.error(`[${type}] ${error.message}`);
       }),
     warn: custom?.warn ?? ((code: string) => nest.warn(code)),
-    debug:
-      custom?.debug ??
-      ((message: string, metadata?: unknown) => {
-        if (debug) nest.debug(metadata === undefined ? message : `${message} ${safeJson(metadata)}`);
-      }),
+    // A custom debug logger gets the metadata redacted too: the redaction is the module's promise.
+    debug: custom?.debug
+      ? (message: string, metadata?: unknown) =>
+          custom.debug!(message, metadata === undefined ? undefined : redactSecrets(metadata))
+      : (message: string, metadata?: unknown) => {
+          if (debug) nest.debug(metadata === undefined ? message : `${message} ${safeJson(metadata)}`);
+        },
   };
 }
 
 const SECRET_KEYS = /token|secret|code|cookie|password|verifier|nonce|state|authorization|challenge|key/i;
+
+/** A copy of debug metadata (as JSON data) with anything that looks like a secret redacted. */
+export function redactSecrets(value: unknown): unknown {
+  const json = safeJson(value);
+  return json === undefined || json === '[unserialisable]' ? json : (JSON.parse(json) as unknown);
+}
 
 /** Debug metadata with anything that looks like a secret redacted. */
 export function safeJson(value: unknown): string {
