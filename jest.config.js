@@ -49,8 +49,7 @@ export default {
       displayName: 'e2e-fastify',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      // GraphQL on Fastify needs Apollo's Fastify integration, which the suite does not set up yet.
-      testPathIgnorePatterns: [...ONCE, '<rootDir>/test/graphql.e2e-spec.ts'],
+      testPathIgnorePatterns: ONCE,
       setupFiles: ['<rootDir>/test/setup/reflect.ts', '<rootDir>/test/setup/platform-fastify.ts'],
       testTimeout: 60000,
     },
