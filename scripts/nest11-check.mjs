@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Runs the test suite against NestJS 11, the major before the one this repository develops on.
+//
+// A copy of the repository (its tracked and unignored files, no node_modules) in a temp folder, with
+// every `@nestjs/*` devDependency and peerDependency rewritten to its Nest 11 line (the `@nestjs/*`
+// majors that go with Nest 11: graphql/apollo 13, config 4, typeorm 11), installed fresh with
+// `npm install`, then typechecked and tested with jest's `unit` and `e2e-express` projects.
+//
+//   node scripts/nest11-check.mjs                      # typecheck + unit + e2e-express
+//   node scripts/nest11-check.mjs test/graphql.e2e-spec.ts test/websockets.e2e-spec.ts
+//                                                      # typecheck + only these paths (both projects)
+//   NEST11_KEEP=1 node scripts/nest11-check.mjs        # keep the temp folder (its path is printed)
+//
+// Exit code: jest's (0 when everything passed). Each phase prints how long it took.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The range each `@nestjs/*` package takes for Nest 11 (anything not listed: ^11). */
+const NEST11 = {
+  '@nestjs/graphql': '^13.4.4',
+  '@nestjs/apollo': '^13.4.5',
+  '@nestjs/config': '^4.0.2',
+  '@nestjs/typeorm': '^11.0.3',
+};
+const rangeOf = (name) => NEST11[name] ?? '^11.2.6';
+
+const started = Date.now();
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
+function phase(name, run) {
+  const since = Date.now();
+  console.log(`\n== nest11: ${name}`);
+  const result = run();
+  console.log(`== nest11: ${name} took ${seconds(since)}`);
+  return result;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'nestjs-auth-nest11-'));
+let status = 1;
+try {
+  phase('copy', () => {
+    const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })
+      .toString()
+      .split('\0')
+      .filter((file) => file && !file.startsWith('node_modules/'));
+    for (const file of files) {
+      mkdirSync(join(work, dirname(file)), { recursive: true });
+      try {
+        cpSync(join(root, file), join(work, file));
+      } catch (error) {
+        // A tracked file deleted in the working tree: the copy is the working tree.
+        if (error.code !== 'ENOENT') throw error;
+      }
+    }
+  });
+
+  phase('package.json for Nest 11', () => {
+    const path = join(work, 'package.json');
+    const pkg = JSON.parse(readFileSync(path, 'utf8'));
+    for (const field of ['devDependencies', 'peerDependencies']) {
+      for (const name of Object.keys(pkg[field] ?? {}))
+        if (name.startsWith('@nestjs/')) pkg[field][name] = rangeOf(name);
+    }
+    // The TypeORM module is a peer only (tests use it): pinned so npm does not pick the Nest 12 one.
+    pkg.devDependencies['@nestjs/typeorm'] = rangeOf('@nestjs/typeorm');
+    writeFileSync(path, JSON.stringify(pkg, null, 2) + '\n');
+    rmSync(join(work, 'package-lock.json'), { force: true });
+    for (const [name, range] of Object.entries(pkg.devDependencies))
+      if (name.startsWith('@nestjs/')) console.log(`${name} ${range}`);
+  });
+
+  phase('npm install', () => {
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, stdio: 'inherit' });
+    const versions = execFileSync('npm', ['ls', '--depth=0', '--json'], { cwd: work }).toString();
+    const deps = JSON.parse(versions).dependencies ?? {};
+    for (const [name, info] of Object.entries(deps))
+      if (name.startsWith('@nestjs/')) console.log(`${name}@${info.version}`);
+  });
+
+  phase('typecheck', () => {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { cwd: work, stdio: 'inherit' });
+  });
+
+  status = phase('jest', () => {
+    const paths = process.argv.slice(2);
+    const args = [
+      '--experimental-vm-modules',
+      '--no-warnings',
+      'node_modules/jest/bin/jest.js',
+      ...paths,
+      '--selectProjects',
+      'unit',
+      'e2e-express',
+    ];
+    return spawnSync('node', args, { cwd: work, stdio: 'inherit', env: process.env }).status ?? 1;
+  });
+} catch (error) {
+  console.error(`nest11: ${error.message}`);
+  status = 1;
+} finally {
+  if (process.env.NEST11_KEEP) console.log(`nest11: kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  console.log(`\n== nest11: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+}
+process.exit(status);
