@@ -308,6 +308,11 @@ describe('GraphQL subscriptions (graphql-ws), authenticated on connection_init, 
     const token = await jwtSession();
     const elsewhere = { origin: 'https://evil.example', ...cookie(token) };
     expect(await subscribe(app, { headers: elsewhere })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    // A sandboxed frame's opaque origin, and a same host on another port.
+    const opaque = { origin: 'null', ...cookie(token) };
+    expect(await subscribe(app, { headers: opaque })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    const otherPort = { origin: 'http://127.0.0.1:1', ...cookie(token) };
+    expect(await subscribe(app, { headers: otherPort })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
     // A bearer token is not sent by the browser on its own: it still counts.
     expect(
       await subscribe(app, { headers: { origin: 'https://evil.example' }, authorization: `Bearer ${token}` }),
