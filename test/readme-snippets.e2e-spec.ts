@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { io } from 'socket.io-client';
 import { WebSocket } from 'ws';
+import { freePort } from '../sample/sample.config.js';
 import { readmeSnippet } from './setup/readme.js';
 import { packedApp, REPO_ROOT } from './setup/packed-app.js';
 import { TEST_SECRET } from './setup/app.js';
@@ -53,17 +53,6 @@ const ENV = {
   AUTH_GITHUB_SECRET: 'readme-github-secret',
   NODE_ENV: 'production',
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Running {
   url: string;
