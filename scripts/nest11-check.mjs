@@ -9,7 +9,19 @@
 //   node scripts/nest11-check.mjs                      # typecheck + unit + e2e-express
 //   node scripts/nest11-check.mjs test/graphql.e2e-spec.ts test/websockets.e2e-spec.ts
 //                                                      # typecheck + only these paths (both projects)
+//   node scripts/nest11-check.mjs --ci                 # typecheck + every unit spec + the e2e suites of CI_SUITES
 //   NEST11_KEEP=1 node scripts/nest11-check.mjs        # keep the temp folder (its path is printed)
+//
+// `--ci` is what `.ci/run` runs after `npm test`: the whole unit project and the e2e suites that
+// exercise Nest itself (module wiring, feature modules, GraphQL, WebSockets, microservices, the
+// guard, sessions, security headers) and one full sign-in flow (OAuth), so CI stays under 25
+// minutes. Measured on the 2-core development machine under load: the whole run (unit + every
+// e2e-express suite, one worker) took 1273 s (install 265 s, typecheck 65 s, jest 783 s); `--ci`
+// (two workers) 699 s (install 189 s, typecheck 140 s, jest 274 s).
+//
+// One test is left out on Nest 11 (KNOWN_NEST11): with `@nestjs/platform-ws`, Nest 11's own
+// `BaseWsExceptionFilter` emits a `WsException` on the server-side socket object instead of sending
+// it, so a refused message gets no answer at all (Nest 12 sends it; socket.io is unaffected).
 //
 // Exit code: jest's (0 when everything passed). Each phase prints how long it took.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -28,6 +40,25 @@ const NEST11 = {
   '@nestjs/typeorm': '^11.0.3',
 };
 const rangeOf = (name) => NEST11[name] ?? '^11.2.6';
+
+/** `--ci`: every unit spec (lib/ and test/*.spec.ts) and these e2e suites. */
+const CI_SUITES = [
+  'lib/',
+  'test/[^/]+\\.spec\\.ts$',
+  'test/module.e2e-spec.ts',
+  'test/feature-modules.e2e-spec.ts',
+  'test/graphql.e2e-spec.ts',
+  'test/websockets.e2e-spec.ts',
+  'test/microservices.e2e-spec.ts',
+  'test/sessions.e2e-spec.ts',
+  'test/security.e2e-spec.ts',
+  'test/oauth.e2e-spec.ts',
+];
+
+/** Tests that fail on Nest 11 for a reason of Nest 11's own (see above), by full name. */
+const KNOWN_NEST11 = ['WebSockets (ws, WsAdapter), JWT sessions refuses a client without a session'];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const skipKnown = `^(?!(${KNOWN_NEST11.map(escape).join('|')}))`;
 
 const started = Date.now();
 const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`;
@@ -104,12 +135,15 @@ try {
   });
 
   status = phase('jest', () => {
-    const paths = process.argv.slice(2);
+    const given = process.argv.slice(2);
+    const paths = given.includes('--ci') ? [...given.filter((arg) => arg !== '--ci'), ...CI_SUITES] : given;
     const args = [
       '--experimental-vm-modules',
       '--no-warnings',
       'node_modules/jest/bin/jest.js',
       ...paths,
+      '--testNamePattern',
+      skipKnown,
       '--selectProjects',
       'unit',
       'e2e-express',
