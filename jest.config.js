@@ -14,7 +14,12 @@ const common = {
  * Suites that build the package once or start no HTTP app (the TypeORM adapter): Express project
  * only. The sample runs on both (SAMPLE_PLATFORM).
  */
-const ONCE = ['<rootDir>/test/package.e2e-spec.ts', '<rootDir>/test/typeorm-adapter.e2e-spec.ts'];
+const ONCE = [
+  '<rootDir>/test/package.e2e-spec.ts',
+  '<rootDir>/test/typeorm-adapter.e2e-spec.ts',
+  // Runs the README's snippets on Express and on Fastify itself.
+  '<rootDir>/test/readme-snippets.e2e-spec.ts',
+];
 
 /**
  * Three projects: unit specs, and the e2e suites on each HTTP platform (`AUTH_TEST_PLATFORM`, set by
@@ -49,8 +54,7 @@ export default {
       displayName: 'e2e-fastify',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      // GraphQL on Fastify needs Apollo's Fastify integration, which the suite does not set up yet.
-      testPathIgnorePatterns: [...ONCE, '<rootDir>/test/graphql.e2e-spec.ts'],
+      testPathIgnorePatterns: ONCE,
       setupFiles: ['<rootDir>/test/setup/reflect.ts', '<rootDir>/test/setup/platform-fastify.ts'],
       testTimeout: 60000,
     },

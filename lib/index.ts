@@ -53,6 +53,12 @@ export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/au
 export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
 export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
 export { AuthService } from './guard/auth.service.js';
+export {
+  graphqlContext,
+  GRAPHQL_WS_UNAUTHORIZED,
+  type GraphqlWsAuthOptions,
+  type GraphqlWsConnection,
+} from './guard/graphql-ws.js';
 export type { AuthUser } from './session/session.service.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';

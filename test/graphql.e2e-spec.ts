@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, GraphQLModule, ObjectType, Query, Resolver, Subscription } from '@nestjs/graphql';
-import type { Request } from 'express';
-import { createClient } from 'graphql-ws';
-import type { IncomingMessage } from 'node:http';
+import { type Client, createClient } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { Public } from '../lib/core/public.decorator.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { AuthSession, CurrentUser } from '../lib/guard/current-user.decorator.js';
+import { AuthService } from '../lib/guard/auth.service.js';
+import { graphqlContext, GRAPHQL_WS_UNAUTHORIZED } from '../lib/guard/graphql-ws.js';
 import type { Session, User } from '../lib/types/common.types.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { databaseSessions, jwtSession, SESSION_COOKIE } from './setup/context-sessions.js';
@@ -42,7 +42,7 @@ class ViewerResolver {
   }
 }
 
-// Subscriptions over graphql-ws: the guard runs when a subscription starts.
+// Subscriptions over graphql-ws: authenticated on connection_init, the guard runs again when one starts.
 @Resolver()
 class TicksResolver {
   @Query(() => String)
@@ -57,17 +57,6 @@ class TicksResolver {
     yield `tick for ${email}`;
   }
 }
-
-/** HTTP requests as they are; a subscription's request made of its upgrade headers and connectionParams. */
-const contextWithSubscriptions = (ctx: {
-  req?: Request;
-  extra?: { request: IncomingMessage };
-  connectionParams?: { authorization?: string };
-}) => {
-  if (ctx.req) return { req: ctx.req };
-  const headers = ctx.extra?.request.headers ?? {};
-  return { req: { headers: { cookie: headers.cookie, authorization: ctx.connectionParams?.authorization } } };
-};
 
 // Schema-first: the same checks against a hand-written schema.
 const typeDefs = /* GraphQL */ `
@@ -94,8 +83,8 @@ class SchemaFirstResolver {
 const graphql = (options: Omit<ApolloDriverConfig, 'driver'>) =>
   GraphQLModule.forRoot<ApolloDriverConfig>({
     driver: ApolloDriver,
-    // The guard reads the request from the GraphQL context's `req`.
-    context: ({ req }: { req: Request }) => ({ req }),
+    // The guard reads the request from the GraphQL context's `req` (Express and Fastify alike).
+    context: graphqlContext,
     ...options,
   });
 
@@ -219,68 +208,153 @@ describe('GraphQL (Apollo, schema-first), guard per resolver', () => {
   });
 });
 
-describe('GraphQL subscriptions (graphql-ws)', () => {
+/** A graphql-ws subscription module: `onConnect` from AuthService, `graphqlContext` for HTTP and subscriptions. */
+const graphqlWithSubscriptions = () =>
+  GraphQLModule.forRootAsync<ApolloDriverConfig>({
+    driver: ApolloDriver,
+    inject: [AuthService],
+    useFactory: (auth: AuthService) => ({
+      autoSchemaFile: true,
+      context: graphqlContext,
+      subscriptions: { 'graphql-ws': { ...auth.graphqlWsOptions() } },
+    }),
+  });
+
+type SubscriptionAnswer = {
+  data?: unknown;
+  errors?: GraphQLAnswer['errors'];
+  closed?: { code: number; reason: string };
+};
+
+/** A real graphql-ws client over a real socket (upgrade headers such as Cookie and Origin, connectionParams). */
+function wsClient(app: TestApp, options: { headers?: Record<string, string>; authorization?: string }): Client {
+  return createClient({
+    url: `${app.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: class extends WebSocket {
+      constructor(url: string, protocols: string[]) {
+        super(url, protocols, { headers: options.headers });
+      }
+    },
+    connectionParams: options.authorization ? { authorization: options.authorization } : {},
+    retryAttempts: 0,
+  });
+}
+
+/** Subscribes once; resolves with the first event, the GraphQL errors, or the close code and reason. */
+function subscribeOnce(client: Client): Promise<SubscriptionAnswer> {
+  return new Promise<SubscriptionAnswer>((resolve, reject) => {
+    const stop = client.subscribe(
+      { query: 'subscription { ticks }' },
+      {
+        next: (value) => {
+          stop();
+          resolve(value as SubscriptionAnswer);
+        },
+        error: (error: unknown) => {
+          if (Array.isArray(error)) resolve({ errors: error as GraphQLAnswer['errors'] });
+          else if (error && typeof (error as { code?: unknown }).code === 'number') {
+            const { code, reason } = error as { code: number; reason: string };
+            resolve({ closed: { code, reason } });
+          } else reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        complete: () => reject(new Error('completed without an answer')),
+      },
+    );
+  });
+}
+
+async function subscribe(app: TestApp, options: { headers?: Record<string, string>; authorization?: string }) {
+  const client = wsClient(app, options);
+  try {
+    return await subscribeOnce(client);
+  } finally {
+    await client.dispose();
+  }
+}
+
+describe('GraphQL subscriptions (graphql-ws), authenticated on connection_init, JWT sessions', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({
       auth: { session: { strategy: 'jwt' } },
-      imports: [
-        graphql({
-          autoSchemaFile: true,
-          subscriptions: { 'graphql-ws': true },
-          context: contextWithSubscriptions,
-        }),
-      ],
+      imports: [graphqlWithSubscriptions()],
       providers: [TicksResolver],
     });
   });
   afterAll(() => app?.close());
 
-  /** Subscribes once; resolves with the first answer or the errors. */
-  async function subscribe(options: { headers?: Record<string, string>; authorization?: string }) {
-    const client = createClient({
-      url: `${app.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: class extends WebSocket {
-        constructor(url: string, protocols: string[]) {
-          super(url, protocols, { headers: options.headers });
-        }
-      },
-      connectionParams: options.authorization ? { authorization: options.authorization } : {},
-      retryAttempts: 0,
-    });
-    try {
-      return await new Promise<{ data?: unknown; errors?: GraphQLAnswer['errors'] }>((resolve, reject) => {
-        client.subscribe(
-          { query: 'subscription { ticks }' },
-          {
-            next: (value) => resolve(value as { data?: unknown }),
-            error: (errors) => resolve({ errors: errors as GraphQLAnswer['errors'] }),
-            complete: () => reject(new Error('completed without an answer')),
-          },
-        );
-      });
-    } finally {
-      await client.dispose();
-    }
-  }
-
   it('starts a subscription for a session cookie on the upgrade or a bearer token in connectionParams', async () => {
     const token = await jwtSession();
-    expect(await subscribe({ headers: cookie(token) })).toEqual({ data: { ticks: 'tick for jwt@example.test' } });
-    expect(await subscribe({ authorization: `Bearer ${token}` })).toEqual({
-      data: { ticks: 'tick for jwt@example.test' },
-    });
+    const tick = { data: { ticks: 'tick for jwt@example.test' } };
+    expect(await subscribe(app, { headers: cookie(token) })).toEqual(tick);
+    expect(await subscribe(app, { authorization: `Bearer ${token}` })).toEqual(tick);
+    // A browser on the app's own origin.
+    const origin = { origin: app.url, ...cookie(token) };
+    expect(await subscribe(app, { headers: origin })).toEqual(tick);
   });
 
-  it('refuses a subscription without a session with UNAUTHENTICATED and the reason', async () => {
-    const refused = await subscribe({});
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'SessionRequired' });
-    const junk = await subscribe({ authorization: 'Bearer junk' });
-    expect(junk.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'InvalidSession' });
+  it('closes a connection without a valid session with 4401 and the reason, before any operation', async () => {
+    expect(await subscribe(app, {})).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    expect(await subscribe(app, { authorization: 'Bearer junk' })).toEqual({
+      closed: { code: 4401, reason: 'InvalidSession' },
+    });
+    expect(await subscribe(app, { headers: cookie('junk') })).toEqual({
+      closed: { code: 4401, reason: 'InvalidSession' },
+    });
+    expect(GRAPHQL_WS_UNAUTHORIZED).toBe(4401);
+  });
+
+  it('does not read the cookie of an upgrade from another origin (a page of another site)', async () => {
+    const token = await jwtSession();
+    const elsewhere = { origin: 'https://evil.example', ...cookie(token) };
+    expect(await subscribe(app, { headers: elsewhere })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    // A sandboxed frame's opaque origin, and a same host on another port.
+    const opaque = { origin: 'null', ...cookie(token) };
+    expect(await subscribe(app, { headers: opaque })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    const otherPort = { origin: 'http://127.0.0.1:1', ...cookie(token) };
+    expect(await subscribe(app, { headers: otherPort })).toEqual({ closed: { code: 4401, reason: 'SessionRequired' } });
+    // A bearer token is not sent by the browser on its own: it still counts.
+    expect(
+      await subscribe(app, { headers: { origin: 'https://evil.example' }, authorization: `Bearer ${token}` }),
+    ).toEqual({ data: { ticks: 'tick for jwt@example.test' } });
   });
 
   it('still answers queries over HTTP with the same context function', async () => {
     expect((await ask(app, '{ ready }')).data).toEqual({ ready: 'yes' });
+  });
+});
+
+describe('GraphQL subscriptions (graphql-ws), database sessions', () => {
+  let app: TestApp;
+  let sessions: Awaited<ReturnType<typeof databaseSessions>>;
+  beforeAll(async () => {
+    sessions = await databaseSessions();
+    app = await createTestApp({
+      auth: { adapter: sessions.adapter, session: { strategy: 'database' } },
+      imports: [graphqlWithSubscriptions()],
+      providers: [TicksResolver],
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('refuses an expired session on connection_init (SessionExpired)', async () => {
+    const expired = await sessions.session(-1000);
+    expect(await subscribe(app, { headers: cookie(expired) })).toEqual({
+      closed: { code: 4401, reason: 'SessionExpired' },
+    });
+  });
+
+  it('checks the session again when a subscription starts: revoked while connected, the next one is refused', async () => {
+    const token = await sessions.session();
+    const client = wsClient(app, { headers: cookie(token) });
+    try {
+      expect(await subscribeOnce(client)).toEqual({ data: { ticks: 'tick for db@example.test' } });
+      await sessions.adapter.deleteSession(token);
+      const refused = await subscribeOnce(client);
+      expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'InvalidSession' });
+    } finally {
+      await client.dispose();
+    }
   });
 });
 

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const root = resolve(import.meta.dirname ?? '.', '..');
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packedApp } from './setup/packed-app.js';
 
 /**
  * The package as a user gets it: `npm run build` + `npm pack`, unpacked into a throwaway app
@@ -15,30 +13,7 @@ describe('the packed package', () => {
   let files: string[];
 
   beforeAll(() => {
-    app = mkdtempSync(join(tmpdir(), 'nestjs-auth-consumer-'));
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }).toString();
-    const packed = JSON.parse(out)[0] as { filename: string; files: Array<{ path: string }> };
-    files = packed.files.map((f) => f.path);
-    const modules = join(app, 'node_modules');
-    mkdirSync(join(modules, 'nestjs-auth'), { recursive: true });
-    execFileSync('tar', [
-      '-xzf',
-      join(app, packed.filename),
-      '-C',
-      join(modules, 'nestjs-auth'),
-      '--strip-components=1',
-    ]);
-    // The app's other dependencies (Nest, TypeORM, ...): linked from this repository's install.
-    for (const entry of readdirSync(join(root, 'node_modules'))) {
-      if (entry === '.bin' || entry === 'nestjs-auth' || entry.startsWith('.')) continue;
-      const target = join(modules, entry);
-      if (!existsSync(target)) symlinkSync(join(root, 'node_modules', entry), target);
-    }
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
+    ({ dir: app, files } = packedApp('nestjs-auth-consumer-'));
   }, 180_000);
 
   afterAll(() => {

@@ -17,6 +17,8 @@ const LISTED = [
   'CurrentUser',
   'AuthSession',
   'requestSession',
+  'graphqlContext',
+  'GRAPHQL_WS_UNAUTHORIZED',
   'Public',
   'IS_PUBLIC_KEY',
   'SkipSessionCache',

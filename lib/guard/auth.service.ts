@@ -8,6 +8,7 @@ import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.fact
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
+import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -30,6 +31,18 @@ export class AuthService {
   ): Promise<{ user: AuthUser; session: Session } | null> {
     const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * The `graphql-ws` options that authenticate GraphQL subscriptions on `connection_init`: spread
+   * them into `subscriptions: { 'graphql-ws': { ...auth.graphqlWsOptions() } }` and give the module
+   * `context: graphqlContext`. The session comes from the upgrade request's cookie (same origin
+   * only) or `connectionParams.authorization` (`Bearer <session token>`); a connection without a
+   * valid one is closed with 4401 and the reason (`SessionRequired`, `SessionExpired`,
+   * `InvalidSession`). `AuthGuard` checks the session again when each subscription starts.
+   */
+  graphqlWsOptions(): GraphqlWsAuthOptions {
+    return graphqlWsAuth(this.sessions, this.config);
   }
 
   /**
