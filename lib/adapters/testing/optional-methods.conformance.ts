@@ -168,7 +168,7 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         const account = await linked(user.id, { refresh_token: 'rt-race', expires_at: 500 });
         const key = { provider: account.provider, providerAccountId: account.providerAccountId };
         const results = await Promise.all(
-          Array.from({ length: Math.min(concurrency, 20) }, (_, i) =>
+          Array.from({ length: Math.min(concurrency, 20) }, async (_, i) =>
             extended().updateAccountTokens(
               { ...key, refresh_token: 'rt-race', expires_at: 500 },
               { refresh_token: `rt-next-${i}`, expires_at: 600 },
