@@ -16,6 +16,8 @@ import { OAuthCallback } from './flows/oauth/oauth-callback.js';
 import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
+import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
@@ -60,6 +62,8 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthDiscovery,
   OAuthTokenExchange,
   IdTokenVerifier,
+  ProviderTokens,
+  ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,
   WebAuthnChallengeService,

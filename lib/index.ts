@@ -17,6 +17,8 @@ export type {
   AdapterMethod,
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
+  AccountTokensAdapter,
+  AccountTokens,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 
@@ -53,6 +55,7 @@ export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/au
 export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
 export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
 export { AuthService } from './guard/auth.service.js';
+export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 export type { AuthUser } from './session/session.service.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';

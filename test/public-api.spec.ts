@@ -16,6 +16,8 @@ const LISTED = [
   'AuthService',
   'CurrentUser',
   'AuthSession',
+  'ProviderAccessToken',
+  'ProviderAccessTokenPipe',
   'requestSession',
   'Public',
   'IS_PUBLIC_KEY',

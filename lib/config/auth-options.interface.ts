@@ -122,6 +122,16 @@ export interface EventCallbacks {
     profile?: User | AdapterUser;
   }) => Awaitable<void>;
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+  /**
+   * The provider refused a stored refresh token (`invalid_grant`) during `AuthService.getAccessToken`:
+   * the account's tokens were cleared, and the user must sign in with the provider again.
+   */
+  refreshTokenError: (message: {
+    userId: string;
+    provider: string;
+    providerAccountId: string;
+    error: string;
+  }) => Awaitable<void>;
 }
 
 /** Paths of the application's own pages, used instead of the built-in ones. */

@@ -18,6 +18,10 @@ export interface TestOidcClient {
   jwks?: { keys: JWK[] };
   /** @default 'RS256' */
   id_token_signed_response_alg?: string;
+  /** Add 'refresh_token' to get (rotating) refresh tokens. @default ['authorization_code'] */
+  grant_types?: string[];
+  /** Where RP-initiated logout may return to. */
+  post_logout_redirect_uris?: string[];
 }
 
 /** The end-user the provider signs in (its claims; `sub` is the account id). */
@@ -66,6 +70,10 @@ export interface TestOidcProvider {
   readonly currentKid: string;
   /** Every request the provider received (`METHOD /path`, no query), in order: count discovery or JWKS fetches with it. */
   readonly requests: string[];
+  /** Every token request's `grant_type` and answer status (`refresh_token 200`), in order. */
+  readonly tokenGrants: string[];
+  /** How many `refresh_token` grant requests the provider received so far (any outcome). */
+  refreshRequests(): number;
   /** How many times the JWKS (`GET {issuer}/jwks`) was fetched so far. */
   jwksFetches(): number;
   /** The user the next automatic login signs in as. */
@@ -184,6 +192,7 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   let retired: JWK[] = [];
   let mutation: Parameters<TestOidcProvider['mutateIdToken']>[0];
   const requests: string[] = [];
+  const tokenGrants: string[] = [];
   const cookieKeys = [randomUUID()];
 
   // A handler that throws answers 500 instead of leaving the client hanging (and the rejection unhandled).
@@ -242,6 +251,11 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
           userinfo: { enabled: true },
         },
         pkce: { required: () => false },
+        // Clients allowed the refresh_token grant get a refresh token, rotated on every use; reusing
+        // a used one revokes the whole grant (oidc-provider's reuse detection).
+        issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+          client.grantTypeAllowed('refresh_token'),
+        rotateRefreshToken: true,
         ...(options.idTokenSigningAlgs ? { enabledJWA: { idTokenSigningAlgValues: options.idTokenSigningAlgs } } : {}),
         interactions: {
           policy,
@@ -285,6 +299,10 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     instance.use(async (ctx, next) => {
       requests.push(`${ctx.method} ${ctx.path}`);
       await next();
+      if (ctx.method === 'POST' && ctx.path.endsWith('/token')) {
+        const grant = (ctx as unknown as { oidc?: { params?: { grant_type?: string } } }).oidc?.params?.grant_type;
+        tokenGrants.push(`${String(grant)} ${ctx.status}`);
+      }
       if (mutation && ctx.method === 'POST' && ctx.path.endsWith('/token') && ctx.status === 200) {
         const body = ctx.body as { id_token?: string };
         if (body && typeof body.id_token === 'string') ctx.body = { ...body, id_token: await mutate(body.id_token) };
@@ -351,6 +369,10 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       return keys[0].kid;
     },
     requests,
+    tokenGrants,
+    refreshRequests() {
+      return tokenGrants.filter((g) => g.startsWith('refresh_token ')).length;
+    },
     jwksFetches() {
       return requests.filter((r) => r.startsWith('GET ') && r.endsWith('/jwks')).length;
     },
