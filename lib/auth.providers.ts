@@ -17,6 +17,7 @@ import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -63,6 +64,7 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthTokenExchange,
   IdTokenVerifier,
   ProviderTokens,
+  OAuthLogout,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

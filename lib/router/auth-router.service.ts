@@ -8,6 +8,7 @@ import { InvalidProvider, MissingCSRF, UnknownAction } from '../errors/auth.erro
 import { CredentialsService } from '../flows/credentials/credentials.service.js';
 import { EmailService } from '../flows/email/email.service.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
+import { OAuthLogout } from '../flows/oauth/oauth-logout.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
 import { SessionService } from '../session/session.service.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
@@ -42,6 +43,7 @@ export class AuthRouterService {
     @Optional() email?: EmailService,
     @Optional() credentials?: CredentialsService,
     @Optional() private readonly webauthn?: WebAuthnService,
+    @Optional() private readonly oauthLogout?: OAuthLogout,
   ) {
     this.flows = { oauth, oidc: oauth, email, credentials, webauthn };
   }
@@ -116,8 +118,11 @@ export class AuthRouterService {
             throw new MissingCSRF(
               'The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.',
             );
+          // Federated sign-out: the user (read before the session goes) is sent on to the provider.
+          const user = this.oauthLogout?.enabled ? await this.sessions.getCurrentUser(ctx) : null;
           const cookies = await this.sessions.signOut(ctx);
-          return { redirect: ctx.callbackUrl, cookies };
+          const federated = user ? await this.oauthLogout!.endSessionUrl(user.id, ctx.callbackUrl) : undefined;
+          return { redirect: federated ?? ctx.callbackUrl, cookies };
         }
         break;
       case 'verify-request':
