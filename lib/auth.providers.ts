@@ -18,6 +18,7 @@ import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
+import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -65,6 +66,7 @@ export const AUTH_SERVICES: Provider[] = [
   IdTokenVerifier,
   ProviderTokens,
   OAuthLogout,
+  BackchannelLogout,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

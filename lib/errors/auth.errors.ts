@@ -156,6 +156,31 @@ export class JWTSessionError extends AuthError {
 export class SessionTokenError extends AuthError {
   static override readonly type = 'SessionTokenError';
 }
+/**
+ * A back-channel logout token was refused (`POST /backchannel-logout/:provider` answers 400):
+ * `reason` says which rule it broke. Nothing was ended.
+ */
+export class LogoutTokenError extends AuthError {
+  static override readonly type = 'LogoutTokenError';
+  constructor(
+    readonly reason:
+      | 'Missing'
+      | 'Signature'
+      | 'Issuer'
+      | 'Audience'
+      | 'IssuedAt'
+      | 'Expired'
+      | 'Events'
+      | 'Nonce'
+      | 'Subject'
+      | 'Replay'
+      | 'Type',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
 /** Why `AuthService.getAccessToken` could not return a provider access token. */
 export type RefreshTokenFailure =
   /** The user has no account at this provider. */
@@ -256,6 +281,7 @@ export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSess
  * problem) so internals never leak.
  */
 const CLIENT_SAFE = new Set<string>([
+  LogoutTokenError.type,
   CredentialsSignin.type,
   OAuthAccountNotLinked.type,
   OAuthCallbackError.type,
