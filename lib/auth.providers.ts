@@ -18,6 +18,7 @@ import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
+import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
@@ -66,6 +67,7 @@ export const AUTH_SERVICES: Provider[] = [
   IdTokenVerifier,
   ProviderTokens,
   OAuthLogout,
+  OAuthProviders,
   BackchannelLogout,
   ProviderAccessTokenPipe,
   WebAuthnService,

@@ -9,6 +9,7 @@ import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
 let op: TestOidcProvider;
 let seq = 0;
@@ -18,31 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await op?.close();
 });
-
-function provider(id: string, clientId: string, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    name: id,
-    type: 'oidc' as const,
-    issuer: op.issuer,
-    clientId,
-    clientSecret: `${clientId}-secret`,
-    ...extra,
-  };
-}
-
-/** Signs in through the OP; returns the user id. */
-async function signIn(app: TestApp, client: TestClient, providerId: string): Promise<string> {
-  const csrfToken = await client.csrf();
-  const start = await client.post(`/auth/signin/${providerId}`, { csrfToken, callbackUrl: `${app.url}/me` });
-  expect(start.status).toBe(302);
-  const back = await followToApp(client, start, app.url);
-  const done = back.method === 'GET' ? await client.get(back.url.href) : await client.post(back.url.href, back.body);
-  expect(done.status).toBe(302);
-  const me = await client.get('/me');
-  expect(me.status).toBe(200);
-  return ((await me.json()) as { user: { id: string } }).user.id;
-}
 
 function interactions(): number {
   return op.requests.filter((r) => r.includes('/interaction/')).length;
@@ -58,7 +34,7 @@ describe('federated sign-out (RP-Initiated Logout)', () => {
     app = await createTestApp({
       auth: {
         adapter: MemoryAdapter,
-        providers: [provider('fed', fedId, { federated: true }), provider('local', localId)],
+        providers: [opProvider(op, 'fed', fedId, { federated: true }), opProvider(op, 'local', localId)],
       },
     });
     for (const [id, clientId] of [
@@ -78,12 +54,12 @@ describe('federated sign-out (RP-Initiated Logout)', () => {
 
   it('signs out of the app, then of the provider, and comes back to callbackUrl', async () => {
     const client = new TestClient(app.url);
-    const userId = await signIn(app, client, 'fed');
+    const userId = await signInThroughOp(app, client, 'fed');
     const account = (await adapter.listAccountsByUserId(userId)).find((a) => a.provider === 'fed') as AdapterAccount;
     expect(account.id_token).toEqual(expect.any(String));
     // While the provider's session lasts, signing in again needs no login there.
     const before = interactions();
-    await signIn(app, client, 'fed');
+    await signInThroughOp(app, client, 'fed');
     expect(interactions()).toBe(before);
 
     const csrfToken = await client.csrf();
@@ -101,13 +77,13 @@ describe('federated sign-out (RP-Initiated Logout)', () => {
     expect(back.url.href).toBe(`${app.url}/bye`);
     // The provider's session ended: the next sign-in logs in there again.
     const afterLogout = interactions();
-    await signIn(app, client, 'fed');
+    await signInThroughOp(app, client, 'fed');
     expect(interactions()).toBeGreaterThan(afterLogout);
   });
 
   it('an off-origin callbackUrl is not handed to the provider', async () => {
     const client = new TestClient(app.url);
-    await signIn(app, client, 'fed');
+    await signInThroughOp(app, client, 'fed');
     const csrfToken = await client.csrf();
     const res = await client.post('/auth/signout', { csrfToken, callbackUrl: 'https://evil.example/steal' });
     expect(res.status).toBe(302);
@@ -120,7 +96,7 @@ describe('federated sign-out (RP-Initiated Logout)', () => {
     op.signInAs({ sub: 'local-user', email: 'local@example.com', email_verified: true, name: 'Local' });
     const client = new TestClient(app.url);
     try {
-      await signIn(app, client, 'local');
+      await signInThroughOp(app, client, 'local');
     } finally {
       op.signInAs({ sub: 'user-1', email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' });
     }
@@ -143,7 +119,10 @@ describe('back-channel logout', () => {
     app = await createTestApp({
       auth: {
         adapter: MemoryAdapter,
-        providers: [provider('bc', bcId, { federated: true, backchannelLogout: true }), provider('plain', plainId)],
+        providers: [
+          opProvider(op, 'bc', bcId, { federated: true, backchannelLogout: true }),
+          opProvider(op, 'plain', plainId),
+        ],
       },
     });
     await op.addClient({
@@ -167,8 +146,8 @@ describe('back-channel logout', () => {
     try {
       const a = new TestClient(app.url);
       const b = new TestClient(app.url);
-      await signIn(app, a, 'bc');
-      await signIn(app, b, 'bc');
+      await signInThroughOp(app, a, 'bc');
+      await signInThroughOp(app, b, 'bc');
       return [a, b];
     } finally {
       op.signInAs(ada);

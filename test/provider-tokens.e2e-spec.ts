@@ -16,7 +16,8 @@ import { ProviderAccessToken } from '../lib/guard/provider-access-token.decorato
 import { createTestApp, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient } from './setup/http-client.js';
-import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
 @Controller()
 class ApiController {
@@ -46,31 +47,6 @@ async function oidcClient(apps: TestApp[], providerId: string, clientId: string)
     redirect_uris: apps.map((a) => `${a.url}/auth/callback/${providerId}`),
     grant_types: ['authorization_code', 'refresh_token'],
   });
-}
-
-function provider(id: string, clientId: string, extra: Record<string, unknown> = {}) {
-  return {
-    id,
-    name: id,
-    type: 'oidc' as const,
-    issuer: op.issuer,
-    clientId,
-    clientSecret: `${clientId}-secret`,
-    ...extra,
-  };
-}
-
-/** Signs in through the OP and returns the signed-in user's id. */
-async function signIn(app: TestApp, client: TestClient, providerId: string): Promise<string> {
-  const csrfToken = await client.csrf();
-  const start = await client.post(`/auth/signin/${providerId}`, { csrfToken, callbackUrl: `${app.url}/me` });
-  expect(start.status).toBe(302);
-  const back = await followToApp(client, start, app.url);
-  const done = back.method === 'GET' ? await client.get(back.url.href) : await client.post(back.url.href, back.body);
-  expect(done.status).toBe(302);
-  const me = await client.get('/me');
-  expect(me.status).toBe(200);
-  return ((await me.json()) as { user: { id: string } }).user.id;
 }
 
 async function account(adapter: TokensAdapter, userId: string, providerId: string): Promise<AdapterAccount> {
@@ -123,8 +99,8 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
       auth: {
         adapter: MemoryAdapter,
         providers: [
-          provider('idp', clientId),
-          provider('flaky', flakyId, {
+          opProvider(op, 'idp', clientId),
+          opProvider(op, 'flaky', flakyId, {
             // A real network failure: the request goes to a closed port instead of the OP.
             customFetch: (url: string, init: RequestInit) => {
               if (url.endsWith('/token') && failNextTokenRequests > 0) {
@@ -147,7 +123,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   afterAll(() => app?.close());
 
   it('returns the stored token while it is valid, without calling the provider', async () => {
-    const userId = await signIn(app, new TestClient(app.url), 'idp');
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
     const stored = await account(adapter, userId, 'idp');
     expect(stored.refresh_token).toEqual(expect.any(String));
     const before = op.refreshRequests();
@@ -156,7 +132,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   });
 
   it('50 concurrent calls on an expired token make exactly one refresh, and all get the new token', async () => {
-    const userId = await signIn(app, new TestClient(app.url), 'idp');
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
     const stored = await account(adapter, userId, 'idp');
     await expire(adapter, stored);
     const before = op.refreshRequests();
@@ -185,7 +161,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
 
   it('@ProviderAccessToken injects the token (refreshed) into a guarded route', async () => {
     const client = new TestClient(app.url);
-    const userId = await signIn(app, client, 'idp');
+    const userId = await signInThroughOp(app, client, 'idp');
     const stored = await account(adapter, userId, 'idp');
     await expire(adapter, stored);
     const before = op.refreshRequests();
@@ -200,7 +176,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   });
 
   it('invalid_grant clears the tokens, fires refreshTokenError and throws InvalidGrant; then NoRefreshToken', async () => {
-    const userId = await signIn(app, new TestClient(app.url), 'idp');
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
     const stored = await account(adapter, userId, 'idp');
     await expire(adapter, stored, { refresh_token: 'not-a-refresh-token-the-op-issued' });
     events.length = 0;
@@ -222,7 +198,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   it('network errors are retried with backoff; when they persist the stored tokens are untouched', async () => {
     const previous = op.user;
     op.signInAs({ sub: 'flaky-user', email: 'flaky@example.com', email_verified: true, name: 'Flaky' });
-    const userId = await signIn(app, new TestClient(app.url), 'flaky').finally(() => op.signInAs(previous));
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'flaky').finally(() => op.signInAs(previous));
     const stored = await account(adapter, userId, 'flaky');
     await expire(adapter, stored);
     const expired = await account(adapter, userId, 'flaky');
@@ -245,7 +221,7 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   });
 
   it('refuses an unknown provider, a provider the user has no account at, and a non-OAuth provider', async () => {
-    const userId = await signIn(app, new TestClient(app.url), 'idp');
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
     await expect(auth.getAccessToken(userId, 'nope')).rejects.toMatchObject({ type: 'InvalidProvider' });
     expect((await rejection(auth.getAccessToken(userId, 'flaky'))).reason).toBe('NoAccount');
     expect((await rejection(auth.getAccessToken('no-such-user', 'idp'))).reason).toBe('NoAccount');
@@ -264,7 +240,7 @@ postgres!.describe('getAccessToken: two app instances on one PostgreSQL', () => 
     for (let i = 0; i < 2; i++) {
       apps.push(
         await createTestApp({
-          auth: { providers: [provider('idp', clientId)] },
+          auth: { providers: [opProvider(op, 'idp', clientId)] },
           imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: i === 0 })],
         }),
       );
@@ -279,7 +255,7 @@ postgres!.describe('getAccessToken: two app instances on one PostgreSQL', () => 
 
   it('50 concurrent calls split over both instances make one refresh between them', async () => {
     const [a, b] = apps as [TestApp, TestApp];
-    const userId = await signIn(a, new TestClient(a.url), 'idp');
+    const userId = await signInThroughOp(a, new TestClient(a.url), 'idp');
     const adapter = a.app.get(Adapter) as unknown as TokensAdapter;
     const stored = await account(adapter, userId, 'idp');
     await expire(adapter, stored);

@@ -13,13 +13,13 @@ import {
   MissingAdapterMethods,
   SignOutError,
 } from '../../errors/auth.errors.js';
-import { providerOfType } from '../../providers/internal-provider.js';
-import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { ExpiringMap } from '../../util/expiring-map.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
+import { OAuthProviders } from './oauth-providers.js';
 import { describe } from './oauth-errors.js';
 
 /** The `events` member that makes a JWT a logout token (OpenID Connect Back-Channel Logout 1.0, 2.4). */
@@ -42,7 +42,6 @@ const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
 @Injectable()
 export class BackchannelLogout {
   private readonly seen = new ExpiringMap<string, true>(50_000);
-  private readonly normalized = new Map<string, NormalizedOAuthProvider>();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -50,10 +49,13 @@ export class BackchannelLogout {
     private readonly discovery: OAuthDiscovery,
     private readonly idTokens: IdTokenVerifier,
     private readonly sessions: SessionService,
+    private readonly providers: OAuthProviders,
   ) {}
 
   async logout(ctx: ProviderContext): Promise<AuthResponse> {
-    const p = this.provider(ctx);
+    const p = this.providers.of(ctx.provider);
+    if (p.backchannelLogout !== true)
+      throw new InvalidProvider(`Provider ${JSON.stringify(p.id)} does not accept back-channel logout.`);
     const token = ctx.request.body?.logout_token;
     if (typeof token !== 'string' || !token || token.length > MAX_LOGOUT_TOKEN_LENGTH)
       throw new LogoutTokenError('Missing', 'The request carries no logout_token.');
@@ -140,17 +142,5 @@ export class BackchannelLogout {
       );
     }
     return { sub: claims.sub, jti: claims.jti };
-  }
-
-  private provider(ctx: ProviderContext): NormalizedOAuthProvider {
-    const configured = providerOfType(ctx.provider, 'oauth', 'oidc');
-    if (configured.config.backchannelLogout !== true)
-      throw new InvalidProvider(`Provider ${JSON.stringify(configured.id)} does not accept back-channel logout.`);
-    let p = this.normalized.get(configured.id);
-    if (!p) {
-      p = normalizeOAuthProvider(configured.config, this.config.redirectProxyUrl);
-      this.normalized.set(configured.id, p);
-    }
-    return p;
   }
 }

@@ -4,9 +4,9 @@ import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { SignOutError } from '../../errors/auth.errors.js';
-import { isProviderOfType, type InternalOAuthProvider } from '../../providers/internal-provider.js';
-import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
+import { OAuthProviders } from './oauth-providers.js';
 import { describe } from './oauth-errors.js';
 
 /**
@@ -16,17 +16,15 @@ import { describe } from './oauth-errors.js';
  */
 @Injectable()
 export class OAuthLogout {
-  private readonly federated: InternalOAuthProvider[];
-  private readonly normalized = new Map<string, NormalizedOAuthProvider>();
+  private readonly federated: NormalizedOAuthProvider[];
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly discovery: OAuthDiscovery,
+    providers: OAuthProviders,
   ) {
-    this.federated = config.providers.filter(
-      (p): p is InternalOAuthProvider => isProviderOfType(p, 'oauth', 'oidc') && p.config.federated === true,
-    );
+    this.federated = providers.withOption('federated');
   }
 
   /** True when some provider signs out federated (the sign-out route then looks the user up first). */
@@ -44,10 +42,9 @@ export class OAuthLogout {
     if (!this.enabled || typeof adapter?.listAccountsByUserId !== 'function') return undefined;
     try {
       const accounts = await adapter.listAccountsByUserId(userId);
-      for (const provider of this.federated) {
-        const account = accounts.find((a) => a.provider === provider.id && typeof a.id_token === 'string');
+      for (const p of this.federated) {
+        const account = accounts.find((a) => a.provider === p.id && typeof a.id_token === 'string');
         if (!account) continue;
-        const p = this.provider(provider);
         const as = await this.discovery.authorizationServer(p);
         if (!as.end_session_endpoint) {
           this.config.logger.warn('federated_signout_no_end_session_endpoint');
@@ -65,14 +62,5 @@ export class OAuthLogout {
       );
     }
     return undefined;
-  }
-
-  private provider(provider: InternalOAuthProvider): NormalizedOAuthProvider {
-    let p = this.normalized.get(provider.id);
-    if (!p) {
-      p = normalizeOAuthProvider(provider.config, this.config.redirectProxyUrl);
-      this.normalized.set(provider.id, p);
-    }
-    return p;
   }
 }

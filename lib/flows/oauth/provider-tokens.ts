@@ -4,18 +4,12 @@ import type { AccountTokens, AccountTokensAdapter, AdapterAccount } from '../../
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
-import {
-  AdapterError,
-  AuthError,
-  InvalidProvider,
-  MissingAdapterMethods,
-  RefreshTokenError,
-} from '../../errors/auth.errors.js';
-import { isProviderOfType } from '../../providers/internal-provider.js';
-import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { AdapterError, AuthError, MissingAdapterMethods, RefreshTokenError } from '../../errors/auth.errors.js';
+import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { TokenSet } from '../../types/common.types.js';
 import { describe } from './oauth-errors.js';
+import { OAuthProviders } from './oauth-providers.js';
 import { OAuthTokenExchange } from './oauth-token.js';
 
 /** An access token this close to its expiry (seconds) is refreshed before it is handed out. */
@@ -53,13 +47,13 @@ type Match = Parameters<AccountTokensAdapter['updateAccountTokens']>[0];
 @Injectable()
 export class ProviderTokens {
   private readonly inflight = new Map<string, Promise<string>>();
-  private readonly providers = new Map<string, NormalizedOAuthProvider>();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly exchange: OAuthTokenExchange,
     private readonly sessions: SessionService,
+    private readonly providers: OAuthProviders,
   ) {}
 
   /** A valid access token of the user's account at `providerId`, refreshed when needed. */
@@ -74,7 +68,7 @@ export class ProviderTokens {
   }
 
   private async obtain(userId: string, providerId: string): Promise<string> {
-    const p = this.provider(providerId);
+    const p = this.providers.byId(providerId);
     const adapter = this.tokensAdapter();
     for (let round = 0; ; round++) {
       const accounts = await this.call('listAccountsByUserId', () => adapter.listAccountsByUserId(userId));
@@ -200,17 +194,6 @@ export class ProviderTokens {
         await delay(REFRESH_RETRY_DELAYS_MS[attempt]!);
       }
     }
-  }
-
-  private provider(providerId: string): NormalizedOAuthProvider {
-    let p = this.providers.get(providerId);
-    if (p) return p;
-    const configured = this.config.providers.find((x) => x.id === providerId);
-    if (!configured || !isProviderOfType(configured, 'oauth', 'oidc'))
-      throw new InvalidProvider(`No OAuth or OpenID Connect provider ${JSON.stringify(providerId)} is configured.`);
-    p = normalizeOAuthProvider(configured.config, this.config.redirectProxyUrl);
-    this.providers.set(providerId, p);
-    return p;
   }
 
   private tokensAdapter(): TokensAdapter {
