@@ -228,6 +228,54 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
   });
 });
 
+describe('getAccessToken with encryptAccountTokens', () => {
+  let app: TestApp;
+  let auth: AuthService;
+  let raw: TokensAdapter & { getAccount(id: string, provider: string): Promise<AdapterAccount | null> };
+  const clientId = `pt${++seq}-enc`;
+
+  beforeAll(async () => {
+    app = await createTestApp({
+      auth: { adapter: MemoryAdapter, encryptAccountTokens: true, providers: [opProvider(op, 'idp', clientId)] },
+    });
+    await oidcClient([app], 'idp', clientId);
+    auth = app.app.get(AuthService);
+    // The adapter itself: what the table holds, not what the module reads through it.
+    raw = app.app.get(Adapter) as unknown as typeof raw;
+  });
+  afterAll(() => app?.close());
+
+  it('stores the tokens encrypted, hands them out decrypted, and refreshes with the decrypted refresh token', async () => {
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
+    const stored = await account(raw, userId, 'idp');
+    for (const column of ['access_token', 'refresh_token', 'id_token'] as const)
+      expect(stored[column]).toMatch(/^enc\.v1\./);
+    const token = await auth.getAccessToken(userId, 'idp');
+    expect(token).not.toMatch(/^enc\./);
+    expect(await opAccepts(token)).toBe(true);
+
+    await expire(raw, stored);
+    const before = op.refreshRequests();
+    const fresh = await auth.getAccessToken(userId, 'idp');
+    expect(op.tokenGrants.at(-1)).toBe('refresh_token 200');
+    expect(op.refreshRequests() - before).toBe(1);
+    expect(await opAccepts(fresh)).toBe(true);
+    const after = await account(raw, userId, 'idp');
+    expect(after.access_token).toMatch(/^enc\.v1\./);
+    expect(after.refresh_token).toMatch(/^enc\.v1\./);
+    expect(after.access_token).not.toContain(fresh);
+  });
+
+  it('fails closed on a stored value no secret opens: no request with it, NoRefreshToken', async () => {
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
+    const stored = await account(raw, userId, 'idp');
+    await expire(raw, stored, { refresh_token: `${stored.refresh_token!.slice(0, -4)}AAAA` });
+    const before = op.refreshRequests();
+    expect((await rejection(auth.getAccessToken(userId, 'idp'))).reason).toBe('NoRefreshToken');
+    expect(op.refreshRequests()).toBe(before);
+  });
+});
+
 const [postgres] = await databaseTargets(['postgres']);
 
 postgres!.describe('getAccessToken: two app instances on one PostgreSQL', () => {

@@ -234,6 +234,12 @@ export interface AuthModuleOptions {
   /** Log debug information (redacted). @default false */
   debug?: boolean;
   /**
+   * Store the accounts' `access_token`, `refresh_token` and `id_token` encrypted (AES-256-GCM, key
+   * derived from the secret; with a secret list the first encrypts and any decrypts). Rows written
+   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext. @default false
+   */
+  encryptAccountTokens?: boolean;
+  /**
    * Microservice (RPC) handlers the guard runs on. `token`: the message payload must carry
    * `authorization: 'Bearer <session token or JWT>'`, read as the HTTP header is; a message without
    * a valid one is refused with an `RpcException` `{ error: <reason> }`. `skip`: RPC handlers are

@@ -43,7 +43,8 @@ export class OAuthLogout {
     try {
       const accounts = await adapter.listAccountsByUserId(userId);
       for (const p of this.federated) {
-        const account = accounts.find((a) => a.provider === p.id && typeof a.id_token === 'string');
+        const found = accounts.find((a) => a.provider === p.id && typeof a.id_token === 'string');
+        const account = this.adapters.openAccount(found);
         if (!account) continue;
         const as = await this.discovery.authorizationServer(p);
         if (!as.end_session_endpoint) {

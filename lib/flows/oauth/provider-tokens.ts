@@ -72,8 +72,10 @@ export class ProviderTokens {
     const adapter = this.tokensAdapter();
     for (let round = 0; ; round++) {
       const accounts = await this.call('listAccountsByUserId', () => adapter.listAccountsByUserId(userId));
-      const account = accounts.find((a) => a.provider === providerId);
-      if (!account) throw new RefreshTokenError('NoAccount', `The user has no ${p.name} account.`);
+      // `stored` as the row holds it (the compare-and-swap matches it), `account` with its tokens opened.
+      const stored = accounts.find((a) => a.provider === providerId);
+      if (!stored) throw new RefreshTokenError('NoAccount', `The user has no ${p.name} account.`);
+      const account = this.adapters.openAccount(stored);
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = typeof account.expires_at === 'number' ? account.expires_at : null;
       const leased = expiresAt !== null && expiresAt < 0;
@@ -93,7 +95,7 @@ export class ProviderTokens {
       const match: Match = {
         provider: account.provider,
         providerAccountId: account.providerAccountId,
-        refresh_token: account.refresh_token,
+        refresh_token: stored.refresh_token ?? null,
         expires_at: expiresAt,
       };
       const lease = -(now + REFRESH_LEASE_S);
@@ -117,7 +119,7 @@ export class ProviderTokens {
   ): Promise<string> {
     let tokens: TokenSet;
     try {
-      tokens = await this.refreshWithRetry(p, held.refresh_token!);
+      tokens = await this.refreshWithRetry(p, account.refresh_token!);
     } catch (error) {
       if (error instanceof o.ResponseBodyError && error.error === 'invalid_grant') {
         await this.call('updateAccountTokens', () =>
@@ -163,13 +165,15 @@ export class ProviderTokens {
       access_token: tokens.access_token,
       // A provider that does not rotate sends no new refresh token: the current one stays.
       refresh_token:
-        typeof tokens.refresh_token === 'string' && tokens.refresh_token ? tokens.refresh_token : held.refresh_token,
+        typeof tokens.refresh_token === 'string' && tokens.refresh_token ? tokens.refresh_token : account.refresh_token,
       expires_at: typeof tokens.expires_at === 'number' ? tokens.expires_at : null,
     };
     if (typeof tokens.id_token === 'string') next.id_token = tokens.id_token;
     if (typeof tokens.token_type === 'string') next.token_type = tokens.token_type.toLowerCase();
     if (typeof tokens.scope === 'string') next.scope = tokens.scope;
-    const saved = await this.call('updateAccountTokens', () => adapter.updateAccountTokens(held, next));
+    const saved = await this.call('updateAccountTokens', () =>
+      adapter.updateAccountTokens(held, this.adapters.sealTokens(next)),
+    );
     if (!saved) {
       throw new RefreshTokenError(
         'Conflict',
