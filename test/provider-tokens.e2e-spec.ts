@@ -56,7 +56,7 @@ async function account(adapter: TokensAdapter, userId: string, providerId: strin
 }
 
 /** Makes the stored access token expired (as time passing would), keeping the refresh token. */
-async function expire(adapter: TokensAdapter, stored: AdapterAccount, changes: Partial<AdapterAccount> = {}) {
+async function expire(adapter: TokensAdapter, stored: AdapterAccount, changes: Record<string, unknown> = {}) {
   const updated = await adapter.updateAccountTokens(
     {
       provider: stored.provider,
@@ -193,6 +193,16 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
       { userId, provider: 'idp', providerAccountId: stored.providerAccountId, error: 'invalid_grant' },
     ]);
     expect((await rejection(auth.getAccessToken(userId, 'idp'))).reason).toBe('NoRefreshToken');
+  });
+
+  it('@ProviderAccessToken answers 403 RefreshTokenError (not a 500) when the user must sign in again', async () => {
+    const client = new TestClient(app.url);
+    const userId = await signInThroughOp(app, client, 'idp');
+    const stored = await account(adapter, userId, 'idp');
+    await expire(adapter, stored, { refresh_token: null });
+    const res = await client.get('/idp-token');
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: 'RefreshTokenError', reason: 'NoRefreshToken' });
   });
 
   it('network errors are retried with backoff; when they persist the stored tokens are untouched', async () => {

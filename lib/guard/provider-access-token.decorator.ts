@@ -1,10 +1,15 @@
 import {
+  ConflictException,
   createParamDecorator,
+  ForbiddenException,
+  HttpException,
   Injectable,
+  ServiceUnavailableException,
   UnauthorizedException,
   type ExecutionContext,
   type PipeTransform,
 } from '@nestjs/common';
+import { RefreshTokenError } from '../errors/auth.errors.js';
 import type { AuthenticatedRequest } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
 
@@ -25,7 +30,29 @@ export class ProviderAccessTokenPipe implements PipeTransform<AccessTokenRequest
   async transform(value: AccessTokenRequest): Promise<string> {
     // A route without AuthGuard (or a @Public() one) has no user: nothing to look up.
     if (!value.userId) throw new UnauthorizedException();
-    return this.auth.getAccessToken(value.userId, value.provider);
+    try {
+      return await this.auth.getAccessToken(value.userId, value.provider);
+    } catch (error) {
+      if (error instanceof RefreshTokenError) throw refreshTokenHttpError(error);
+      throw error;
+    }
+  }
+}
+
+/**
+ * The HTTP answer for a route whose token could not be had: 403 when the user must (re)connect the
+ * provider, 503 when the provider is unreachable, 409 when another instance's refresh overtook;
+ * the body `{ error: 'RefreshTokenError', reason, message }` (never a token).
+ */
+export function refreshTokenHttpError(error: RefreshTokenError): HttpException {
+  const body = { error: error.type, reason: error.reason, message: error.message };
+  switch (error.reason) {
+    case 'ProviderUnavailable':
+      return new ServiceUnavailableException(body);
+    case 'Conflict':
+      return new ConflictException(body);
+    default:
+      return new ForbiddenException(body);
   }
 }
 
@@ -37,7 +64,8 @@ const accessTokenRequest = createParamDecorator((provider: string, context: Exec
 /**
  * Injects a valid access token of the signed-in user's account at `provider` (an HTTP route behind
  * `AuthGuard`), refreshed first when it is expired or about to expire. Fails like
- * `AuthService.getAccessToken`: `RefreshTokenError` (with its `reason`) when there is none to give.
+ * `AuthService.getAccessToken`, answered as HTTP: 403 `{ error: 'RefreshTokenError', reason }` when the user
+ * must sign in with the provider (again), 503 when it is unreachable, 409 on a lost refresh race.
  *
  * @example
  * @Get('repos') @UseGuards(AuthGuard)
