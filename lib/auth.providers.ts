@@ -16,6 +16,11 @@ import { OAuthCallback } from './flows/oauth/oauth-callback.js';
 import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
+import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { OAuthLogout } from './flows/oauth/oauth-logout.js';
+import { OAuthProviders } from './flows/oauth/oauth-providers.js';
+import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
+import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
@@ -60,6 +65,11 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthDiscovery,
   OAuthTokenExchange,
   IdTokenVerifier,
+  ProviderTokens,
+  OAuthLogout,
+  OAuthProviders,
+  BackchannelLogout,
+  ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,
   WebAuthnChallengeService,

@@ -17,6 +17,8 @@ export type {
   AdapterMethod,
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
+  AccountTokensAdapter,
+  AccountTokens,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 
@@ -59,6 +61,7 @@ export {
   type GraphqlWsAuthOptions,
   type GraphqlWsConnection,
 } from './guard/graphql-ws.js';
+export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 export type { AuthUser } from './session/session.service.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';

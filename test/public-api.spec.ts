@@ -16,6 +16,8 @@ const LISTED = [
   'AuthService',
   'CurrentUser',
   'AuthSession',
+  'ProviderAccessToken',
+  'ProviderAccessTokenPipe',
   'requestSession',
   'graphqlContext',
   'GRAPHQL_WS_UNAUTHORIZED',

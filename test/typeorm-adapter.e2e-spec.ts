@@ -141,7 +141,12 @@ for (const target of targets) {
           await dropDatabase(db);
         },
         adapter: () => new TypeOrmAdapter(ds),
-        extensions: ['deleteSessionsByUserId', 'deleteVerificationTokensByIdentifier'],
+        extensions: [
+          'deleteSessionsByUserId',
+          'deleteVerificationTokensByIdentifier',
+          'listAccountsByUserId',
+          'updateAccountTokens',
+        ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
           account: (provider, providerAccountId) =>

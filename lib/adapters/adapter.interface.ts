@@ -73,6 +73,39 @@ export interface SessionsByUserAdapter {
   deleteSessionsByUserId(userId: string): Awaitable<number>;
 }
 
+/** The token columns of an account that a token refresh rewrites (`null` clears a column). */
+export interface AccountTokens {
+  access_token?: string | null;
+  refresh_token?: string | null;
+  id_token?: string | null;
+  /** Seconds since the epoch. */
+  expires_at?: number | null;
+  token_type?: string | null;
+  scope?: string | null;
+}
+
+/**
+ * Beyond SPEC's contract: what `AuthService.getAccessToken` needs to refresh a provider's tokens.
+ * `TypeOrmAdapter` and `MemoryAdapter` implement it; the conformance suite checks it.
+ */
+export interface AccountTokensAdapter {
+  /** Every account linked to the user (any provider), oldest first where the store knows the order. */
+  listAccountsByUserId(userId: string): Awaitable<AdapterAccount[]>;
+  /**
+   * A compare-and-swap of the account's tokens: writes `next` only when the stored `refresh_token`
+   * and `expires_at` still equal those of `match` (`null` matches an empty column), atomically, and
+   * returns the updated account; returns `null` (writing nothing) when the account is gone or either
+   * value changed since it was read. Of concurrent calls with the same `match`, at most one succeeds.
+   */
+  updateAccountTokens(
+    match: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & {
+      refresh_token: string | null;
+      expires_at: number | null;
+    },
+    next: AccountTokens,
+  ): Awaitable<AdapterAccount | null>;
+}
+
 /**
  * Beyond SPEC's contract: lets a new magic link replace the older ones of the same address (only
  * the latest link works). `TypeOrmAdapter` and `MemoryAdapter` implement it; without it, older

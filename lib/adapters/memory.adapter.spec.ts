@@ -6,7 +6,12 @@ import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.error
 runAdapterConformanceTests({
   name: 'MemoryAdapter',
   adapter: () => new MemoryAdapter(),
-  extensions: ['deleteSessionsByUserId', 'deleteVerificationTokensByIdentifier'],
+  extensions: [
+    'deleteSessionsByUserId',
+    'deleteVerificationTokensByIdentifier',
+    'listAccountsByUserId',
+    'updateAccountTokens',
+  ],
 });
 
 describe('MemoryAdapter', () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type {
+  AccountTokens,
+  AccountTokensAdapter,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -27,7 +29,7 @@ type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter {
+export class MemoryAdapter implements Adapter, AccountTokensAdapter {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
@@ -145,6 +147,31 @@ export class MemoryAdapter implements Adapter {
     };
     this.sessions.set(next.sessionToken, next);
     return copy(next);
+  }
+
+  /** The user's accounts, in the order they were linked (beyond SPEC: `AccountTokensAdapter`). */
+  async listAccountsByUserId(userId: string): Promise<AdapterAccount[]> {
+    return [...this.accounts.values()].filter((a) => a.userId === userId).map(copy);
+  }
+
+  /** Compare-and-swap of the account's tokens (beyond SPEC: `AccountTokensAdapter`). */
+  async updateAccountTokens(
+    match: AccountKey & { refresh_token: string | null; expires_at: number | null },
+    next: AccountTokens,
+  ): Promise<AdapterAccount | null> {
+    const key = accountKey(match);
+    const stored = this.accounts.get(key);
+    if (!stored) return null;
+    if ((stored.refresh_token ?? null) !== match.refresh_token || (stored.expires_at ?? null) !== match.expires_at)
+      return null;
+    const updated = { ...stored } as Record<string, unknown>;
+    for (const [k, v] of Object.entries(next)) {
+      if (v === undefined) continue;
+      if (v === null) delete updated[k];
+      else updated[k] = v;
+    }
+    this.accounts.set(key, updated as AdapterAccount);
+    return copy(updated as AdapterAccount);
   }
 
   /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */

@@ -122,6 +122,16 @@ export interface EventCallbacks {
     profile?: User | AdapterUser;
   }) => Awaitable<void>;
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+  /**
+   * The provider refused a stored refresh token (`invalid_grant`) during `AuthService.getAccessToken`:
+   * the account's tokens were cleared, and the user must sign in with the provider again.
+   */
+  refreshTokenError: (message: {
+    userId: string;
+    provider: string;
+    providerAccountId: string;
+    error: string;
+  }) => Awaitable<void>;
 }
 
 /** Paths of the application's own pages, used instead of the built-in ones. */
@@ -223,6 +233,12 @@ export interface AuthModuleOptions {
   redirectProxyUrl?: string;
   /** Log debug information (redacted). @default false */
   debug?: boolean;
+  /**
+   * Store the accounts' `access_token`, `refresh_token` and `id_token` encrypted (AES-256-GCM, key
+   * derived from the secret; with a secret list the first encrypts and any decrypts). Rows written
+   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext. @default false
+   */
+  encryptAccountTokens?: boolean;
   /**
    * Microservice (RPC) handlers the guard runs on. `token`: the message payload must carry
    * `authorization: 'Bearer <session token or JWT>'`, read as the HTTP header is; a message without

@@ -16,6 +16,7 @@ const OPTION_KEYS = Object.keys({
   url: 0,
   redirectProxyUrl: 0,
   debug: 0,
+  encryptAccountTokens: 0,
   rpc: 0,
   logger: 0,
   rateLimit: 0,

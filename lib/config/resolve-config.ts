@@ -147,6 +147,7 @@ export function resolveConfig(
     url,
     redirectProxyUrl,
     debug,
+    encryptAccountTokens: options.encryptAccountTokens === true,
     rpc: options.rpc ?? 'token',
     logger: createLogger(options.logger, debug),
     hasAdapter,

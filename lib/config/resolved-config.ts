@@ -48,6 +48,8 @@ export interface ResolvedAuthConfig {
   url?: URL;
   redirectProxyUrl?: string;
   debug: boolean;
+  /** Account tokens stored encrypted (the `encryptAccountTokens` option). */
+  encryptAccountTokens: boolean;
   /** How the guard treats RPC handlers (the `rpc` option). */
   rpc: 'token' | 'skip';
   logger: LoggerInstance;

@@ -3,6 +3,11 @@ import { ADAPTER_METHODS, Adapter, type AdapterMethod } from '../adapters/adapte
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterError, AuthError, MissingAdapterMethods } from '../errors/auth.errors.js';
+import { TokenCipher } from '../util/token-cipher.js';
+import type { AccountTokens, AdapterAccount } from '../adapters/adapter.interface.js';
+
+/** The account columns `encryptAccountTokens` encrypts. */
+const SEALED_COLUMNS = ['access_token', 'refresh_token', 'id_token'] as const;
 
 type Required_<K extends AdapterMethod> = { [P in K]-?: NonNullable<Adapter[P]> };
 
@@ -15,10 +20,14 @@ type Required_<K extends AdapterMethod> = { [P in K]-?: NonNullable<Adapter[P]> 
 export class AdapterService {
   private readonly wrapped = new Map<AdapterMethod, (...args: any[]) => Promise<unknown>>();
 
+  /** Encrypts and decrypts account tokens when `encryptAccountTokens` is on. */
+  private readonly cipher?: TokenCipher;
+
   constructor(
     @Optional() @Inject(Adapter) private readonly adapter: Adapter | null,
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
   ) {
+    if (config.encryptAccountTokens) this.cipher = new TokenCipher(config.secrets);
     if (!adapter) return;
     // Methods may live on the prototype (classes) or on the object (literals): read both once.
     for (const name of ADAPTER_METHODS) {
@@ -26,7 +35,12 @@ export class AdapterService {
       if (typeof fn !== 'function') continue;
       this.wrapped.set(name, async (...args: unknown[]) => {
         try {
-          return await (fn as (...a: unknown[]) => unknown).apply(adapter, args);
+          // Account tokens go in sealed and come out opened (a no-op unless encryptAccountTokens).
+          if (name === 'linkAccount') args = [this.sealAccount(args[0] as AdapterAccount)];
+          const result = await (fn as (...a: unknown[]) => unknown).apply(adapter, args);
+          return name === 'getAccount' || name === 'unlinkAccount' || name === 'linkAccount'
+            ? this.openAccount(result as AdapterAccount | null | undefined)
+            : result;
         } catch (error) {
           if (error instanceof AuthError) throw error;
           this.config.logger.debug(`adapter_${name} failed`);
@@ -40,6 +54,41 @@ export class AdapterService {
         }
       });
     }
+  }
+
+  /**
+   * The token columns as stored: encrypted when `encryptAccountTokens` is on (`null` and absent
+   * values stay as they are), else unchanged. For writes that bypass `linkAccount`.
+   */
+  sealTokens<T extends AccountTokens>(tokens: T): T {
+    if (!this.cipher || !tokens) return tokens;
+    const out = { ...tokens } as Record<string, unknown>;
+    for (const column of SEALED_COLUMNS) {
+      const value = out[column];
+      if (typeof value === 'string') out[column] = this.cipher.encrypt(value);
+    }
+    return out as T;
+  }
+
+  /**
+   * The account with its token columns decrypted (a value no configured secret opens is dropped:
+   * fail closed). Rows written before encryption was on read as they are.
+   */
+  openAccount<T extends AdapterAccount | null | undefined>(account: T): T {
+    if (!this.cipher || !account) return account;
+    const out = { ...account } as Record<string, unknown>;
+    for (const column of SEALED_COLUMNS) {
+      const value = out[column];
+      if (typeof value !== 'string') continue;
+      const plain = this.cipher.decrypt(value);
+      if (plain === undefined) delete out[column];
+      else out[column] = plain;
+    }
+    return out as T;
+  }
+
+  private sealAccount(account: AdapterAccount): AdapterAccount {
+    return this.sealTokens(account as AdapterAccount & AccountTokens);
   }
 
   /** The configured adapter, or `null` when the module runs without storage. */

@@ -156,6 +156,55 @@ export class JWTSessionError extends AuthError {
 export class SessionTokenError extends AuthError {
   static override readonly type = 'SessionTokenError';
 }
+/**
+ * A back-channel logout token was refused (`POST /backchannel-logout/:provider` answers 400):
+ * `reason` says which rule it broke. Nothing was ended.
+ */
+export class LogoutTokenError extends AuthError {
+  static override readonly type = 'LogoutTokenError';
+  constructor(
+    readonly reason:
+      | 'Missing'
+      | 'Signature'
+      | 'Issuer'
+      | 'Audience'
+      | 'IssuedAt'
+      | 'Expired'
+      | 'Events'
+      | 'Nonce'
+      | 'Subject'
+      | 'Replay'
+      | 'Type',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+/** Why `AuthService.getAccessToken` could not return a provider access token. */
+export type RefreshTokenFailure =
+  /** The user has no account at this provider. */
+  | 'NoAccount'
+  /** The account has no refresh token (never had one, or the provider refused it earlier): sign in again. */
+  | 'NoRefreshToken'
+  /** The provider refused the refresh token (`invalid_grant`): it was cleared; the user must sign in again. */
+  | 'InvalidGrant'
+  /** The provider could not be reached or failed (after retries); the stored tokens are untouched. */
+  | 'ProviderUnavailable'
+  /** Another instance's refresh overtook this one (its lease ran out); try again. */
+  | 'Conflict';
+
+/** A provider's access token could not be returned; `reason` says why (never a token in the message). */
+export class RefreshTokenError extends AuthError {
+  static override readonly type = 'RefreshTokenError';
+  constructor(
+    readonly reason: RefreshTokenFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
 /** Too many attempts for this identifier or client; `retryAfter` is in seconds. */
 export class RateLimited extends SignInError {
   static override readonly type = 'RateLimited';
@@ -232,6 +281,7 @@ export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSess
  * problem) so internals never leak.
  */
 const CLIENT_SAFE = new Set<string>([
+  LogoutTokenError.type,
   CredentialsSignin.type,
   OAuthAccountNotLinked.type,
   OAuthCallbackError.type,

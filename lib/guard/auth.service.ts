@@ -9,6 +9,7 @@ import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
+import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -19,7 +20,24 @@ export class AuthService {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly sessions: SessionService,
     private readonly adapters: AdapterService,
+    private readonly providerTokens: ProviderTokens,
   ) {}
+
+  /**
+   * A valid access token of the user's account at an OAuth/OIDC provider, to call its API. A token
+   * that expires within a minute is refreshed first with the stored refresh token (the `refresh_token`
+   * grant); a rotated refresh token replaces the old one atomically. Concurrent calls share one
+   * refresh in this process, and instances sharing a database make one refresh between them.
+   * Needs an adapter with `listAccountsByUserId` and `updateAccountTokens` (TypeOrmAdapter,
+   * MemoryAdapter).
+   *
+   * @throws RefreshTokenError with `reason` `NoAccount`, `NoRefreshToken`, `InvalidGrant` (the
+   *   provider refused the refresh token: it was cleared, `events.refreshTokenError` fired; the user
+   *   must sign in again), `ProviderUnavailable` (after retries; nothing stored changed) or `Conflict`
+   */
+  getAccessToken(userId: string, provider: string): Promise<string> {
+    return this.providerTokens.getAccessToken(userId, provider);
+  }
 
   /**
    * The session of an Express or Fastify request (cookie or bearer), or `null`. With `fresh: true` a database

@@ -67,6 +67,14 @@ export class AuthControllerBase {
     return this.run(req, res, 'webauthn-options', provider);
   }
 
+  @Post('backchannel-logout/:provider') backchannelLogout(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('provider') provider: string,
+  ) {
+    return this.run(req, res, 'backchannel-logout', provider);
+  }
+
   /** The browser half of passkeys, served from the installed package (no CDN). */
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'webauthn-client');

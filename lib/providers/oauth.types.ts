@@ -116,6 +116,20 @@ export interface OAuth2Config<P> extends CommonProviderOptions, Partial<PartialI
   clientId?: string;
   clientSecret?: string;
   redirectProxyUrl?: string;
+  /**
+   * Federated sign-out (OpenID Connect RP-Initiated Logout): signing out of the app also signs the
+   * user out at this provider: `POST /signout` redirects to its `end_session_endpoint` with
+   * `id_token_hint`, `client_id` and `post_logout_redirect_uri` (the validated `callbackUrl`, which
+   * must be registered at the provider), and the provider sends the browser back there. Needs the
+   * account's stored `id_token` and an adapter with `listAccountsByUserId`. @default false
+   */
+  federated?: boolean;
+  /**
+   * Accept OpenID Connect Back-Channel Logout tokens from this provider at
+   * `POST {basePath}/backchannel-logout/:provider` (register that URL as the client's
+   * `backchannel_logout_uri`). @default false
+   */
+  backchannelLogout?: boolean;
   style?: OAuthProviderButtonStyles;
   /**
    * Replaces `fetch` for every request the flow makes for this provider (discovery, JWKS, token,

@@ -10,4 +10,5 @@ export type AuthAction =
   | 'error'
   | 'webauthn-options'
   | 'webauthn-client'
+  | 'backchannel-logout'
   | 'unknown';

@@ -8,6 +8,8 @@ import { InvalidProvider, MissingCSRF, UnknownAction } from '../errors/auth.erro
 import { CredentialsService } from '../flows/credentials/credentials.service.js';
 import { EmailService } from '../flows/email/email.service.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
+import { OAuthLogout } from '../flows/oauth/oauth-logout.js';
+import { BackchannelLogout } from '../flows/oauth/backchannel-logout.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
 import { SessionService } from '../session/session.service.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
@@ -42,6 +44,8 @@ export class AuthRouterService {
     @Optional() email?: EmailService,
     @Optional() credentials?: CredentialsService,
     @Optional() private readonly webauthn?: WebAuthnService,
+    @Optional() private readonly oauthLogout?: OAuthLogout,
+    @Optional() private readonly backchannel?: BackchannelLogout,
   ) {
     this.flows = { oauth, oidc: oauth, email, credentials, webauthn };
   }
@@ -65,7 +69,8 @@ export class AuthRouterService {
     const post = method === 'POST';
     // Every state-changing POST must come from this site, besides carrying the CSRF token; the
     // OAuth `form_post` callback is cross-site by design (the provider's page posts it).
-    if (post && !(action === 'callback' && isOAuthProvider(this.config, providerId)))
+    // Back-channel logout comes from the provider's server, authenticated by the token it carries.
+    if (post && !(action === 'callback' && isOAuthProvider(this.config, providerId)) && action !== 'backchannel-logout')
       assertSameOrigin(ctx.request, ctx.origin);
     switch (action) {
       case 'providers':
@@ -116,9 +121,16 @@ export class AuthRouterService {
             throw new MissingCSRF(
               'The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.',
             );
+          // Federated sign-out: the user (read before the session goes) is sent on to the provider.
+          const user = this.oauthLogout?.enabled ? await this.sessions.getCurrentUser(ctx) : null;
           const cookies = await this.sessions.signOut(ctx);
-          return { redirect: ctx.callbackUrl, cookies };
+          const federated = user ? await this.oauthLogout!.endSessionUrl(user.id, ctx.callbackUrl) : undefined;
+          return { redirect: federated ?? ctx.callbackUrl, cookies };
         }
+        break;
+      case 'backchannel-logout':
+        if (post && providerId && this.backchannel)
+          return this.backchannel.logout(this.providerContext(ctx, providerId));
         break;
       case 'verify-request':
         if (!get) break;

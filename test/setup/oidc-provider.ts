@@ -19,6 +19,14 @@ export interface TestOidcClient {
   jwks?: { keys: JWK[] };
   /** @default 'RS256' */
   id_token_signed_response_alg?: string;
+  /** Add 'refresh_token' to get (rotating) refresh tokens. @default ['authorization_code'] */
+  grant_types?: string[];
+  /** Where RP-initiated logout may return to. */
+  post_logout_redirect_uris?: string[];
+  /** Where the provider POSTs back-channel logout tokens (OpenID Connect Back-Channel Logout). */
+  backchannel_logout_uri?: string;
+  /** Whether logout tokens must carry `sid`. */
+  backchannel_logout_session_required?: boolean;
 }
 
 /** The end-user the provider signs in (its claims; `sub` is the account id). */
@@ -67,6 +75,18 @@ export interface TestOidcProvider {
   readonly currentKid: string;
   /** Every request the provider received (`METHOD /path`, no query), in order: count discovery or JWKS fetches with it. */
   readonly requests: string[];
+  /** Every token request's `grant_type` and answer status (`refresh_token 200`), in order. */
+  readonly tokenGrants: string[];
+  /** How many `refresh_token` grant requests the provider received so far (any outcome). */
+  refreshRequests(): number;
+  /**
+   * A JWT signed with the provider's current key (`kid` in the header), as the provider signs its
+   * own tokens: for logout tokens a test sends itself (replays, forgeries). `key` signs with a key
+   * that is not in the JWKS instead.
+   */
+  signJwt(claims: Record<string, unknown>, options?: { key?: CryptoKey; typ?: string }): Promise<string>;
+  /** Back-channel logout deliveries the provider made (`success` or `error: <message>`), in order. */
+  readonly backchannelDeliveries: string[];
   /** How many times the JWKS (`GET {issuer}/jwks`) was fetched so far. */
   jwksFetches(): number;
   /** The user the next automatic login signs in as. */
@@ -185,6 +205,8 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
   let retired: JWK[] = [];
   let mutation: Parameters<TestOidcProvider['mutateIdToken']>[0];
   const requests: string[] = [];
+  const tokenGrants: string[] = [];
+  const backchannelDeliveries: string[] = [];
   const cookieKeys = [randomUUID()];
 
   // A handler that throws answers 500 instead of leaving the client hanging (and the rejection unhandled).
@@ -241,8 +263,24 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
         features: {
           devInteractions: { enabled: false },
           userinfo: { enabled: true },
+          // The logout confirmation is submitted as "yes" by a client that posts the page's form.
+          rpInitiatedLogout: {
+            enabled: true,
+            logoutSource: async (ctx: { body: unknown }, form: string) => {
+              ctx.body = `<!DOCTYPE html><html><body>${form.replace(
+                '</form>',
+                '<input type="hidden" name="logout" value="yes"/></form>',
+              )}</body></html>`;
+            },
+          },
+          backchannelLogout: { enabled: true },
         },
         pkce: { required: () => false },
+        // Clients allowed the refresh_token grant get a refresh token, rotated on every use; reusing
+        // a used one revokes the whole grant (oidc-provider's reuse detection).
+        issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+          client.grantTypeAllowed('refresh_token'),
+        rotateRefreshToken: true,
         ...(options.idTokenSigningAlgs ? { enabledJWA: { idTokenSigningAlgValues: options.idTokenSigningAlgs } } : {}),
         interactions: {
           policy,
@@ -283,9 +321,17 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     }
     // Quiet: errors reach the client as OAuth error responses, which is what the tests look at.
     instance.on('server_error', () => undefined);
+    instance.on('backchannel.success', () => void backchannelDeliveries.push('success'));
+    instance.on('backchannel.error', (_ctx: unknown, error: unknown) =>
+      backchannelDeliveries.push(`error: ${(error as Error)?.message}`),
+    );
     instance.use(async (ctx, next) => {
       requests.push(`${ctx.method} ${ctx.path}`);
       await next();
+      if (ctx.method === 'POST' && ctx.path.endsWith('/token')) {
+        const grant = (ctx as unknown as { oidc?: { params?: { grant_type?: string } } }).oidc?.params?.grant_type;
+        tokenGrants.push(`${String(grant)} ${ctx.status}`);
+      }
       if (mutation && ctx.method === 'POST' && ctx.path.endsWith('/token') && ctx.status === 200) {
         const body = ctx.body as { id_token?: string };
         if (body && typeof body.id_token === 'string') ctx.body = { ...body, id_token: await mutate(body.id_token) };
@@ -352,6 +398,16 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
       return keys[0].kid;
     },
     requests,
+    tokenGrants,
+    backchannelDeliveries,
+    signJwt(claims, options = {}) {
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: keys[0].kid, ...(options.typ ? { typ: options.typ } : {}) })
+        .sign(options.key ?? keys[0].privateKey);
+    },
+    refreshRequests() {
+      return tokenGrants.filter((g) => g.startsWith('refresh_token ')).length;
+    },
     jwksFetches() {
       return requests.filter((r) => r.startsWith('GET ') && r.endsWith('/jwks')).length;
     },

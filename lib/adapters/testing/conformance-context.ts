@@ -17,7 +17,8 @@ export interface ConformanceDb {
 }
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
-export type ConformanceExtension = 'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier';
+export type ConformanceExtension =
+  'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier' | 'listAccountsByUserId' | 'updateAccountTokens';
 
 /** What each part of the suite works with: the adapter under test and the suite's helpers. */
 export interface ConformanceContext {

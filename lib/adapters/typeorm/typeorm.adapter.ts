@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type {
+  AccountTokens,
+  AccountTokensAdapter,
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
@@ -33,7 +35,7 @@ import { constraintOf } from './write-errors.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter {
+export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   /** The entity classes in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   private readonly queries: TypeOrmQueries;
@@ -218,6 +220,62 @@ export class TypeOrmAdapter implements Adapter {
         'The authenticator was used concurrently: its counter changed since it was read.',
       );
     }
+    return current;
+  }
+
+  /** The user's accounts (beyond SPEC: `AccountTokensAdapter`, for `AuthService.getAccessToken`). */
+  async listAccountsByUserId(userId: string): Promise<AdapterAccount[]> {
+    const rows = await this.queries.select(this.entities.Account, 'a', { userId }).getMany();
+    return rows.map(accountOf);
+  }
+
+  /**
+   * Compare-and-swap of the account's tokens (beyond SPEC: `AccountTokensAdapter`): one `UPDATE`
+   * whose `WHERE` carries the `refresh_token` and `expires_at` that were read, so of concurrent
+   * callers with the same `match` exactly one changes the row.
+   */
+  async updateAccountTokens(
+    match: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & {
+      refresh_token: string | null;
+      expires_at: number | null;
+    },
+    next: AccountTokens,
+  ): Promise<AdapterAccount | null> {
+    const repo = this.repo(this.entities.Account);
+    const [keyWhere, params] = this.queries.where(repo.metadata, {
+      provider: match.provider,
+      providerAccountId: match.providerAccountId,
+    });
+    const parts = [keyWhere];
+    const column = (property: string) =>
+      this.dataSource.driver.escape(repo.metadata.findColumnWithPropertyName(property)?.databaseName ?? property);
+    if (match.refresh_token === null) parts.push(`${column('refresh_token')} IS NULL`);
+    else {
+      parts.push(`${column('refresh_token')} = :m_refresh_token`);
+      params.m_refresh_token = match.refresh_token;
+      // MySQL compares text case-insensitively: the token must match byte for byte.
+      if (this.queries.mysql) parts.push(`BINARY ${column('refresh_token')} = :m_refresh_token`);
+    }
+    if (match.expires_at === null) parts.push(`${column('expires_at')} IS NULL`);
+    else {
+      parts.push(`${column('expires_at')} = :m_expires_at`);
+      params.m_expires_at = match.expires_at;
+    }
+    const changes: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(next)) {
+      if (value !== undefined && repo.metadata.findColumnWithPropertyName(key)) changes[key] = value;
+    }
+    const result = await repo.createQueryBuilder().update().set(changes).where(parts.join(' AND '), params).execute();
+    if (result.affected === 0) return null;
+    const current = await this.getAccount(match.providerAccountId, match.provider);
+    if (!current) return null;
+    // A driver that does not report affected rows: the row must now hold what was written.
+    if (
+      result.affected === undefined &&
+      next.refresh_token !== undefined &&
+      (current.refresh_token ?? null) !== next.refresh_token
+    )
+      return null;
     return current;
   }
 

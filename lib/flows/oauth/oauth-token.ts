@@ -74,21 +74,36 @@ export class OAuthTokenExchange {
     });
     // oauth4webapi checks the ID token's claims; its signature is checked here, before any token is used.
     if (processed.id_token) await this.idTokens.verifySignature(p, as, processed.id_token);
-    const tokens: TokenSet = { ...(processed as TokenSet) };
-    // `expires_at` (seconds) from `expires_in`, or as the provider sent it; a value that is not a
-    // NumericDate a Date can hold is dropped rather than stored (it would read back as garbage).
-    if (typeof processed.expires_in === 'number')
-      tokens.expires_at = Math.floor(Date.now() / 1000) + processed.expires_in;
-    if (
-      tokens.expires_at !== undefined &&
-      (numericDateMs(tokens.expires_at) === undefined || !Number.isInteger(tokens.expires_at))
-    )
-      delete tokens.expires_at;
-    return { tokens, claims: o.getValidatedIdTokenClaims(processed) };
+    return { tokens: withExpiresAt(processed), claims: o.getValidatedIdTokenClaims(processed) };
+  }
+
+  /**
+   * The `refresh_token` grant: a new token set for `refreshToken`, validated by oauth4webapi (an ID
+   * token in the response has its signature checked too). OAuth error responses reject with
+   * oauth4webapi's `ResponseBodyError` (its `error`, e.g. `invalid_grant`); transport failures
+   * with what fetch threw.
+   */
+  async refresh(p: NormalizedOAuthProvider, refreshToken: string): Promise<TokenSet> {
+    const as = await this.discovery.authorizationServer(p);
+    if (!as.token_endpoint)
+      throw new InvalidEndpoints(
+        `${p.name} has no token endpoint: set \`token\` or an \`issuer\` whose discovery document has one.`,
+      );
+    const client: o.Client = { client_id: p.clientId ?? '', ...p.client };
+    const response = await o.refreshTokenGrantRequest(
+      as,
+      client,
+      await this.clientAuth(p),
+      refreshToken,
+      oauthTransport(p, as.token_endpoint),
+    );
+    const processed = await o.processRefreshTokenResponse(as, client, response);
+    if (processed.id_token) await this.idTokens.verifySignature(p, as, processed.id_token);
+    return withExpiresAt(processed);
   }
 
   /** The client authentication of the token request (`client.token_endpoint_auth_method`). */
-  private async clientAuth(p: NormalizedOAuthProvider): Promise<o.ClientAuth> {
+  async clientAuth(p: NormalizedOAuthProvider): Promise<o.ClientAuth> {
     const method = (p.client.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic';
     switch (method) {
       case 'client_secret_basic':
@@ -131,4 +146,21 @@ export async function importPrivateKey(
     return { key: imported as o.CryptoKey, kid: jwk.kid };
   }
   return key as o.CryptoKey | o.PrivateKey;
+}
+
+/**
+ * The token response as a TokenSet, with `expires_at` (seconds) from `expires_in`, or as the
+ * provider sent it; a value that is not a NumericDate a Date can hold is dropped rather than stored
+ * (it would read back as garbage).
+ */
+function withExpiresAt(processed: o.TokenEndpointResponse): TokenSet {
+  const tokens: TokenSet = { ...(processed as TokenSet) };
+  if (typeof processed.expires_in === 'number')
+    tokens.expires_at = Math.floor(Date.now() / 1000) + processed.expires_in;
+  if (
+    tokens.expires_at !== undefined &&
+    (numericDateMs(tokens.expires_at) === undefined || !Number.isInteger(tokens.expires_at))
+  )
+    delete tokens.expires_at;
+  return tokens;
 }

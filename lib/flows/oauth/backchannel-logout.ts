@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { SessionsByUserAdapter } from '../../adapters/adapter.interface.js';
+import { AUTH_CONFIG } from '../../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import { AdapterService } from '../../core/adapter.service.js';
+import type { ProviderContext } from '../../core/request-context.js';
+import {
+  AuthError,
+  InvalidProvider,
+  LogoutTokenError,
+  MissingAdapterMethods,
+  SignOutError,
+} from '../../errors/auth.errors.js';
+import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { SessionService } from '../../session/session.service.js';
+import type { AuthResponse } from '../../types/http.types.js';
+import { ExpiringMap } from '../../util/expiring-map.js';
+import { IdTokenVerifier } from './id-token.verifier.js';
+import { OAuthDiscovery } from './oauth-discovery.js';
+import { OAuthProviders } from './oauth-providers.js';
+import { describe } from './oauth-errors.js';
+
+/** The `events` member that makes a JWT a logout token (OpenID Connect Back-Channel Logout 1.0, 2.4). */
+export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** How old (seconds) a logout token may be; its `jti` is remembered for as long. */
+export const LOGOUT_TOKEN_MAX_AGE_S = 300;
+/** Clock skew (seconds) tolerated on `iat` in the future and on `exp`. */
+export const LOGOUT_TOKEN_SKEW_S = 60;
+/** Largest logout token read. */
+const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
+
+/**
+ * `POST {basePath}/backchannel-logout/:provider` (OpenID Connect Back-Channel Logout 1.0): the
+ * provider tells the app that a user signed out there. The logout token is verified (signature by
+ * the provider's JWKS, `iss`, `aud`, `iat` within {@link LOGOUT_TOKEN_MAX_AGE_S}, `exp` if present,
+ * the back-channel `events` claim, no `nonce`, a `sub`, a `jti` not seen before in this process,
+ * `typ` `logout+jwt` when typed) and every database session of the user of that provider account
+ * ends. Only providers with `backchannelLogout: true`.
+ */
+@Injectable()
+export class BackchannelLogout {
+  private readonly seen = new ExpiringMap<string, true>(50_000);
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly adapters: AdapterService,
+    private readonly discovery: OAuthDiscovery,
+    private readonly idTokens: IdTokenVerifier,
+    private readonly sessions: SessionService,
+    private readonly providers: OAuthProviders,
+  ) {}
+
+  async logout(ctx: ProviderContext): Promise<AuthResponse> {
+    const p = this.providers.of(ctx.provider);
+    if (p.backchannelLogout !== true)
+      throw new InvalidProvider(`Provider ${JSON.stringify(p.id)} does not accept back-channel logout.`);
+    const token = ctx.request.body?.logout_token;
+    if (typeof token !== 'string' || !token || token.length > MAX_LOGOUT_TOKEN_LENGTH)
+      throw new LogoutTokenError('Missing', 'The request carries no logout_token.');
+    const { sub, jti } = await this.verify(p, token);
+
+    if (this.config.session.strategy !== 'database') {
+      throw new SignOutError(
+        'Back-channel logout ends database sessions; JWT sessions cannot be ended by user. Use database sessions.',
+      );
+    }
+    const adapter = this.adapters.raw as Partial<SessionsByUserAdapter> | null;
+    if (typeof adapter?.deleteSessionsByUserId !== 'function' || !this.adapters.has('getAccount'))
+      throw new MissingAdapterMethods(
+        ['getAccount', 'deleteSessionsByUserId'],
+        'Back-channel logout needs an adapter with getAccount and deleteSessionsByUserId (TypeOrmAdapter, MemoryAdapter).',
+      );
+    // Replays are refused only once the token is otherwise valid (a forged one cannot burn a jti).
+    const now = Date.now();
+    const key = createHash('sha256').update(`${p.id}\0${jti}`).digest('base64url');
+    if (!this.seen.remember(key, true, now + (LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_SKEW_S) * 1000, now))
+      throw new LogoutTokenError('Replay', 'This logout token was already used.');
+
+    const account = await this.adapters.require('getAccount').getAccount(sub, p.id);
+    if (account) {
+      const ended = await adapter.deleteSessionsByUserId(account.userId);
+      this.sessions.forgetUser(account.userId);
+      this.config.logger.debug('backchannel_logout', { provider: p.id, sessions: ended });
+    }
+    // An unknown subject is not an error (the user may never have signed in here): nothing to end.
+    return { status: 200, headers: { 'Cache-Control': 'no-store' }, json: {} };
+  }
+
+  /** The verified claims the logout acts on; `LogoutTokenError` naming the broken rule otherwise. */
+  private async verify(p: NormalizedOAuthProvider, token: string): Promise<{ sub: string; jti: string }> {
+    let header: Record<string, unknown>;
+    let claims: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(token) as Record<string, unknown>;
+      claims = decodeJwt(token) as Record<string, unknown>;
+    } catch {
+      throw new LogoutTokenError('Missing', 'The logout_token is not a JWT.');
+    }
+    if (header.typ !== undefined && String(header.typ).toLowerCase() !== 'logout+jwt')
+      throw new LogoutTokenError('Type', 'The logout token is typed as something else than logout+jwt.');
+    const as = await this.discovery.authorizationServer(p);
+    try {
+      await this.idTokens.verifySignature(p, as, token);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      throw new LogoutTokenError('Signature', `The logout token's signature does not verify: ${describe(error)}`);
+    }
+    if (claims.iss !== as.issuer) throw new LogoutTokenError('Issuer', `The logout token is not from ${p.name}.`);
+    const aud = claims.aud;
+    const audiences = Array.isArray(aud) ? aud : [aud];
+    if (!p.clientId || !audiences.includes(p.clientId))
+      throw new LogoutTokenError('Audience', 'The logout token is not meant for this client.');
+    const now = Math.floor(Date.now() / 1000);
+    if (
+      typeof claims.iat !== 'number' ||
+      claims.iat > now + LOGOUT_TOKEN_SKEW_S ||
+      claims.iat < now - LOGOUT_TOKEN_MAX_AGE_S
+    )
+      throw new LogoutTokenError('IssuedAt', 'The logout token was issued too long ago, or in the future.');
+    if (claims.exp !== undefined && (typeof claims.exp !== 'number' || claims.exp < now - LOGOUT_TOKEN_SKEW_S))
+      throw new LogoutTokenError('Expired', 'The logout token expired.');
+    const events = claims.events;
+    if (
+      !events ||
+      typeof events !== 'object' ||
+      Array.isArray(events) ||
+      typeof (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] !== 'object' ||
+      (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] === null
+    )
+      throw new LogoutTokenError('Events', 'The logout token has no back-channel logout event.');
+    if (claims.nonce !== undefined) throw new LogoutTokenError('Nonce', 'A logout token must not carry a nonce.');
+    if (typeof claims.jti !== 'string' || !claims.jti)
+      throw new LogoutTokenError('Replay', 'The logout token has no jti.');
+    if (typeof claims.sub !== 'string' || !claims.sub) {
+      throw new LogoutTokenError(
+        'Subject',
+        typeof claims.sid === 'string'
+          ? 'The logout token names only a sid; logouts by provider session alone are not supported (the provider must send sub).'
+          : 'The logout token names neither sub nor sid.',
+      );
+    }
+    return { sub: claims.sub, jti: claims.jti };
+  }
+}
