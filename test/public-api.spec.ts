@@ -32,6 +32,7 @@ const LISTED = [
   'defaultAuthEntities',
   'UserEntity',
   'AccountEntity',
+  'AccountWithAuthorizationDetailsEntity',
   'SessionEntity',
   'VerificationTokenEntity',
   'AuthenticatorEntity',
