@@ -38,6 +38,17 @@ export { AccountEntity, AccountWithAuthorizationDetailsEntity } from './adapters
 export { SessionEntity } from './adapters/typeorm/session.entity.js';
 export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
+export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
+export type {
+  AuthSchemaPreset,
+  AuthSchemaMapping,
+  AuthSchemaOption,
+  AuthSchemaDialect,
+  AuthTableMapping,
+  AuthIdStrategy,
+  AuthDateStorage,
+  AuthIdColumnType,
+} from './adapters/typeorm/schema-mapping.js';
 export {
   AuthSchemaPostgres1764547200000,
   authMigrationsPostgres,

@@ -42,6 +42,7 @@ const LISTED = [
   'authMigrationsPostgres',
   'authMigrationsMysql',
   'authMigrationsSqlite',
+  'authSchemaEntities',
   // JWT codec shared with Auth.js
   'encode',
   'decode',

@@ -46,7 +46,7 @@ export function describeAccounts(ctx: ConformanceContext): void {
       },
     );
 
-    test(
+    ctx.testUnique(
       'linkAccount refuses a second account with the same (provider, providerAccountId)',
       ['createUser', 'linkAccount', 'getUserByAccount'],
       async () => {
@@ -73,7 +73,7 @@ export function describeAccounts(ctx: ConformanceContext): void {
       },
     );
 
-    test(
+    ctx.testUnique(
       `concurrent linkAccount calls for one provider account: exactly one wins`,
       ['createUser', 'linkAccount', 'getUserByAccount'],
       async () => {

@@ -30,7 +30,7 @@ export function describeSessions(ctx: ConformanceContext): void {
       expect(await ctx.adapter.getSessionAndUser(randomUUID())).toBeNull();
     });
 
-    test('createSession refuses a duplicate session token', ['createUser', 'createSession'], async () => {
+    ctx.testUnique('createSession refuses a duplicate session token', ['createUser', 'createSession'], async () => {
       const user = await createUser();
       const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
       await ctx.adapter.createSession(session);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type {
@@ -10,11 +9,15 @@ import type {
   AdapterUser,
   VerificationToken,
 } from '../adapter.interface.js';
-import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
+import { AdapterConflictError, AdapterNotFoundError, AuthConfigurationError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { buildSessionLookup, hydrateAliased, type SessionLookupPlan } from './session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
+import { dialectOf, resolveAuthSchema, type ResolvedAuthSchema } from './schema-entities.js';
+import type { AuthSchemaOption } from './schema-mapping.js';
+import { schemaDifferences } from './schema-check.js';
+import { SchemaIds } from './schema-ids.js';
 
 /**
  * The adapter over the app's TypeORM `DataSource` (SQLite, PostgreSQL, MySQL/MariaDB), using the
@@ -33,11 +36,14 @@ import { constraintOf } from './write-errors.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter {
-  /** The entity classes in use. */
+export class TypeOrmAdapter implements Adapter, OnModuleInit {
+  /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
+  /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
+  readonly schema?: ResolvedAuthSchema;
   private readonly queries: TypeOrmQueries;
-  private readonly options: Required<TypeOrmAdapterOptions>;
+  private readonly ids: SchemaIds;
+  private readonly options: { preparedStatements: boolean };
   /** The session lookup, built on first use. */
   private lookup?: SessionLookupPlan;
 
@@ -46,19 +52,46 @@ export class TypeOrmAdapter implements Adapter {
     entities: Partial<TypeOrmAdapterEntities> = {},
     options: TypeOrmAdapterOptions = {},
   ) {
-    this.entities = { ...defaultAuthEntities, ...entities };
+    if (options.schema) {
+      const dialect = dialectOf(dataSource.options.type);
+      if (!dialect)
+        throw new AuthConfigurationError([
+          `TypeOrmAdapter: schema presets support PostgreSQL, MySQL/MariaDB and SQLite, not ${dataSource.options.type}`,
+        ]);
+      try {
+        this.schema = resolveAuthSchema(options.schema, dialect);
+      } catch (error) {
+        throw new AuthConfigurationError([(error as Error).message]);
+      }
+    }
+    this.entities = this.schema ? this.schema.entities : { ...defaultAuthEntities, ...entities };
+    this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
     this.options = { preparedStatements: options.preparedStatements ?? true };
+  }
+
+  /**
+   * With `schema`: checks at bootstrap that the tables and columns exist with compatible types, and
+   * fails with one `AuthConfigurationError` listing every difference. Nothing is created or altered.
+   */
+  async onModuleInit(): Promise<void> {
+    if (!this.schema) return;
+    const problems = await schemaDifferences(this.dataSource, this.schema);
+    if (problems.length)
+      throw new AuthConfigurationError(problems.map((p) => `TypeOrmAdapter schema "${this.schema!.name}": ${p}`));
   }
 
   // ---- users ------------------------------------------------------------------------------------
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const repo = this.repo(this.entities.User);
-    const id = user.id || randomUUID();
-    await this.queries.insert(repo, { ...user, id, emailVerified: user.emailVerified ?? null }, (e) =>
-      /email/i.test(constraintOf(e)) ? 'user.email' : 'user',
+    const given = this.ids.newUserId(user.id);
+    const result = await this.queries.insert(
+      repo,
+      { ...user, id: given, emailVerified: user.emailVerified ?? null },
+      (e) => (/email/i.test(constraintOf(e)) ? 'user.email' : 'user'),
     );
+    const id = given ?? String((result.identifiers[0] as { id?: unknown } | undefined)?.id);
     // Read back: columns of a custom entity may have database defaults.
     const created = await this.getUser(id);
     if (!created) throw new AdapterNotFoundError('user');
@@ -66,6 +99,7 @@ export class TypeOrmAdapter implements Adapter {
   }
 
   async getUser(id: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(id)) return null;
     return plain(await this.queries.select(this.entities.User, 'u', { id }).getOne());
   }
 
@@ -80,7 +114,7 @@ export class TypeOrmAdapter implements Adapter {
     });
     const user = await this.repo(this.entities.User)
       .createQueryBuilder('u')
-      .innerJoin(this.entities.Account, 'a', 'a.userId = u.id')
+      .innerJoin(this.dataSource.getMetadata(this.entities.Account).target, 'a', 'a.userId = u.id')
       .where(where, params)
       .getOne();
     return plain(user);
@@ -88,6 +122,7 @@ export class TypeOrmAdapter implements Adapter {
 
   async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
     const { id, ...rest } = user;
+    if (!this.ids.validUserId(id)) throw new AdapterNotFoundError('user');
     await this.queries.update(this.entities.User, { id }, rest, () => 'user.email');
     const updated = await this.getUser(id);
     if (!updated) throw new AdapterNotFoundError('user');
@@ -95,6 +130,8 @@ export class TypeOrmAdapter implements Adapter {
   }
 
   async deleteUser(userId: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(userId)) return null;
+    if (this.schema && !this.schema.mapping.cascade) return this.deleteUserAndRows(userId);
     // Sessions, accounts and authenticators go with the user: ON DELETE CASCADE.
     const rows = await this.deleteReturning(this.entities.User, { id: userId });
     return plain(rows[0]);
@@ -103,7 +140,12 @@ export class TypeOrmAdapter implements Adapter {
   // ---- accounts ---------------------------------------------------------------------------------
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
-    await this.queries.insert(this.repo(this.entities.Account), account, () => 'account');
+    if (!this.ids.validUserId(account.userId)) throw new AdapterNotFoundError('user');
+    await this.queries.insert(
+      this.repo(this.entities.Account),
+      { ...account, ...this.ids.rowId('account') },
+      () => 'account',
+    );
     return account;
   }
 
@@ -126,7 +168,12 @@ export class TypeOrmAdapter implements Adapter {
 
   async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
     const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
-    await this.queries.insert(this.repo(this.entities.Session), value, () => 'session');
+    if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
+    await this.queries.insert(
+      this.repo(this.entities.Session),
+      { ...value, ...this.ids.rowId('session') },
+      () => 'session',
+    );
     return { ...value };
   }
 
@@ -166,7 +213,11 @@ export class TypeOrmAdapter implements Adapter {
 
   async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
     const value = { identifier: token.identifier, token: token.token, expires: token.expires };
-    await this.queries.insert(this.repo(this.entities.VerificationToken), value, () => 'verificationToken');
+    await this.queries.insert(
+      this.repo(this.entities.VerificationToken),
+      { ...value, ...this.ids.rowId('verificationToken') },
+      () => 'verificationToken',
+    );
     return { ...value };
   }
 
@@ -183,6 +234,8 @@ export class TypeOrmAdapter implements Adapter {
   // ---- authenticators ---------------------------------------------------------------------------
 
   async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(authenticator.userId)) throw new AdapterNotFoundError('user');
     const value = { ...authenticator, transports: authenticator.transports ?? null };
     await this.queries.insert(this.repo(this.entities.Authenticator), value, () => 'authenticator');
     const created = await this.getAuthenticator(authenticator.credentialID);
@@ -191,10 +244,13 @@ export class TypeOrmAdapter implements Adapter {
   }
 
   async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
+    this.authenticatorTable();
     return plain(await this.queries.select(this.entities.Authenticator, 'a', { credentialID }).getOne());
   }
 
   async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(userId)) return [];
     const rows = await this.queries.select(this.entities.Authenticator, 'a', { userId }).getMany();
     return rows.map((row) => plain(row) as AdapterAuthenticator);
   }
@@ -204,6 +260,7 @@ export class TypeOrmAdapter implements Adapter {
     newCounter: number,
     expectedCounter?: number,
   ): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
     const repo = this.repo(this.entities.Authenticator);
     const keys: Keys = expectedCounter === undefined ? { credentialID } : { credentialID, counter: expectedCounter };
     const [where, params] = this.queries.where(repo.metadata, keys);
@@ -223,6 +280,7 @@ export class TypeOrmAdapter implements Adapter {
 
   /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
   async deleteSessionsByUserId(userId: string): Promise<number> {
+    if (!this.ids.validUserId(userId)) return 0;
     return this.queries.deleteAll(this.entities.Session, { userId });
   }
 
@@ -257,6 +315,31 @@ export class TypeOrmAdapter implements Adapter {
     return deleteReturningSupported(this.dataSource);
   }
 
+  /** Without foreign keys that cascade: the user's rows first, then the user, in one transaction. */
+  private async deleteUserAndRows(userId: string): Promise<AdapterUser | null> {
+    const children: EntityClass<ObjectLiteral>[] = [this.entities.Session, this.entities.Account];
+    if (this.schema?.mapping.authenticator) children.push(this.entities.Authenticator);
+    return this.dataSource.transaction(async (manager) => {
+      const [selectWhere, selectParams] = this.queries.where('u', { id: userId });
+      const user = await manager.createQueryBuilder(this.entities.User, 'u').where(selectWhere, selectParams).getOne();
+      if (!user) return null;
+      for (const entity of [...children, this.entities.User as EntityClass<ObjectLiteral>]) {
+        const [where, params] = this.queries.where(
+          manager.connection.getMetadata(entity),
+          entity === this.entities.User ? { id: userId } : { userId },
+        );
+        await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
+      }
+      return plain(user);
+    });
+  }
+
+  /** Throws when the schema mapping has no authenticator table. */
+  private authenticatorTable(): void {
+    if (this.schema && !this.schema.mapping.authenticator)
+      throw new AdapterNotFoundError('authenticator', `The schema "${this.schema.name}" has no authenticator table.`);
+  }
+
   private repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
     return this.queries.repo(entity);
   }
@@ -275,4 +358,11 @@ export interface TypeOrmAdapterOptions {
    * in transaction mode). Default `true`.
    */
   preparedStatements?: boolean;
+  /**
+   * Use the tables of an Auth.js app instead of ours: a preset (`'authjs-pg'`, `'authjs-typeorm'`,
+   * `'authjs-drizzle'`, `'authjs-prisma'`) or a mapping (tables, columns, id strategy, column
+   * types). The data source must list `authSchemaEntities(schema, dialect)`; the tables are never
+   * created or altered, and are checked at bootstrap. The `entities` argument is then ignored.
+   */
+  schema?: AuthSchemaOption;
 }
