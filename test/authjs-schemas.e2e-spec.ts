@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authSchemaEntities } from '../lib/adapters/typeorm/schema-entities.js';
-import type { AuthSchemaPreset } from '../lib/adapters/typeorm/schema-mapping.js';
+import type { AuthSchemaOption, AuthSchemaPreset } from '../lib/adapters/typeorm/schema-mapping.js';
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../lib/adapters/adapter.interface.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
 import {
@@ -19,13 +19,15 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
-import { AUTHJS_DDL } from './setup/authjs-ddl.js';
+import { AUTHJS_DDL, SNAKE_DDL, SNAKE_MAPPING } from './setup/authjs-ddl.js';
 
 // Our TypeOrmAdapter on the tables of Auth.js's official adapters, and the real Auth.js adapter on
 // the same database: what one writes, the other reads.
 
 interface Case {
-  preset: AuthSchemaPreset;
+  preset: AuthSchemaOption;
+  /** Shown in titles. */
+  label?: string;
   db: DatabaseName;
   /** The real Auth.js adapter over the same database, when it is installed here. */
   theirs?: (db: TestDatabase) => { adapter: AuthjsAdapter; close: () => Promise<void> };
@@ -78,27 +80,39 @@ const CASES: Case[] = [
     authenticators: true,
     unique: true,
   },
+  { preset: 'authjs-typeorm', db: 'postgres', authenticators: false, unique: false },
+  { preset: 'authjs-typeorm', db: 'sqlite', authenticators: false, unique: false },
+  { preset: 'authjs-prisma', db: 'postgres', authenticators: true, unique: true },
+  { preset: 'authjs-prisma', db: 'sqlite', authenticators: true, unique: true },
+  ...(['postgres', 'mariadb', 'sqlite'] as const).map((db) => ({
+    preset: SNAKE_MAPPING,
+    label: 'snake_case mapping',
+    db,
+    authenticators: true,
+    unique: true,
+  })),
 ];
 
 const targets = await databaseTargets(['sqlite', 'postgres', 'mariadb']);
 
-async function openPreset(db: TestDatabase, preset: AuthSchemaPreset): Promise<DataSource> {
+async function openPreset(db: TestDatabase, preset: AuthSchemaOption): Promise<DataSource> {
   const dialect = db.target.name === 'mariadb' ? 'mysql' : db.target.name;
   const ds = new DataSource({ ...db.options, entities: authSchemaEntities(preset, dialect), synchronize: false });
   await ds.initialize();
   return ds;
 }
 
-async function createTables(db: TestDatabase, preset: AuthSchemaPreset): Promise<void> {
+async function createTables(db: TestDatabase, preset: AuthSchemaOption): Promise<void> {
   const ds = new DataSource({ ...db.options });
   await ds.initialize();
-  for (const statement of AUTHJS_DDL[preset][db.target.name] ?? []) await ds.query(statement);
+  const ddl = typeof preset === 'string' ? AUTHJS_DDL[preset][db.target.name] : SNAKE_DDL[db.target.name];
+  for (const statement of ddl ?? []) await ds.query(statement);
   await ds.destroy();
 }
 
 for (const target of targets) {
   for (const c of CASES.filter((x) => x.db === target.name)) {
-    target.describe(`schema "${c.preset}" on ${target.name}`, () => {
+    target.describe(`schema "${c.label ?? String(c.preset)}" on ${target.name}`, () => {
       let db: TestDatabase;
       let ds: DataSource;
       const methods = ADAPTER_METHODS.filter(
@@ -106,7 +120,7 @@ for (const target of targets) {
       ) as readonly AdapterMethod[];
 
       beforeAll(async () => {
-        db = await createDatabase(target, `authjs-${c.preset}`);
+        db = await createDatabase(target, `authjs-${typeof c.preset === 'string' ? c.preset : 'mapping'}`);
         await createTables(db, c.preset);
         ds = await openPreset(db, c.preset);
       });
@@ -116,7 +130,7 @@ for (const target of targets) {
       });
 
       runAdapterConformanceTests({
-        name: `TypeOrmAdapter schema "${c.preset}" (${target.name})`,
+        name: `TypeOrmAdapter schema "${c.label ?? String(c.preset)}" (${target.name})`,
         adapter: () => new TypeOrmAdapter(ds, {}, { schema: c.preset }),
         methods,
         unique: c.unique,

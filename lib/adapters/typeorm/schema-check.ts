@@ -28,11 +28,12 @@ function accepted(schema: ResolvedAuthSchema, property: string, rowIdDatabase: b
     return ['text', 'uuid'];
   }
   if (property === 'emailVerified' || property === 'expires') {
+    // SQLite has no date type: the declared one is whatever the DDL said (Prisma: DATETIME holding ms).
+    if (schema.dialect === 'sqlite') return ['date', 'text', 'integer'];
     switch (mapping.dates ?? 'native') {
       case 'native':
       case 'utc':
-        // SQLite has no date type: the declared one is whatever the DDL said.
-        return schema.dialect === 'sqlite' ? ['date', 'text', 'integer'] : ['date'];
+        return ['date'];
       case 'epoch-ms':
         return ['integer'];
       case 'epoch-ms-string':
