@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authSchemaEntities } from '../lib/adapters/typeorm/schema-entities.js';
-import type { AuthSchemaOption, AuthSchemaPreset } from '../lib/adapters/typeorm/schema-mapping.js';
+import type { AuthSchemaOption } from '../lib/adapters/typeorm/schema-mapping.js';
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../lib/adapters/adapter.interface.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
 import {
