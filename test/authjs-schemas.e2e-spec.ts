@@ -19,6 +19,7 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
+import { createTestApp } from './setup/app.js';
 import { AUTHJS_DDL, SNAKE_DDL, SNAKE_MAPPING } from './setup/authjs-ddl.js';
 
 // Our TypeOrmAdapter on the tables of Auth.js's official adapters, and the real Auth.js adapter on
@@ -337,6 +338,19 @@ describe('the bootstrap check of an existing schema', () => {
       ).toEqual(before);
       await ds.destroy();
       await admin.destroy();
+    });
+
+    it('the app does not start on those tables: AuthModule runs the check at bootstrap', async () => {
+      const ds = await openPreset(db, 'authjs-pg');
+      const started = createTestApp({
+        auth: {
+          adapter: { inject: [], useFactory: () => new TypeOrmAdapter(ds, {}, { schema: 'authjs-pg' }) },
+          session: { strategy: 'database' },
+        },
+      });
+      await expect(started).rejects.toThrow(AuthConfigurationError);
+      await expect(started).rejects.toThrow(/table "verification_token" does not exist/);
+      await ds.destroy();
     });
 
     it('a data source without the schema entities is reported, not a SQL error later', async () => {
