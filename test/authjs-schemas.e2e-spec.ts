@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authSchemaEntities } from '../lib/adapters/typeorm/schema-entities.js';
-import type { AuthSchemaOption } from '../lib/adapters/typeorm/schema-mapping.js';
+import type { AuthSchemaMapping, AuthSchemaOption } from '../lib/adapters/typeorm/schema-mapping.js';
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../lib/adapters/adapter.interface.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
 import {
@@ -19,7 +19,9 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
+import ts from 'typescript';
 import { createTestApp } from './setup/app.js';
+import { readmeSnippet } from './setup/readme.js';
 import { AUTHJS_DDL, SNAKE_DDL, SNAKE_MAPPING } from './setup/authjs-ddl.js';
 
 // Our TypeOrmAdapter on the tables of Auth.js's official adapters, and the real Auth.js adapter on
@@ -301,6 +303,27 @@ function describeBothWays(c: Case, dataSource: () => DataSource, database: () =>
       });
   });
 }
+
+describe('the README', () => {
+  it('its mapping snippet is the snake_case mapping tested here (which adds an authenticator table)', () => {
+    const { code } = readmeSnippet('authjs-mapping');
+    const js = ts.transpileModule(code.replace(/^import .*$/gm, ''), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const schema = new Function(`${js}\nreturn schema;`)() as AuthSchemaMapping;
+    const { authenticator: _authenticator, ...tested } = SNAKE_MAPPING;
+    expect(schema).toEqual(tested);
+  });
+
+  it.each(['authjs-pg', 'authjs-drizzle', 'authjs-prisma', 'authjs-typeorm'])(
+    'the %s snippet names its preset in both places',
+    (preset) => {
+      const { code } = readmeSnippet(preset);
+      expect(code).toContain(`authSchemaEntities('${preset}', `);
+      expect(code).toContain(`schema: '${preset}'`);
+    },
+  );
+});
 
 describe('the bootstrap check of an existing schema', () => {
   const pgTarget = targets.find((t) => t.name === 'postgres')!;
