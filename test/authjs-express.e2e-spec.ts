@@ -5,6 +5,7 @@ import express from 'express';
 import { ExpressAuth } from '@auth/express';
 import PostgresAdapter from '@auth/pg-adapter';
 import { DataSource } from 'typeorm';
+import { Email } from '../lib/providers/email.provider.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authSchemaEntities } from '../lib/adapters/typeorm/schema-entities.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
@@ -17,6 +18,8 @@ import { AUTHJS_DDL } from './setup/authjs-ddl.js';
 // one PostgreSQL database with the `authjs-pg` preset: a session made by either is the other's too.
 
 const SESSION_COOKIE = 'authjs.session-token';
+const authjsLinks: string[] = [];
+const nestLinks: string[] = [];
 const targets = await databaseTargets(['postgres']);
 const pgTarget = targets[0]!;
 
@@ -62,6 +65,13 @@ pgTarget.describe('Auth.js (@auth/express) and nestjs-auth on one PostgreSQL dat
             clientId: 'authjs',
             clientSecret: 'authjs-secret',
           },
+          {
+            id: 'email',
+            name: 'Email',
+            type: 'email',
+            maxAge: 600,
+            sendVerificationRequest: async ({ url }: { url: string }) => void authjsLinks.push(url),
+          } as never,
         ],
         adapter: PostgresAdapter(pool as never),
         session: { strategy: 'database' },
@@ -75,6 +85,7 @@ pgTarget.describe('Auth.js (@auth/express) and nestjs-auth on one PostgreSQL dat
       auth: {
         providers: [
           { id: 'idp', name: 'IdP', type: 'oidc', issuer: op.issuer, clientId: 'nest', clientSecret: 'nest-secret' },
+          Email({ tokenHash: 'authjs', sendVerificationRequest: async ({ url }) => void nestLinks.push(url) }),
         ],
         adapter: new TypeOrmAdapter(ds, {}, { schema: 'authjs-pg' }),
         session: { strategy: 'database' },
@@ -173,5 +184,52 @@ pgTarget.describe('Auth.js (@auth/express) and nestjs-auth on one PostgreSQL dat
     await signOut(nest.url, client);
     client.cookies.set(SESSION_COOKIE, token);
     expect((await authjsSession(client))?.user).toBeUndefined();
+  });
+
+  /** Asks the app at `base` for a magic link; returns the link it sent. */
+  async function requestLink(base: string, email: string, links: string[]): Promise<URL> {
+    const client = new TestClient(base);
+    const csrfToken = await client.csrf(`${base}/auth`);
+    const res = await client.post(`${base}/auth/signin/email`, { csrfToken, email });
+    expect(res.status).toBe(302);
+    return new URL(links.pop()!);
+  }
+
+  it('a magic link the Auth.js app sent is consumed by our app, once', async () => {
+    const link = await requestLink(authjs.url, 'link-from-authjs@example.com', authjsLinks);
+    const client = new TestClient(nest.url);
+    // Our callback page shows a button that posts the link's fields back (mail scanners that GET
+    // links do not use them up): that page, then that post.
+    const ours = new URL(`${link.pathname}${link.search}`, nest.url);
+    expect((await client.get(ours.href)).status).toBe(200);
+    const signedIn = await client.post(`${nest.url}${link.pathname}`, Object.fromEntries(link.searchParams), {
+      headers: { origin: nest.url },
+    });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get('location')).not.toMatch(/error=/);
+    const me = (await (await client.get(`${nest.url}/me`)).json()) as { user: { email: string } };
+    expect(me.user.email).toBe('link-from-authjs@example.com');
+    // Used up: the Auth.js app refuses the same link.
+    const again = await new TestClient(authjs.url).get(link.href);
+    expect(again.headers.get('location')).toMatch(/error=Verification/);
+    expect(await ds.query(`SELECT * FROM verification_token`)).toEqual([]);
+  });
+
+  it('a magic link our app sent is consumed by the Auth.js app, once', async () => {
+    const link = await requestLink(nest.url, 'link-from-nest@example.com', nestLinks);
+    const theirs = new URL(`${link.pathname}${link.search}`, authjs.url);
+    const client = new TestClient(authjs.url);
+    const signedIn = await client.get(theirs.href);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get('location')).not.toMatch(/error=/);
+    expect((await authjsSession(client))?.user?.email).toBe('link-from-nest@example.com');
+    // Our guard accepts the session the Auth.js app started from our link.
+    expect((await client.get(`${nest.url}/me`)).status).toBe(200);
+    const again = await new TestClient(nest.url).post(
+      `${nest.url}${link.pathname}`,
+      Object.fromEntries(link.searchParams),
+      { headers: { origin: nest.url } },
+    );
+    expect(again.headers.get('location')).toMatch(/error=Verification/);
   });
 });
