@@ -1,6 +1,7 @@
 import type { DataSource, EntityMetadata } from 'typeorm';
-import type { ResolvedAuthSchema } from './schema-entities.js';
-import { ROW_ID } from './schema-entities.js';
+import { AuthConfigurationError } from '../../errors/auth.errors.js';
+import type { AuthSchemaOption } from './schema-mapping.js';
+import { dialectOf, resolveAuthSchema, ROW_ID, type ResolvedAuthSchema } from './schema-entities.js';
 
 // Existing-schema mode: the tables belong to another application, so they are checked, never
 // created or altered. Every difference is reported at once.
@@ -102,4 +103,25 @@ export async function schemaDifferences(dataSource: DataSource, schema: Resolved
     await runner.release();
   }
   return problems;
+}
+
+/** The `schema` option resolved for a data source's dialect, or `AuthConfigurationError`. */
+export function schemaForDataSource(dataSource: DataSource, option: AuthSchemaOption): ResolvedAuthSchema {
+  const dialect = dialectOf(dataSource.options.type);
+  if (!dialect)
+    throw new AuthConfigurationError([
+      `TypeOrmAdapter: schema presets support PostgreSQL, MySQL/MariaDB and SQLite, not ${dataSource.options.type}`,
+    ]);
+  try {
+    return resolveAuthSchema(option, dialect);
+  } catch (error) {
+    throw new AuthConfigurationError([(error as Error).message]);
+  }
+}
+
+/** Throws one `AuthConfigurationError` listing every difference between the schema and the database. */
+export async function assertSchema(dataSource: DataSource, schema: ResolvedAuthSchema): Promise<void> {
+  const problems = await schemaDifferences(dataSource, schema);
+  if (problems.length)
+    throw new AuthConfigurationError(problems.map((p) => `TypeOrmAdapter schema "${schema.name}": ${p}`));
 }

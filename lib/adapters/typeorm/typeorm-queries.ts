@@ -170,6 +170,28 @@ export class TypeOrmQueries {
     });
   }
 
+  /**
+   * Deletes a user and, first, its rows in `children` (by `userId`), in one transaction: for tables
+   * whose foreign keys do not cascade. Returns the user as it was, or null when there was none.
+   */
+  async deleteWithRows<T extends ObjectLiteral>(
+    user: EntityClass<T>,
+    children: EntityClass<ObjectLiteral>[],
+    userId: string,
+  ): Promise<T | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [selectWhere, selectParams] = this.where('u', { id: userId });
+      const found = await manager.createQueryBuilder(user, 'u').where(selectWhere, selectParams).getOne();
+      if (!found) return null;
+      for (const entity of [...children, user as EntityClass<ObjectLiteral>]) {
+        const keys: Keys = entity === user ? { id: userId } : { userId };
+        const [where, params] = this.where(manager.connection.getMetadata(entity), keys);
+        await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
+      }
+      return found;
+    });
+  }
+
   /** A raw row (database column names and values) turned into an entity instance. */
   private hydrate(metadata: EntityMetadata, raw: ObjectLiteral): ObjectLiteral {
     const entity = metadata.create() as ObjectLiteral;

@@ -9,15 +9,17 @@ import type {
   AdapterUser,
   VerificationToken,
 } from '../adapter.interface.js';
-import { AdapterConflictError, AdapterNotFoundError, AuthConfigurationError } from '../../errors/auth.errors.js';
+import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { buildSessionLookup, hydrateAliased, type SessionLookupPlan } from './session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
-import { dialectOf, resolveAuthSchema, type ResolvedAuthSchema } from './schema-entities.js';
-import type { AuthSchemaOption } from './schema-mapping.js';
-import { schemaDifferences } from './schema-check.js';
+import type { ResolvedAuthSchema } from './schema-entities.js';
+import { assertSchema, schemaForDataSource } from './schema-check.js';
 import { SchemaIds } from './schema-ids.js';
+import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
+
+export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 /**
  * The adapter over the app's TypeORM `DataSource` (SQLite, PostgreSQL, MySQL/MariaDB), using the
@@ -52,18 +54,7 @@ export class TypeOrmAdapter implements Adapter, OnModuleInit {
     entities: Partial<TypeOrmAdapterEntities> = {},
     options: TypeOrmAdapterOptions = {},
   ) {
-    if (options.schema) {
-      const dialect = dialectOf(dataSource.options.type);
-      if (!dialect)
-        throw new AuthConfigurationError([
-          `TypeOrmAdapter: schema presets support PostgreSQL, MySQL/MariaDB and SQLite, not ${dataSource.options.type}`,
-        ]);
-      try {
-        this.schema = resolveAuthSchema(options.schema, dialect);
-      } catch (error) {
-        throw new AuthConfigurationError([(error as Error).message]);
-      }
-    }
+    if (options.schema) this.schema = schemaForDataSource(dataSource, options.schema);
     this.entities = this.schema ? this.schema.entities : { ...defaultAuthEntities, ...entities };
     this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
@@ -75,10 +66,7 @@ export class TypeOrmAdapter implements Adapter, OnModuleInit {
    * fails with one `AuthConfigurationError` listing every difference. Nothing is created or altered.
    */
   async onModuleInit(): Promise<void> {
-    if (!this.schema) return;
-    const problems = await schemaDifferences(this.dataSource, this.schema);
-    if (problems.length)
-      throw new AuthConfigurationError(problems.map((p) => `TypeOrmAdapter schema "${this.schema!.name}": ${p}`));
+    if (this.schema) await assertSchema(this.dataSource, this.schema);
   }
 
   // ---- users ------------------------------------------------------------------------------------
@@ -131,7 +119,11 @@ export class TypeOrmAdapter implements Adapter, OnModuleInit {
 
   async deleteUser(userId: string): Promise<AdapterUser | null> {
     if (!this.ids.validUserId(userId)) return null;
-    if (this.schema && !this.schema.mapping.cascade) return this.deleteUserAndRows(userId);
+    if (this.schema && !this.schema.mapping.cascade) {
+      const children: EntityClass<ObjectLiteral>[] = [this.entities.Session, this.entities.Account];
+      if (this.schema.mapping.authenticator) children.push(this.entities.Authenticator);
+      return plain(await this.queries.deleteWithRows(this.entities.User, children, userId));
+    }
     // Sessions, accounts and authenticators go with the user: ON DELETE CASCADE.
     const rows = await this.deleteReturning(this.entities.User, { id: userId });
     return plain(rows[0]);
@@ -315,25 +307,6 @@ export class TypeOrmAdapter implements Adapter, OnModuleInit {
     return deleteReturningSupported(this.dataSource);
   }
 
-  /** Without foreign keys that cascade: the user's rows first, then the user, in one transaction. */
-  private async deleteUserAndRows(userId: string): Promise<AdapterUser | null> {
-    const children: EntityClass<ObjectLiteral>[] = [this.entities.Session, this.entities.Account];
-    if (this.schema?.mapping.authenticator) children.push(this.entities.Authenticator);
-    return this.dataSource.transaction(async (manager) => {
-      const [selectWhere, selectParams] = this.queries.where('u', { id: userId });
-      const user = await manager.createQueryBuilder(this.entities.User, 'u').where(selectWhere, selectParams).getOne();
-      if (!user) return null;
-      for (const entity of [...children, this.entities.User as EntityClass<ObjectLiteral>]) {
-        const [where, params] = this.queries.where(
-          manager.connection.getMetadata(entity),
-          entity === this.entities.User ? { id: userId } : { userId },
-        );
-        await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
-      }
-      return plain(user);
-    });
-  }
-
   /** Throws when the schema mapping has no authenticator table. */
   private authenticatorTable(): void {
     if (this.schema && !this.schema.mapping.authenticator)
@@ -347,22 +320,4 @@ export class TypeOrmAdapter implements Adapter, OnModuleInit {
   private deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
     return this.queries.deleteReturning(entity, keys, this.supportsDeleteReturning());
   }
-}
-
-/** Options of {@link TypeOrmAdapter}. */
-export interface TypeOrmAdapterOptions {
-  /**
-   * Prepare the session lookup once per connection (PostgreSQL: a named prepared statement;
-   * better-sqlite3: a cached statement) instead of sending its text on every request.
-   * Turn it off behind a pooler that does not support prepared statements (PgBouncer before 1.21
-   * in transaction mode). Default `true`.
-   */
-  preparedStatements?: boolean;
-  /**
-   * Use the tables of an Auth.js app instead of ours: a preset (`'authjs-pg'`, `'authjs-typeorm'`,
-   * `'authjs-drizzle'`, `'authjs-prisma'`) or a mapping (tables, columns, id strategy, column
-   * types). The data source must list `authSchemaEntities(schema, dialect)`; the tables are never
-   * created or altered, and are checked at bootstrap. The `entities` argument is then ignored.
-   */
-  schema?: AuthSchemaOption;
 }
