@@ -28,7 +28,11 @@ export class SchemaIds {
   /** The id to insert for a new user, or `undefined` when the database makes it. */
   newUserId(given: string | undefined): string | undefined {
     const strategy = this.mapping?.userId ?? 'given';
-    return strategy === 'database' ? undefined : make(strategy, given);
+    if (strategy === 'database') return undefined;
+    // A given id the column cannot hold (not a UUID for a `uuid` column: a credentials user's own
+    // id, say) is replaced, as Auth.js's adapters replace or ignore it.
+    if (strategy === 'given' && given && !this.validUserId(given)) return randomUUID();
+    return make(strategy, given);
   }
 
   /** The surrogate key to insert with a record, when the mapping has one the adapter makes. */
