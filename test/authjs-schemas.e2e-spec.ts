@@ -20,6 +20,8 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
+import { rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { createTestApp } from './setup/app.js';
 import { readmeSnippet } from './setup/readme.js';
@@ -339,6 +341,32 @@ describe('the README', () => {
     const schema = new Function(`${js}\nreturn schema;`)() as AuthSchemaMapping;
     const { authenticator: _authenticator, ...tested } = SNAKE_MAPPING;
     expect(schema).toEqual(tested);
+  });
+
+  it('its authjs-pg snippet type-checks against the library, as written', () => {
+    const code = readmeSnippet('authjs-pg').code.replace(/from 'nestjs-auth'/g, `from '../lib/index.js'`);
+    const file = fileURLToPath(new URL(`./.readme-authjs-pg-${process.pid}.ts`, import.meta.url));
+    writeFileSync(file, code);
+    try {
+      const config = ts.getParsedCommandLineOfConfigFile(
+        fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+        {},
+        {
+          ...ts.sys,
+          onUnRecoverableConfigFileDiagnostic: (d) => {
+            throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+          },
+        },
+      )!;
+      const program = ts.createProgram([file], { ...config.options, noEmit: true });
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file?.fileName === file)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it.each(['authjs-pg', 'authjs-drizzle', 'authjs-prisma', 'authjs-typeorm'])(
