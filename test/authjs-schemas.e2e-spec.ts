@@ -417,6 +417,22 @@ describe('the bootstrap check of an existing schema', () => {
       await admin.destroy();
     });
 
+    it('synchronize: true leaves the tables of a preset alone', async () => {
+      const columns = `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`;
+      const admin = new DataSource({ ...db.options });
+      await admin.initialize();
+      const before = await admin.query(columns);
+      const ds = new DataSource({
+        ...db.options,
+        entities: authSchemaEntities('authjs-pg', 'postgres'),
+        synchronize: true,
+      });
+      await ds.initialize();
+      await ds.destroy();
+      expect(await admin.query(columns)).toEqual(before);
+      await admin.destroy();
+    });
+
     it('the app does not start on those tables: AuthModule runs the check at bootstrap', async () => {
       const ds = await openPreset(db, 'authjs-pg');
       const started = createTestApp({
