@@ -36,10 +36,21 @@ export { TypeOrmAdapter, type TypeOrmAdapterOptions } from './adapters/typeorm/t
 export { authEntities, defaultAuthEntities } from './adapters/typeorm/auth-entities.js';
 export type { TypeOrmAdapterEntities, EntityClass } from './adapters/typeorm/auth-entities.js';
 export { UserEntity } from './adapters/typeorm/user.entity.js';
-export { AccountEntity } from './adapters/typeorm/account.entity.js';
+export { AccountEntity, AccountWithAuthorizationDetailsEntity } from './adapters/typeorm/account.entity.js';
 export { SessionEntity } from './adapters/typeorm/session.entity.js';
 export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
+export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
+export type {
+  AuthSchemaPreset,
+  AuthSchemaMapping,
+  AuthSchemaOption,
+  AuthSchemaDialect,
+  AuthTableMapping,
+  AuthIdStrategy,
+  AuthDateStorage,
+  AuthIdColumnType,
+} from './adapters/typeorm/schema-mapping.js';
 export {
   AuthSchemaPostgres1764547200000,
   authMigrationsPostgres,

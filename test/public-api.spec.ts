@@ -36,6 +36,7 @@ const LISTED = [
   'defaultAuthEntities',
   'UserEntity',
   'AccountEntity',
+  'AccountWithAuthorizationDetailsEntity',
   'SessionEntity',
   'VerificationTokenEntity',
   'AuthenticatorEntity',
@@ -45,6 +46,7 @@ const LISTED = [
   'authMigrationsPostgres',
   'authMigrationsMysql',
   'authMigrationsSqlite',
+  'authSchemaEntities',
   // JWT codec shared with Auth.js
   'encode',
   'decode',

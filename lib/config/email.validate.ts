@@ -56,6 +56,9 @@ export function validateEmailProvider(
   for (const key of ['normalizeIdentifier', 'generateVerificationToken'] as const) {
     if (c[key] !== undefined && typeof c[key] !== 'function') problems.push(`${where}: \`${key}\` must be a function.`);
   }
+  if (c.tokenHash !== undefined && c.tokenHash !== 'hmac' && c.tokenHash !== 'authjs') {
+    problems.push(`${where}: tokenHash must be 'hmac' or 'authjs'.`);
+  }
   if (c.consumeOnGet !== undefined && typeof c.consumeOnGet !== 'boolean') {
     problems.push(`${where}: consumeOnGet must be true or false.`);
   }

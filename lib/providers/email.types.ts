@@ -58,6 +58,14 @@ export interface EmailConfig extends CommonProviderOptions, InternalProviderOpti
    */
   consumeOnGet?: boolean;
   /**
+   * How the stored token is hashed. `'hmac'`: HMAC-SHA256 keyed with the secret over the address and
+   * the token (a row matches only its address). `'authjs'`: SHA-256 of the token followed by the
+   * secret, as Auth.js stores it: use it when an Auth.js app shares the database, so a link sent by
+   * either app works on the other (README "Next.js + Nest on one database").
+   * @default 'hmac'
+   */
+  tokenHash?: 'hmac' | 'authjs';
+  /**
    * Limits on how many links may be requested per address and per client IP, or `false` for none.
    * Counters live in the module's rate-limit store (`rateLimit.store`, in memory by default).
    * @default { maxPerAddress: 3, maxPerIp: 30, windowSeconds: 600 }

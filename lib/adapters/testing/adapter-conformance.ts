@@ -35,6 +35,13 @@ export interface AdapterConformanceOptions {
    * (`VerificationTokensByIdentifierAdapter`). Tests of the others are skipped. @default none
    */
   extensions?: readonly ConformanceExtension[];
+  /**
+   * Whether the store refuses duplicates: a second user with an email, a second session with a
+   * token, a second account with a (provider, providerAccountId). False for tables without those
+   * unique keys (Auth.js's pg adapter schema): the tests of these rules are then skipped.
+   * @default true
+   */
+  unique?: boolean;
 }
 
 /**
@@ -66,6 +73,9 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     extensions: new Set<ConformanceExtension>(options.extensions ?? []),
     test: (name, needs, fn) => {
       (needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
+    },
+    testUnique: (name, needs, fn) => {
+      ((options.unique ?? true) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
     },
     raw: async (read, ...args) => (read ? ((await read.apply(db, args)) ?? null) : 'unchecked'),
     createUser: async (overrides = {}) => adapter.createUser(newUser(overrides)),

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect } from '@jest/globals';
 import type { ConformanceContext } from './conformance-context.js';
-import { newAuthenticator, defined } from './conformance-fixtures.js';
+import { expectExactly, newAuthenticator } from './conformance-fixtures.js';
 
 /** Authenticators: create, read, list, and the counter as a compare-and-set. */
 export function describeAuthenticators(ctx: ConformanceContext): void {
@@ -13,9 +13,9 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
       async () => {
         const user = await createUser();
         const input = newAuthenticator(user.id);
-        expect(await ctx.adapter.createAuthenticator(input)).toMatchObject(input);
+        expectExactly(await ctx.adapter.createAuthenticator(input), input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        expect(read).toMatchObject(input);
+        expectExactly(read, input);
         expect(typeof read?.counter).toBe('number');
         expect(read?.credentialBackedUp).toBe(true);
         const row = await raw(db.authenticator, input.credentialID);
@@ -36,7 +36,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         });
         await ctx.adapter.createAuthenticator(input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        expect(read).toMatchObject({ ...input, transports: null });
+        expectExactly(read, { ...input, transports: null });
       },
     );
 
@@ -71,9 +71,9 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         await ctx.adapter.createAuthenticator(newAuthenticator(other.id));
         const list = await ctx.adapter.listAuthenticatorsByUserId(user.id);
         expect(list).toHaveLength(2);
-        expect(list).toEqual(
-          expect.arrayContaining([expect.objectContaining(defined(a1)), expect.objectContaining(defined(a2))]),
-        );
+        const byId = (id: string) => list.find((a) => a.credentialID === id);
+        expectExactly(byId(a1.credentialID), a1);
+        expectExactly(byId(a2.credentialID), a2);
         expect(await ctx.adapter.listAuthenticatorsByUserId(randomUUID())).toEqual([]);
       },
     );
@@ -85,7 +85,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         const user = await createUser();
         const input = await ctx.adapter.createAuthenticator(newAuthenticator(user.id, { counter: 10 }));
         const updated = await ctx.adapter.updateAuthenticatorCounter(input.credentialID, 11);
-        expect(updated).toMatchObject({ ...defined(input), counter: 11 });
+        expectExactly(updated, { ...input, counter: 11 });
         expect((await ctx.adapter.getAuthenticator(input.credentialID))?.counter).toBe(11);
       },
     );

@@ -29,8 +29,11 @@ export interface ConformanceContext {
   concurrency: number;
   supported: ReadonlySet<AdapterMethod>;
   extensions: ReadonlySet<ConformanceExtension>;
+
   /** `it`, or `it.skip` when the adapter does not implement every method in `needs`. */
   test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
+  /** `test`, skipped when the store does not enforce unique keys (`unique: false`). */
+  testUnique(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
   raw(
     read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from '@jest/globals';
 import type { ConformanceContext } from './conformance-context.js';
-import { futureDate, defined } from './conformance-fixtures.js';
+import { expectExactly, futureDate } from './conformance-fixtures.js';
 
 /** Sessions: create, read with the user, update, delete. */
 export function describeSessions(ctx: ConformanceContext): void {
@@ -13,9 +13,11 @@ export function describeSessions(ctx: ConformanceContext): void {
       async () => {
         const user = await createUser();
         const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
-        expect(await ctx.adapter.createSession(session)).toMatchObject(session);
+        expectExactly(await ctx.adapter.createSession(session), session);
         const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
-        expect(found).toMatchObject({ session, user: defined(user) });
+        expect(Object.keys(found ?? {}).sort()).toEqual(['session', 'user']);
+        expectExactly(found?.session, session);
+        expectExactly(found?.user, user);
         expect(found?.session.expires).toBeInstanceOf(Date);
         expect(found?.session.expires.getTime()).toBe(session.expires.getTime());
         expect(found?.user.emailVerified).toBeInstanceOf(Date);
@@ -28,7 +30,7 @@ export function describeSessions(ctx: ConformanceContext): void {
       expect(await ctx.adapter.getSessionAndUser(randomUUID())).toBeNull();
     });
 
-    test('createSession refuses a duplicate session token', ['createUser', 'createSession'], async () => {
+    ctx.testUnique('createSession refuses a duplicate session token', ['createUser', 'createSession'], async () => {
       const user = await createUser();
       const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
       await ctx.adapter.createSession(session);
@@ -44,7 +46,7 @@ export function describeSessions(ctx: ConformanceContext): void {
         await ctx.adapter.createSession(session);
         const expires = futureDate(60);
         const updated = await ctx.adapter.updateSession({ sessionToken: session.sessionToken, expires });
-        if (updated) expect(updated).toMatchObject({ ...session, expires });
+        if (updated) expectExactly(updated, { ...session, expires });
         const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
         expect(found?.session.expires.getTime()).toBe(expires.getTime());
       },
@@ -63,7 +65,8 @@ export function describeSessions(ctx: ConformanceContext): void {
         const user = await createUser();
         const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
         await ctx.adapter.createSession(session);
-        await ctx.adapter.deleteSession(session.sessionToken);
+        const deleted = await ctx.adapter.deleteSession(session.sessionToken);
+        if (deleted) expectExactly(deleted, session);
         expect(await ctx.adapter.getSessionAndUser(session.sessionToken)).toBeNull();
         const row = await raw(db.session, session.sessionToken);
         if (row !== 'unchecked') expect(row).toBeNull();

@@ -47,7 +47,15 @@ export class AccountEntity {
 
   @Column({ type: 'text', nullable: true })
   session_state?: string;
+}
 
+/**
+ * The account entity with `authorization_details` (RFC 9396), beyond the columns of Auth.js's
+ * schemas and therefore opt-in: pass it as `Account` to `TypeOrmAdapter` and add the nullable `text`
+ * column `authorization_details` to `accounts` in a migration of your own.
+ */
+@Entity('accounts')
+export class AccountWithAuthorizationDetailsEntity extends AccountEntity {
   @Column({ type: 'simple-json', nullable: true })
   authorization_details?: AuthorizationDetails[];
 }

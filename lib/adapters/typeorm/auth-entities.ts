@@ -1,11 +1,12 @@
+import type { EntitySchema } from 'typeorm';
 import { AccountEntity } from './account.entity.js';
 import { AuthenticatorEntity } from './authenticator.entity.js';
 import { SessionEntity } from './session.entity.js';
 import { UserEntity } from './user.entity.js';
 import { VerificationTokenEntity } from './verification-token.entity.js';
 
-/** A class TypeORM knows as an entity, building instances of `T`. */
-export type EntityClass<T> = new () => T;
+/** A class TypeORM knows as an entity, building instances of `T`, or an entity schema of `T`. */
+export type EntityClass<T> = (new () => T) | EntitySchema<T>;
 
 /**
  * The entity classes `TypeOrmAdapter` works with: the exported ones, or subclasses of them that
@@ -32,7 +33,7 @@ export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.free
  * The default entities as a list, for a data source's `entities` when `autoLoadEntities` is off:
  * `TypeOrmModule.forRoot({ ..., entities: [...authEntities, ...yours] })`.
  */
-export const authEntities: readonly EntityClass<object>[] = Object.freeze([
+export const authEntities: readonly (new () => object)[] = Object.freeze([
   UserEntity,
   AccountEntity,
   SessionEntity,

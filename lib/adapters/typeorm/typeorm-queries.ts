@@ -1,8 +1,17 @@
-import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type {
+  DataSource,
+  EntityManager,
+  EntityMetadata,
+  InsertResult,
+  ObjectLiteral,
+  Repository,
+  SelectQueryBuilder,
+} from 'typeorm';
 import type { AdapterAccount } from '../adapter.interface.js';
 import type { AdapterConflictKind } from '../../errors/auth.errors.js';
 import type { EntityClass } from './auth-entities.js';
 import { mapWriteError } from './write-errors.js';
+import { ROW_ID } from './schema-entities.js';
 
 const SQLITE_TYPES = new Set([
   'sqlite',
@@ -107,9 +116,9 @@ export class TypeOrmQueries {
     repo: Repository<T>,
     value: object,
     conflict: (error: unknown) => AdapterConflictKind,
-  ): Promise<void> {
+  ): Promise<InsertResult> {
     try {
-      await repo
+      return await repo
         .createQueryBuilder()
         .insert()
         .values(repo.create(value as T) as never)
@@ -161,11 +170,34 @@ export class TypeOrmQueries {
     });
   }
 
+  /**
+   * Deletes a user and, first, its rows in `children` (by `userId`), in one transaction: for tables
+   * whose foreign keys do not cascade. Returns the user as it was, or null when there was none.
+   */
+  async deleteWithRows<T extends ObjectLiteral>(
+    user: EntityClass<T>,
+    children: EntityClass<ObjectLiteral>[],
+    userId: string,
+  ): Promise<T | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [selectWhere, selectParams] = this.where('u', { id: userId });
+      const found = await manager.createQueryBuilder(user, 'u').where(selectWhere, selectParams).getOne();
+      if (!found) return null;
+      for (const entity of [...children, user as EntityClass<ObjectLiteral>]) {
+        const keys: Keys = entity === user ? { id: userId } : { userId };
+        const [where, params] = this.where(manager.connection.getMetadata(entity), keys);
+        await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
+      }
+      return found;
+    });
+  }
+
   /** A raw row (database column names and values) turned into an entity instance. */
   private hydrate(metadata: EntityMetadata, raw: ObjectLiteral): ObjectLiteral {
     const entity = metadata.create() as ObjectLiteral;
     for (const column of metadata.columns) {
-      if (!(column.databaseName in raw)) continue;
+      // Columns never selected (a mapping's surrogate keys) are never returned either.
+      if (!column.isSelect || !(column.databaseName in raw)) continue;
       column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(raw[column.databaseName], column));
     }
     return entity;
@@ -193,14 +225,21 @@ function versionAtLeast(actual: number[], wanted: number[]): boolean {
   return true;
 }
 
-/** The entity as a plain object (so callers hold no TypeORM instance), or `null`. */
+/**
+ * The entity as a plain object (so callers hold no TypeORM instance), or `null`. A mapping's
+ * surrogate key is left out: TypeORM selects primary columns even when they are `select: false`.
+ */
 export function plain<T extends object>(row: T | null | undefined): T | null {
-  return row ? ({ ...row } as T) : null;
+  if (!row) return null;
+  const { [ROW_ID]: _rowId, ...rest } = row as T & { [ROW_ID]?: unknown };
+  return rest as T;
 }
 
 /** An account without the `null`s of its unset token columns (the type has them optional). */
 export function accountOf(row: ObjectLiteral): AdapterAccount {
-  return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)) as AdapterAccount;
+  return Object.fromEntries(
+    Object.entries(row).filter(([k, v]) => v !== null && v !== undefined && k !== ROW_ID),
+  ) as AdapterAccount;
 }
 
 /** Only the properties that are columns of the entity, and not undefined (a partial update). */

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import type {
@@ -17,6 +16,12 @@ import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } fr
 import { buildSessionLookup, hydrateAliased, type SessionLookupPlan } from './session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
+import type { ResolvedAuthSchema } from './schema-entities.js';
+import { assertSchema, schemaForDataSource } from './schema-check.js';
+import { SchemaIds } from './schema-ids.js';
+import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
+
+export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 /**
  * The adapter over the app's TypeORM `DataSource` (SQLite, PostgreSQL, MySQL/MariaDB), using the
@@ -35,11 +40,14 @@ import { constraintOf } from './write-errors.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
-  /** The entity classes in use. */
+export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleInit {
+  /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
+  /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
+  readonly schema?: ResolvedAuthSchema;
   private readonly queries: TypeOrmQueries;
-  private readonly options: Required<TypeOrmAdapterOptions>;
+  private readonly ids: SchemaIds;
+  private readonly options: { preparedStatements: boolean };
   /** The session lookup, built on first use. */
   private lookup?: SessionLookupPlan;
 
@@ -48,19 +56,32 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
     entities: Partial<TypeOrmAdapterEntities> = {},
     options: TypeOrmAdapterOptions = {},
   ) {
-    this.entities = { ...defaultAuthEntities, ...entities };
+    if (options.schema) this.schema = schemaForDataSource(dataSource, options.schema);
+    this.entities = this.schema ? this.schema.entities : { ...defaultAuthEntities, ...entities };
+    this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
     this.options = { preparedStatements: options.preparedStatements ?? true };
+  }
+
+  /**
+   * With `schema`: checks at bootstrap that the tables and columns exist with compatible types, and
+   * fails with one `AuthConfigurationError` listing every difference. Nothing is created or altered.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.schema) await assertSchema(this.dataSource, this.schema);
   }
 
   // ---- users ------------------------------------------------------------------------------------
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const repo = this.repo(this.entities.User);
-    const id = user.id || randomUUID();
-    await this.queries.insert(repo, { ...user, id, emailVerified: user.emailVerified ?? null }, (e) =>
-      /email/i.test(constraintOf(e)) ? 'user.email' : 'user',
+    const given = this.ids.newUserId(user.id);
+    const result = await this.queries.insert(
+      repo,
+      { ...user, id: given, emailVerified: user.emailVerified ?? null },
+      (e) => (/email/i.test(constraintOf(e)) ? 'user.email' : 'user'),
     );
+    const id = given ?? String((result.identifiers[0] as { id?: unknown } | undefined)?.id);
     // Read back: columns of a custom entity may have database defaults.
     const created = await this.getUser(id);
     if (!created) throw new AdapterNotFoundError('user');
@@ -68,6 +89,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   }
 
   async getUser(id: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(id)) return null;
     return plain(await this.queries.select(this.entities.User, 'u', { id }).getOne());
   }
 
@@ -82,7 +104,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
     });
     const user = await this.repo(this.entities.User)
       .createQueryBuilder('u')
-      .innerJoin(this.entities.Account, 'a', 'a.userId = u.id')
+      .innerJoin(this.dataSource.getMetadata(this.entities.Account).target, 'a', 'a.userId = u.id')
       .where(where, params)
       .getOne();
     return plain(user);
@@ -90,6 +112,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
 
   async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
     const { id, ...rest } = user;
+    if (!this.ids.validUserId(id)) throw new AdapterNotFoundError('user');
     await this.queries.update(this.entities.User, { id }, rest, () => 'user.email');
     const updated = await this.getUser(id);
     if (!updated) throw new AdapterNotFoundError('user');
@@ -97,6 +120,12 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   }
 
   async deleteUser(userId: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(userId)) return null;
+    if (this.schema && !this.schema.mapping.cascade) {
+      const children: EntityClass<ObjectLiteral>[] = [this.entities.Session, this.entities.Account];
+      if (this.schema.mapping.authenticator) children.push(this.entities.Authenticator);
+      return plain(await this.queries.deleteWithRows(this.entities.User, children, userId));
+    }
     // Sessions, accounts and authenticators go with the user: ON DELETE CASCADE.
     const rows = await this.deleteReturning(this.entities.User, { id: userId });
     return plain(rows[0]);
@@ -105,7 +134,12 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   // ---- accounts ---------------------------------------------------------------------------------
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
-    await this.queries.insert(this.repo(this.entities.Account), account, () => 'account');
+    if (!this.ids.validUserId(account.userId)) throw new AdapterNotFoundError('user');
+    await this.queries.insert(
+      this.repo(this.entities.Account),
+      { ...account, ...this.ids.rowId('account') },
+      () => 'account',
+    );
     return account;
   }
 
@@ -128,7 +162,12 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
 
   async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
     const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
-    await this.queries.insert(this.repo(this.entities.Session), value, () => 'session');
+    if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
+    await this.queries.insert(
+      this.repo(this.entities.Session),
+      { ...value, ...this.ids.rowId('session') },
+      () => 'session',
+    );
     return { ...value };
   }
 
@@ -168,7 +207,11 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
 
   async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
     const value = { identifier: token.identifier, token: token.token, expires: token.expires };
-    await this.queries.insert(this.repo(this.entities.VerificationToken), value, () => 'verificationToken');
+    await this.queries.insert(
+      this.repo(this.entities.VerificationToken),
+      { ...value, ...this.ids.rowId('verificationToken') },
+      () => 'verificationToken',
+    );
     return { ...value };
   }
 
@@ -185,6 +228,8 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   // ---- authenticators ---------------------------------------------------------------------------
 
   async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(authenticator.userId)) throw new AdapterNotFoundError('user');
     const value = { ...authenticator, transports: authenticator.transports ?? null };
     await this.queries.insert(this.repo(this.entities.Authenticator), value, () => 'authenticator');
     const created = await this.getAuthenticator(authenticator.credentialID);
@@ -193,10 +238,13 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   }
 
   async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
+    this.authenticatorTable();
     return plain(await this.queries.select(this.entities.Authenticator, 'a', { credentialID }).getOne());
   }
 
   async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(userId)) return [];
     const rows = await this.queries.select(this.entities.Authenticator, 'a', { userId }).getMany();
     return rows.map((row) => plain(row) as AdapterAuthenticator);
   }
@@ -206,6 +254,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
     newCounter: number,
     expectedCounter?: number,
   ): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
     const repo = this.repo(this.entities.Authenticator);
     const keys: Keys = expectedCounter === undefined ? { credentialID } : { credentialID, counter: expectedCounter };
     const [where, params] = this.queries.where(repo.metadata, keys);
@@ -281,6 +330,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
 
   /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
   async deleteSessionsByUserId(userId: string): Promise<number> {
+    if (!this.ids.validUserId(userId)) return 0;
     return this.queries.deleteAll(this.entities.Session, { userId });
   }
 
@@ -315,6 +365,12 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
     return deleteReturningSupported(this.dataSource);
   }
 
+  /** Throws when the schema mapping has no authenticator table. */
+  private authenticatorTable(): void {
+    if (this.schema && !this.schema.mapping.authenticator)
+      throw new AdapterNotFoundError('authenticator', `The schema "${this.schema.name}" has no authenticator table.`);
+  }
+
   private repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
     return this.queries.repo(entity);
   }
@@ -322,15 +378,4 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter {
   private deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
     return this.queries.deleteReturning(entity, keys, this.supportsDeleteReturning());
   }
-}
-
-/** Options of {@link TypeOrmAdapter}. */
-export interface TypeOrmAdapterOptions {
-  /**
-   * Prepare the session lookup once per connection (PostgreSQL: a named prepared statement;
-   * better-sqlite3: a cached statement) instead of sending its text on every request.
-   * Turn it off behind a pooler that does not support prepared statements (PgBouncer before 1.21
-   * in transaction mode). Default `true`.
-   */
-  preparedStatements?: boolean;
 }

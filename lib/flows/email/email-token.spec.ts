@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { generateEmailToken, hashEmailToken, isPlausibleToken } from './email-token.js';
 
@@ -22,6 +23,16 @@ describe('email tokens', () => {
     expect(hashEmailToken(secret, 'alice@example.com', 'tok2')).not.toBe(hash);
     // No ambiguity between where the identifier ends and the token starts.
     expect(hashEmailToken(secret, 'a', 'bc')).not.toBe(hashEmailToken(secret, 'ab', 'c'));
+  });
+
+  it("with tokenHash 'authjs' are stored as Auth.js stores them: SHA-256 of the token and the secret", () => {
+    const secret = 'a'.repeat(32);
+    // Auth.js: createHash('sha256').update(`${token}${secret}`).digest('hex')
+    const expected = createHash('sha256').update(`tok${secret}`).digest('hex');
+    expect(hashEmailToken(secret, 'alice@example.com', 'tok', 'authjs')).toBe(expected);
+    expect(hashEmailToken(secret, 'alice@example.com', 'tok', 'authjs')).not.toBe(
+      hashEmailToken(secret, 'alice@example.com', 'tok'),
+    );
   });
 
   it('isPlausibleToken accepts bounded strings only', () => {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** Bytes of CSPRNG output in a default sign-in token (256 bits; base64url gives 43 characters). */
 export const EMAIL_TOKEN_BYTES = 32;
@@ -17,7 +17,15 @@ export function generateEmailToken(): string {
  * working link, and the row only matches the address it was issued for, even with an adapter that
  * looked rows up by token alone (the CVE-2022-39263 class of bug).
  */
-export function hashEmailToken(secret: string, identifier: string, token: string): string {
+export function hashEmailToken(
+  secret: string,
+  identifier: string,
+  token: string,
+  scheme: 'hmac' | 'authjs' = 'hmac',
+): string {
+  // Auth.js's format (`tokenHash: 'authjs'`), for a database shared with an Auth.js app; the address
+  // is still matched, by the adapter's (identifier, token) lookup.
+  if (scheme === 'authjs') return createHash('sha256').update(`${token}${secret}`, 'utf8').digest('hex');
   return createHmac('sha256', secret).update(`nestjs-auth:email-signin\0${identifier}\0${token}`, 'utf8').digest('hex');
 }
 

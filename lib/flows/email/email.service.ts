@@ -93,7 +93,7 @@ export class EmailService implements ProviderFlow {
 
     const token = await generateToken(provider);
     const expires = new Date(Date.now() + (provider.maxAge ?? EMAIL_DEFAULTS.maxAge) * 1000);
-    const hashed = hashEmailToken(this.secrets(provider)[0]!, identifier, token);
+    const hashed = hashEmailToken(this.secrets(provider)[0]!, identifier, token, provider.tokenHash);
     await this.supersedeOlderLinks(identifier);
     await adapter.createVerificationToken({ identifier, token: hashed, expires });
 
@@ -183,7 +183,7 @@ export class EmailService implements ProviderFlow {
     token: string,
   ): Promise<VerificationToken | null> {
     for (const secret of this.secrets(provider)) {
-      const invite = await use({ identifier, token: hashEmailToken(secret, identifier, token) });
+      const invite = await use({ identifier, token: hashEmailToken(secret, identifier, token, provider.tokenHash) });
       if (invite) return invite;
     }
     return null;

@@ -14,7 +14,7 @@ export class AuthSchemaMysql1764547200000 implements MigrationInterface {
       `CREATE TABLE \`users\` (\`id\` varchar(255) NOT NULL, \`name\` varchar(255) NULL, \`email\` varchar(255) NULL, \`emailVerified\` datetime(3) NULL, \`image\` text NULL, UNIQUE INDEX \`UQ_users_email\` (\`email\`), PRIMARY KEY (\`id\`)) ${TABLE_OPTIONS}`,
     );
     await q.query(
-      `CREATE TABLE \`accounts\` (\`provider\` varchar(255) NOT NULL, \`providerAccountId\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`type\` varchar(255) NOT NULL, \`access_token\` text NULL, \`refresh_token\` text NULL, \`id_token\` text NULL, \`expires_at\` bigint NULL, \`token_type\` varchar(255) NULL, \`scope\` text NULL, \`session_state\` text NULL, \`authorization_details\` text NULL, INDEX \`IDX_accounts_userId\` (\`userId\`), PRIMARY KEY (\`provider\`, \`providerAccountId\`)) ${TABLE_OPTIONS}`,
+      `CREATE TABLE \`accounts\` (\`provider\` varchar(255) NOT NULL, \`providerAccountId\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`type\` varchar(255) NOT NULL, \`access_token\` text NULL, \`refresh_token\` text NULL, \`id_token\` text NULL, \`expires_at\` bigint NULL, \`token_type\` varchar(255) NULL, \`scope\` text NULL, \`session_state\` text NULL, INDEX \`IDX_accounts_userId\` (\`userId\`), PRIMARY KEY (\`provider\`, \`providerAccountId\`)) ${TABLE_OPTIONS}`,
     );
     await q.query(
       `CREATE TABLE \`sessions\` (\`sessionToken\` varchar(255) NOT NULL, \`userId\` varchar(255) NOT NULL, \`expires\` datetime(3) NOT NULL, INDEX \`IDX_sessions_userId\` (\`userId\`), PRIMARY KEY (\`sessionToken\`)) ${TABLE_OPTIONS}`,

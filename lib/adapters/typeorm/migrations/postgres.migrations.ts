@@ -11,7 +11,7 @@ export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
     );
     await q.query(`CREATE UNIQUE INDEX "UQ_users_email" ON "users" ("email")`);
     await q.query(
-      `CREATE TABLE "accounts" ("provider" character varying(255) NOT NULL, "providerAccountId" character varying(255) NOT NULL, "userId" character varying(255) NOT NULL, "type" character varying(255) NOT NULL, "access_token" text, "refresh_token" text, "id_token" text, "expires_at" bigint, "token_type" character varying(255), "scope" text, "session_state" text, "authorization_details" text, CONSTRAINT "PK_accounts" PRIMARY KEY ("provider", "providerAccountId"))`,
+      `CREATE TABLE "accounts" ("provider" character varying(255) NOT NULL, "providerAccountId" character varying(255) NOT NULL, "userId" character varying(255) NOT NULL, "type" character varying(255) NOT NULL, "access_token" text, "refresh_token" text, "id_token" text, "expires_at" bigint, "token_type" character varying(255), "scope" text, "session_state" text, CONSTRAINT "PK_accounts" PRIMARY KEY ("provider", "providerAccountId"))`,
     );
     await q.query(`CREATE INDEX "IDX_accounts_userId" ON "accounts" ("userId")`);
     await q.query(

@@ -11,7 +11,7 @@ export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
     );
     await q.query(`CREATE UNIQUE INDEX "UQ_users_email" ON "users" ("email")`);
     await q.query(
-      `CREATE TABLE "accounts" ("provider" varchar(255) NOT NULL, "providerAccountId" varchar(255) NOT NULL, "userId" varchar(255) NOT NULL, "type" varchar(255) NOT NULL, "access_token" text, "refresh_token" text, "id_token" text, "expires_at" bigint, "token_type" varchar(255), "scope" text, "session_state" text, "authorization_details" text, CONSTRAINT "FK_accounts_userId" FOREIGN KEY ("userId") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("provider", "providerAccountId"))`,
+      `CREATE TABLE "accounts" ("provider" varchar(255) NOT NULL, "providerAccountId" varchar(255) NOT NULL, "userId" varchar(255) NOT NULL, "type" varchar(255) NOT NULL, "access_token" text, "refresh_token" text, "id_token" text, "expires_at" bigint, "token_type" varchar(255), "scope" text, "session_state" text, CONSTRAINT "FK_accounts_userId" FOREIGN KEY ("userId") REFERENCES "users" ("id") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY ("provider", "providerAccountId"))`,
     );
     await q.query(`CREATE INDEX "IDX_accounts_userId" ON "accounts" ("userId")`);
     await q.query(
