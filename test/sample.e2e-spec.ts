@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -8,6 +8,7 @@ import { startSample, type RunningSample } from '../sample/sample.js';
 import { DEMO_USER, sampleConfigFromEnv } from '../sample/sample.config.js';
 import { TEST_PLATFORM } from './setup/app.js';
 import { DEMO_IDP_USER } from '../sample/demo-idp.js';
+import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 
 /**
  * The sample app driven as a person would, in real Chromium: every sign-in kind, the protected
@@ -15,7 +16,6 @@ import { DEMO_IDP_USER } from '../sample/demo-idp.js';
  * checked for unlabeled inputs, external resources and horizontal overflow on a phone.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -29,12 +29,7 @@ const SHOTS = join(process.cwd(), 'test-output', `sample-${process.env.AUTH_TEST
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') {
-  throw new Error(`Chromium is required in CI (${CHROMIUM}); install the Debian package "chromium".`);
-}
-if (!hasChromium)
-  console.log(`sample.e2e-spec: skipped, no Chromium at ${CHROMIUM} (install the Debian package "chromium").`);
+const hasChromium = chromiumAvailable('the sample app in Chromium');
 const describeBrowser = hasChromium ? describe : describe.skip;
 
 describeBrowser('the sample app in Chromium', () => {

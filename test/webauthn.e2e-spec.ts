@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Header } from '@nestjs/common';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -19,8 +18,8 @@ import { resolveConfig } from '../lib/config/resolve-config.js';
 import { TestClient, location } from './setup/http-client.js';
 import { SoftAuthenticator } from './setup/soft-authenticator.js';
 import { createDatabase, databaseTargets, dropDatabase } from './setup/databases.js';
+import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -626,13 +625,7 @@ for (const storage of storages)
     });
   });
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') {
-  throw new Error(`Chromium is missing at ${CHROMIUM}; CI must install the Debian package "chromium".`);
-}
-// stderr, not console.warn (which jest decorates with a stack): one line, as the other suites do.
-if (!hasChromium)
-  process.stderr.write(`[skipped] passkeys in Chromium: no Chromium at ${CHROMIUM} (set CI=true to fail instead)\n`);
+const hasChromium = chromiumAvailable('passkeys in Chromium');
 
 (hasChromium ? describe : describe.skip)('passkeys in Chromium (DevTools virtual authenticator)', () => {
   const adapter = new MemoryAdapter();
