@@ -723,9 +723,15 @@ const hasChromium = chromiumAvailable('passkeys in Chromium');
 
     // 4. Signed out again, the built-in sign-in page offers the passkey in the email field's
     //    autofill (conditional UI); the virtual authenticator accepts at once.
+    //    The wait is set up before the page loads and has no timeout of its own (the test's applies):
+    //    the autofill may finish before `goto` would report the page loaded, and a slow machine only
+    //    makes it later, never wrong. `goto` returns at commit, so the navigation the autofill starts
+    //    cannot interrupt it.
     await signOut();
-    await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/me`)}`);
-    await page.waitForURL(`${origin}/me`);
+    await page.goto('about:blank'); // signOut() ends on /me (401): leave it, so the wait below is for a new visit
+    const autofilled = page.waitForURL(`${origin}/me`, { timeout: 0 });
+    await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/me`)}`, { waitUntil: 'commit' });
+    await autofilled;
     expect((await me()).body.user.id).toBe(userId);
     const [afterAutofill] = await adapter.listAuthenticatorsByUserId(userId);
     expect(afterAutofill.counter).toBeGreaterThan(afterSignIn.counter);
