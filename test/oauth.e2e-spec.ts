@@ -97,11 +97,20 @@ function expectSignedIn(res: Response, app: TestApp, client: TestClient): void {
 }
 
 /** The response is a redirect to the error (or sign-in) page with this error type, and no session was set. */
-function expectRejected(res: Response, app: TestApp, client: TestClient, type: string): void {
+/** The page each OAuth error type goes to: README, "OAuth" > "Errors". */
+const ERROR_PAGE = {
+  InvalidCheck: '/auth/error',
+  OAuthCallbackError: '/auth/signin',
+  OAuthAccountNotLinked: '/auth/signin',
+  OAuthProfileParseError: '/auth/error',
+  OAuthSignInError: '/auth/signin',
+} as const;
+
+function expectRejected(res: Response, app: TestApp, client: TestClient, type: keyof typeof ERROR_PAGE): void {
   expect(res.status).toBe(302);
   const target = location(res);
   expect(target.origin).toBe(app.url);
-  expect(['/auth/error', '/auth/signin']).toContain(target.pathname);
+  expect(target.pathname).toBe(ERROR_PAGE[type]);
   expect(target.searchParams.get('error')).toBe(type);
   expect(client.cookies.has(SESSION_COOKIE)).toBe(false);
   expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`) && !/max-age=0/i.test(c))).toBe(
@@ -625,7 +634,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
     });
 
     describe('rejections: each ends on the error page with its type, sets no session and writes nothing', () => {
-      const cases: Array<[string, string, (flow: Flow, client: TestClient) => Promise<Response>]> = [
+      const cases: Array<[string, keyof typeof ERROR_PAGE, (flow: Flow, client: TestClient) => Promise<Response>]> = [
         [
           'missing state',
           'InvalidCheck',
@@ -682,7 +691,7 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         expect(await rows()).toEqual(before);
       });
 
-      const idTokenCases: Array<[string, string, Parameters<TestOidcProvider['mutateIdToken']>[0]]> = [
+      const idTokenCases: Array<[string, keyof typeof ERROR_PAGE, Parameters<TestOidcProvider['mutateIdToken']>[0]]> = [
         ['wrong nonce', 'InvalidCheck', () => ({ claims: { nonce: 'not-the-nonce' } })],
         ['bad signature', 'OAuthCallbackError', () => ({ claims: { sub: 'someone-else' }, resign: false })],
         ['wrong issuer', 'OAuthCallbackError', () => ({ claims: { iss: 'https://attacker.example' } })],
