@@ -169,7 +169,7 @@ describe('hashPassword / verifyPassword', () => {
     );
     expect(rankTestP(t.first, t.second)).toBeGreaterThanOrEqual(TIMING_ALPHA);
     expect(await verifyPassword('a wrong password', undefined)).toBe(false);
-  });
+  }, 300_000); // 16 derivations: the timeout only stops a hung run; nothing here bounds time
 
   it('does not block the event loop while hashing', async () => {
     // No clock: a hash that ran on the event loop would be settled before any other callback got
