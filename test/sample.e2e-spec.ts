@@ -8,7 +8,7 @@ import { startSample, type RunningSample } from '../sample/sample.js';
 import { DEMO_USER, sampleConfigFromEnv } from '../sample/sample.config.js';
 import { TEST_PLATFORM } from './setup/app.js';
 import { DEMO_IDP_USER } from '../sample/demo-idp.js';
-import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
+import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
 
 /**
  * The sample app driven as a person would, in real Chromium: every sign-in kind, the protected
@@ -130,14 +130,7 @@ describeBrowser('the sample app in Chromium', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
+      options: VIRTUAL_PLATFORM_AUTHENTICATOR,
     });
     return { cdp, id: authenticatorId };
   }

@@ -18,7 +18,7 @@ import { resolveConfig } from '../lib/config/resolve-config.js';
 import { TestClient, location } from './setup/http-client.js';
 import { SoftAuthenticator } from './setup/soft-authenticator.js';
 import { createDatabase, databaseTargets, dropDatabase } from './setup/databases.js';
-import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
+import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -646,14 +646,7 @@ for (const storage of storages)
 
       async function addAuthenticator(): Promise<string> {
         const { authenticatorId: id } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-          options: {
-            protocol: 'ctap2',
-            transport: 'internal',
-            hasResidentKey: true,
-            hasUserVerification: true,
-            isUserVerified: true,
-            automaticPresenceSimulation: true,
-          },
+          options: VIRTUAL_PLATFORM_AUTHENTICATOR,
         });
         return id;
       }

@@ -34,3 +34,16 @@ export function chromiumAvailable(suite: string): boolean {
   process.stderr.write(`[skipped] ${suite}: no Chromium at ${CHROMIUM} (${STRICT_HINT})\n`);
   return false;
 }
+
+/**
+ * DevTools' virtual authenticator as a platform passkey authenticator (resident keys, user
+ * verification, presence simulated): the options of `WebAuthn.addVirtualAuthenticator`.
+ */
+export const VIRTUAL_PLATFORM_AUTHENTICATOR = {
+  protocol: 'ctap2',
+  transport: 'internal',
+  hasResidentKey: true,
+  hasUserVerification: true,
+  isUserVerified: true,
+  automaticPresenceSimulation: true,
+} as const;
