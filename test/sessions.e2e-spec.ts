@@ -109,6 +109,7 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
 
   it('signs in, reads the session, reaches the guarded route, updates, signs out; the old cookie is refused', async () => {
     const client = new TestClient(t.url);
+    const signedInAt = Date.now();
     const res = await signIn(client);
     expect(res.status).toBe(302);
     expect(location(res).href).toBe(`${t.url}/public`);
@@ -116,8 +117,14 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     expect(sessionCookie).toBeTruthy();
 
     const session = await (await client.get('/auth/session')).json();
+    const told = Date.now();
     expect(session).toMatchObject({ user: { id: 'user-alice', email: 'alice@example.test', name: 'Alice' } });
-    expect(new Date((session as { expires: string }).expires).getTime()).toBeGreaterThan(Date.now() + 29 * 86400_000);
+    // 30 days (the default maxAge) from the sign-in or, database sessions, from this read's
+    // extension: never later than 30 days after the answer, never sooner than 30 days after the
+    // sign-in (whole seconds in a JWT).
+    const expires = new Date((session as { expires: string }).expires).getTime();
+    expect(expires).toBeLessThanOrEqual(told + 30 * 86400_000);
+    expect(expires).toBeGreaterThanOrEqual(Math.floor(signedInAt / 1000) * 1000 + 30 * 86400_000);
 
     const me = await client.get('/me');
     expect(me.status).toBe(200);
