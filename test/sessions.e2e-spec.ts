@@ -222,7 +222,11 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
   it('answers 401 SessionRequired without a session', async () => {
     const res = await fetch(`${t.url}/me`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ statusCode: 401, error: 'SessionRequired' });
+    expect(await res.json()).toEqual({
+      statusCode: 401,
+      error: 'SessionRequired',
+      message: 'Sign in to access this resource.',
+    });
   });
 
   it('reads bad cookies and headers as "no session", clears them, never a 500', async () => {
@@ -242,7 +246,11 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     for (const value of junk) {
       const res = await fetch(`${t.url}/me`, { headers: { cookie: `authjs.session-token=${value}` } });
       expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ error: 'InvalidSession' });
+      expect(await res.json()).toEqual({
+        statusCode: 401,
+        error: 'InvalidSession',
+        message: 'The session is invalid or was revoked. Sign in again.',
+      });
       expect(res.headers.getSetCookie().join()).toMatch(/authjs\.session-token=;/);
       const session = await fetch(`${t.url}/auth/session`, { headers: { cookie: `authjs.session-token=${value}` } });
       expect(session.status).toBe(200);
@@ -251,7 +259,8 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     const hugeHeader = await fetch(`${t.url}/auth/session`, {
       headers: { cookie: `a=${'%'.repeat(10_000)}`, 'x-junk': 'y'.repeat(10_000) },
     });
-    expect(hugeHeader.status).toBeLessThan(500);
+    // 20 KB of headers: over Node's 16 KiB limit, refused by Node's HTTP parser before any framework.
+    expect(hugeHeader.status).toBe(431);
   });
 
   it('refuses state-changing POSTs without the CSRF token', async () => {
@@ -262,7 +271,10 @@ describe.each(strategies)('sessions (%s)', (name, strategy, setup, unavailable) 
     expect((await client.get('/me')).status).toBe(200);
     const update = await client.post('/auth/session', { data: { x: 1 } }, { json: true });
     expect(update.status).toBe(400);
-    expect(await update.json()).toMatchObject({ error: 'MissingCSRF' });
+    expect(await update.json()).toEqual({
+      error: 'MissingCSRF',
+      message: 'The CSRF token was missing or wrong: send `csrfToken` from GET /csrf in the body.',
+    });
     const signin = await client.post('/auth/callback/credentials', { username: 'alice', password: 'correct horse' });
     expect(location(signin).searchParams.get('error')).toBe('MissingCSRF');
   });
