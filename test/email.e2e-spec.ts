@@ -378,7 +378,8 @@ describe.each(targets)('email magic links on $name', (target) => {
 
       // What mail scanners do: HEAD, then GET (several times), without cookies.
       const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
-      expect(head.status).toBeLessThan(500);
+      // HEAD is no method of the callback route: a 400 on both platforms, and the token is untouched.
+      expect(head.status).toBe(400);
       for (let i = 0; i < 3; i++) expect((await fetch(link, { redirect: 'manual' })).status).toBe(200);
       expect(await tokenRows(email)).toHaveLength(1);
 
