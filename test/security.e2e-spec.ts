@@ -597,7 +597,9 @@ describe('headers on every answer', () => {
     expect(location(first).pathname).toBe('/me');
     expect(first.headers.get('referrer-policy')).toBe('no-referrer');
     const replay = await fetch(back.url.href, { redirect: 'manual', headers: { cookie: cookies } });
-    expect(location(replay).searchParams.get('error')).toBeTruthy();
+    expect(replay.status).toBe(302);
+    expect(location(replay).pathname).toBe('/auth/error');
+    expect(location(replay).searchParams.get('error')).toBe('InvalidCheck');
     expect(replay.headers.get('referrer-policy')).toBe('no-referrer');
   });
 });

@@ -1,4 +1,4 @@
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { PayloadTooLargeException } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isUnderPrefix } from './response-headers.js';
@@ -54,7 +54,7 @@ export function installFastifyHooks(
       return payload;
     }
     let seen = 0;
-    return payload.pipe(
+    const limited = payload.pipe(
       new Transform({
         transform(chunk: Buffer, _encoding, done) {
           seen += chunk.length;
@@ -62,5 +62,33 @@ export function installFastifyHooks(
         },
       }),
     );
+    if (!JSON_TYPE.test(String(request.headers['content-type'] ?? ''))) return limited;
+    // JSON is read here (at most the limit) and parsed once, so that a malformed body is the module's
+    // 400 InvalidRequest rather than Fastify's parser error, whose body names its internals; a body
+    // that parses goes on to Fastify's parser unchanged.
+    const chunks: Buffer[] = [];
+    for await (const chunk of limited) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (body.length > 0 && !parsesAsJson(body)) {
+      refuse(request, reply, { status: 400, json: MALFORMED });
+      return Readable.from([]);
+    }
+    return Readable.from([body]);
   });
+}
+
+const JSON_TYPE = /^\s*application\/json\s*(;|$)/i;
+
+/** What a JSON body that does not parse answers (as on Express, through the module's writer). */
+const MALFORMED = { error: 'InvalidRequest', message: 'The request body is malformed.' };
+
+/** Whether `body` is UTF-8 JSON Fastify's parser accepts (it refuses `__proto__` keys too). */
+function parsesAsJson(body: Buffer): boolean {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    JSON.parse(text);
+    return !/"__proto__"\s*:/.test(text) && !/"constructor"\s*:\s*\{[^}]*"prototype"\s*:/.test(text);
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/html-checks.js';
+import { externalResources, parseTags, visibleInputs } from '../../test/setup/html-checks.js';
 import { renderEmailConfirmPage } from './email-confirm.page.js';
 
 const theme = { colorScheme: 'auto', logo: '', brandColor: '', buttonText: '' } as const;
@@ -24,7 +24,8 @@ describe('renderEmailConfirmPage', () => {
     });
     expect(tags.some((t) => t.name === 'button' && t.attrs.type === 'submit')).toBe(true);
     expect(tags.some((t) => t.name === 'script')).toBe(false);
-    expect(unlabeledInputs(html)).toEqual([]);
+    // Hidden fields only: nothing to label (the test says so rather than finding no unlabelled input).
+    expect(visibleInputs(html)).toEqual([]);
     expect(externalResources(html)).toEqual([]);
   });
 

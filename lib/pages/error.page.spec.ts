@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/html-checks.js';
+import { externalResources, parseTags, visibleInputs } from '../../test/setup/html-checks.js';
 import { errorPageStatus, renderErrorPage } from './error.page.js';
 
 const theme = { colorScheme: 'auto', logo: '', brandColor: '', buttonText: '' } as const;
@@ -79,7 +79,7 @@ describe('renderErrorPage', () => {
   it('is self-contained, with no inputs to label', () => {
     const html = renderErrorPage({ ...base, error: 'AccessDenied', theme: { ...theme, colorScheme: 'dark' } });
     expect(externalResources(html)).toEqual([]);
-    expect(unlabeledInputs(html)).toEqual([]);
+    expect(visibleInputs(html)).toEqual([]);
     expect(html).toContain('<body class="theme-dark">');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/html-checks.js';
+import { externalResources, parseTags, unlabeledInputs, visibleInputs } from '../../test/setup/html-checks.js';
 import { AUTH, params, provider } from './fixtures/signin-page.fixture.js';
 import { renderSignInPage } from './signin.page.js';
 
@@ -70,6 +70,7 @@ describe('renderSignInPage', () => {
     });
 
     it('still labels every input', () => {
+      expect(visibleInputs(html)).toEqual(['<input name="email">', '<input name="u"><script>">']);
       expect(unlabeledInputs(html)).toEqual([]);
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { externalResources, parseTags, unlabeledInputs } from '../../test/setup/html-checks.js';
+import { externalResources, parseTags, unlabeledInputs, visibleInputs } from '../../test/setup/html-checks.js';
 import { AUTH, params, provider } from './fixtures/signin-page.fixture.js';
 import { renderSignInPage } from './signin.page.js';
 
@@ -199,6 +199,13 @@ describe('renderSignInPage', () => {
 
   // promise: pages.labels
   it('labels every visible input', () => {
-    expect(unlabeledInputs(renderSignInPage(params({ email: 'a@b.c', error: 'CredentialsSignin' })))).toEqual([]);
+    const html = renderSignInPage(params({ email: 'a@b.c', error: 'CredentialsSignin' }));
+    expect(visibleInputs(html)).toEqual([
+      '<input name="email">',
+      '<input name="username">',
+      '<input name="password">',
+      '<input name="email">',
+    ]);
+    expect(unlabeledInputs(html)).toEqual([]);
   });
 });

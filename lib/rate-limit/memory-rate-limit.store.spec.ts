@@ -3,24 +3,44 @@ import { RateLimited } from '../errors/auth.errors.js';
 import { MemoryRateLimitStore } from './memory-rate-limit.store.js';
 import { RateLimiterService } from './rate-limiter.service.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A clock the test moves by hand: windows end exactly when the test says, with no waiting. */
+function manualClock(start = 1_700_000_000_000) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
+}
 
 describe('MemoryRateLimitStore', () => {
-  it('counts hits in a window that starts with the first hit and then expires', async () => {
-    const store = new MemoryRateLimitStore();
+  it('counts hits in a window that starts with the first hit and ends exactly windowMs later', async () => {
+    const clock = manualClock();
+    const store = new MemoryRateLimitStore({ now: clock.now });
     expect(await store.get('k')).toBeNull();
-    const first = await store.increment('k', 80);
-    expect(first.count).toBe(1);
-    expect(first.msBeforeReset).toBeGreaterThan(60);
-    await sleep(30);
-    const second = await store.increment('k', 80);
-    expect(second.count).toBe(2);
+    expect(await store.increment('k', 80)).toEqual({ count: 1, msBeforeReset: 80 });
+    clock.advance(30);
     // Later hits do not move the window's end.
-    expect(second.msBeforeReset).toBeLessThanOrEqual(first.msBeforeReset - 25);
-    expect((await store.get('k'))?.count).toBe(2);
-    await sleep(70);
+    expect(await store.increment('k', 80)).toEqual({ count: 2, msBeforeReset: 50 });
+    clock.advance(49);
+    expect(await store.get('k')).toEqual({ count: 2, msBeforeReset: 1 });
+    clock.advance(1);
     expect(await store.get('k')).toBeNull();
-    expect((await store.increment('k', 80)).count).toBe(1);
+    expect(await store.increment('k', 80)).toEqual({ count: 1, msBeforeReset: 80 });
+  });
+
+  it('uses Date.now without a clock, and refuses a clock that is not one', async () => {
+    const before = Date.now();
+    const record = await new MemoryRateLimitStore().increment('k', 60_000);
+    expect(record.count).toBe(1);
+    // The window ends windowMs after some instant between `before` and now.
+    expect(record.msBeforeReset).toBeLessThanOrEqual(60_000);
+    expect(record.msBeforeReset).toBeGreaterThanOrEqual(60_000 - (Date.now() - before));
+    expect(() => new MemoryRateLimitStore({ now: 5 as never })).toThrow(TypeError);
+    const broken = new MemoryRateLimitStore({ now: () => Number.NaN });
+    await expect(broken.increment('k', 1000)).rejects.toThrow(TypeError);
+    await expect(broken.get('k')).rejects.toThrow(TypeError);
   });
 
   it('decrements without going below zero and resets keys', async () => {
@@ -39,16 +59,19 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('stays bounded: expired keys go first, then the oldest', async () => {
-    const store = new MemoryRateLimitStore({ maxKeys: 100 });
+    const clock = manualClock();
+    const store = new MemoryRateLimitStore({ maxKeys: 100, now: clock.now });
     for (let i = 0; i < 50; i++) await store.increment(`short-${i}`, 20);
-    await sleep(30);
+    clock.advance(20);
     for (let i = 0; i < 60; i++) await store.increment(`long-${i}`, 60_000);
     // The 50 expired keys were swept to make room, the live ones kept.
     expect(store.size).toBe(60);
     expect((await store.get('long-0'))?.count).toBe(1);
     for (let i = 60; i < 1000; i++) await store.increment(`long-${i}`, 60_000);
-    expect(store.size).toBeLessThanOrEqual(100);
+    // Each time it is full, the oldest tenth (10 keys) goes: 940 more inserts past 100 keys.
+    expect(store.size).toBe(100);
     expect((await store.get('long-999'))?.count).toBe(1);
+    expect((await store.get('long-900'))?.count).toBe(1);
     expect(await store.get('long-0')).toBeNull();
     expect(() => new MemoryRateLimitStore({ maxKeys: 0 })).toThrow(RangeError);
   });
@@ -56,7 +79,8 @@ describe('MemoryRateLimitStore', () => {
 
 describe('RateLimiterService (memory store)', () => {
   it('lets `limit` hits through per window, refuses the next with RateLimited(retryAfter)', async () => {
-    const limiter = new RateLimiterService(new MemoryRateLimitStore());
+    const clock = manualClock();
+    const limiter = new RateLimiterService(new MemoryRateLimitStore({ now: clock.now }));
     const rule = { limit: 3, windowSeconds: 60 };
     for (let i = 0; i < 3; i++) {
       await limiter.check('ip:1', rule);
@@ -66,8 +90,7 @@ describe('RateLimiterService (memory store)', () => {
     const error = await limiter.hit('ip:1', rule).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimited);
     expect((error as RateLimited).type).toBe('RateLimited');
-    expect((error as RateLimited).retryAfter).toBeGreaterThanOrEqual(59);
-    expect((error as RateLimited).retryAfter).toBeLessThanOrEqual(60);
+    expect((error as RateLimited).retryAfter).toBe(60);
     // Other keys are independent.
     await limiter.hit('ip:2', rule);
     expect(await limiter.status('ip:2')).toEqual({ count: 1, retryAfter: 60 });
@@ -84,13 +107,20 @@ describe('RateLimiterService (memory store)', () => {
     await expect(limiter.hit('k', rule)).rejects.toBeInstanceOf(RateLimited);
   });
 
-  it('opens again when the window ends', async () => {
-    const limiter = new RateLimiterService(new MemoryRateLimitStore());
-    const rule = { limit: 1, windowSeconds: 0.05 };
+  it('opens again exactly when the window ends, with retryAfter counting down', async () => {
+    const clock = manualClock();
+    const limiter = new RateLimiterService(new MemoryRateLimitStore({ now: clock.now }));
+    const rule = { limit: 1, windowSeconds: 10 };
     await limiter.hit('k', rule);
-    await expect(limiter.hit('k', rule)).rejects.toMatchObject({ retryAfter: 1 });
-    await sleep(60);
+    await expect(limiter.hit('k', rule)).rejects.toMatchObject({ retryAfter: 10 });
+    clock.advance(5_500);
+    await expect(limiter.check('k', rule)).rejects.toMatchObject({ retryAfter: 5 });
+    clock.advance(4_499);
+    await expect(limiter.check('k', rule)).rejects.toMatchObject({ retryAfter: 1 });
+    clock.advance(1);
+    await limiter.check('k', rule);
     await limiter.hit('k', rule);
+    expect(await limiter.status('k')).toEqual({ count: 1, retryAfter: 10 });
   });
 
   it('refuses nonsensical rules', async () => {

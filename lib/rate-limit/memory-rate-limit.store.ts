@@ -7,6 +7,11 @@ export interface MemoryRateLimitStoreOptions {
    * bounded whatever keys clients make up. @default 100000
    */
   maxKeys?: number;
+  /**
+   * The clock, in milliseconds since the epoch: windows start and end by it. Tests pass a clock they
+   * move by hand, so a window's end is exact rather than waited for. @default Date.now
+   */
+  now?: () => number;
 }
 
 interface Entry {
@@ -22,12 +27,16 @@ interface Entry {
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly entries = new Map<string, Entry>();
   private readonly maxKeys: number;
+  private readonly now: () => number;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
     const maxKeys = options.maxKeys ?? 100_000;
     if (!Number.isInteger(maxKeys) || maxKeys < 1)
       throw new RangeError('MemoryRateLimitStore: maxKeys must be a positive integer.');
     this.maxKeys = maxKeys;
+    const now = options.now ?? Date.now;
+    if (typeof now !== 'function') throw new TypeError('MemoryRateLimitStore: now must be a function.');
+    this.now = now;
   }
 
   /** Number of keys held (expired ones included until they are swept). */
@@ -36,7 +45,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async increment(key: string, windowMs: number): Promise<RateLimitRecord> {
-    const now = Date.now();
+    const now = this.clock();
     let entry = this.live(key, now);
     if (!entry) {
       this.makeRoom(now);
@@ -48,13 +57,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async get(key: string): Promise<RateLimitRecord | null> {
-    const now = Date.now();
+    const now = this.clock();
     const entry = this.live(key, now);
     return entry ? { count: entry.count, msBeforeReset: entry.resetAt - now } : null;
   }
 
   async decrement(key: string): Promise<void> {
-    const entry = this.live(key, Date.now());
+    const entry = this.live(key, this.clock());
     if (entry && entry.count > 0) entry.count -= 1;
   }
 
@@ -65,6 +74,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Forgets every key (e.g. between tests). */
   clear(): void {
     this.entries.clear();
+  }
+
+  /** The injected clock's reading; one that is not a finite number fails closed (throws). */
+  private clock(): number {
+    const now = this.now();
+    if (typeof now !== 'number' || !Number.isFinite(now))
+      throw new TypeError('MemoryRateLimitStore: the clock returned no finite number.');
+    return now;
   }
 
   private live(key: string, now: number): Entry | undefined {

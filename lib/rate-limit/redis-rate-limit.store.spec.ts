@@ -6,11 +6,15 @@ import { RateLimited } from '../errors/auth.errors.js';
 import { RateLimiterService } from './rate-limiter.service.js';
 import { RedisRateLimitStore } from './redis-rate-limit.store.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 const describeRedis = (await redisAvailable('RedisRateLimitStore')) ? describe : describe.skip;
 /** The first instance's connection, also used to look at Redis directly. */
 let probe: Redis | null = null;
+
+/** Redis's clock (TIME), in milliseconds. */
+async function redisNowMs(): Promise<number> {
+  const [seconds, micros] = await probe!.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
 
 describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', () => {
   const clients: Redis[] = [];
@@ -47,16 +51,27 @@ describeRedis('RedisRateLimitStore (real Redis, several instances sharing it)', 
   });
 
   it('keeps the window from the first hit, and the key expires with it', async () => {
-    const first = await stores[0].increment('window', 150);
-    expect(first).toMatchObject({ count: 1 });
-    await sleep(60);
-    const second = await stores[1].increment('window', 150);
+    // No waiting: Redis's own clock (TIME) brackets the expiry the first hit set, and the test moves
+    // the remaining time itself (PEXPIRE), as if the window had partly or wholly run out.
+    const key = `${prefix}window`;
+    const before = await redisNowMs();
+    expect(await stores[0].increment('window', 150_000)).toMatchObject({ count: 1 });
+    const after = await redisNowMs();
+    const expiresAt = Number(await probe!.call('PEXPIRETIME', key));
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 150_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + 150_000);
+    // 110 s later, as far as the key knows: a second hit counts in the same window, which keeps its end.
+    await probe!.pexpire(key, 40_000);
+    const second = await stores[1].increment('window', 150_000);
     expect(second.count).toBe(2);
-    expect(second.msBeforeReset).toBeLessThan(first.msBeforeReset - 40);
-    await sleep(120);
+    expect(second.msBeforeReset).toBeGreaterThan(0);
+    expect(second.msBeforeReset).toBeLessThanOrEqual(40_000);
+    expect(Number(await probe!.call('PEXPIRETIME', key))).toBeLessThanOrEqual(expiresAt);
+    // The window ends (a non-positive PEXPIRE expires the key now): the count starts from zero.
+    await probe!.pexpire(key, 0);
     expect(await stores[2].get('window')).toBeNull();
-    expect(await probe!.exists(`${prefix}window`)).toBe(0);
-    expect((await stores[2].increment('window', 150)).count).toBe(1);
+    expect(await probe!.exists(key)).toBe(0);
+    expect(await stores[2].increment('window', 150_000)).toMatchObject({ count: 1 });
   });
 
   it('repairs a key left without expiry', async () => {

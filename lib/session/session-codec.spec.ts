@@ -81,12 +81,16 @@ describe('SessionCodec: finding the token', () => {
 describe('SessionCodec: encoding and decoding session JWTs', () => {
   it('round-trips a token, expiring after jwt.maxAge', async () => {
     const { codec } = await sessionParts({ jwt: { maxAge: HOUR } });
-    const now = Date.now();
+    const before = Date.now();
     const raw = await codec.encode(false, { sub: 'u1', email: 'a@b.test' });
+    const now = Date.now();
     const decoded = await codec.decode(raw, false, now);
     expect(decoded).toMatchObject({ status: 'valid', token: { sub: 'u1', email: 'a@b.test' } });
     const expMs = decoded.status === 'valid' ? decoded.expMs : 0;
-    expect(Math.abs(expMs - (now + HOUR * 1000))).toBeLessThan(5_000);
+    // exp is in whole seconds, maxAge after the encoding instant (bracketed by the clock, no slack).
+    expect(expMs).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + HOUR * 1000);
+    expect(expMs).toBeLessThanOrEqual(now + HOUR * 1000);
+    expect(await codec.decode(raw, false, expMs - 1)).toMatchObject({ status: 'valid' });
     expect(await codec.decode(raw, false, expMs + 60_000)).toEqual({ status: 'expired' });
   });
 

@@ -29,6 +29,7 @@ import {
 } from './fixtures.js';
 import { generateRequest, type Fixtures, type FuzzRequest, type FuzzTarget } from './generator.js';
 import { mixSeed, Rng } from './prng.js';
+import { isStrictCi } from '../setup/ci.js';
 import { finish, sendRaw, type WireResponse } from './wire.js';
 
 const ORIGIN = 'http://app.test';
@@ -54,8 +55,7 @@ const USERS = new Map([
 ]);
 
 function parseSeed(raw: string | undefined): number {
-  if (raw === 'random' || ((raw === undefined || raw === '') && process.env.CI !== 'true'))
-    return randomInt(0, 2 ** 32 - 1);
+  if (raw === 'random' || ((raw === undefined || raw === '') && !isStrictCi())) return randomInt(0, 2 ** 32 - 1);
   // CI's seed: a gate must not fail on a seed nobody has tried. New seeds are explored locally (the
   // default there is random) or with `FUZZ_SEED=random`.
   if (raw === undefined || raw === '') return 20261125;

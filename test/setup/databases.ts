@@ -13,7 +13,7 @@
  *
  * A target whose server does not answer is `available: false` with a `reason`: `describe.each` over
  * {@link databaseTargets} then skips its block (use {@link describeIf} or `target.describe`) after
- * printing one line saying why, unless `CI=true`, where an unreachable server throws and fails the run.
+ * printing one line saying why, unless the run is strict (`CI` set, see `isStrictCi` in `ci.ts`), where an unreachable server throws and fails the run.
  *
  * Server URLs: `AUTH_TEST_POSTGRES_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`) and
  * `AUTH_TEST_MARIADB_URL` (default `mysql://root@127.0.0.1:3306`).
@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from '@jest/globals';
 import type { DataSourceOptions } from 'typeorm';
+import { isStrictCi, STRICT_HINT } from './ci.js';
 
 /** The databases the suites run on. */
 export type DatabaseName = 'sqlite' | 'postgres' | 'mariadb';
@@ -31,7 +32,7 @@ export type DatabaseName = 'sqlite' | 'postgres' | 'mariadb';
 /** One database server to run a suite against. */
 export interface DatabaseTarget {
   name: DatabaseName;
-  /** False when the server did not answer (the suite is then skipped, or fails with `CI=true`). */
+  /** False when the server did not answer (the suite is then skipped, or fails in strict CI). */
   available: boolean;
   /** Why the target is unavailable. */
   reason?: string;
@@ -54,8 +55,6 @@ export interface TestDatabase {
 export const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** @default 'mysql://root@127.0.0.1:3306' */
 export const MARIADB_URL = process.env.AUTH_TEST_MARIADB_URL ?? 'mysql://root@127.0.0.1:3306';
-
-const IN_CI = process.env.CI === 'true';
 
 function urlWithDatabase(base: string, dbName: string): string {
   const url = new URL(base);
@@ -85,7 +84,7 @@ const DEFINITIONS: Record<
 };
 
 /**
- * The database targets, each probed once (a connection attempt, 3 s at most). With `CI=true`, an
+ * The database targets, each probed once (a connection attempt, 3 s at most). In strict CI (`isStrictCi`), an
  * unreachable server throws here, failing the suite: CI must run every database.
  *
  * @param names Which databases the suite runs on. @default ['sqlite', 'postgres', 'mariadb']
@@ -101,7 +100,8 @@ export async function databaseTargets(
         await probe();
       } catch (error) {
         reason = `${name} is not reachable (${(error as Error).message || String(error)})`;
-        if (IN_CI) throw new Error(`CI=true and ${reason}: every database must run in CI.`, { cause: error });
+        if (isStrictCi())
+          throw new Error(`CI=${process.env.CI} and ${reason}: every database must run in CI.`, { cause: error });
       }
       const available = reason === undefined;
       return { name, available, reason, options, describe: describeIf(available, reason) };
@@ -117,7 +117,7 @@ export function describeIf(condition: boolean, reason?: string): typeof describe
   if (condition) return describe;
   const skip = ((name: string, fn: () => void) => {
     // stderr rather than console.warn, which jest decorates with a stack frame: one line, as promised.
-    process.stderr.write(`[skipped] ${name}: ${reason ?? 'unavailable'} (set CI=true to fail instead)\n`);
+    process.stderr.write(`[skipped] ${name}: ${reason ?? 'unavailable'} (${STRICT_HINT})\n`);
     describe.skip(name, fn);
   }) as typeof describe;
   return Object.assign(skip, describe);

@@ -41,10 +41,24 @@ function decode(s: string): string {
 export function unlabeledInputs(html: string): string[] {
   const tags = parseTags(html);
   const labelled = new Set(tags.filter((t) => t.name === 'label' && t.attrs.for).map((t) => t.attrs.for));
-  return tags
-    .filter((t) => (t.name === 'input' && t.attrs.type !== 'hidden') || t.name === 'select' || t.name === 'textarea')
+  return visibleInputTags(tags)
     .filter((t) => !(t.attrs.id && labelled.has(t.attrs.id)) && !t.attrs['aria-label'] && !t.attrs['aria-labelledby'])
     .map((t) => `<${t.name} name="${t.attrs.name ?? ''}">`);
+}
+
+/**
+ * The inputs a label check applies to (every input but hidden ones, selects, text areas), as
+ * `<input name="email">`: a test of {@link unlabeledInputs} first says which inputs the page has,
+ * so "none unlabelled" is never true merely because there were none.
+ */
+export function visibleInputs(html: string): string[] {
+  return visibleInputTags(parseTags(html)).map((t) => `<${t.name} name="${t.attrs.name ?? ''}">`);
+}
+
+function visibleInputTags(tags: ReturnType<typeof parseTags>): ReturnType<typeof parseTags> {
+  return tags.filter(
+    (t) => (t.name === 'input' && t.attrs.type !== 'hidden') || t.name === 'select' || t.name === 'textarea',
+  );
 }
 
 /**

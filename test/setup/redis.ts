@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { isStrictCi } from './ci.js';
 
 /** The Redis the tests use (the machine's, unless `REDIS_URL` says otherwise). */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -25,7 +26,7 @@ export async function connectRedis(url = REDIS_URL): Promise<Redis | null> {
 /**
  * Whether Redis answers (the probe's connection is closed again: suites connect in their own
  * `beforeAll`, so a run that filters their tests out leaves no connection open). When it does not,
- * under `CI=true` this throws (nothing may be skipped in CI); otherwise it prints one line saying
+ * in strict CI (`isStrictCi`: any `CI` but empty, `false`, `0`) this throws (nothing may be skipped in CI); otherwise it prints one line saying
  * which suite is skipped and why.
  */
 export async function redisAvailable(suite: string): Promise<boolean> {
@@ -34,8 +35,8 @@ export async function redisAvailable(suite: string): Promise<boolean> {
     await probe.quit();
     return true;
   }
-  if (process.env.CI === 'true')
-    throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=true: the ${suite} tests must run).`);
+  if (isStrictCi())
+    throw new Error(`Redis is not reachable at ${REDIS_URL} (CI=${process.env.CI}: the ${suite} tests must run).`);
   console.warn(`Skipping ${suite} tests: Redis is not reachable at ${REDIS_URL}.`);
   return false;
 }

@@ -3,6 +3,7 @@ import { MemoryAdapter } from '../../adapters/memory.adapter.js';
 import { AUTH_SERVICES } from '../../auth.providers.js';
 import type { AuthModuleOptions } from '../../config/auth-options.interface.js';
 import { CallbackRouteError, CredentialsSignin, InvalidRequest, RateLimited } from '../../errors/auth.errors.js';
+import { MemoryRateLimitStore } from '../../rate-limit/memory-rate-limit.store.js';
 import { Credentials, type CredentialsUserConfig } from '../../providers/credentials.provider.js';
 import { createAuthTestbed, rejectionOf, type AuthTestbed } from '../../sign-in/fixtures/auth-testbed.fixture.js';
 import type { User } from '../../types/common.types.js';
@@ -175,6 +176,26 @@ describe('CredentialsService', () => {
       expect(
         await rejectionOf(submit(bed, flow, { ...GOOD, email: 'new2@example.com' }, '198.51.100.1')),
       ).toBeInstanceOf(CredentialsSignin);
+    });
+
+    it('locks the identifier for exactly windowSeconds from the first failure (injected clock)', async () => {
+      let now = 1_700_000_000_000;
+      const store = new MemoryRateLimitStore({ now: () => now });
+      const { bed, flow, calls } = await credentialsTestbed({
+        authorize: async () => null,
+        provider: { lockout: { maxAttempts: 2, maxAttemptsPerIp: 100, windowSeconds: 60 } },
+        options: { rateLimit: { store } },
+      });
+      for (let i = 0; i < 2; i++) expect(await rejectionOf(submit(bed, flow, GOOD))).toBeInstanceOf(CredentialsSignin);
+      now += 20_000;
+      expect(await rejectionOf(submit(bed, flow, GOOD))).toEqual(new RateLimited(40));
+      now += 39_999;
+      expect(await rejectionOf(submit(bed, flow, GOOD))).toEqual(new RateLimited(1));
+      expect(calls).toHaveLength(2);
+      // The window opened at the first failure ends 60 s after it, to the millisecond.
+      now += 1;
+      expect(await rejectionOf(submit(bed, flow, GOOD))).toBeInstanceOf(CredentialsSignin);
+      expect(calls).toHaveLength(3);
     });
 
     it('is off with lockout: false', async () => {
