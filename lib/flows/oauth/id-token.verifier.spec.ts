@@ -75,7 +75,7 @@ describe('IdTokenVerifier: asymmetric signatures (keys from jwks_uri)', () => {
     await verifier.verifySignature(p, as, await rs256());
     await verifier.verifySignature(p, as, await rs256());
     expect(server.received.length - before).toBe(1);
-    expect(debug).toContainEqual(['oauth_jwks_fetched', { provider: 'idp', keys: 1 }]);
+    expect(debug).toContainEqual(['oauth_jwks_fetched', { provider: 'idp', jwkCount: 1 }]);
   });
 
   it('refuses a token whose signature does not verify', async () => {

@@ -138,7 +138,10 @@ export class IdTokenVerifier {
     if (!body || typeof body !== 'object' || !Array.isArray((body as { keys?: unknown }).keys)) {
       throw new OAuthCallbackError(`${p.name}'s JWKS endpoint returned no JSON Web Key Set.`);
     }
-    this.config.logger.debug('oauth_jwks_fetched', { provider: p.id, keys: (body as { keys: unknown[] }).keys.length });
+    this.config.logger.debug('oauth_jwks_fetched', {
+      provider: p.id,
+      jwkCount: (body as { keys: unknown[] }).keys.length,
+    });
     return body;
   }
 }
