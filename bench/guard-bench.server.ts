@@ -6,6 +6,7 @@ import { type CanActivate, Controller, Get, Injectable, Module, UseGuards, type 
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
@@ -33,6 +34,8 @@ export interface BenchServerConfig {
   /** Database: session rows stored in all (>= tokens; the rest are other users' sessions). */
   rows?: number;
   tokensFile?: string;
+  /** Writes a V8 CPU profile (`.cpuprofile`) of the server from READY to SIGTERM to this path. */
+  cpuProfile?: string;
 }
 
 /** What the server prints after `READY `. */
@@ -128,11 +131,30 @@ async function main(): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
 
   const ready: BenchServerReady = { port, cookie: cookies[0], userId, rss: process.memoryUsage().rss, plan };
+  const stopProfile = config.cpuProfile ? await startProfile(config.cpuProfile) : undefined;
   process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
 
   process.once('SIGTERM', () => {
-    void app.close().finally(() => process.exit(0));
+    void (stopProfile?.() ?? Promise.resolve()).then(() => app.close()).finally(() => process.exit(0));
   });
+}
+
+/** Starts V8's CPU profiler (start-up and seeding left out); the returned function writes the profile. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 /**

@@ -12,8 +12,9 @@
 //
 // Settings (environment): BENCH_ROUNDS (default 5), BENCH_DURATION seconds per round (default 2),
 // BENCH_CONNECTIONS (default 16), BENCH_SCENARIOS (comma-separated ids, default all),
-// BENCH_CPU_PROF=1 (profile the server with `node --cpu-prof`: one .cpuprofile per scenario in
-// .bench-prof/, summarised by bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
+// BENCH_CPU_PROF=1 (profile the server under load, from READY to exit, with V8's sampling profiler,
+// what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
+// bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
 // AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -189,14 +190,10 @@ const SCENARIOS: Scenario[] = [
 const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
 
 /** Starts the bench server (pinned to core 1 when possible) and waits for its READY line. */
-function startServer(
-  config: BenchServerConfig,
-  profileDir?: string,
-): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
+function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
   // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
   const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const args = [...process.execArgv, '--expose-gc', ...profile, script, JSON.stringify(config)];
+  const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
   const child = canPin
     ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -311,10 +308,13 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     await rm(profileDir, { recursive: true, force: true });
     await mkdir(profileDir, { recursive: true });
   }
-  const { child, ready } = await startServer(
-    { ...prepared.config, tokens: scenario.tokens, rows: scenario.rows, tokensFile },
-    profileDir,
-  );
+  const { child, ready } = await startServer({
+    ...prepared.config,
+    tokens: scenario.tokens,
+    rows: scenario.rows,
+    tokensFile,
+    ...(profileDir ? { cpuProfile: join(profileDir, 'server.cpuprofile') } : {}),
+  });
   let peakMiB: number | undefined;
   try {
     const cookies = (await readFile(tokensFile, 'utf8')).split('\n');

@@ -1,0 +1,93 @@
+// Summarises the server profiles of a `BENCH_CPU_PROF=1 npm run bench` run (.bench-prof/<scenario>/
+// *.cpuprofile, written by `node --cpu-prof`): per scenario, the share of the busy CPU time spent in
+// each part (this library, Nest, Express, the database driver, TypeORM, Node's own code, GC) and
+// the functions with the most self time. Run: `node .bench-dist/bench/cpu-profile-summary.js`
+// after the profiled bench (it is compiled with the bench); prints Markdown.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The part of the stack a frame belongs to, from its script's path. */
+function partOf(url: string, name: string): string {
+  if (name === '(garbage collector)') return 'GC';
+  if (name === '(program)' || name === '(root)') return 'V8 / native';
+  if (url.includes('/node_modules/')) {
+    const after = url.slice(url.lastIndexOf('/node_modules/') + '/node_modules/'.length);
+    const pkg = after.startsWith('@') ? after.split('/').slice(0, 2).join('/') : after.split('/')[0];
+    if (pkg.startsWith('@nestjs/')) return 'Nest';
+    if (['express', 'router', 'body-parser', 'finalhandler', 'send', 'serve-static', 'qs', 'cookie'].includes(pkg))
+      return pkg === 'cookie' ? 'cookie (parser)' : 'Express';
+    if (['pg', 'pg-protocol', 'pg-types', 'pg-pool', 'postgres-date', 'pg-connection-string'].includes(pkg))
+      return 'pg (driver)';
+    if (pkg === 'better-sqlite3') return 'better-sqlite3';
+    if (pkg === 'typeorm') return 'TypeORM';
+    if (pkg === 'jose') return 'jose';
+    return `other packages (${pkg})`;
+  }
+  if (url.includes('/lib/')) return 'nestjs-auth (lib/)';
+  if (url.includes('/bench/')) return 'bench app';
+  if (url.startsWith('node:') || url === '') return 'Node.js core / native';
+  return 'other';
+}
+
+async function summarise(file: string, top: number): Promise<string[]> {
+  const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++)
+    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  let busy = 0;
+  const parts = new Map<string, number>();
+  const functions = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const node = byId.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)') continue;
+    busy += us;
+    const part = partOf(url, functionName);
+    parts.set(part, (parts.get(part) ?? 0) + us);
+    const where = url ? `${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : '';
+    const key = `\`${functionName || '(anonymous)'}\` ${where} [${part}]`;
+    functions.set(key, (functions.get(key) ?? 0) + us);
+  }
+  const pct = (us: number) => `${((100 * us) / busy).toFixed(1)}%`;
+  const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
+  return [
+    `Busy CPU ${(busy / 1e6).toFixed(1)} s. By part: ${sorted(parts)
+      .map(([k, v]) => `${k} ${pct(v)}`)
+      .join(', ')}.`,
+    '',
+    `Top ${top} functions by self time:`,
+    '',
+    ...sorted(functions)
+      .slice(0, top)
+      .map(([k, v]) => `- ${pct(v)} ${k}`),
+  ];
+}
+
+async function main(): Promise<void> {
+  const root = join(process.cwd(), '.bench-prof');
+  const top = Number(process.env.PROFILE_TOP ?? 12);
+  const out: string[] = [];
+  for (const scenario of (await readdir(root)).sort()) {
+    const files = (await readdir(join(root, scenario))).filter((f) => f.endsWith('.cpuprofile'));
+    if (!files.length) continue;
+    out.push(`### ${scenario}`, '', ...(await summarise(join(root, scenario, files[0]), top)), '');
+  }
+  console.log(out.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
