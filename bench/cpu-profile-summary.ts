@@ -2,8 +2,9 @@
 // *.cpuprofile, written by `node --cpu-prof`): per scenario, the share of the busy CPU time spent in
 // each part (this library, Nest, Express, the database driver, TypeORM, Node's own code, GC) and
 // the functions with the most self time. Run: `node .bench-dist/bench/cpu-profile-summary.js`
-// after the profiled bench (it is compiled with the bench); prints Markdown.
-import { readdir, readFile } from 'node:fs/promises';
+// after the profiled bench (it is compiled with the bench); replaces the "CPU profiles" section at
+// the end of bench/RESULTS.md (which `npm run bench` keeps) and prints it.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 interface ProfileNode {
@@ -32,13 +33,15 @@ function partOf(url: string, name: string): string {
     if (pkg === 'better-sqlite3') return 'better-sqlite3';
     if (pkg === 'typeorm') return 'TypeORM';
     if (pkg === 'jose') return 'jose';
-    return `other packages (${pkg})`;
+    return 'other packages';
   }
   if (url.includes('/lib/')) return 'nestjs-auth (lib/)';
   if (url.includes('/bench/')) return 'bench app';
   if (url.startsWith('node:') || url === '') return 'Node.js core / native';
   return 'other';
 }
+
+const PROFILE_HEADING = '## CPU profiles';
 
 async function summarise(file: string, top: number): Promise<string[]> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
@@ -77,14 +80,25 @@ async function summarise(file: string, top: number): Promise<string[]> {
 
 async function main(): Promise<void> {
   const root = join(process.cwd(), '.bench-prof');
-  const top = Number(process.env.PROFILE_TOP ?? 12);
+  const top = Number(process.env.PROFILE_TOP ?? 10);
   const out: string[] = [];
   for (const scenario of (await readdir(root)).sort()) {
     const files = (await readdir(join(root, scenario))).filter((f) => f.endsWith('.cpuprofile'));
     if (!files.length) continue;
     out.push(`### ${scenario}`, '', ...(await summarise(join(root, scenario, files[0]), top)), '');
   }
-  console.log(out.join('\n'));
+  const section = [
+    PROFILE_HEADING,
+    '',
+    `Profiled ${new Date().toISOString().slice(0, 10)} with \`BENCH_CPU_PROF=1\` (V8 sampling profiler in the server from READY to exit: warm-up and rounds of both routes, start-up and seeding left out; the request rates of a profiled run are not reported). Shares are of the server's busy CPU time (idle excluded); "self" time is time in the function itself, not its callees.`,
+    '',
+    ...out,
+  ].join('\n');
+  const resultsFile = join(process.cwd(), 'bench', 'RESULTS.md');
+  const results = await readFile(resultsFile, 'utf8');
+  const at = results.indexOf(PROFILE_HEADING);
+  await writeFile(resultsFile, `${(at >= 0 ? results.slice(0, at) : `${results}\n`).trimEnd()}\n\n${section}`);
+  console.log(section);
 }
 
 main().catch((error: unknown) => {

@@ -13,6 +13,7 @@ import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { encode } from '../lib/session/jwt.js';
+import { jweMinter } from './mint-jwe.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 
@@ -109,14 +110,17 @@ async function main(): Promise<void> {
   let plan: string | undefined;
   if (config.strategy === 'jwt') {
     userId = 'bench-user-0';
-    for (let i = 0; i < count; i++) {
-      const token = await encode({
-        token: { sub: `bench-user-${i}`, name: `Bench User ${i}`, email: `bench-${i}@example.com`, picture: null },
-        secret: config.secret,
-        salt: cookieName,
-      });
-      cookies.push(`${cookieName}=${token}`);
-    }
+    // The first with the library's encoder (jose); the rest with the same construction written
+    // against node:crypto (bench/mint-jwe.ts), tens of times faster: 50,000 tokens in a second or two.
+    const claims = (i: number) => ({
+      sub: `bench-user-${i}`,
+      name: `Bench User ${i}`,
+      email: `bench-${i}@example.com`,
+      picture: null,
+    });
+    cookies.push(`${cookieName}=${await encode({ token: claims(0), secret: config.secret, salt: cookieName })}`);
+    const mint = jweMinter(config.secret, cookieName);
+    for (let i = 1; i < count; i++) cookies.push(`${cookieName}=${mint(claims(i))}`);
   } else {
     const seeded = await seedSessions(app.get<Adapter>(Adapter, { strict: false }), app.get(DataSource), {
       tokens: count,

@@ -29,9 +29,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const WARMUP = 2;
+const WARMUP = 1;
 const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
 const MIB = 1024 * 1024;
+/** The heading of the CPU profile section of bench/RESULTS.md, kept across runs. */
+const PROFILE_HEADING = '## CPU profiles';
 const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = randomBytes(32).toString('hex');
 
@@ -422,7 +424,7 @@ async function main(): Promise<void> {
   const md = table(results);
   console.log(`\n${md}\n`);
   const plans = results
-    .filter((r) => r.plan)
+    .filter((r) => r.plan && (r.scenario.tokens ?? 1) > 1)
     .map((r) => [`${r.scenario.label}:`, '', '```', r.plan!, '```', ''].join('\n'));
   const totalSeconds = (Date.now() - runStarted) / 1000;
   const report = [
@@ -450,7 +452,11 @@ async function main(): Promise<void> {
     console.log('Profiled run (BENCH_CPU_PROF=1): bench/RESULTS.md left as it was; profiles in .bench-prof/.');
     return;
   }
-  await writeFile(join(process.cwd(), 'bench', 'RESULTS.md'), report);
+  // The CPU profile summary (written by bench/cpu-profile-summary.ts from a profiled run) is kept.
+  const resultsFile = join(process.cwd(), 'bench', 'RESULTS.md');
+  const previous = await readFile(resultsFile, 'utf8').catch(() => '');
+  const profiles = previous.indexOf(PROFILE_HEADING);
+  await writeFile(resultsFile, profiles >= 0 ? `${report}\n${previous.slice(profiles)}` : report);
   console.log('Wrote bench/RESULTS.md');
 }
 

@@ -141,7 +141,8 @@ export async function encode(params: JWTEncodeParams): Promise<string> {
  * in the future, makes the token invalid.
  *
  * Unlike Auth.js's `decode`, this never throws on bad input: a missing, malformed, tampered,
- * expired or foreign token yields `null`.
+ * expired or foreign token yields `null`. Decryption uses `node:crypto` directly (see
+ * jwe-decrypt.ts): compressed (`zip`) tokens, `crit` headers and non-canonical base64url are refused.
  *
  * @throws MissingSecret when no secret is given; TypeError when the salt is missing
  */
