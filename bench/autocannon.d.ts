@@ -22,6 +22,13 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** Requests in sequence; `setupRequest` rewrites each one before it is sent. */
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> };
+    }>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

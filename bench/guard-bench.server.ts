@@ -5,11 +5,15 @@ import 'reflect-metadata';
 import { type CanActivate, Controller, Get, Injectable, Module, UseGuards, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { encode } from '../lib/session/jwt.js';
+import { jweMinter } from './mint-jwe.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 
@@ -23,6 +27,16 @@ export interface BenchServerConfig {
   /** `session.jwtRevocation`. */
   jwtRevocation?: boolean;
   secret: string;
+  /**
+   * Distinct sessions to rotate through (default 1): the server mints them (JWT) or stores them
+   * (database) and writes their Cookie headers to `tokensFile`, one a line.
+   */
+  tokens?: number;
+  /** Database: session rows stored in all (>= tokens; the rest are other users' sessions). */
+  rows?: number;
+  tokensFile?: string;
+  /** Writes a V8 CPU profile (`.cpuprofile`) of the server from READY to SIGTERM to this path. */
+  cpuProfile?: string;
 }
 
 /** What the server prints after `READY `. */
@@ -31,6 +45,10 @@ export interface BenchServerReady {
   /** The Cookie header that carries the session. */
   cookie: string;
   userId: string;
+  /** Resident set size after start-up and seeding, bytes. */
+  rss: number;
+  /** Database: the query plan of the session lookup for the first token, when the driver explains. */
+  plan?: string;
 }
 
 /** The floor: a guard that lets everything through, to show what any Nest guard costs. */
@@ -86,34 +104,112 @@ async function main(): Promise<void> {
   const { port } = app.getHttpServer().address() as AddressInfo;
 
   const cookieName = 'authjs.session-token';
-  let sessionToken: string;
+  const count = Math.max(1, config.tokens ?? 1);
+  const cookies: string[] = [];
   let userId: string;
+  let plan: string | undefined;
   if (config.strategy === 'jwt') {
-    userId = 'bench-user';
-    sessionToken = await encode({
-      token: { sub: userId, name: 'Bench User', email: 'bench@example.com', picture: null },
-      secret: config.secret,
-      salt: cookieName,
+    userId = 'bench-user-0';
+    // The first with the library's encoder (jose); the rest with the same construction written
+    // against node:crypto (bench/mint-jwe.ts), tens of times faster: 50,000 tokens in a second or two.
+    const claims = (i: number) => ({
+      sub: `bench-user-${i}`,
+      name: `Bench User ${i}`,
+      email: `bench-${i}@example.com`,
+      picture: null,
     });
+    cookies.push(`${cookieName}=${await encode({ token: claims(0), secret: config.secret, salt: cookieName })}`);
+    const mint = jweMinter(config.secret, cookieName);
+    for (let i = 1; i < count; i++) cookies.push(`${cookieName}=${mint(claims(i))}`);
   } else {
-    const adapter = app.get<Adapter>(Adapter, { strict: false });
-    const user = await adapter.createUser!({
-      email: `bench-${Date.now()}@example.com`,
-      name: 'Bench User',
-      image: null,
-      emailVerified: null,
-    } as never);
-    userId = user.id;
-    sessionToken = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    await adapter.createSession!({ sessionToken, userId, expires: new Date(Date.now() + 24 * 3600 * 1000) });
+    const seeded = await seedSessions(app.get<Adapter>(Adapter, { strict: false }), app.get(DataSource), {
+      tokens: count,
+      rows: Math.max(count, config.rows ?? count),
+    });
+    userId = seeded.userId;
+    plan = seeded.plan;
+    for (const token of seeded.tokens) cookies.push(`${cookieName}=${token}`);
   }
+  if (config.tokensFile) await writeFile(config.tokensFile, cookies.join('\n'));
+  // Settle what seeding allocated, so the RSS reported is the app's, not the seeding's garbage.
+  (globalThis as { gc?: () => void }).gc?.();
 
-  const ready: BenchServerReady = { port, cookie: `${cookieName}=${sessionToken}`, userId };
+  const ready: BenchServerReady = { port, cookie: cookies[0], userId, rss: process.memoryUsage().rss, plan };
+  const stopProfile = config.cpuProfile ? await startProfile(config.cpuProfile) : undefined;
   process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
 
   process.once('SIGTERM', () => {
-    void app.close().finally(() => process.exit(0));
+    void (stopProfile?.() ?? Promise.resolve()).then(() => app.close()).finally(() => process.exit(0));
   });
+}
+
+/** Starts V8's CPU profiler (start-up and seeding left out); the returned function writes the profile. */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/**
+ * Stores `rows` sessions of `tokens` users (session i belongs to user i mod tokens) with one SQL
+ * statement per table, copying the expiry the adapter wrote for a template session so the stored
+ * format is the driver's own. Returns the first `tokens` session tokens (the ones the load rotates),
+ * the first one's user, and the lookup's query plan.
+ */
+async function seedSessions(
+  adapter: Adapter,
+  dataSource: DataSource,
+  { tokens, rows }: { tokens: number; rows: number },
+): Promise<{ tokens: string[]; userId: string; plan?: string }> {
+  const prefix = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const template = await adapter.createUser!({
+    email: `${prefix}-template@example.com`,
+    name: 'Template',
+    image: null,
+    emailVerified: null,
+  } as never);
+  const templateToken = `${prefix}-template`;
+  await adapter.createSession!({
+    sessionToken: templateToken,
+    userId: template.id,
+    // A full `maxAge` (30 days) ahead, as right after sign-in: not due for extension (`updateAge`),
+    // so the load measures reads, not one UPDATE per session on its first visit.
+    expires: new Date(Date.now() + 30 * 24 * 3600 * 1000 - 60_000),
+  });
+  const postgres = dataSource.options.type === 'postgres';
+  const series = (n: number) =>
+    postgres
+      ? `SELECT g - 1 AS n FROM generate_series(1, ${n}) AS g`
+      : `WITH RECURSIVE g(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM g WHERE n + 1 < ${n}) SELECT n FROM g`;
+  const q = (name: string) => dataSource.driver.escape(name);
+  const cat = (...parts: string[]) => parts.join(' || ');
+  await dataSource.query(
+    `INSERT INTO ${q('users')} (${q('id')}, ${q('name')}, ${q('email')}) SELECT ${cat(`'${prefix}-u-'`, 'CAST(n AS TEXT)')}, ${cat(`'Bench User '`, 'CAST(n AS TEXT)')}, ${cat(`'${prefix}-'`, 'CAST(n AS TEXT)', `'@example.com'`)} FROM (${series(tokens)}) s`,
+  );
+  const userOf = postgres ? `MOD(n, ${tokens})` : `n % ${tokens}`;
+  await dataSource.query(
+    `INSERT INTO ${q('sessions')} (${q('sessionToken')}, ${q('userId')}, ${q('expires')}) SELECT ${cat(`'${prefix}-s-'`, 'CAST(n AS TEXT)')}, ${cat(`'${prefix}-u-'`, `CAST(${userOf} AS TEXT)`)}, (SELECT ${q('expires')} FROM ${q('sessions')} WHERE ${q('sessionToken')} = '${templateToken}') FROM (${series(rows)}) s`,
+  );
+  if (postgres) await dataSource.query('ANALYZE');
+  const list = Array.from({ length: tokens }, (_, i) => `${prefix}-s-${i}`);
+  const join = `SELECT s.*, u.* FROM ${q('sessions')} s INNER JOIN ${q('users')} u ON u.${q('id')} = s.${q('userId')} WHERE s.${q('sessionToken')} = '${list[0]}'`;
+  const explained = (await dataSource.query(postgres ? `EXPLAIN ${join}` : `EXPLAIN QUERY PLAN ${join}`)) as Record<
+    string,
+    unknown
+  >[];
+  const plan = explained.map((row) => String(row['QUERY PLAN'] ?? row.detail ?? JSON.stringify(row))).join('\n');
+  return { tokens: list, userId: `${prefix}-u-0`, plan };
 }
 
 main().catch((error: unknown) => {

@@ -7,23 +7,33 @@
 // (and swap order every round) so machine noise hits both; the ratio is the median of the ratios
 // of adjacent rounds. Writes bench/RESULTS.md.
 //
-// Settings (environment): BENCH_ROUNDS (default 10), BENCH_DURATION seconds per round (default 3),
+// Scale scenarios rotate the Cookie header per request through many distinct sessions (50,000 JWTs;
+// 50,000 of 200,000 stored database sessions), the unguarded route sent the same rotation.
+//
+// Settings (environment): BENCH_ROUNDS (default 5), BENCH_DURATION seconds per round (default 2),
 // BENCH_CONNECTIONS (default 16), BENCH_SCENARIOS (comma-separated ids, default all),
+// BENCH_CPU_PROF=1 (profile the server under load, from READY to exit, with V8's sampling profiler,
+// what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
+// bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
 // AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchServerConfig, BenchServerReady } from './guard-bench.server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
-const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const WARMUP = 2;
+const WARMUP = 1;
+const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
+const MIB = 1024 * 1024;
+/** The heading of the CPU profile section of bench/RESULTS.md, kept across runs. */
+const PROFILE_HEADING = '## CPU profiles';
 const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = randomBytes(32).toString('hex');
 
@@ -34,6 +44,9 @@ interface Scenario {
   target?: number;
   /** The guarded route to measure (default `guarded`, the route behind AuthGuard). */
   path?: string;
+  /** Distinct sessions the requests rotate through (default 1), and stored database sessions. */
+  tokens?: number;
+  rows?: number;
   /** Builds the server config; returns `skip` with a reason when a dependency is unavailable. */
   setup(): Promise<{ config: BenchServerConfig; cleanup: () => Promise<void> } | { skip: string }>;
 }
@@ -50,6 +63,11 @@ interface ScenarioResult {
   open?: RouteStats;
   guarded?: RouteStats;
   ratios?: number[];
+  /** Server RSS after start-up and seeding, and its peak (VmHWM) after the load, MiB. */
+  rssMiB?: number;
+  peakMiB?: number;
+  plan?: string;
+  seconds?: number;
 }
 
 // ---- databases ----
@@ -92,6 +110,14 @@ function postgresScenario(cacheTtl: number): Scenario['setup'] {
   };
 }
 
+async function sqliteScenario(): ReturnType<Scenario['setup']> {
+  const file = join(tmpdir(), `nestjs-auth-bench-${randomBytes(4).toString('hex')}.sqlite`);
+  return {
+    config: { strategy: 'database', secret: SECRET, database: { type: 'better-sqlite3', database: file } },
+    cleanup: () => rm(file, { force: true }),
+  };
+}
+
 const SCENARIOS: Scenario[] = [
   {
     // Not AuthGuard: a guard that returns true, for what Nest charges for running any guard at all.
@@ -115,21 +141,48 @@ const SCENARIOS: Scenario[] = [
     }),
   },
   {
-    id: 'sqlite',
-    label: 'Database sessions, SQLite',
-    setup: async () => {
-      const file = join(tmpdir(), `nestjs-auth-bench-${randomBytes(4).toString('hex')}.sqlite`);
-      return {
-        config: { strategy: 'database', secret: SECRET, database: { type: 'better-sqlite3', database: file } },
-        cleanup: () => rm(file, { force: true }),
-      };
-    },
+    id: 'jwt-50k',
+    label: 'JWT sessions, 50,000 distinct cookies rotated',
+    target: 0.8,
+    tokens: 50_000,
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
   },
-  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.5, setup: postgresScenario(0) },
+  { id: 'sqlite', label: 'Database sessions, SQLite', setup: sqliteScenario },
+  {
+    id: 'sqlite-200k',
+    label: 'Database sessions, SQLite, 200,000 rows, 50,000 tokens rotated',
+    target: 0.8,
+    tokens: 50_000,
+    rows: 200_000,
+    setup: sqliteScenario,
+  },
+  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.7, setup: postgresScenario(0) },
+  {
+    id: 'postgres-1k',
+    label: 'Database sessions, PostgreSQL, 1,000 rows, 1,000 tokens rotated',
+    tokens: 1_000,
+    rows: 1_000,
+    setup: postgresScenario(0),
+  },
+  {
+    id: 'postgres-200k',
+    label: 'Database sessions, PostgreSQL, 200,000 rows, 50,000 tokens rotated',
+    target: 0.7,
+    tokens: 50_000,
+    rows: 200_000,
+    setup: postgresScenario(0),
+  },
   {
     id: 'postgres-cache',
     label: 'Database sessions, PostgreSQL, `cacheTtl: 5`',
-    target: 0.85,
+    target: 0.95,
+    setup: postgresScenario(5),
+  },
+  {
+    id: 'postgres-200k-cache',
+    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`, 200,000 rows, 50,000 tokens rotated',
+    tokens: 50_000,
+    rows: 200_000,
     setup: postgresScenario(5),
   },
 ];
@@ -142,7 +195,7 @@ const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).statu
 function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
   // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
   const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
-  const args = [...process.execArgv, script, JSON.stringify(config)];
+  const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
   const child = canPin
     ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -193,8 +246,31 @@ const quantile = (values: number[], q: number) => {
 };
 const median = (values: number[]) => quantile(values, 0.5);
 
-async function load(url: string, cookie: string, duration: number) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { cookie } });
+/**
+ * One load of `duration` seconds on `url`: every request sends the next of `cookies` (a shared
+ * rotation: with 50,000 cookies a cookie comes back once per 50,000 requests).
+ */
+async function load(url: string, cookies: string[], duration: number) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { cookie: cookies[0] },
+    ...(cookies.length > 1
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => {
+                request.headers.cookie = cookies[next];
+                next = next + 1 === cookies.length ? 0 : next + 1;
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
+  });
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
@@ -212,19 +288,46 @@ async function verify(base: string, ready: BenchServerReady): Promise<void> {
   if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
 }
 
+/** Peak and current resident set size of a process (Linux /proc), MiB. */
+async function memoryOf(pid: number | undefined): Promise<{ peak?: number }> {
+  if (pid === undefined) return {};
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return { peak: hwm ? Number(hwm[1]) / 1024 : undefined };
+  } catch {
+    return {};
+  }
+}
+
 async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  const started = Date.now();
   const prepared = await scenario.setup();
   if ('skip' in prepared) return { scenario, skipped: prepared.skip };
-  const { child, ready } = await startServer(prepared.config);
+  const tokensFile = join(tmpdir(), `nestjs-auth-bench-tokens-${randomBytes(4).toString('hex')}.txt`);
+  const profileDir = CPU_PROF ? join(process.cwd(), '.bench-prof', scenario.id) : undefined;
+  if (profileDir) {
+    await rm(profileDir, { recursive: true, force: true });
+    await mkdir(profileDir, { recursive: true });
+  }
+  const { child, ready } = await startServer({
+    ...prepared.config,
+    tokens: scenario.tokens,
+    rows: scenario.rows,
+    tokensFile,
+    ...(profileDir ? { cpuProfile: join(profileDir, 'server.cpuprofile') } : {}),
+  });
+  let peakMiB: number | undefined;
   try {
+    const cookies = (await readFile(tokensFile, 'utf8')).split('\n');
     const base = `http://127.0.0.1:${ready.port}`;
     await verify(base, ready);
     const open: RouteStats = { rps: [], p99: [], failures: 0 };
     const guarded: RouteStats = { rps: [], p99: [], failures: 0 };
     const ratios: number[] = [];
     const guardedPath = scenario.path ?? 'guarded';
-    await load(`${base}/open`, ready.cookie, WARMUP);
-    await load(`${base}/${guardedPath}`, ready.cookie, WARMUP);
+    await load(`${base}/open`, cookies, WARMUP);
+    await load(`${base}/${guardedPath}`, cookies, WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
       const order: Array<[string, RouteStats]> =
         round % 2 === 0
@@ -237,7 +340,7 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
               ['open', open],
             ];
       for (const [path, stats] of order) {
-        const r = await load(`${base}/${path}`, ready.cookie, DURATION);
+        const r = await load(`${base}/${path}`, cookies, DURATION);
         stats.rps.push(r.rps);
         stats.p99.push(r.p99);
         stats.failures += r.failures;
@@ -247,9 +350,20 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
         `  round ${round + 1}/${ROUNDS}: open ${open.rps[round].toFixed(0)} req/s, guarded ${guarded.rps[round].toFixed(0)} req/s, ratio ${ratios[round].toFixed(3)}\n`,
       );
     }
-    return { scenario, open, guarded, ratios };
+    peakMiB = (await memoryOf(child.pid)).peak;
+    return {
+      scenario,
+      open,
+      guarded,
+      ratios,
+      rssMiB: ready.rss / MIB,
+      peakMiB,
+      plan: ready.plan,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     await stopServer(child);
+    await rm(tokensFile, { force: true });
     await prepared.cleanup().catch(() => undefined);
   }
 }
@@ -258,19 +372,19 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
 
 function table(results: ScenarioResult[]): string {
   const rows = [
-    '| Scenario | Unguarded req/s | Guarded req/s | Ratio | Middle half of rounds | Target | Unguarded p99 | Guarded p99 |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Unguarded req/s | Guarded req/s | Ratio | Middle half of rounds | Target | Unguarded p99 | Guarded p99 | RSS after start | Peak RSS |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const target = r.scenario.target !== undefined ? `>= ${r.scenario.target.toFixed(2)}` : '';
     if (r.skipped) {
-      rows.push(`| ${r.scenario.label} | skipped: ${r.skipped} | | | | ${target} | | |`);
+      rows.push(`| ${r.scenario.label} | skipped: ${r.skipped} | | | | ${target} | | | | |`);
       continue;
     }
     const ratio = median(r.ratios!);
     const verdict = r.scenario.target === undefined ? '' : ratio >= r.scenario.target ? ' ✓' : ' ✗';
     rows.push(
-      `| ${r.scenario.label} | ${median(r.open!.rps).toFixed(0)} | ${median(r.guarded!.rps).toFixed(0)} | ${ratio.toFixed(3)}${verdict} | ${quantile(r.ratios!, 0.25).toFixed(2)}–${quantile(r.ratios!, 0.75).toFixed(2)} | ${target} | ${median(r.open!.p99).toFixed(1)} ms | ${median(r.guarded!.p99).toFixed(1)} ms |`,
+      `| ${r.scenario.label} | ${median(r.open!.rps).toFixed(0)} | ${median(r.guarded!.rps).toFixed(0)} | ${ratio.toFixed(3)}${verdict} | ${quantile(r.ratios!, 0.25).toFixed(2)}–${quantile(r.ratios!, 0.75).toFixed(2)} | ${target} | ${median(r.open!.p99).toFixed(1)} ms | ${median(r.guarded!.p99).toFixed(1)} ms | ${r.rssMiB!.toFixed(0)} MiB | ${r.peakMiB?.toFixed(0) ?? '?'} MiB |`,
     );
   }
   return rows.join('\n');
@@ -292,6 +406,7 @@ async function main(): Promise<void> {
 
   // Other work on the machine skews the numbers; the load averages are reported with them.
   const loadBefore = loadavg()[0];
+  const runStarted = Date.now();
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     console.log(`${scenario.label}`);
@@ -303,28 +418,45 @@ async function main(): Promise<void> {
       );
     }
     results.push(result);
+    if (result.seconds !== undefined) console.log(`  (${result.seconds.toFixed(0)} s)`);
   }
 
   const md = table(results);
   console.log(`\n${md}\n`);
+  const plans = results
+    .filter((r) => r.plan && (r.scenario.tokens ?? 1) > 1)
+    .map((r) => [`${r.scenario.label}:`, '', '```', r.plan!, '```', ''].join('\n'));
+  const totalSeconds = (Date.now() - runStarted) / 1000;
   const report = [
     '# Guard benchmark results',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} with ${import.meta.url.endsWith('.ts') ? '`npm run bench`' : 'bench/guard.bench.ts compiled by `tsc`'}.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with ${import.meta.url.endsWith('.ts') ? '`npm run bench`' : 'bench/guard.bench.ts compiled by `tsc`'} (${(totalSeconds / 60).toFixed(1)} minutes).`,
     '',
     `- Machine: ${machine}. 1-minute load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after (anything well above 0 means other processes shared the cores, and the ratios are noisier).`,
     `- ${canPin ? 'Server (one Nest app, Express) pinned to core 1, autocannon to core 0, with `taskset`.' : 'No CPU pinning (taskset or a second core unavailable).'}`,
     `- Per scenario: ${WARMUP} s warm-up per route, then ${ROUNDS} rounds of ${DURATION} s per route with ${CONNECTIONS} connections, guarded and unguarded alternating (order swapped every round).`,
-    "- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser('id')`) against `GET /open` (the same handler and decorator without the guard), both sent the session cookie.",
+    "- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser('id')`) against `GET /open` (the same handler and decorator without the guard), both sent the same session cookies.",
+    '- Scale rows rotate the Cookie header per request through many distinct sessions, the unguarded route sent the same rotation: 50,000 JWTs (five times more than the 10,000 the session cache keeps, so nearly every request decrypts), or 50,000 of 200,000 stored database sessions (each of their own user). Other rows send one cookie.',
     '- The reference row puts a guard whose `canActivate` returns `true` in place of AuthGuard: what Nest itself charges for running any guard, which no guard can get under.',
     '- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them.',
-    '- Database sessions without cache query the database on every request (one `getSessionAndUser`), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup.',
+    '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup; 50,000 tokens rotated at this rate come back every ~5 s, so that row is mostly misses by construction.',
+    '- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario.',
     '',
     md,
     '',
+    '## Session lookup plans',
+    '',
+    ...plans,
   ].join('\n');
-  // Run compiled from .bench-dist/bench/ (npm run bench): the report goes to the repository's bench/.
-  await writeFile(join(process.cwd(), 'bench', 'RESULTS.md'), report);
+  if (CPU_PROF) {
+    console.log('Profiled run (BENCH_CPU_PROF=1): bench/RESULTS.md left as it was; profiles in .bench-prof/.');
+    return;
+  }
+  // The CPU profile summary (written by bench/cpu-profile-summary.ts from a profiled run) is kept.
+  const resultsFile = join(process.cwd(), 'bench', 'RESULTS.md');
+  const previous = await readFile(resultsFile, 'utf8').catch(() => '');
+  const profiles = previous.indexOf(PROFILE_HEADING);
+  await writeFile(resultsFile, profiles >= 0 ? `${report}\n${previous.slice(profiles)}` : report);
   console.log('Wrote bench/RESULTS.md');
 }
 

@@ -477,6 +477,65 @@ for (const target of targets) {
           for (const sql of queries) expect(sql).toMatch(/JOIN/i);
         }
       });
+      it('getSessionAndUser answers concurrent lookups together: one batched statement on PostgreSQL, each its own row', async () => {
+        const users = [await newUser(), await newUser()];
+        const tokens = [randomUUID(), randomUUID(), randomUUID()];
+        for (const [i, sessionToken] of tokens.entries())
+          await adapter.createSession({
+            sessionToken,
+            userId: users[i % 2]!.id,
+            expires: new Date(Date.now() + 60_000),
+          });
+        await adapter.getSessionAndUser(tokens[0]!);
+        const driver = ds.driver as unknown as { master?: { query: Function } };
+        const calls: { name: string; text: string; values: unknown[] }[] = [];
+        const master = driver.master as unknown as Record<string, Function> | undefined;
+        const original = master?.query;
+        if (target.name === 'postgres')
+          master!.query = function (this: unknown, ...args: unknown[]) {
+            calls.push(args[0] as never);
+            return original!.apply(this, args);
+          };
+        try {
+          // Sent in the same turn of the event loop, as concurrent requests' lookups are.
+          const asked = [...tokens, 'missing-token', tokens[1]!, tokens[2]!.toUpperCase()];
+          const found = await Promise.all(asked.map((t) => adapter.getSessionAndUser(t)));
+          for (const i of [0, 1, 2])
+            expect(found[i]).toMatchObject({
+              session: { sessionToken: tokens[i], userId: users[i % 2]!.id },
+              user: { id: users[i % 2]!.id },
+            });
+          expect(found[3]).toBeNull();
+          expect(found[4]).toEqual(found[1]);
+          expect(found[5]).toBeNull();
+          // Each answer is its own object: a caller that changes one does not change another's.
+          expect(found[4]).not.toBe(found[1]);
+        } finally {
+          if (master && original) master.query = original;
+        }
+        if (target.name === 'postgres') {
+          expect(calls).toHaveLength(1);
+          expect(calls[0]!.name).toMatch(/^nestjs_auth_session_[0-9a-f]{16}$/);
+          expect(calls[0]!.text).toMatch(/= ANY\(\$1\)/);
+          expect(calls[0]!.values[0]).toEqual([...new Set([...tokens, 'missing-token', tokens[2]!.toUpperCase()])]);
+        }
+      });
+
+      // PostgreSQL only: the one driver whose lookups are batched.
+      if (target.name === 'postgres')
+        it('getSessionAndUser fails each lookup of a batch whose statement fails', async () => {
+          const pooled = ds.driver as unknown as { master: Record<string, Function> };
+          const original = pooled.master.query!;
+          pooled.master.query = () => Promise.reject(new Error('connection lost'));
+          try {
+            const results = await Promise.allSettled(
+              [randomUUID(), randomUUID()].map((t) => adapter.getSessionAndUser(t)),
+            );
+            expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+          } finally {
+            pooled.master.query = original;
+          }
+        });
     });
 
     describe('the session lookup reads rows as the query builder does', () => {

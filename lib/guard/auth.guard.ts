@@ -43,6 +43,8 @@ interface RoutePolicy {
   uncached: boolean;
 }
 
+const FRESH = Object.freeze({ fresh: true });
+
 const MESSAGES: Record<GuardRejection, string> = {
   SessionRequired: 'Sign in to access this resource.',
   SessionExpired: 'Your session has expired. Sign in again.',
@@ -75,19 +77,28 @@ export class AuthGuard implements CanActivate {
     if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = sessionLookupOf(req, this.config);
-    if (this.policy(context).uncached) {
-      return this.sessions.read(lookup, { fresh: true }).then(
-        (state) => this.decide(context, req, state),
-        (error) => this.failed(context, error),
-      );
-    }
-    // A cache hit (or no token at all) is decided without a promise: this runs on every request.
+    if (this.policy(context).uncached) return this.readAndDecide(context, req, lookup, FRESH);
+    // A cache hit, a JWT the default decoder reads, or no token at all is decided without a
+    // promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
     if (known) return this.decide(context, req, known);
-    return this.sessions.read(lookup).then(
-      (state) => this.decide(context, req, state),
-      (error) => this.failed(context, error),
-    );
+    return this.readAndDecide(context, req, lookup, undefined);
+  }
+
+  /** The asynchronous read (database lookup, custom callbacks), then the decision; no closures. */
+  private async readAndDecide(
+    context: ExecutionContext,
+    req: AuthenticatedRequest,
+    lookup: SessionLookup,
+    options: { fresh?: boolean } | undefined,
+  ): Promise<boolean> {
+    let state: SessionState;
+    try {
+      state = await this.sessions.read(lookup, options);
+    } catch (error) {
+      return this.failed(context, error);
+    }
+    return this.decide(context, req, state);
   }
 
   /**

@@ -1,30 +1,23 @@
-import { hkdfSync, randomUUID } from 'node:crypto';
-import { EncryptJWT, base64url, calculateJwkThumbprint, jwtDecrypt } from 'jose';
+import { createHash, createSecretKey, hkdfSync, randomUUID, type KeyObject } from 'node:crypto';
+import { EncryptJWT } from 'jose';
 import type { JWTDecodeParams, JWTEncodeParams } from '../config/auth-options.interface.js';
 import { MissingSecret } from '../errors/auth.errors.js';
 import type { JWT } from '../types/common.types.js';
-import { CLOCK_SKEW_SECONDS, checkTimeClaims } from '../util/instant.js';
+import { JweDecrypter, type JweInspection } from './jwe-decrypt.js';
 
 /** Seconds a token lives when no `maxAge` is given: 30 days, as in Auth.js. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
 /** What this module encrypts with (Auth.js's choice). */
 const ENCODE_ENC = 'A256CBC-HS512';
-/** What decode accepts: Auth.js also decrypts A256GCM tokens, so we do too. */
-const DECODE_ENCS = ['A256CBC-HS512', 'A256GCM'];
-/**
- * Longest token decode looks at. Larger input is junk (a session cookie is chunked at ~4 KB per
- * chunk and browsers cap a host's cookies far below this), so it is refused before any parsing.
- */
-const MAX_TOKEN_LENGTH = 256 * 1024;
 /** How many (secret, salt) key sets are kept; each costs two HKDF runs and two hashes to rebuild. */
 const KEY_CACHE_MAX = 64;
 
 /** The keys derived from one secret for one salt, one per content encryption algorithm. */
 interface SecretKeys {
-  /** 64-byte key for A256CBC-HS512, with its JWK thumbprint (the `kid`). */
-  cbc: { key: Uint8Array; kid: string };
+  /** 64-byte key for A256CBC-HS512 (MAC key, then AES key), with its JWK thumbprint (the `kid`). */
+  cbc: { key: Uint8Array; kid: string; mac: KeyObject; aes: KeyObject };
   /** 32-byte key for A256GCM, with its JWK thumbprint. */
-  gcm: { key: Uint8Array; kid: string };
+  gcm: { key: Uint8Array; kid: string; aes: KeyObject };
 }
 
 /** An encoder/decoder with its keys derived once; see {@link createJwtCodec}. */
@@ -44,16 +37,18 @@ export interface JwtCodec {
    * `invalid` (anything else). Never throws.
    */
   inspect(token: string): Promise<JwtInspection>;
+  /** {@link inspect} without a promise: the decryption is synchronous (`node:crypto`). */
+  inspectSync(token: string, now?: number): JwtInspection;
 }
 
 /** The outcome of {@link JwtCodec.inspect}. */
-export type JwtInspection = { status: 'valid'; payload: JWT } | { status: 'expired' | 'invalid' };
+export type JwtInspection = JweInspection;
 
 // Derived keys are cached because decode runs on every guarded request. The cache key holds the
 // secret itself; the derived keys it maps to are just as sensitive, and both stay in this process.
-const keyCache = new Map<string, Promise<SecretKeys>>();
+const keyCache = new Map<string, SecretKeys>();
 
-function secretKeys(secret: string, salt: string): Promise<SecretKeys> {
+function secretKeys(secret: string, salt: string): SecretKeys {
   const cacheKey = `${salt}\u0000${secret}`;
   let keys = keyCache.get(cacheKey);
   if (!keys) {
@@ -64,17 +59,32 @@ function secretKeys(secret: string, salt: string): Promise<SecretKeys> {
   return keys;
 }
 
-async function deriveSecretKeys(secret: string, salt: string): Promise<SecretKeys> {
+function deriveSecretKeys(secret: string, salt: string): SecretKeys {
   const info = `Auth.js Generated Encryption Key (${salt})`;
   const cbc = new Uint8Array(hkdfSync('sha256', secret, salt, info, 64));
   const gcm = new Uint8Array(hkdfSync('sha256', secret, salt, info, 32));
-  const [cbcKid, gcmKid] = await Promise.all([thumbprint(cbc), thumbprint(gcm)]);
-  return { cbc: { key: cbc, kid: cbcKid }, gcm: { key: gcm, kid: gcmKid } };
+  return {
+    // RFC 7518 section 5.2.2.1: the first half authenticates (HMAC-SHA-512), the second encrypts.
+    cbc: {
+      key: cbc,
+      kid: thumbprint(cbc),
+      mac: createSecretKey(cbc.subarray(0, 32)),
+      aes: createSecretKey(cbc.subarray(32)),
+    },
+    gcm: { key: gcm, kid: thumbprint(gcm), aes: createSecretKey(gcm) },
+  };
 }
 
-/** The `kid` Auth.js puts in the header: the RFC 7638 thumbprint of the key as an `oct` JWK. */
-function thumbprint(key: Uint8Array): Promise<string> {
-  return calculateJwkThumbprint({ kty: 'oct', k: base64url.encode(key) }, key.byteLength === 64 ? 'sha512' : 'sha256');
+/**
+ * The `kid` Auth.js puts in the header: the RFC 7638 thumbprint of the key as an `oct` JWK (its
+ * required members `k` and `kty` in lexicographic order, hashed with SHA-512 for the 64-byte key and
+ * SHA-256 for the 32-byte one), computed here without a promise.
+ */
+export function thumbprint(key: Uint8Array): string {
+  const jwk = `{"k":"${Buffer.from(key).toString('base64url')}","kty":"oct"}`;
+  return createHash(key.byteLength === 64 ? 'sha512' : 'sha256')
+    .update(jwk)
+    .digest('base64url');
 }
 
 function normalizeSecrets(secret: string | string[] | undefined): string[] {
@@ -101,44 +111,8 @@ async function encryptWith(keys: SecretKeys, payload: JWT | undefined, maxAge: n
     .encrypt(keys.cbc.key);
 }
 
-async function decryptWith(keyring: Promise<SecretKeys>[], token: unknown): Promise<JWT | null> {
-  const result = await inspectWith(keyring, token);
+function payloadOf(result: JwtInspection): JWT | null {
   return result.status === 'valid' ? result.payload : null;
-}
-
-async function inspectWith(keyring: Promise<SecretKeys>[], token: unknown): Promise<JwtInspection> {
-  // Cheap shape checks first: junk never reaches the parser.
-  if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { status: 'invalid' };
-  try {
-    const { payload } = await jwtDecrypt(
-      token,
-      async ({ kid, enc }) => {
-        const pick = (keys: SecretKeys) => (enc === 'A256GCM' ? keys.gcm : keys.cbc);
-        // Tokens without a kid predate rotation: Auth.js tries the first secret only, and so do we.
-        if (kid === undefined) return pick(await keyring[0]).key;
-        for (const keys of keyring) {
-          const candidate = pick(await keys);
-          if (candidate.kid === kid) return candidate.key;
-        }
-        throw new Error('no secret matches the token');
-      },
-      {
-        clockTolerance: CLOCK_SKEW_SECONDS,
-        keyManagementAlgorithms: ['dir'],
-        contentEncryptionAlgorithms: DECODE_ENCS,
-        // Every token Auth.js or this library mints has one; a token without it would never expire.
-        requiredClaims: ['exp'],
-      },
-    );
-    // jose checks that the claims are numbers; the range (an `exp` no Date can hold, an `iat` in
-    // the future) is checked here, so a token minted with the secret and odd claims is invalid.
-    const verdict = checkTimeClaims(payload, Date.now(), CLOCK_SKEW_SECONDS * 1000);
-    if (verdict.status !== 'valid') return { status: verdict.status };
-    return { status: 'valid', payload: payload as JWT };
-  } catch (error) {
-    // jose only reports expiry after the token decrypted and authenticated, so this is not an oracle.
-    return { status: (error as { code?: unknown })?.code === 'ERR_JWT_EXPIRED' ? 'expired' : 'invalid' };
-  }
 }
 
 /**
@@ -156,7 +130,7 @@ export async function encode(params: JWTEncodeParams): Promise<string> {
   const secrets = normalizeSecrets(params.secret);
   assertSalt(params.salt);
   const maxAge = params.maxAge ?? DEFAULT_MAX_AGE;
-  return encryptWith(await secretKeys(secrets[0], params.salt), params.token, maxAge);
+  return encryptWith(secretKeys(secrets[0], params.salt), params.token, maxAge);
 }
 
 /**
@@ -167,7 +141,8 @@ export async function encode(params: JWTEncodeParams): Promise<string> {
  * in the future, makes the token invalid.
  *
  * Unlike Auth.js's `decode`, this never throws on bad input: a missing, malformed, tampered,
- * expired or foreign token yields `null`.
+ * expired or foreign token yields `null`. Decryption uses `node:crypto` directly (see
+ * jwe-decrypt.ts): compressed (`zip`) tokens, `crit` headers and non-canonical base64url are refused.
  *
  * @throws MissingSecret when no secret is given; TypeError when the salt is missing
  */
@@ -175,10 +150,8 @@ export async function decode(params: JWTDecodeParams): Promise<JWT | null> {
   const secrets = normalizeSecrets(params.secret);
   assertSalt(params.salt);
   if (!params.token) return null;
-  return decryptWith(
-    secrets.map((secret) => secretKeys(secret, params.salt)),
-    params.token,
-  );
+  const keyring = secrets.map((secret) => secretKeys(secret, params.salt));
+  return payloadOf(new JweDecrypter(keyring).inspect(params.token, Date.now()));
 }
 
 /**
@@ -197,9 +170,11 @@ export function createJwtCodec(secrets: string[], salt: string, maxAge: number):
   const lifetime = Number.isFinite(maxAge) && maxAge > 0 ? maxAge : DEFAULT_MAX_AGE;
   const keyring = list.map((secret) => secretKeys(secret, salt));
   // Keep our own references: the shared cache may evict them, the codec must not re-derive.
+  const decrypter = new JweDecrypter(keyring);
   return {
-    encode: async (payload) => encryptWith(await keyring[0], payload, lifetime),
-    decode: (token) => decryptWith(keyring, token),
-    inspect: (token) => inspectWith(keyring, token),
+    encode: (payload) => encryptWith(keyring[0], payload, lifetime),
+    decode: (token) => Promise.resolve(payloadOf(decrypter.inspect(token, Date.now()))),
+    inspect: (token) => Promise.resolve(decrypter.inspect(token, Date.now())),
+    inspectSync: (token, now = Date.now()) => decrypter.inspect(token, now),
   };
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import { sessionParts } from './fixtures/session.fixture.js';
-import { DB_CACHE_MAX, JWT_CACHE_MAX, type CachedDb, type CachedJwt } from './session-cache.js';
+import {
+  CACHE_MAX_BYTES,
+  DB_CACHE_MAX,
+  JWT_CACHE_MAX,
+  jwtEntryBytes,
+  type CachedDb,
+  type CachedJwt,
+} from './session-cache.js';
 import type { AuthUser } from './session.types.js';
 
 const HOUR_MS = 3_600_000;
@@ -76,6 +83,24 @@ describe('SessionCache: JWT sessions', () => {
     expect(cache.jwt('raw0')).toBeUndefined();
     expect(cache.jwt('raw1')).toBe(entry);
     expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBe(entry);
+  });
+
+  it('is bounded by memory too: large (chunked) tokens evict the oldest before the entry limit', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const entry = jwtEntry();
+    const big = (i: number) => `${String(i).padStart(6, '0')}${'x'.repeat(16_000)}`;
+    const fits = Math.floor(CACHE_MAX_BYTES / jwtEntryBytes(big(0)));
+    expect(fits).toBeLessThan(JWT_CACHE_MAX);
+    for (let i = 0; i <= fits; i++) cache.keepJwt(big(i), entry);
+    const usage = cache.usage();
+    expect(usage.jwts).toBe(fits);
+    expect(usage.jwtBytes).toBeLessThanOrEqual(CACHE_MAX_BYTES);
+    expect(cache.jwt(big(0))).toBeUndefined();
+    expect(cache.jwt(big(fits))).toBe(entry);
+    // Forgetting and re-keeping a token counts it once.
+    cache.keepJwt(big(fits), entry);
+    cache.forgetJwt(big(1));
+    expect(cache.usage()).toMatchObject({ jwts: fits - 1, jwtBytes: (fits - 1) * jwtEntryBytes(big(0)) });
   });
 });
 

@@ -33,16 +33,32 @@ export interface CachedDb {
 export const JWT_CACHE_MAX = 10_000;
 /** Database sessions kept at most (`session.cacheTtl`); the oldest goes when full. */
 export const DB_CACHE_MAX = 10_000;
+/** Estimated bytes each map may hold (see {@link jwtEntryBytes}); the oldest entries go first. */
+export const CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The memory a cached JWT is counted for: the token string (UTF-16) plus its decoded claims and
+ * shaped user, which together take no more than the token itself (a JWE is longer than the JSON it
+ * encrypts), plus a fixed overhead. An estimate from the key alone, so that removing an entry
+ * subtracts exactly what adding it counted.
+ */
+export const jwtEntryBytes = (raw: string) => 4 * raw.length + 256;
+/** The memory a cached database session is counted for: its token, and the session and user rows. */
+export const dbEntryBytes = (raw: string) => 2 * raw.length + 1024;
 
 /**
  * The sessions this process remembers, by raw token: decoded JWTs (until they expire) and database
- * sessions (for `session.cacheTtl`). Both maps are bounded. With the default callbacks a hit is
+ * sessions (for `session.cacheTtl`). Both maps are bounded, by entries and by estimated memory, and
+ * an entry never outlives what it caches (a JWT its `exp`, a database session its `expires`). With the default callbacks a hit is
  * answered synchronously ({@link SessionCache.hit}): that is the guard's hot path.
  */
 @Injectable()
 export class SessionCache {
   private readonly jwts = new Map<string, CachedJwt>();
   private readonly dbs = new Map<string, CachedDb>();
+  /** Estimated bytes held by each map. */
+  private jwtBytes = 0;
+  private dbBytes = 0;
   /** True with the default `jwt` and `session` callbacks: entries keep their shaped user. */
   readonly shapes: boolean;
 
@@ -101,13 +117,23 @@ export class SessionCache {
 
   /** Keeps a decoded JWT; the oldest entry goes when the cache is full. */
   keepJwt(raw: string, entry: CachedJwt): void {
-    if (this.jwts.size >= JWT_CACHE_MAX) this.jwts.delete(this.jwts.keys().next().value!);
+    this.forgetJwt(raw);
+    const bytes = jwtEntryBytes(raw);
+    if (bytes > CACHE_MAX_BYTES) return;
+    while (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES)
+      this.forgetJwt(this.jwts.keys().next().value!);
     this.jwts.set(raw, entry);
+    this.jwtBytes += bytes;
   }
 
   /** Forgets a token's decoded JWT. */
   forgetJwt(raw: string): void {
-    this.jwts.delete(raw);
+    if (this.jwts.delete(raw)) this.jwtBytes -= jwtEntryBytes(raw);
+  }
+
+  /** Entries and estimated bytes held (JWTs, database sessions). */
+  usage(): { jwts: number; jwtBytes: number; dbs: number; dbBytes: number } {
+    return { jwts: this.jwts.size, jwtBytes: this.jwtBytes, dbs: this.dbs.size, dbBytes: this.dbBytes };
   }
 
   /** The database session kept for a token (current or not), or undefined. */
@@ -117,17 +143,22 @@ export class SessionCache {
 
   /** Keeps a looked-up database session; the oldest entry goes when the cache is full. */
   keepDb(raw: string, entry: CachedDb): void {
-    if (this.dbs.size >= DB_CACHE_MAX) this.dbs.delete(this.dbs.keys().next().value!);
+    this.forgetDb(raw);
+    const bytes = dbEntryBytes(raw);
+    if (bytes > CACHE_MAX_BYTES) return;
+    while (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES)
+      this.forgetDb(this.dbs.keys().next().value!);
     this.dbs.set(raw, entry);
+    this.dbBytes += bytes;
   }
 
   /** Forgets a token's database session. */
   forgetDb(raw: string): void {
-    this.dbs.delete(raw);
+    if (this.dbs.delete(raw)) this.dbBytes -= dbEntryBytes(raw);
   }
 
   /** Forgets the cached database sessions of a user (after they were deleted). */
   forgetUser(userId: string): void {
-    for (const [token, entry] of this.dbs) if (entry.user.id === userId) this.dbs.delete(token);
+    for (const [token, entry] of this.dbs) if (entry.user.id === userId) this.forgetDb(token);
   }
 }

@@ -87,6 +87,20 @@ export class SessionCodec {
       : { status: verdict.status };
   }
 
+  /**
+   * {@link decode} without a promise, for the default decoder (the guard's cache-miss path);
+   * `undefined` with a custom `jwt.decode`, which may be async: call {@link decode}.
+   */
+  decodeSync(raw: string, secure: boolean, now: number): DecodedJwt | undefined {
+    if (this.config.jwt.decode) return undefined;
+    const result = (secure ? this.codecs.secure : this.codecs.plain).inspectSync(raw, now);
+    if (result.status !== 'valid') return result;
+    const verdict = checkTimeClaims(result.payload, now);
+    return verdict.status === 'valid'
+      ? { status: 'valid', token: result.payload, expMs: verdict.expMs }
+      : { status: verdict.status };
+  }
+
   /** Encodes a session JWT for the request's cookie name (or calls the user's `jwt.encode`). */
   encode(secure: boolean, token: JWT): Promise<string> {
     const salt = this.cookiesFor(secure).sessionToken.name;

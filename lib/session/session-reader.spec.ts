@@ -8,11 +8,15 @@ const MINUTE_MS = 60_000;
 const withRedis = await redisAvailable('SessionReader fail-closed revocation');
 
 describe('SessionReader: JWT sessions', () => {
-  it('decodes a token once; the next reads are cache hits, answered without a promise', async () => {
-    const { reader, codec } = await sessionParts({ session: { strategy: 'jwt' } });
+  it('decodes a token once, without a promise (default decoder and callbacks); the next reads are cache hits', async () => {
+    const { reader, codec, cache } = await sessionParts({ session: { strategy: 'jwt' } });
     const raw = await codec.encode(false, { sub: 'u1', email: 'a@b.test', name: 'A', picture: null });
     const lookup = { cookies: { [COOKIE]: raw }, secure: false };
-    expect(reader.readCached(lookup)).toBeUndefined();
+    expect(cache.jwt(raw)).toBeUndefined();
+    const first = reader.readCached(lookup);
+    expect(first).not.toBeInstanceOf(Promise);
+    expect(first).toMatchObject({ status: 'active', user: { id: 'u1', email: 'a@b.test', name: 'A', image: null } });
+    expect(cache.jwt(raw)).toBeDefined();
     const state = await reader.read(lookup);
     expect(state).toMatchObject({
       status: 'active',
@@ -23,8 +27,27 @@ describe('SessionReader: JWT sessions', () => {
     expect(reader.readCached(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
   });
 
+  it('answers a cache miss synchronously only when nothing async can be involved', async () => {
+    const revoking = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true } });
+    const raw = await revoking.codec.encode(false, { sub: 'u1' });
+    expect(revoking.reader.readCached({ cookies: { [COOKIE]: raw }, secure: false })).toBeUndefined();
+    const custom = await sessionParts({
+      session: { strategy: 'jwt' },
+      jwt: { decode: async ({ token }: { token?: string }) => (token ? { sub: 'u1', exp: 4102444800 } : null) },
+    } as never);
+    expect(custom.reader.readCached({ cookies: { [COOKIE]: 'anything' }, secure: false })).toBeUndefined();
+    expect(await custom.reader.read({ cookies: { [COOKIE]: 'anything' }, secure: false })).toMatchObject({
+      status: 'active',
+      user: { id: 'u1' },
+    });
+  });
+
   it('answers none without a token; invalid for junk, clearing the cookie, or nothing to clear for a bearer token', async () => {
     const { reader } = await sessionParts({ session: { strategy: 'jwt' } });
+    expect(reader.readCached({ cookies: { [COOKIE]: 'junk' }, secure: false })).toMatchObject({
+      status: 'invalid',
+      clearCookies: [expect.objectContaining({ name: COOKIE })],
+    });
     expect(reader.readCached({ cookies: {}, secure: false })).toEqual({ status: 'none' });
     expect(await reader.read({ cookies: { [COOKIE]: 'junk' }, secure: false })).toMatchObject({
       status: 'invalid',

@@ -25,7 +25,10 @@ export class SessionReader {
     private readonly cache: SessionCache,
     private readonly revocation: JwtRevocation,
     private readonly store: DatabaseSessionStore,
-  ) {}
+  ) {
+    this.syncJwt =
+      config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
+  }
 
   /**
    * Reads the session of a request, without side effects beyond deleting an expired database row.
@@ -49,7 +52,43 @@ export class SessionReader {
    */
   readCached(lookup: SessionLookup): SessionState | undefined {
     const source = this.codec.tokenOf(lookup);
-    return 'raw' in source ? this.cache.hit(source.raw, source.bearer) : source;
+    if (!('raw' in source)) return source;
+    const hit = this.cache.hit(source.raw, source.bearer);
+    if (hit || !this.syncJwt) return hit;
+    return this.readJwtSync(source.raw, lookup, source.bearer);
+  }
+
+  /**
+   * True when a JWT missing from the cache can be read without waiting: the default decoder (it
+   * decrypts synchronously), the default callbacks and no revocation list to ask.
+   */
+  private readonly syncJwt: boolean;
+
+  /** {@link readJwt} for the case {@link syncJwt} allows: decode, cache, answer, no promise. */
+  private readJwtSync(raw: string, lookup: SessionLookup, bearer: boolean): SessionState {
+    const now = Date.now();
+    this.cache.forgetJwt(raw);
+    const decoded = this.codec.decodeSync(raw, lookup.secure, now)!;
+    if (decoded.status !== 'valid')
+      return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
+    const cached = this.entryOf(decoded.token, decoded.expMs);
+    this.cache.keepJwt(raw, cached);
+    return this.cache.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
+  }
+
+  /** The cache entry of a decoded JWT: with its shaped user under the default callbacks. */
+  private entryOf(token: JWT, expMs: number): CachedJwt {
+    const cached: CachedJwt = { token, expMs, expires: new Date(expMs).toISOString() };
+    if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
+    if (this.cache.shapes) {
+      cached.user = {
+        id: String(token.sub ?? ''),
+        name: token.name ?? null,
+        email: token.email ?? null,
+        image: (token.picture as string | null) ?? null,
+      };
+    }
+    return cached;
   }
 
   /** Reads a JWT session: decoded once per distinct token (cached until it expires), then checked. */
@@ -61,17 +100,7 @@ export class SessionReader {
       const decoded = await this.codec.decode(raw, lookup.secure, now);
       if (decoded.status !== 'valid')
         return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
-      const { token, expMs } = decoded;
-      cached = { token, expMs, expires: new Date(expMs).toISOString() };
-      if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
-      if (this.cache.shapes) {
-        cached.user = {
-          id: String(token.sub ?? ''),
-          name: token.name ?? null,
-          email: token.email ?? null,
-          image: (token.picture as string | null) ?? null,
-        };
-      }
+      cached = this.entryOf(decoded.token, decoded.expMs);
       this.cache.keepJwt(raw, cached);
     }
     if (this.config.session.jwtRevocation) {

@@ -31,10 +31,17 @@ export class DatabaseSessionStore {
     private readonly adapters: AdapterService,
   ) {}
 
+  /** The adapter methods a lookup uses, checked once (the adapter does not change while the app runs). */
+  private lookupMethods?: ReturnType<DatabaseSessionStore['lookupAdapter']>;
+
+  private lookupAdapter() {
+    return this.adapters.require('getSessionAndUser', 'deleteSession', 'updateSession');
+  }
+
   /** Looks a session up by its raw token. Never throws: a failure is logged and answers `failed`. */
   async find(raw: string, now: number): Promise<StoreLookup> {
     try {
-      const adapter = this.adapters.require('getSessionAndUser', 'deleteSession', 'updateSession');
+      const adapter = (this.lookupMethods ??= this.lookupAdapter());
       let found: StoredSession | null = await adapter.getSessionAndUser(this.storedToken(raw));
       // What storage returns is checked, not trusted: no session or user object is no session,
       // and an expiry that is not a valid Date counts as passed (the row is then deleted).

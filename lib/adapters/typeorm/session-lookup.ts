@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
+import { LookupBatcher } from './lookup-batcher.js';
 
 // The one query of `TypeOrmAdapter.getSessionAndUser`, which runs on every guarded request: its SQL
 // is built once from the entities' metadata and, where the driver allows, prepared once.
@@ -71,7 +72,8 @@ export function buildSessionLookup(
     fixed.push(value);
     return driver.createParameter(`p${index}`, index++);
   };
-  const conditions = [`${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 0)}`];
+  const tokenColumn = `${esc('s')}.${esc(token.databaseName)}`;
+  const conditions = [`${tokenColumn} = ${driver.createParameter('token', 0)}`];
   // A case-insensitive collation (MySQL's default) must not let `ABC` match `abc`.
   if (mysql) conditions.push(`BINARY ${esc('s')}.${esc(token.databaseName)} = ${driver.createParameter('token', 1)}`);
   for (const [alias, metadata] of [
@@ -92,14 +94,20 @@ export function buildSessionLookup(
       );
     }
   }
-  const sql =
+  const from =
     `SELECT ${[...select('s', session), ...select('u', user)].join(', ')}` +
     ` FROM ${table(sessionMeta)} ${esc('s')}` +
-    ` INNER JOIN ${table(userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}` +
-    ` WHERE ${conditions.join(' AND ')}`;
+    ` INNER JOIN ${table(userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}`;
+  const sql = `${from} WHERE ${conditions.join(' AND ')}`;
   const params = (sessionToken: string) => (mysql ? [sessionToken, sessionToken, ...fixed] : [sessionToken, ...fixed]);
+  // PostgreSQL: the same lookup for several tokens at once (`= ANY($1)`), for lookups that arrive together.
+  const tokenAlias = session.columns.find((c) => c.column === token)!.alias;
+  const batch = {
+    sql: `${from} WHERE ${[`${tokenColumn} = ANY(${driver.createParameter('token', 0)})`, ...conditions.slice(1)].join(' AND ')}`,
+    tokenAlias,
+  };
 
-  return { session, user, run: lookupRunner(dataSource, sql, params, preparedStatements) };
+  return { session, user, run: lookupRunner(dataSource, sql, params, preparedStatements, batch, fixed) };
 }
 
 /**
@@ -113,6 +121,8 @@ function lookupRunner(
   sql: string,
   params: (sessionToken: string) => unknown[],
   prepared: boolean,
+  batch: { sql: string; tokenAlias: string },
+  fixed: unknown[],
 ): SessionLookupPlan['run'] {
   const viaDataSource = async (sessionToken: string) => {
     const rows = (await dataSource.query(sql, params(sessionToken))) as ObjectLiteral[];
@@ -125,13 +135,28 @@ function lookupRunner(
   };
   const type = dataSource.options.type;
   if (type === 'postgres') {
-    const name = `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
-    return async (sessionToken) => {
+    const name = statementName(sql);
+    const single = async (sessionToken: string) => {
       const pool = driver.master;
       if (!pool || typeof pool.query !== 'function') return viaDataSource(sessionToken);
       const result = await pool.query({ name, text: sql, values: params(sessionToken) });
       return result.rows[0];
     };
+    const batcher = new LookupBatcher(
+      single,
+      async (tokens) => {
+        const pool = driver.master;
+        if (!pool || typeof pool.query !== 'function') return undefined;
+        const result = await pool.query({
+          name: statementName(batch.sql),
+          text: batch.sql,
+          values: [tokens, ...fixed],
+        });
+        return result.rows;
+      },
+      batch.tokenAlias,
+    );
+    return (sessionToken) => batcher.lookup(sessionToken);
   }
   if (type === 'better-sqlite3') {
     let statementOf: { connection: SqliteDatabase; statement: SqliteStatement } | undefined;
@@ -144,6 +169,9 @@ function lookupRunner(
   }
   return viaDataSource;
 }
+
+const statementName = (sql: string) =>
+  `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
 
 /** The part of a `pg` Pool the lookup uses. */
 interface PgPool {
@@ -158,11 +186,63 @@ interface SqliteStatement {
   get(...params: unknown[]): ObjectLiteral | undefined;
 }
 
-/** The columns of one entity from a row selected under the plan's aliases, as a plain object. */
-export function hydrateAliased(dataSource: DataSource, part: LookupPart, row: ObjectLiteral): ObjectLiteral {
-  const entity = part.metadata.create() as ObjectLiteral;
+/** Column types every driver hands over as a JavaScript string, untouched by hydration. */
+const STRING_TYPES = new Set([
+  'varchar',
+  'character varying',
+  'nvarchar',
+  'national varchar',
+  'text',
+  'char',
+  'character',
+  'nchar',
+  'tinytext',
+  'mediumtext',
+  'longtext',
+  'string',
+]);
+
+/** How one column's value is read from the row: copied, or converted by the driver. */
+interface ColumnReader {
+  alias: string;
+  property: string;
+  column: ColumnMetadata;
+  /** A string column without transformer, not embedded: the row's value as is. */
+  direct: boolean;
+  /** Embedded (or otherwise nested) property: set through the metadata. */
+  nested: boolean;
+}
+
+/**
+ * Reads one entity's columns from a lookup row into a plain object, without creating the entity
+ * (no class instance, no copy, unless the class initializes fields): string columns are copied, dates, JSON, numbers and transformed
+ * columns go through the driver's `prepareHydratedValue` as TypeORM's own hydration would. Built
+ * once per plan; runs on every uncached database-session request.
+ */
+export function plainRowReader(dataSource: DataSource, part: LookupPart): (row: ObjectLiteral) => ObjectLiteral {
   const { driver } = dataSource;
-  for (const { alias, column } of part.columns)
-    column.setEntityValue(entity, driver.prepareHydratedValue(row[alias], column));
-  return { ...entity };
+  const readers: ColumnReader[] = part.columns.map(({ alias, column }) => {
+    const nested = Boolean(column.embeddedMetadata) || column.propertyPath.includes('.');
+    const type = String(driver.normalizeType(column)).toLowerCase();
+    return {
+      alias,
+      property: column.propertyName,
+      column,
+      nested,
+      direct: !nested && !column.transformer && STRING_TYPES.has(type),
+    };
+  });
+  // An entity class whose fields have initializers (`kind = 'member'`) gets them as the query
+  // builder would: created through the metadata, then copied. The default entities have none.
+  const initialized = Object.keys(part.metadata.create() as object).length > 0;
+  return (row) => {
+    const entity: ObjectLiteral = initialized ? (part.metadata.create() as ObjectLiteral) : {};
+    for (const r of readers) {
+      const raw = row[r.alias];
+      const value = r.direct ? raw : driver.prepareHydratedValue(raw, r.column);
+      if (r.nested) r.column.setEntityValue(entity, value);
+      else entity[r.property] = value;
+    }
+    return initialized ? { ...entity } : entity;
+  };
 }

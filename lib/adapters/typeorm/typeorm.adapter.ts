@@ -13,7 +13,7 @@ import type {
 } from '../adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
-import { buildSessionLookup, hydrateAliased, type SessionLookupPlan } from './session-lookup.js';
+import { buildSessionLookup, plainRowReader, type SessionLookupPlan } from './session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
 import type { ResolvedAuthSchema } from './schema-entities.js';
@@ -48,8 +48,11 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
   private readonly queries: TypeOrmQueries;
   private readonly ids: SchemaIds;
   private readonly options: { preparedStatements: boolean };
-  /** The session lookup, built on first use. */
-  private lookup?: SessionLookupPlan;
+  /** The session lookup and its row readers, built on first use. */
+  private lookup?: SessionLookupPlan & {
+    readSession: (row: ObjectLiteral) => ObjectLiteral;
+    readUser: (row: ObjectLiteral) => ObjectLiteral;
+  };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -174,17 +177,24 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     // One query, the session joined with its user. It runs on every guarded request, so its SQL is
     // built once from the entities' metadata and, where the driver allows, prepared once.
-    const plan = (this.lookup ??= buildSessionLookup(
+    const plan = (this.lookup ??= this.buildLookup());
+    const row = await plan.run(sessionToken);
+    if (!row) return null;
+    // Plain objects straight from the row: no entity instances on this path.
+    return { session: plan.readSession(row) as AdapterSession, user: plan.readUser(row) as AdapterUser };
+  }
+
+  private buildLookup(): NonNullable<TypeOrmAdapter['lookup']> {
+    const plan = buildSessionLookup(
       this.dataSource,
       this.entities,
       this.queries.mysql,
       this.options.preparedStatements,
-    ));
-    const row = await plan.run(sessionToken);
-    if (!row) return null;
+    );
     return {
-      session: hydrateAliased(this.dataSource, plan.session, row) as AdapterSession,
-      user: hydrateAliased(this.dataSource, plan.user, row) as AdapterUser,
+      ...plan,
+      readSession: plainRowReader(this.dataSource, plan.session),
+      readUser: plainRowReader(this.dataSource, plan.user),
     };
   }
 
