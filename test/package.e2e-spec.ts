@@ -1,10 +1,39 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname ?? '.', '..');
+
+/** What an app that brings its own adapter and uses neither email nor passkeys need not install. */
+const HEAVY = new Set(['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server']);
+
+/** Links this repository's installed packages into `modules`, all but `except` (scoped ones one by one). */
+function linkModules(modules: string, except: Set<string>): void {
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry === '.bin' || entry === 'nestjs-auth' || entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      mkdirSync(join(modules, entry), { recursive: true });
+      for (const name of readdirSync(join(root, 'node_modules', entry))) {
+        const target = join(modules, entry, name);
+        if (!except.has(`${entry}/${name}`) && !existsSync(target))
+          symlinkSync(join(root, 'node_modules', entry, name), target);
+      }
+    } else if (!except.has(entry) && !existsSync(join(modules, entry))) {
+      symlinkSync(join(root, 'node_modules', entry), join(modules, entry));
+    }
+  }
+}
+
+/** Runs an ES module in `cwd`; its last line of output, parsed as JSON. */
+function run(cwd: string, file: string, source: string): unknown {
+  writeFileSync(join(cwd, file), source);
+  const out = execFileSync('node', [file], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    .toString()
+    .trim();
+  return JSON.parse(out.split('\n').pop()!);
+}
 
 /**
  * The package as a user gets it: `npm run build` + `npm pack`, unpacked into a throwaway app
@@ -12,6 +41,7 @@ const root = resolve(import.meta.dirname ?? '.', '..');
  */
 describe('the packed package', () => {
   let app: string;
+  let lean: string;
   let files: string[];
 
   beforeAll(() => {
@@ -33,16 +63,22 @@ describe('the packed package', () => {
       '--strip-components=1',
     ]);
     // The app's other dependencies (Nest, TypeORM, ...): linked from this repository's install.
-    for (const entry of readdirSync(join(root, 'node_modules'))) {
-      if (entry === '.bin' || entry === 'nestjs-auth' || entry.startsWith('.')) continue;
-      const target = join(modules, entry);
-      if (!existsSync(target)) symlinkSync(join(root, 'node_modules', entry), target);
-    }
+    linkModules(modules, new Set());
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
+    // A second app with its own adapter, which installed neither the optional peers (TypeORM,
+    // @nestjs/typeorm) nor, to prove they are not loaded either, nodemailer and the WebAuthn server.
+    // A directory of its own (not under the first app, whose node_modules would be found above it),
+    // with its own copy of the package (Node resolves a symlink's imports from its real place).
+    lean = mkdtempSync(join(tmpdir(), 'nestjs-auth-lean-'));
+    mkdirSync(join(lean, 'node_modules'));
+    cpSync(join(modules, 'nestjs-auth'), join(lean, 'node_modules', 'nestjs-auth'), { recursive: true });
+    linkModules(join(lean, 'node_modules'), HEAVY);
+    writeFileSync(join(lean, 'package.json'), JSON.stringify({ name: 'lean', type: 'module', private: true }));
   }, 180_000);
 
   afterAll(() => {
     if (app) rmSync(app, { recursive: true, force: true });
+    if (lean) rmSync(lean, { recursive: true, force: true });
   });
 
   it('ships only dist, README, CHANGELOG and LICENSE, with type declarations', () => {
@@ -94,5 +130,65 @@ await app.close();
     ).toString();
     expect(out.trim()).toMatch(/node_modules\/nestjs-auth\/dist\/adapters\/testing\/index\.js$/);
     expect(files).toContain('dist/adapters/testing/index.d.ts');
+  });
+
+  it('starts without TypeORM, nodemailer or the WebAuthn server installed when the app brings its own adapter', () => {
+    for (const name of HEAVY) expect(existsSync(join(lean, 'node_modules', name))).toBe(false);
+    const result = run(
+      lean,
+      'own-adapter.mjs',
+      `import 'reflect-metadata';
+import { Controller, Get, Module, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule, AuthGuard, GitHub, MemoryAdapter } from 'nestjs-auth';
+class Me { me() { return { ok: true }; } }
+Controller()(Me);
+Get('me')(Me.prototype, 'me', Object.getOwnPropertyDescriptor(Me.prototype, 'me'));
+UseGuards(AuthGuard)(Me);
+class AppModule {}
+Module({
+  imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), url: 'http://127.0.0.1', providers: [GitHub({ clientId: 'a', clientSecret: 'b' })], adapter: new MemoryAdapter() })],
+  controllers: [Me],
+})(AppModule);
+const app = await NestFactory.create(AppModule, { logger: false });
+await app.listen(0, '127.0.0.1');
+const base = 'http://127.0.0.1:' + app.getHttpServer().address().port;
+const providers = await (await fetch(base + '/auth/providers')).json();
+const me = await fetch(base + '/me');
+console.log(JSON.stringify({ providers: Object.keys(providers), me: me.status }));
+await app.close();
+`,
+    );
+    expect(result).toEqual({ providers: ['github'], me: 401 });
+  });
+
+  it('without TypeORM installed and no adapter, runs on JWT sessions; a feature that needs storage says so at bootstrap', () => {
+    const result = run(
+      lean,
+      'no-adapter.mjs',
+      `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule, Email } from 'nestjs-auth';
+async function start(providers) {
+  class AppModule {}
+  Module({ imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), url: 'http://127.0.0.1', providers })] })(AppModule);
+  const app = await NestFactory.create(AppModule, { logger: false, abortOnError: false });
+  await app.listen(0, '127.0.0.1');
+  const res = await fetch('http://127.0.0.1:' + app.getHttpServer().address().port + '/auth/session');
+  await app.close();
+  return res.status;
+}
+const jwt = await start([]);
+const email = await start([Email({ server: 'smtp://127.0.0.1:1', from: 'a@example.com' })]).catch((e) => e.name + ': ' + e.message);
+const typeorm = await import('nestjs-auth/typeorm').then(() => 'loaded', (e) => e.code);
+console.log(JSON.stringify({ jwt, email, typeorm }));
+`,
+    );
+    expect(result).toEqual({
+      jwt: 200,
+      email: expect.stringMatching(/^AuthConfigurationError: [^]*no adapter is available/),
+      typeorm: 'ERR_MODULE_NOT_FOUND',
+    });
   });
 });

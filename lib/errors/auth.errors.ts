@@ -15,7 +15,9 @@ export abstract class AuthError extends Error {
 
   constructor(message?: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.type;
+    // The class name, which users search for (`AuthConfigurationError: ...` in a stack trace); the
+    // stable `type` (`Configuration`) is what the error page and JSON bodies carry.
+    this.name = new.target.name || new.target.type;
   }
 
   /** The stable type of this error (the static `type` of its class). */

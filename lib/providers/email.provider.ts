@@ -1,5 +1,3 @@
-import { createTransport } from 'nodemailer';
-import addressparser from 'nodemailer/lib/addressparser';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import { defaultNormalizeIdentifier } from './email.normalize.js';
 import { renderVerificationEmail } from './email.message.js';
@@ -36,6 +34,11 @@ export async function sendVerificationRequestWithNodemailer(params: SendVerifica
   const { identifier, url, provider, theme } = params;
   if (!provider.server) throw new Error('The email provider has no `server` to send through.');
   if (!provider.from) throw new Error('The email provider has no `from` address.');
+  // nodemailer is loaded on the first mail, so an app without an email provider never loads it.
+  const [{ createTransport }, { default: addressparser }] = await Promise.all([
+    import('nodemailer'),
+    import('nodemailer/lib/addressparser'),
+  ]);
   const parsed = addressparser(identifier, { flatten: true });
   if (parsed.length !== 1 || parsed[0]!.address !== identifier || parsed[0]!.name !== '') {
     throw new Error('The recipient is not a single plain address; check normalizeIdentifier.');
