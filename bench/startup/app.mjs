@@ -3,7 +3,7 @@
 // `node app.mjs bare`: a Nest app (Express) with one controller and one route.
 // `node app.mjs auth`: the same app with AuthModule (JWT sessions, one OAuth provider, its own
 // adapter) and the route guarded by AuthGuard. Prints one JSON line: start-up time (from process
-// start to listening), RSS after a full GC, and the peak RSS of the process.
+// start to listening, wall clock and CPU), RSS after a full GC, and the peak RSS of the process.
 const mode = process.argv[2];
 if (mode !== 'bare' && mode !== 'auth') throw new Error('usage: node --expose-gc app.mjs bare|auth');
 
@@ -40,6 +40,8 @@ Module({ imports, controllers: [HelloController] })(AppModule);
 const app = await NestFactory.create(AppModule, { logger: false });
 await app.listen(0, '127.0.0.1');
 const startupMs = performance.now();
+const cpu = process.cpuUsage();
+const cpuMs = (cpu.user + cpu.system) / 1000;
 const port = app.getHttpServer().address().port;
 const res = await fetch(`http://127.0.0.1:${port}/hello`);
 await res.arrayBuffer();
@@ -53,4 +55,4 @@ const urls = [...(globalThis.__loadedUrls ?? [])];
 const loaded = ['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server'].filter((name) =>
   urls.some((url) => url.includes(`/node_modules/${name}/`)),
 );
-console.log(JSON.stringify({ mode, status: res.status, startupMs, rss, peakRss, loaded }));
+console.log(JSON.stringify({ mode, status: res.status, startupMs, cpuMs, rss, peakRss, loaded }));
