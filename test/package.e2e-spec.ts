@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,18 +118,62 @@ await app.close();
     expect(JSON.parse(out.split('\n').pop()!)).toEqual({ status: 200, guard: 'function', adapter: 'symbol' });
   });
 
-  it('offers the conformance suite at nestjs-auth/testing', () => {
-    // The suite registers jest tests, so it can only be imported inside jest: check the entry resolves.
-    const out = execFileSync(
-      'node',
-      ['--input-type=module', '-e', "console.log(import.meta.resolve('nestjs-auth/testing'))"],
-      {
-        cwd: app,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ).toString();
-    expect(out.trim()).toMatch(/node_modules\/nestjs-auth\/dist\/adapters\/testing\/index\.js$/);
-    expect(files).toContain('dist/adapters/testing/index.d.ts');
+  /** A conformance test file for `runner` (`'vitest'` or `'node:test'`), over a sound or a broken adapter. */
+  function conformanceFile(runner: 'vitest' | 'node:test', broken: boolean): string {
+    const functions =
+      runner === 'vitest'
+        ? "import { describe, it, beforeAll, afterAll } from 'vitest';\nconst runner = { describe, it, beforeAll, afterAll };"
+        : "import { describe, it, before, after } from 'node:test';\nconst runner = { describe, it, beforeAll: before, afterAll: after };";
+    // The broken adapter answers `undefined` where the contract says `null`: the suite must fail.
+    const adapter = broken
+      ? `class Broken extends MemoryAdapter { async getUser(id) { return (await super.getUser(id)) ?? undefined; } }
+const adapter = () => new Broken();`
+      : 'const adapter = () => new MemoryAdapter();';
+    return `import 'reflect-metadata';
+${functions}
+import { MemoryAdapter } from 'nestjs-auth';
+import { runAdapterConformanceTests } from 'nestjs-auth/testing';
+${adapter}
+runAdapterConformanceTests({ name: 'MemoryAdapter', adapter, runner, extensions: ['deleteSessionsByUserId'] });
+`;
+  }
+
+  /** Runs a command in the app; its exit code and output. */
+  function runTests(cmd: string, args: string[]): { code: number; out: string } {
+    const result = spawnSync(cmd, args, {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it('runs the conformance suite of nestjs-auth/testing under node:test, and fails a broken adapter', () => {
+    writeFileSync(join(app, 'sound.node-test.mjs'), conformanceFile('node:test', false));
+    writeFileSync(join(app, 'broken.node-test.mjs'), conformanceFile('node:test', true));
+    const sound = runTests('node', ['--test', '--test-reporter=tap', 'sound.node-test.mjs']);
+    expect(sound.out).toMatch(/^# fail 0$/m);
+    expect(Number(/^# pass (\d+)$/m.exec(sound.out)?.[1])).toBeGreaterThan(30);
+    expect(sound.code).toBe(0);
+    const broken = runTests('node', ['--test', '--test-reporter=tap', 'broken.node-test.mjs']);
+    expect(broken.code).not.toBe(0);
+    expect(broken.out).toMatch(/not ok \d+ - getUser/);
+    expect(broken.out).toContain('expected null, got undefined');
+  });
+
+  it('runs the conformance suite of nestjs-auth/testing under vitest, and fails a broken adapter', () => {
+    mkdirSync(join(app, 'vitest'), { recursive: true });
+    writeFileSync(join(app, 'vitest', 'sound.test.mjs'), conformanceFile('vitest', false));
+    writeFileSync(join(app, 'vitest', 'broken.test.mjs'), conformanceFile('vitest', true));
+    const vitest = join(app, 'node_modules', 'vitest', 'vitest.mjs');
+    const sound = runTests('node', [vitest, 'run', '--root', 'vitest', 'sound.test.mjs']);
+    expect(sound.out).toMatch(/Tests\s+\d+ passed/);
+    expect(sound.out).not.toMatch(/failed/);
+    expect(sound.code).toBe(0);
+    const broken = runTests('node', [vitest, 'run', '--root', 'vitest', 'broken.test.mjs']);
+    expect(broken.code).not.toBe(0);
+    expect(broken.out).toMatch(/FAIL .*getUser/);
+    expect(broken.out).toContain('expected null, got undefined');
   });
 
   it('starts without TypeORM, nodemailer or the WebAuthn server installed when the app brings its own adapter', () => {

@@ -1,8 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../adapter.interface.js';
 import { describeAccounts } from './accounts.conformance.js';
 import { describeAuthenticators } from './authenticators.conformance.js';
-import type { ConformanceContext, ConformanceDb, ConformanceExtension } from './conformance-context.js';
+import { check } from './conformance-assert.js';
+import type {
+  ConformanceContext,
+  ConformanceDb,
+  ConformanceExtension,
+  ConformanceRunner,
+} from './conformance-context.js';
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
@@ -35,10 +40,27 @@ export interface AdapterConformanceOptions {
    * (`VerificationTokensByIdentifierAdapter`). Tests of the others are skipped. @default none
    */
   extensions?: readonly ConformanceExtension[];
+  /**
+   * The test functions to register with: `{ describe, it, beforeAll, afterAll }` from
+   * `@jest/globals` or `vitest`, or from `node:test` as `{ describe, it, beforeAll: before, afterAll: after }`.
+   * @default the runner's globals (`describe`, `it`, `beforeAll`, `afterAll`: jest's, or vitest's with `globals: true`)
+   */
+  runner?: ConformanceRunner;
+}
+
+/** The runner's global test functions, or an error saying to pass `runner`. */
+function globalRunner(): ConformanceRunner {
+  const g = globalThis as Partial<ConformanceRunner>;
+  if (typeof g.describe === 'function' && typeof g.it === 'function' && g.beforeAll && g.afterAll)
+    return { describe: g.describe, it: g.it, beforeAll: g.beforeAll, afterAll: g.afterAll };
+  throw new TypeError(
+    'runAdapterConformanceTests: no global describe/it/beforeAll/afterAll; pass `runner` ' +
+      "(e.g. `runner: { describe, it, beforeAll: before, afterAll: after }` from 'node:test').",
+  );
 }
 
 /**
- * Registers jest tests that check an adapter against the contract (SPEC sections 4 and 7) and the
+ * Registers tests (with jest, vitest or `node:test`: see `runner`) that check an adapter against the contract (SPEC sections 4 and 7) and the
  * guarantees nestjs-auth relies on: lookups give `null` (never `undefined`) when nothing matches,
  * dates come back as `Date` with millisecond precision, verification tokens are single-use even
  * under concurrent calls, uniqueness rules are enforced, `deleteUser` cascades, and the
@@ -52,11 +74,14 @@ export interface AdapterConformanceOptions {
  * runAdapterConformanceTests({ name: 'MyAdapter', adapter: () => new MyAdapter(pool) });
  */
 export function runAdapterConformanceTests(options: AdapterConformanceOptions): void {
+  const runner = options.runner ?? globalRunner();
+  const { describe, it, beforeAll, afterAll } = runner;
   const supported = new Set<AdapterMethod>(options.methods ?? ADAPTER_METHODS);
   const db = options.db ?? {};
   let adapter: Required<Adapter>;
 
   const ctx: ConformanceContext = {
+    runner,
     get adapter() {
       return adapter;
     },
@@ -87,7 +112,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
 
     it('implements the methods it declares', () => {
       for (const method of supported)
-        expect({ method, type: typeof adapter[method] }).toEqual({ method, type: 'function' });
+        check.equals({ method, type: typeof adapter[method] }, { method, type: 'function' });
     });
 
     describeUsers(ctx);

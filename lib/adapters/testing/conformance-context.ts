@@ -19,8 +19,25 @@ export interface ConformanceDb {
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
 export type ConformanceExtension = 'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier';
 
+/** A test body: the suite's bodies take no argument and return a promise (or nothing). */
+export type ConformanceTestFn = () => unknown;
+
+/**
+ * The test functions the suite registers with: the runner's own, so the suite runs under jest,
+ * vitest or `node:test` (whose hooks are named `before` and `after`: pass them as `beforeAll` and
+ * `afterAll`). Assertions do not come from the runner: the suite uses `node:assert`.
+ */
+export interface ConformanceRunner {
+  describe(name: string, fn: () => void): unknown;
+  it: ((name: string, fn: ConformanceTestFn) => unknown) & { skip(name: string, fn: ConformanceTestFn): unknown };
+  beforeAll(fn: ConformanceTestFn): unknown;
+  afterAll(fn: ConformanceTestFn): unknown;
+}
+
 /** What each part of the suite works with: the adapter under test and the suite's helpers. */
 export interface ConformanceContext {
+  /** The test functions to register with. */
+  runner: ConformanceRunner;
   /** The adapter under test (built in the suite's `beforeAll`). */
   readonly adapter: Required<Adapter>;
   db: ConformanceDb;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type {
   AdapterMethod,
   SessionsByUserAdapter,
@@ -11,7 +11,7 @@ import { futureDate } from './conformance-fixtures.js';
 /** Optional methods beyond the contract (`SessionsByUserAdapter`, `VerificationTokensByIdentifierAdapter`). */
 export function describeOptionalMethods(ctx: ConformanceContext): void {
   const { createUser, supported, extensions } = ctx;
-  describe('optional methods beyond the contract', () => {
+  ctx.runner.describe('optional methods beyond the contract', () => {
     const extended = () =>
       ctx.adapter as unknown as Required<SessionsByUserAdapter & VerificationTokensByIdentifierAdapter>;
     const optional = (
@@ -20,7 +20,10 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
       needs: AdapterMethod[],
       fn: () => Promise<void>,
     ): void => {
-      (extensions.has(extension) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
+      (extensions.has(extension) && needs.every((m) => supported.has(m)) ? ctx.runner.it : ctx.runner.it.skip)(
+        name,
+        fn,
+      );
     };
 
     optional(
@@ -33,11 +36,11 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         await ctx.adapter.createSession({ sessionToken: tokens[0]!, userId: mine.id, expires: futureDate(30) });
         await ctx.adapter.createSession({ sessionToken: tokens[1]!, userId: mine.id, expires: futureDate(30) });
         await ctx.adapter.createSession({ sessionToken: tokens[2]!, userId: theirs.id, expires: futureDate(30) });
-        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(2);
-        expect(await ctx.adapter.getSessionAndUser(tokens[0]!)).toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(tokens[1]!)).toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(tokens[2]!)).not.toBeNull();
-        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(0);
+        check.is(await extended().deleteSessionsByUserId(mine.id), 2);
+        check.isNull(await ctx.adapter.getSessionAndUser(tokens[0]!));
+        check.isNull(await ctx.adapter.getSessionAndUser(tokens[1]!));
+        check.notNull(await ctx.adapter.getSessionAndUser(tokens[2]!));
+        check.is(await extended().deleteSessionsByUserId(mine.id), 0);
       },
     );
 
@@ -58,13 +61,11 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         ] as const) {
           await ctx.adapter.createVerificationToken({ identifier, token, expires });
         }
-        expect(await extended().deleteVerificationTokensByIdentifier(mine)).toBe(2);
-        expect(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` })).toBeNull();
+        check.is(await extended().deleteVerificationTokensByIdentifier(mine), 2);
+        check.isNull(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` }));
         // Identifiers compare exactly, as tokens do (no case folding).
-        expect(
-          await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` }),
-        ).not.toBeNull();
-        expect(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` })).not.toBeNull();
+        check.notNull(await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` }));
+        check.notNull(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` }));
       },
     );
   });

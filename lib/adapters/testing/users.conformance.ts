@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type { AdapterUser } from '../adapter.interface.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { futureDate, newUser, newAccount, newAuthenticator, defined } from './conformance-fixtures.js';
@@ -7,21 +7,21 @@ import { futureDate, newUser, newAccount, newAuthenticator, defined } from './co
 /** Users: create, read by id, email and account, update, delete with its cascade. */
 export function describeUsers(ctx: ConformanceContext): void {
   const { test, raw, db, createUser, linked } = ctx;
-  describe('users', () => {
+  ctx.runner.describe('users', () => {
     test(
       'createUser stores the user and returns it, dates as Date with milliseconds',
       ['createUser', 'getUser'],
       async () => {
         const input = newUser();
         const created = await ctx.adapter.createUser(input);
-        expect(created).toMatchObject(input);
-        expect(created.emailVerified).toBeInstanceOf(Date);
+        check.matches(created, input);
+        check.instanceOf(created.emailVerified, Date);
         const read = await ctx.adapter.getUser(input.id);
-        expect(read).toMatchObject(input);
-        expect(read?.emailVerified).toBeInstanceOf(Date);
-        expect(read?.emailVerified?.getTime()).toBe(input.emailVerified?.getTime());
+        check.matches(read, input);
+        check.instanceOf(read?.emailVerified, Date);
+        check.is(read?.emailVerified?.getTime(), input.emailVerified?.getTime());
         const row = await raw(db.user, input.id);
-        if (row !== 'unchecked') expect(row).toMatchObject({ email: input.email });
+        if (row !== 'unchecked') check.matches(row, { email: input.email });
       },
     );
 
@@ -32,23 +32,21 @@ export function describeUsers(ctx: ConformanceContext): void {
         const input: AdapterUser = { id: randomUUID(), email: `bare-${randomUUID()}@example.com`, emailVerified: null };
         await ctx.adapter.createUser(input);
         const read = await ctx.adapter.getUser(input.id);
-        expect(read).toMatchObject(input);
-        expect(read?.emailVerified).toBeNull();
-        expect(read?.name ?? null).toBeNull();
-        expect(read?.image ?? null).toBeNull();
+        check.matches(read, input);
+        check.isNull(read?.emailVerified);
+        check.isNull(read?.name ?? null);
+        check.isNull(read?.image ?? null);
       },
     );
 
     test('createUser refuses a second user with the same email', ['createUser', 'getUserByEmail'], async () => {
       const first = await createUser();
-      await expect(
-        Promise.resolve().then(() => ctx.adapter.createUser(newUser({ email: first.email }))),
-      ).rejects.toThrow();
-      expect((await ctx.adapter.getUserByEmail(first.email))?.id).toBe(first.id);
+      await check.rejects(Promise.resolve().then(() => ctx.adapter.createUser(newUser({ email: first.email }))));
+      check.is((await ctx.adapter.getUserByEmail(first.email))?.id, first.id);
     });
 
     test('getUser returns null (not undefined) for an unknown id', ['getUser'], async () => {
-      expect(await ctx.adapter.getUser(randomUUID())).toBeNull();
+      check.isNull(await ctx.adapter.getUser(randomUUID()));
     });
 
     test(
@@ -56,8 +54,8 @@ export function describeUsers(ctx: ConformanceContext): void {
       ['createUser', 'getUserByEmail'],
       async () => {
         const user = await createUser();
-        expect(await ctx.adapter.getUserByEmail(user.email)).toMatchObject(defined(user));
-        expect(await ctx.adapter.getUserByEmail(`nobody-${randomUUID()}@example.com`)).toBeNull();
+        check.matches(await ctx.adapter.getUserByEmail(user.email), defined(user));
+        check.isNull(await ctx.adapter.getUserByEmail(`nobody-${randomUUID()}@example.com`));
       },
     );
 
@@ -68,21 +66,22 @@ export function describeUsers(ctx: ConformanceContext): void {
         const user = await createUser();
         const account = newAccount(user.id);
         await ctx.adapter.linkAccount(account);
-        expect(
+        check.matches(
           await ctx.adapter.getUserByAccount({
             provider: account.provider,
             providerAccountId: account.providerAccountId,
           }),
-        ).toMatchObject(defined(user));
-        expect(
+          defined(user),
+        );
+        check.isNull(
           await ctx.adapter.getUserByAccount({
             provider: 'other-provider',
             providerAccountId: account.providerAccountId,
           }),
-        ).toBeNull();
-        expect(
+        );
+        check.isNull(
           await ctx.adapter.getUserByAccount({ provider: account.provider, providerAccountId: randomUUID() }),
-        ).toBeNull();
+        );
       },
     );
 
@@ -93,11 +92,11 @@ export function describeUsers(ctx: ConformanceContext): void {
         const user = await createUser({ emailVerified: null });
         const verifiedAt = futureDate(-1);
         const updated = await ctx.adapter.updateUser({ id: user.id, name: 'Grace Hopper', emailVerified: verifiedAt });
-        expect(updated).toMatchObject({ ...defined(user), name: 'Grace Hopper', emailVerified: verifiedAt });
+        check.matches(updated, { ...defined(user), name: 'Grace Hopper', emailVerified: verifiedAt });
         const read = await ctx.adapter.getUser(user.id);
-        expect(read).toMatchObject({ ...defined(user), name: 'Grace Hopper', emailVerified: verifiedAt });
-        expect(read?.emailVerified).toBeInstanceOf(Date);
-        expect(read?.emailVerified?.getTime()).toBe(verifiedAt.getTime());
+        check.matches(read, { ...defined(user), name: 'Grace Hopper', emailVerified: verifiedAt });
+        check.instanceOf(read?.emailVerified, Date);
+        check.is(read?.emailVerified?.getTime(), verifiedAt.getTime());
       },
     );
 
@@ -108,8 +107,8 @@ export function describeUsers(ctx: ConformanceContext): void {
       read.name = 'mutated';
       read.emailVerified?.setTime(0);
       const again = await ctx.adapter.getUser(user.id);
-      expect(again?.name).toBe(user.name);
-      expect(again?.emailVerified?.getTime()).toBe(user.emailVerified?.getTime());
+      check.is(again?.name, user.name);
+      check.is(again?.emailVerified?.getTime(), user.emailVerified?.getTime());
     });
 
     test(
@@ -140,23 +139,23 @@ export function describeUsers(ctx: ConformanceContext): void {
 
         await ctx.adapter.deleteUser(user.id);
 
-        expect(await ctx.adapter.getUser(user.id)).toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(sessionToken)).toBeNull();
-        expect(await ctx.adapter.getAccount(account.providerAccountId, account.provider)).toBeNull();
-        expect(await ctx.adapter.getUserByAccount(account)).toBeNull();
-        expect(await ctx.adapter.getAuthenticator(authenticator.credentialID)).toBeNull();
-        expect(await ctx.adapter.listAuthenticatorsByUserId(user.id)).toEqual([]);
+        check.isNull(await ctx.adapter.getUser(user.id));
+        check.isNull(await ctx.adapter.getSessionAndUser(sessionToken));
+        check.isNull(await ctx.adapter.getAccount(account.providerAccountId, account.provider));
+        check.isNull(await ctx.adapter.getUserByAccount(account));
+        check.isNull(await ctx.adapter.getAuthenticator(authenticator.credentialID));
+        check.equals(await ctx.adapter.listAuthenticatorsByUserId(user.id), []);
         for (const row of [
           await raw(db.user, user.id),
           await raw(db.session, sessionToken),
           await raw(db.account, account.provider, account.providerAccountId),
           await raw(db.authenticator, authenticator.credentialID),
         ])
-          if (row !== 'unchecked') expect(row).toBeNull();
+          if (row !== 'unchecked') check.isNull(row);
         // Nobody else's data goes with it.
-        expect(await ctx.adapter.getUser(other.id)).not.toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(otherSession)).not.toBeNull();
-        expect(await ctx.adapter.getAccount(otherAccount.providerAccountId, otherAccount.provider)).not.toBeNull();
+        check.notNull(await ctx.adapter.getUser(other.id));
+        check.notNull(await ctx.adapter.getSessionAndUser(otherSession));
+        check.notNull(await ctx.adapter.getAccount(otherAccount.providerAccountId, otherAccount.provider));
       },
     );
   });
