@@ -14,7 +14,11 @@ const common = {
  * Suites that build the package once or start no HTTP app (the TypeORM adapter): Express project
  * only. The sample runs on both (SAMPLE_PLATFORM).
  */
-const ONCE = ['<rootDir>/test/package.e2e-spec.ts', '<rootDir>/test/typeorm-adapter.e2e-spec.ts'];
+const ONCE = [
+  '<rootDir>/test/package.e2e-spec.ts',
+  '<rootDir>/test/typeorm-adapter.e2e-spec.ts',
+  '<rootDir>/test/consumer.e2e-spec.ts',
+];
 
 /**
  * Three projects: unit specs, and the e2e suites on each HTTP platform (`AUTH_TEST_PLATFORM`, set by
