@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  cpSync,
+  readFileSync,
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -94,6 +104,44 @@ describe('the packed package', () => {
     );
     expect(files.filter((f) => !/^(dist\/|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/.test(f))).toEqual([]);
     expect(files.some((f) => f.endsWith('.spec.js'))).toBe(false);
+  });
+
+  it('ships source maps that resolve: sources inlined, no declaration maps pointing at lib/', () => {
+    const maps = files.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(
+        readFileSync(join(app, 'node_modules', 'nestjs-auth', map), 'utf8'),
+      ) as { sources: string[]; sourcesContent?: Array<string | null> };
+      expect({ map, inlined: sourcesContent?.filter((c) => typeof c === 'string').length }).toEqual({
+        map,
+        inlined: sources.length,
+      });
+    }
+    expect(files.filter((f) => f.endsWith('.d.ts.map'))).toEqual([]);
+  });
+
+  it('declares the packages its public types import', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
+    const imported = new Set<string>();
+    for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
+      const text = readFileSync(join(app, 'node_modules', 'nestjs-auth', file), 'utf8')
+        .replace(/\/\*[^]*?\*\//g, '') // comments (examples name other packages)
+        .replace(/^\s*\/\/.*$/gm, '');
+      for (const [, spec] of text.matchAll(/from '([^'.][^']*)'|import\('([^'.][^']*)'\)/g))
+        if (spec && !spec.startsWith('node:'))
+          imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+    expect(imported.size).toBeGreaterThan(3);
+    const typesOf = (name: string) => `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+    expect([...imported].filter((name) => !declared.has(name) && !declared.has(typesOf(name)))).toEqual([]);
   });
 
   it('is importable by name from an app outside the repository, and starts', () => {
