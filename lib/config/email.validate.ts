@@ -56,6 +56,9 @@ export function validateEmailProvider(
   for (const key of ['normalizeIdentifier', 'generateVerificationToken'] as const) {
     if (c[key] !== undefined && typeof c[key] !== 'function') problems.push(`${where}: \`${key}\` must be a function.`);
   }
+  if (c.verifyOnStartup !== undefined && typeof c.verifyOnStartup !== 'boolean') {
+    problems.push(`${where}: verifyOnStartup must be true or false.`);
+  }
   if (c.consumeOnGet !== undefined && typeof c.consumeOnGet !== 'boolean') {
     problems.push(`${where}: consumeOnGet must be true or false.`);
   }

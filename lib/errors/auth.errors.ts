@@ -36,10 +36,14 @@ export abstract class SignInError extends AuthError {
 /** The options given to `AuthModule` are invalid; `problems` lists every problem with what to do. */
 export class AuthConfigurationError extends AuthError {
   static override readonly type = 'Configuration';
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    options?: { cause?: unknown },
+  ) {
     super(
       `nestjs-auth: invalid AuthModule options (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
         problems.map((p) => `  - ${p}`).join('\n'),
+      options,
     );
   }
 }
