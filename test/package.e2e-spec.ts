@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   readFileSync,
   mkdtempSync,
@@ -222,6 +223,43 @@ runAdapterConformanceTests({ name: 'MemoryAdapter', adapter, runner, extensions:
     expect(broken.code).not.toBe(0);
     expect(broken.out).toMatch(/FAIL .*getUser/);
     expect(broken.out).toContain('expected null, got undefined');
+  });
+
+  it('has a nestjs-auth bin: secret, check (options, SMTP) and migrations', () => {
+    mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
+    const bin = join(app, 'node_modules', '.bin', 'nestjs-auth');
+    // What npm does for a package's `bin` when it installs it: a link in .bin, the target made executable.
+    if (!existsSync(bin)) symlinkSync('../nestjs-auth/dist/cli.js', bin);
+    chmodSync(join(app, 'node_modules', 'nestjs-auth', 'dist', 'cli.js'), 0o755);
+    const cli = (...args: string[]) => {
+      const result = spawnSync(bin, args, { cwd: app, encoding: 'utf8' });
+      if (result.error) throw result.error;
+      return { code: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
+    };
+    expect(cli('secret')).toMatchObject({ code: 0, out: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(cli('migrations', '--db', 'mysql')).toMatchObject({ code: 0, out: expect.stringMatching(/^CREATE TABLE/) });
+
+    writeFileSync(
+      join(app, 'auth-options.mjs'),
+      `import { Email, MemoryAdapter } from 'nestjs-auth';
+export const authOptions = { secret: 'x'.repeat(40), providers: [] };
+export const shortSecret = { secret: 'short', providers: [] };
+export const smtpDown = () => ({
+  secret: 'x'.repeat(40),
+  adapter: new MemoryAdapter(),
+  providers: [Email({ server: 'smtp://127.0.0.1:1', from: 'auth@example.com' })],
+});
+`,
+    );
+    expect(cli('check', 'auth-options.mjs')).toMatchObject({ code: 0, out: 'ok' });
+    expect(cli('check', 'auth-options.mjs', 'shortSecret')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^- .*secret/),
+    });
+    expect(cli('check', 'auth-options.mjs', 'smtpDown')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/providers "email": the SMTP server did not accept a connection: .*ECONNREFUSED/),
+    });
   });
 
   it('starts without TypeORM, nodemailer or the WebAuthn server installed when the app brings its own adapter', () => {
