@@ -26,11 +26,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Packs the library and installs the tarball into `app` (its other packages linked from this repository). */
+/**
+ * Packs the library and installs the tarball into `app` (its other packages linked from this
+ * repository). Built into a staging folder, not dist/: test/package.e2e-spec.ts rebuilds dist/ and
+ * may run at the same time.
+ */
 function installPacked(app: string): void {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: root, stdio: 'pipe' });
+  const stage = join(app, '.stage');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')], {
+    cwd: root,
+    stdio: 'pipe',
+  });
+  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'])
+    cpSync(join(root, file), join(stage, file));
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: stage, stdio: 'pipe' });
   const { filename } = (JSON.parse(out.toString()) as Array<{ filename: string }>)[0]!;
+  rmSync(stage, { recursive: true, force: true });
   const modules = join(app, 'node_modules');
   mkdirSync(join(modules, 'nestjs-auth'), { recursive: true });
   execFileSync('tar', ['-xzf', join(app, filename), '-C', join(modules, 'nestjs-auth'), '--strip-components=1']);
