@@ -20,6 +20,7 @@ const ONCE = [
   // Runs the README's snippets on Express and on Fastify itself.
   '<rootDir>/test/readme-snippets.e2e-spec.ts',
   '<rootDir>/test/authjs-schemas.e2e-spec.ts',
+  '<rootDir>/test/consumer.e2e-spec.ts',
 ];
 
 /**

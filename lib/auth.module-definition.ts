@@ -1,7 +1,7 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Adapter } from './adapters/adapter.interface.js';
-import { createDefaultAdapterProvider } from './adapters/typeorm/typeorm-adapter.provider.js';
+import { DEFAULT_ADAPTER, defaultAdapterModule } from './adapters/default-adapter.js';
 import { AUTH_CONFIG } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
@@ -73,10 +73,16 @@ function givenExtras(definition: DynamicModule, extras: AuthModuleExtras): AuthM
   return Object.fromEntries(Object.entries(extras).filter(([key]) => key in EXTRAS_DEFAULTS));
 }
 
-/** The `Adapter` provider for a class, an instance, a factory, an existing provider, or the TypeORM default. */
+/**
+ * The `Adapter` provider for a class, an instance, a factory, an existing provider, or the TypeORM
+ * default (whose module, and TypeORM with it, is imported only here: see `defaultAdapterModule`).
+ */
 function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvider {
   if (adapter === undefined || adapter === null)
-    return { provider: createDefaultAdapterProvider(dataSource).provider, imports: [] };
+    return {
+      provider: { provide: Adapter, useExisting: DEFAULT_ADAPTER },
+      imports: [defaultAdapterModule(dataSource)],
+    };
   return providerFromOption(Adapter, adapter);
 }
 

@@ -30,36 +30,8 @@ export { AuthModule } from './auth.module.js';
 export type * from './config/auth-options.interface.js';
 export { AUTH_DEFAULTS } from './config/defaults.js';
 
-// ---- storage: MemoryAdapter, TypeORM ----
+// ---- storage: MemoryAdapter (TypeORM: `nestjs-auth/typeorm`, so an app without TypeORM never loads it) ----
 export { MemoryAdapter } from './adapters/memory.adapter.js';
-export { TypeOrmAdapter, type TypeOrmAdapterOptions } from './adapters/typeorm/typeorm.adapter.js';
-export { authEntities, defaultAuthEntities } from './adapters/typeorm/auth-entities.js';
-export type { TypeOrmAdapterEntities, EntityClass } from './adapters/typeorm/auth-entities.js';
-export { UserEntity } from './adapters/typeorm/user.entity.js';
-export { AccountEntity, AccountWithAuthorizationDetailsEntity } from './adapters/typeorm/account.entity.js';
-export { SessionEntity } from './adapters/typeorm/session.entity.js';
-export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
-export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
-export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
-export type {
-  AuthSchemaPreset,
-  AuthSchemaMapping,
-  AuthSchemaOption,
-  AuthSchemaDialect,
-  AuthTableMapping,
-  AuthIdStrategy,
-  AuthDateStorage,
-  AuthIdColumnType,
-} from './adapters/typeorm/schema-mapping.js';
-export {
-  AuthSchemaPostgres1764547200000,
-  authMigrationsPostgres,
-} from './adapters/typeorm/migrations/postgres.migrations.js';
-export { AuthSchemaMysql1764547200000, authMigrationsMysql } from './adapters/typeorm/migrations/mysql.migrations.js';
-export {
-  AuthSchemaSqlite1764547200000,
-  authMigrationsSqlite,
-} from './adapters/typeorm/migrations/sqlite.migrations.js';
 
 // ---- sessions, guard, decorators, services ----
 export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/auth.guard.js';

@@ -2,7 +2,8 @@ import { Controller, Get, Header, Inject, Req, UseGuards } from '@nestjs/common'
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
-import { AccountEntity, AuthService, AuthSession, CurrentUser, type Session, type User } from '../lib/index.js';
+import { AuthService, AuthSession, CurrentUser, type Session, type User } from '../lib/index.js';
+import { AccountEntity } from '../lib/typeorm.js';
 import { BrowserAuthGuard } from './browser-auth.guard.js';
 import { escape, samplePage } from './html.js';
 import { DEMO_USER, type SampleConfig } from './sample.config.js';

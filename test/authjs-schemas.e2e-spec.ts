@@ -163,7 +163,15 @@ for (const target of targets) {
           adapter: () => new TypeOrmAdapter(ds, {}, { schema: c.preset }),
           methods,
           unique: c.unique,
-          extensions: ['deleteSessionsByUserId', 'deleteVerificationTokensByIdentifier'],
+          extensions: [
+            'deleteSessionsByUserId',
+            'deleteVerificationTokensByIdentifier',
+            'listAccountsByUserId',
+            'updateAccountTokens',
+          ],
+          // What a preset's tables cannot hold (no authenticator table, no unique keys) is not a test
+          // here: a strict CI run reports no skipped test.
+          inapplicable: 'omit',
         });
 
       it('the bootstrap check finds nothing to report on the real tables', async () => {

@@ -1,8 +1,50 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packedApp } from './setup/packed-app.js';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  readFileSync,
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname ?? '.', '..');
+
+/** What an app that brings its own adapter and uses neither email nor passkeys need not install. */
+const HEAVY = new Set(['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server']);
+
+/** Links this repository's installed packages into `modules`, all but `except` (scoped ones one by one). */
+function linkModules(modules: string, except: Set<string>): void {
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry === '.bin' || entry === 'nestjs-auth' || entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      mkdirSync(join(modules, entry), { recursive: true });
+      for (const name of readdirSync(join(root, 'node_modules', entry))) {
+        const target = join(modules, entry, name);
+        if (!except.has(`${entry}/${name}`) && !existsSync(target))
+          symlinkSync(join(root, 'node_modules', entry, name), target);
+      }
+    } else if (!except.has(entry) && !existsSync(join(modules, entry))) {
+      symlinkSync(join(root, 'node_modules', entry), join(modules, entry));
+    }
+  }
+}
+
+/** Runs an ES module in `cwd`; its last line of output, parsed as JSON. */
+function run(cwd: string, file: string, source: string): unknown {
+  writeFileSync(join(cwd, file), source);
+  const out = execFileSync('node', [file], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    .toString()
+    .trim();
+  return JSON.parse(out.split('\n').pop()!);
+}
 
 /**
  * The package as a user gets it: `npm run build` + `npm pack`, unpacked into a throwaway app
@@ -10,14 +52,44 @@ import { packedApp } from './setup/packed-app.js';
  */
 describe('the packed package', () => {
   let app: string;
+  let lean: string;
   let files: string[];
 
   beforeAll(() => {
-    ({ dir: app, files } = packedApp('nestjs-auth-consumer-'));
+    app = mkdtempSync(join(tmpdir(), 'nestjs-auth-consumer-'));
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString();
+    const packed = JSON.parse(out)[0] as { filename: string; files: Array<{ path: string }> };
+    files = packed.files.map((f) => f.path);
+    const modules = join(app, 'node_modules');
+    mkdirSync(join(modules, 'nestjs-auth'), { recursive: true });
+    execFileSync('tar', [
+      '-xzf',
+      join(app, packed.filename),
+      '-C',
+      join(modules, 'nestjs-auth'),
+      '--strip-components=1',
+    ]);
+    // The app's other dependencies (Nest, TypeORM, ...): linked from this repository's install.
+    linkModules(modules, new Set());
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }));
+    // A second app with its own adapter, which installed neither the optional peers (TypeORM,
+    // @nestjs/typeorm) nor, to prove they are not loaded either, nodemailer and the WebAuthn server.
+    // A directory of its own (not under the first app, whose node_modules would be found above it),
+    // with its own copy of the package (Node resolves a symlink's imports from its real place).
+    lean = mkdtempSync(join(tmpdir(), 'nestjs-auth-lean-'));
+    mkdirSync(join(lean, 'node_modules'));
+    cpSync(join(modules, 'nestjs-auth'), join(lean, 'node_modules', 'nestjs-auth'), { recursive: true });
+    linkModules(join(lean, 'node_modules'), HEAVY);
+    writeFileSync(join(lean, 'package.json'), JSON.stringify({ name: 'lean', type: 'module', private: true }));
   }, 180_000);
 
   afterAll(() => {
     if (app) rmSync(app, { recursive: true, force: true });
+    if (lean) rmSync(lean, { recursive: true, force: true });
   });
 
   it('ships only dist, README, CHANGELOG and LICENSE, with type declarations', () => {
@@ -33,6 +105,44 @@ describe('the packed package', () => {
     );
     expect(files.filter((f) => !/^(dist\/|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/.test(f))).toEqual([]);
     expect(files.some((f) => f.endsWith('.spec.js'))).toBe(false);
+  });
+
+  it('ships source maps that resolve: sources inlined, no declaration maps pointing at lib/', () => {
+    const maps = files.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(
+        readFileSync(join(app, 'node_modules', 'nestjs-auth', map), 'utf8'),
+      ) as { sources: string[]; sourcesContent?: Array<string | null> };
+      expect({ map, inlined: sourcesContent?.filter((c) => typeof c === 'string').length }).toEqual({
+        map,
+        inlined: sources.length,
+      });
+    }
+    expect(files.filter((f) => f.endsWith('.d.ts.map'))).toEqual([]);
+  });
+
+  it('declares the packages its public types import', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const declared = new Set([
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+    ]);
+    const imported = new Set<string>();
+    for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
+      const text = readFileSync(join(app, 'node_modules', 'nestjs-auth', file), 'utf8')
+        .replace(/\/\*[^]*?\*\//g, '') // comments (examples name other packages)
+        .replace(/^\s*\/\/.*$/gm, '');
+      for (const [, spec] of text.matchAll(/from '([^'.][^']*)'|import\('([^'.][^']*)'\)/g))
+        if (spec && !spec.startsWith('node:'))
+          imported.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+    }
+    expect(imported.size).toBeGreaterThan(3);
+    const typesOf = (name: string) => `@types/${name.replace(/^@/, '').replace('/', '__')}`;
+    expect([...imported].filter((name) => !declared.has(name) && !declared.has(typesOf(name)))).toEqual([]);
   });
 
   it('is importable by name from an app outside the repository, and starts', () => {
@@ -57,17 +167,158 @@ await app.close();
     expect(JSON.parse(out.split('\n').pop()!)).toEqual({ status: 200, guard: 'function', adapter: 'symbol' });
   });
 
-  it('offers the conformance suite at nestjs-auth/testing', () => {
-    // The suite registers jest tests, so it can only be imported inside jest: check the entry resolves.
-    const out = execFileSync(
-      'node',
-      ['--input-type=module', '-e', "console.log(import.meta.resolve('nestjs-auth/testing'))"],
-      {
-        cwd: app,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    ).toString();
-    expect(out.trim()).toMatch(/node_modules\/nestjs-auth\/dist\/adapters\/testing\/index\.js$/);
-    expect(files).toContain('dist/adapters/testing/index.d.ts');
+  /** A conformance test file for `runner` (`'vitest'` or `'node:test'`), over a sound or a broken adapter. */
+  function conformanceFile(runner: 'vitest' | 'node:test', broken: boolean): string {
+    const functions =
+      runner === 'vitest'
+        ? "import { describe, it, beforeAll, afterAll } from 'vitest';\nconst runner = { describe, it, beforeAll, afterAll };"
+        : "import { describe, it, before, after } from 'node:test';\nconst runner = { describe, it, beforeAll: before, afterAll: after };";
+    // The broken adapter answers `undefined` where the contract says `null`: the suite must fail.
+    const adapter = broken
+      ? `class Broken extends MemoryAdapter { async getUser(id) { return (await super.getUser(id)) ?? undefined; } }
+const adapter = () => new Broken();`
+      : 'const adapter = () => new MemoryAdapter();';
+    return `import 'reflect-metadata';
+${functions}
+import { MemoryAdapter } from 'nestjs-auth';
+import { runAdapterConformanceTests } from 'nestjs-auth/testing';
+${adapter}
+runAdapterConformanceTests({ name: 'MemoryAdapter', adapter, runner, extensions: ['deleteSessionsByUserId'] });
+`;
+  }
+
+  /** Runs a command in the app; its exit code and output. */
+  function runTests(cmd: string, args: string[]): { code: number; out: string } {
+    const result = spawnSync(cmd, args, {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    });
+    return { code: result.status ?? -1, out: `${result.stdout}${result.stderr}` };
+  }
+
+  it('runs the conformance suite of nestjs-auth/testing under node:test, and fails a broken adapter', () => {
+    writeFileSync(join(app, 'sound.node-test.mjs'), conformanceFile('node:test', false));
+    writeFileSync(join(app, 'broken.node-test.mjs'), conformanceFile('node:test', true));
+    const sound = runTests('node', ['--test', '--test-reporter=tap', 'sound.node-test.mjs']);
+    expect(sound.out).toMatch(/^# fail 0$/m);
+    expect(Number(/^# pass (\d+)$/m.exec(sound.out)?.[1])).toBeGreaterThan(30);
+    expect(sound.code).toBe(0);
+    const broken = runTests('node', ['--test', '--test-reporter=tap', 'broken.node-test.mjs']);
+    expect(broken.code).not.toBe(0);
+    expect(broken.out).toMatch(/not ok \d+ - getUser/);
+    expect(broken.out).toContain('expected null, got undefined');
+  });
+
+  it('runs the conformance suite of nestjs-auth/testing under vitest, and fails a broken adapter', () => {
+    mkdirSync(join(app, 'vitest'), { recursive: true });
+    writeFileSync(join(app, 'vitest', 'sound.test.mjs'), conformanceFile('vitest', false));
+    writeFileSync(join(app, 'vitest', 'broken.test.mjs'), conformanceFile('vitest', true));
+    const vitest = join(app, 'node_modules', 'vitest', 'vitest.mjs');
+    const sound = runTests('node', [vitest, 'run', '--root', 'vitest', 'sound.test.mjs']);
+    expect(sound.out).toMatch(/Tests\s+\d+ passed/);
+    expect(sound.out).not.toMatch(/failed/);
+    expect(sound.code).toBe(0);
+    const broken = runTests('node', [vitest, 'run', '--root', 'vitest', 'broken.test.mjs']);
+    expect(broken.code).not.toBe(0);
+    expect(broken.out).toMatch(/FAIL .*getUser/);
+    expect(broken.out).toContain('expected null, got undefined');
+  });
+
+  it('has a nestjs-auth bin: secret, check (options, SMTP) and migrations', () => {
+    mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
+    const bin = join(app, 'node_modules', '.bin', 'nestjs-auth');
+    // What npm does for a package's `bin` when it installs it: a link in .bin, the target made executable.
+    if (!existsSync(bin)) symlinkSync('../nestjs-auth/dist/cli.js', bin);
+    chmodSync(join(app, 'node_modules', 'nestjs-auth', 'dist', 'cli.js'), 0o755);
+    const cli = (...args: string[]) => {
+      const result = spawnSync(bin, args, { cwd: app, encoding: 'utf8' });
+      if (result.error) throw result.error;
+      return { code: result.status, out: result.stdout.trim(), err: result.stderr.trim() };
+    };
+    expect(cli('secret')).toMatchObject({ code: 0, out: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(cli('migrations', '--db', 'mysql')).toMatchObject({ code: 0, out: expect.stringMatching(/^CREATE TABLE/) });
+
+    writeFileSync(
+      join(app, 'auth-options.mjs'),
+      `import { Email, MemoryAdapter } from 'nestjs-auth';
+export const authOptions = { secret: 'x'.repeat(40), providers: [] };
+export const shortSecret = { secret: 'short', providers: [] };
+export const smtpDown = () => ({
+  secret: 'x'.repeat(40),
+  adapter: new MemoryAdapter(),
+  providers: [Email({ server: 'smtp://127.0.0.1:1', from: 'auth@example.com' })],
+});
+`,
+    );
+    expect(cli('check', 'auth-options.mjs')).toMatchObject({ code: 0, out: 'ok' });
+    expect(cli('check', 'auth-options.mjs', 'shortSecret')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^- .*secret/),
+    });
+    expect(cli('check', 'auth-options.mjs', 'smtpDown')).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/providers "email": the SMTP server did not accept a connection: .*ECONNREFUSED/),
+    });
+  });
+
+  it('starts without TypeORM, nodemailer or the WebAuthn server installed when the app brings its own adapter', () => {
+    for (const name of HEAVY) expect(existsSync(join(lean, 'node_modules', name))).toBe(false);
+    const result = run(
+      lean,
+      'own-adapter.mjs',
+      `import 'reflect-metadata';
+import { Controller, Get, Module, UseGuards } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule, AuthGuard, GitHub, MemoryAdapter } from 'nestjs-auth';
+class Me { me() { return { ok: true }; } }
+Controller()(Me);
+Get('me')(Me.prototype, 'me', Object.getOwnPropertyDescriptor(Me.prototype, 'me'));
+UseGuards(AuthGuard)(Me);
+class AppModule {}
+Module({
+  imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), url: 'http://127.0.0.1', providers: [GitHub({ clientId: 'a', clientSecret: 'b' })], adapter: new MemoryAdapter() })],
+  controllers: [Me],
+})(AppModule);
+const app = await NestFactory.create(AppModule, { logger: false });
+await app.listen(0, '127.0.0.1');
+const base = 'http://127.0.0.1:' + app.getHttpServer().address().port;
+const providers = await (await fetch(base + '/auth/providers')).json();
+const me = await fetch(base + '/me');
+console.log(JSON.stringify({ providers: Object.keys(providers), me: me.status }));
+await app.close();
+`,
+    );
+    expect(result).toEqual({ providers: ['github'], me: 401 });
+  });
+
+  it('without TypeORM installed and no adapter, runs on JWT sessions; a feature that needs storage says so at bootstrap', () => {
+    const result = run(
+      lean,
+      'no-adapter.mjs',
+      `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule, Email } from 'nestjs-auth';
+async function start(providers) {
+  class AppModule {}
+  Module({ imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), url: 'http://127.0.0.1', providers })] })(AppModule);
+  const app = await NestFactory.create(AppModule, { logger: false, abortOnError: false });
+  await app.listen(0, '127.0.0.1');
+  const res = await fetch('http://127.0.0.1:' + app.getHttpServer().address().port + '/auth/session');
+  await app.close();
+  return res.status;
+}
+const jwt = await start([]);
+const email = await start([Email({ server: 'smtp://127.0.0.1:1', from: 'a@example.com' })]).catch((e) => e.name + ': ' + e.message);
+const typeorm = await import('nestjs-auth/typeorm').then(() => 'loaded', (e) => e.code);
+console.log(JSON.stringify({ jwt, email, typeorm }));
+`,
+    );
+    expect(result).toEqual({
+      jwt: 200,
+      email: expect.stringMatching(/^AuthConfigurationError: [^]*no adapter is available/),
+      typeorm: 'ERR_MODULE_NOT_FOUND',
+    });
   });
 });

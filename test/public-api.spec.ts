@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import * as api from '../lib/index.js';
+import * as typeormApi from '../lib/typeorm.js';
 import * as errors from '../lib/errors/auth.errors.js';
 
 const LISTED = [
@@ -31,22 +32,6 @@ const LISTED = [
   'InjectAuthAdapter',
   'isDate',
   'MemoryAdapter',
-  'TypeOrmAdapter',
-  'authEntities',
-  'defaultAuthEntities',
-  'UserEntity',
-  'AccountEntity',
-  'AccountWithAuthorizationDetailsEntity',
-  'SessionEntity',
-  'VerificationTokenEntity',
-  'AuthenticatorEntity',
-  'AuthSchemaPostgres1764547200000',
-  'AuthSchemaMysql1764547200000',
-  'AuthSchemaSqlite1764547200000',
-  'authMigrationsPostgres',
-  'authMigrationsMysql',
-  'authMigrationsSqlite',
-  'authSchemaEntities',
   // JWT codec shared with Auth.js
   'encode',
   'decode',
@@ -72,6 +57,26 @@ const LISTED = [
   'MemoryRateLimitStore',
   'RedisRateLimitStore',
   'RateLimiterService',
+];
+
+/** Every value `nestjs-auth/typeorm` exports: TypeORM is an optional peer, so the main entry has none of them. */
+const TYPEORM_LISTED = [
+  'TypeOrmAdapter',
+  'authEntities',
+  'defaultAuthEntities',
+  'UserEntity',
+  'AccountEntity',
+  'AccountWithAuthorizationDetailsEntity',
+  'SessionEntity',
+  'VerificationTokenEntity',
+  'AuthenticatorEntity',
+  'AuthSchemaPostgres1764547200000',
+  'AuthSchemaMysql1764547200000',
+  'AuthSchemaSqlite1764547200000',
+  'authMigrationsPostgres',
+  'authMigrationsMysql',
+  'authMigrationsSqlite',
+  'authSchemaEntities',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */
@@ -123,5 +128,10 @@ describe('the public API', () => {
 
   it('keeps internals out', () => {
     expect(INTERNAL.filter((name) => name in api)).toEqual([]);
+  });
+
+  it('keeps TypeORM in nestjs-auth/typeorm, which exports exactly its list', () => {
+    expect(TYPEORM_LISTED.filter((name) => name in api)).toEqual([]);
+    expect(Object.keys(typeormApi).sort()).toEqual([...TYPEORM_LISTED].sort());
   });
 });

@@ -59,6 +59,9 @@ export function validateEmailProvider(
   if (c.tokenHash !== undefined && c.tokenHash !== 'hmac' && c.tokenHash !== 'authjs') {
     problems.push(`${where}: tokenHash must be 'hmac' or 'authjs'.`);
   }
+  if (c.verifyOnStartup !== undefined && typeof c.verifyOnStartup !== 'boolean') {
+    problems.push(`${where}: verifyOnStartup must be true or false.`);
+  }
   if (c.consumeOnGet !== undefined && typeof c.consumeOnGet !== 'boolean') {
     problems.push(`${where}: consumeOnGet must be true or false.`);
   }

@@ -15,7 +15,9 @@ export abstract class AuthError extends Error {
 
   constructor(message?: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.type;
+    // The class name, which users search for (`AuthConfigurationError: ...` in a stack trace); the
+    // stable `type` (`Configuration`) is what the error page and JSON bodies carry.
+    this.name = new.target.name || new.target.type;
   }
 
   /** The stable type of this error (the static `type` of its class). */
@@ -34,10 +36,14 @@ export abstract class SignInError extends AuthError {
 /** The options given to `AuthModule` are invalid; `problems` lists every problem with what to do. */
 export class AuthConfigurationError extends AuthError {
   static override readonly type = 'Configuration';
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    options?: { cause?: unknown },
+  ) {
     super(
       `nestjs-auth: invalid AuthModule options (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
         problems.map((p) => `  - ${p}`).join('\n'),
+      options,
     );
   }
 }

@@ -1,5 +1,3 @@
-import { createTransport } from 'nodemailer';
-import addressparser from 'nodemailer/lib/addressparser';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
 import { defaultNormalizeIdentifier } from './email.normalize.js';
 import { renderVerificationEmail } from './email.message.js';
@@ -20,7 +18,31 @@ export const EMAIL_DEFAULTS = {
   maxPerIp: 30,
   /** Rate-limit window in seconds. @default 600 (10 minutes) */
   windowSeconds: 600,
+  /** Milliseconds the bootstrap check of `server` (`verifyOnStartup`) waits for it. @default 10000 */
+  verifyTimeoutMs: 10_000,
 } as const;
+
+/**
+ * Connects to an SMTP server the way sending will (nodemailer's `verify`: TCP or TLS, EHLO,
+ * STARTTLS when offered, AUTH when the options carry credentials), then disconnects. Rejects with
+ * the server's or the socket's error, or after `timeoutMs`.
+ */
+export async function verifySmtpServer(server: string | Record<string, unknown>, timeoutMs: number): Promise<void> {
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport(server as string | SMTPTransportOptions);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      transport.verify(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    transport.close();
+  }
+}
 
 /**
  * Sends the sign-in email through nodemailer, with the provider's `server` (an SMTP URL such as
@@ -36,6 +58,11 @@ export async function sendVerificationRequestWithNodemailer(params: SendVerifica
   const { identifier, url, provider, theme } = params;
   if (!provider.server) throw new Error('The email provider has no `server` to send through.');
   if (!provider.from) throw new Error('The email provider has no `from` address.');
+  // nodemailer is loaded on the first mail, so an app without an email provider never loads it.
+  const [{ createTransport }, { default: addressparser }] = await Promise.all([
+    import('nodemailer'),
+    import('nodemailer/lib/addressparser'),
+  ]);
   const parsed = addressparser(identifier, { flatten: true });
   if (parsed.length !== 1 || parsed[0]!.address !== identifier || parsed[0]!.name !== '') {
     throw new Error('The recipient is not a single plain address; check normalizeIdentifier.');

@@ -66,6 +66,14 @@ export interface EmailConfig extends CommonProviderOptions, InternalProviderOpti
    */
   tokenHash?: 'hmac' | 'authjs';
   /**
+   * At bootstrap, connect to `server` (TCP, EHLO, and AUTH when it has credentials) and fail
+   * start-up with `AuthConfigurationError` and the cause when it does not answer within
+   * `EMAIL_DEFAULTS.verifyTimeoutMs`. Only with the built-in sender (not a custom
+   * `sendVerificationRequest`).
+   * @default true when `NODE_ENV` is `production`, false otherwise
+   */
+  verifyOnStartup?: boolean;
+  /**
    * Limits on how many links may be requested per address and per client IP, or `false` for none.
    * Counters live in the module's rate-limit store (`rateLimit.store`, in memory by default).
    * @default { maxPerAddress: 3, maxPerIp: 30, windowSeconds: 600 }

@@ -1,12 +1,12 @@
-import { describe, expect } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type { AdapterAccount } from '../adapter.interface.js';
 import type { ConformanceContext } from './conformance-context.js';
-import { expectExactly, newAccount } from './conformance-fixtures.js';
+import { newAccount } from './conformance-fixtures.js';
 
 /** Accounts: link (one winner under concurrency), read, unlink. */
 export function describeAccounts(ctx: ConformanceContext): void {
   const { test, raw, db, createUser, linked, concurrency } = ctx;
-  describe('accounts', () => {
+  ctx.runner.describe('accounts', () => {
     test(
       'linkAccount stores every token field (a long id_token too) and getAccount returns them',
       ['createUser', 'linkAccount', 'getAccount'],
@@ -14,13 +14,13 @@ export function describeAccounts(ctx: ConformanceContext): void {
         const user = await createUser();
         const account = newAccount(user.id);
         const linkedAccount = await ctx.adapter.linkAccount(account);
-        if (linkedAccount) expectExactly(linkedAccount, account);
+        if (linkedAccount) check.equals(linkedAccount, account);
         const read = await ctx.adapter.getAccount(account.providerAccountId, account.provider);
-        expectExactly(read, account);
-        expect(typeof read?.expires_at).toBe('number');
+        check.equals(read, account);
+        check.is(typeof read?.expires_at, 'number');
         const row = await raw(db.account, account.provider, account.providerAccountId);
         if (row !== 'unchecked')
-          expect(row).toMatchObject({
+          check.matches(row, {
             provider: account.provider,
             providerAccountId: account.providerAccountId,
             id_token: account.id_token,
@@ -40,9 +40,9 @@ export function describeAccounts(ctx: ConformanceContext): void {
           providerAccountId: user.email,
         };
         const linkedAccount = await ctx.adapter.linkAccount(account);
-        if (linkedAccount) expectExactly(linkedAccount, account);
+        if (linkedAccount) check.equals(linkedAccount, account);
         // No token field comes back, not even as null.
-        expectExactly(await ctx.adapter.getAccount(user.email, 'email'), account);
+        check.equals(await ctx.adapter.getAccount(user.email, 'email'), account);
       },
     );
 
@@ -53,11 +53,9 @@ export function describeAccounts(ctx: ConformanceContext): void {
         const user = await createUser();
         const other = await createUser();
         const account = await linked(user.id);
-        await expect(
-          Promise.resolve().then(() => ctx.adapter.linkAccount({ ...account, userId: other.id })),
-        ).rejects.toThrow();
-        await expect(Promise.resolve().then(() => ctx.adapter.linkAccount({ ...account }))).rejects.toThrow();
-        expect((await ctx.adapter.getUserByAccount(account))?.id).toBe(user.id);
+        await check.rejects(Promise.resolve().then(() => ctx.adapter.linkAccount({ ...account, userId: other.id })));
+        await check.rejects(Promise.resolve().then(() => ctx.adapter.linkAccount({ ...account })));
+        check.is((await ctx.adapter.getUserByAccount(account))?.id, user.id);
       },
     );
 
@@ -68,8 +66,8 @@ export function describeAccounts(ctx: ConformanceContext): void {
         const user = await createUser();
         const account = await linked(user.id);
         await ctx.adapter.linkAccount({ ...account, provider: 'another-provider' });
-        expect(await ctx.adapter.getAccount(account.providerAccountId, 'another-provider')).not.toBeNull();
-        expect(await ctx.adapter.getAccount(account.providerAccountId, account.provider)).not.toBeNull();
+        check.notNull(await ctx.adapter.getAccount(account.providerAccountId, 'another-provider'));
+        check.notNull(await ctx.adapter.getAccount(account.providerAccountId, account.provider));
       },
     );
 
@@ -84,9 +82,12 @@ export function describeAccounts(ctx: ConformanceContext): void {
             Promise.resolve().then(() => ctx.adapter.linkAccount({ ...account, userId: users[i % users.length]!.id })),
           ),
         );
-        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        check.lengthOf(
+          results.filter((r) => r.status === 'fulfilled'),
+          1,
+        );
         const winner = results.findIndex((r) => r.status === 'fulfilled');
-        expect((await ctx.adapter.getUserByAccount(account))?.id).toBe(users[winner % users.length]!.id);
+        check.is((await ctx.adapter.getUserByAccount(account))?.id, users[winner % users.length]!.id);
       },
     );
 
@@ -96,9 +97,9 @@ export function describeAccounts(ctx: ConformanceContext): void {
       async () => {
         const user = await createUser();
         const account = await linked(user.id);
-        expect(await ctx.adapter.getAccount('unknown-account-id', 'unknown-provider')).toBeNull();
-        expect(await ctx.adapter.getAccount(account.providerAccountId, 'unknown-provider')).toBeNull();
-        expect(await ctx.adapter.getAccount('unknown-account-id', account.provider)).toBeNull();
+        check.isNull(await ctx.adapter.getAccount('unknown-account-id', 'unknown-provider'));
+        check.isNull(await ctx.adapter.getAccount(account.providerAccountId, 'unknown-provider'));
+        check.isNull(await ctx.adapter.getAccount('unknown-account-id', account.provider));
       },
     );
 
@@ -113,12 +114,12 @@ export function describeAccounts(ctx: ConformanceContext): void {
           provider: account.provider,
           providerAccountId: account.providerAccountId,
         });
-        if (unlinked) expectExactly(unlinked, account);
-        expect(await ctx.adapter.getAccount(account.providerAccountId, account.provider)).toBeNull();
+        if (unlinked) check.equals(unlinked, account);
+        check.isNull(await ctx.adapter.getAccount(account.providerAccountId, account.provider));
         const row = await raw(db.account, account.provider, account.providerAccountId);
-        if (row !== 'unchecked') expect(row).toBeNull();
-        expect(await ctx.adapter.getAccount(kept.providerAccountId, kept.provider)).not.toBeNull();
-        expect(await ctx.adapter.getUser(user.id)).not.toBeNull();
+        if (row !== 'unchecked') check.isNull(row);
+        check.notNull(await ctx.adapter.getAccount(kept.providerAccountId, kept.provider));
+        check.notNull(await ctx.adapter.getUser(user.id));
         // Unlinking again is harmless.
         await ctx.adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId });
       },

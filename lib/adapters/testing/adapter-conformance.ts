@@ -1,8 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../adapter.interface.js';
 import { describeAccounts } from './accounts.conformance.js';
 import { describeAuthenticators } from './authenticators.conformance.js';
-import type { ConformanceContext, ConformanceDb, ConformanceExtension } from './conformance-context.js';
+import { check } from './conformance-assert.js';
+import type {
+  ConformanceContext,
+  ConformanceDb,
+  ConformanceExtension,
+  ConformanceRunner,
+} from './conformance-context.js';
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
@@ -36,16 +41,41 @@ export interface AdapterConformanceOptions {
    */
   extensions?: readonly ConformanceExtension[];
   /**
+   * The test functions to register with: `{ describe, it, beforeAll, afterAll }` from
+   * `@jest/globals` or `vitest`, or from `node:test` as `{ describe, it, beforeAll: before, afterAll: after }`.
+   * @default the runner's globals (`describe`, `it`, `beforeAll`, `afterAll`: jest's, or vitest's with `globals: true`)
+   */
+  runner?: ConformanceRunner;
+  /**
    * Whether the store refuses duplicates: a second user with an email, a second session with a
    * token, a second account with a (provider, providerAccountId). False for tables without those
-   * unique keys (Auth.js's pg adapter schema): the tests of these rules are then skipped.
+   * unique keys (Auth.js's pg adapter schema): the tests of these rules then do not apply.
    * @default true
    */
   unique?: boolean;
+  /**
+   * What becomes of a test that does not apply (a method not in `methods`, an extension not in
+   * `extensions`, a uniqueness rule with `unique: false`): `'skip'` registers it as skipped, so the
+   * runner's report lists what the adapter leaves out; `'omit'` does not register it, for a CI
+   * where any skipped test is an error.
+   * @default 'skip'
+   */
+  inapplicable?: 'skip' | 'omit';
+}
+
+/** The runner's global test functions, or an error saying to pass `runner`. */
+function globalRunner(): ConformanceRunner {
+  const g = globalThis as Partial<ConformanceRunner>;
+  if (typeof g.describe === 'function' && typeof g.it === 'function' && g.beforeAll && g.afterAll)
+    return { describe: g.describe, it: g.it, beforeAll: g.beforeAll, afterAll: g.afterAll };
+  throw new TypeError(
+    'runAdapterConformanceTests: no global describe/it/beforeAll/afterAll; pass `runner` ' +
+      "(e.g. `runner: { describe, it, beforeAll: before, afterAll: after }` from 'node:test').",
+  );
 }
 
 /**
- * Registers jest tests that check an adapter against the contract (SPEC sections 4 and 7) and the
+ * Registers tests (with jest, vitest or `node:test`: see `runner`) that check an adapter against the contract (SPEC sections 4 and 7) and the
  * guarantees nestjs-auth relies on: lookups give `null` (never `undefined`) when nothing matches,
  * dates come back as `Date` with millisecond precision, verification tokens are single-use even
  * under concurrent calls, uniqueness rules are enforced, `deleteUser` cascades, and the
@@ -59,11 +89,18 @@ export interface AdapterConformanceOptions {
  * runAdapterConformanceTests({ name: 'MyAdapter', adapter: () => new MyAdapter(pool) });
  */
 export function runAdapterConformanceTests(options: AdapterConformanceOptions): void {
+  const runner = options.runner ?? globalRunner();
+  const { describe, it, beforeAll, afterAll } = runner;
   const supported = new Set<AdapterMethod>(options.methods ?? ADAPTER_METHODS);
   const db = options.db ?? {};
   let adapter: Required<Adapter>;
+  const register = (applies: boolean, name: string, fn: () => Promise<void>): void => {
+    if (applies) it(name, fn);
+    else if (options.inapplicable !== 'omit') it.skip(name, fn);
+  };
 
   const ctx: ConformanceContext = {
+    runner,
     get adapter() {
       return adapter;
     },
@@ -71,12 +108,15 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     concurrency: options.concurrency ?? 50,
     supported,
     extensions: new Set<ConformanceExtension>(options.extensions ?? []),
-    test: (name, needs, fn) => {
-      (needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
-    },
-    testUnique: (name, needs, fn) => {
-      ((options.unique ?? true) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
-    },
+    test: (name, needs, fn) =>
+      register(
+        needs.every((m) => supported.has(m)),
+        name,
+        fn,
+      ),
+    testUnique: (name, needs, fn) =>
+      register((options.unique ?? true) && needs.every((m) => supported.has(m)), name, fn),
+    testIf: register,
     raw: async (read, ...args) => (read ? ((await read.apply(db, args)) ?? null) : 'unchecked'),
     createUser: async (overrides = {}) => adapter.createUser(newUser(overrides)),
     linked: async (userId, overrides = {}) => {
@@ -97,7 +137,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
 
     it('implements the methods it declares', () => {
       for (const method of supported)
-        expect({ method, type: typeof adapter[method] }).toEqual({ method, type: 'function' });
+        check.equals({ method, type: typeof adapter[method] }, { method, type: 'function' });
     });
 
     describeUsers(ctx);

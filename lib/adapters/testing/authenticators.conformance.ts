@@ -1,25 +1,25 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { describe, expect } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type { ConformanceContext } from './conformance-context.js';
-import { expectExactly, newAuthenticator } from './conformance-fixtures.js';
+import { newAuthenticator } from './conformance-fixtures.js';
 
 /** Authenticators: create, read, list, and the counter as a compare-and-set. */
 export function describeAuthenticators(ctx: ConformanceContext): void {
   const { test, raw, db, createUser, concurrency } = ctx;
-  describe('authenticators', () => {
+  ctx.runner.describe('authenticators', () => {
     test(
       'createAuthenticator stores it; getAuthenticator returns it',
       ['createUser', 'createAuthenticator', 'getAuthenticator'],
       async () => {
         const user = await createUser();
         const input = newAuthenticator(user.id);
-        expectExactly(await ctx.adapter.createAuthenticator(input), input);
+        check.equals(await ctx.adapter.createAuthenticator(input), input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        expectExactly(read, input);
-        expect(typeof read?.counter).toBe('number');
-        expect(read?.credentialBackedUp).toBe(true);
+        check.equals(read, input);
+        check.is(typeof read?.counter, 'number');
+        check.is(read?.credentialBackedUp, true);
         const row = await raw(db.authenticator, input.credentialID);
-        if (row !== 'unchecked') expect(row).toMatchObject({ credentialID: input.credentialID, userId: user.id });
+        if (row !== 'unchecked') check.matches(row, { credentialID: input.credentialID, userId: user.id });
       },
     );
 
@@ -36,7 +36,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         });
         await ctx.adapter.createAuthenticator(input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        expectExactly(read, { ...input, transports: null });
+        check.equals(read, { ...input, transports: null });
       },
     );
 
@@ -47,17 +47,17 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         const user = await createUser();
         const other = await createUser();
         const input = await ctx.adapter.createAuthenticator(newAuthenticator(user.id));
-        await expect(
+        await check.rejects(
           Promise.resolve().then(() =>
             ctx.adapter.createAuthenticator({ ...newAuthenticator(other.id), credentialID: input.credentialID }),
           ),
-        ).rejects.toThrow();
-        expect((await ctx.adapter.getAuthenticator(input.credentialID))?.userId).toBe(user.id);
+        );
+        check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.userId, user.id);
       },
     );
 
     test('getAuthenticator returns null for an unknown credential', ['getAuthenticator'], async () => {
-      expect(await ctx.adapter.getAuthenticator(randomBytes(16).toString('base64url'))).toBeNull();
+      check.isNull(await ctx.adapter.getAuthenticator(randomBytes(16).toString('base64url')));
     });
 
     test(
@@ -70,11 +70,11 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         const a2 = await ctx.adapter.createAuthenticator(newAuthenticator(user.id, { transports: 'usb,nfc' }));
         await ctx.adapter.createAuthenticator(newAuthenticator(other.id));
         const list = await ctx.adapter.listAuthenticatorsByUserId(user.id);
-        expect(list).toHaveLength(2);
-        const byId = (id: string) => list.find((a) => a.credentialID === id);
-        expectExactly(byId(a1.credentialID), a1);
-        expectExactly(byId(a2.credentialID), a2);
-        expect(await ctx.adapter.listAuthenticatorsByUserId(randomUUID())).toEqual([]);
+        check.lengthOf(list, 2);
+        const byId = (a: { credentialID?: string }, b: { credentialID?: string }) =>
+          (a.credentialID ?? '').localeCompare(b.credentialID ?? '');
+        check.equals([...list].sort(byId), [a1, a2].sort(byId));
+        check.equals(await ctx.adapter.listAuthenticatorsByUserId(randomUUID()), []);
       },
     );
 
@@ -85,8 +85,8 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         const user = await createUser();
         const input = await ctx.adapter.createAuthenticator(newAuthenticator(user.id, { counter: 10 }));
         const updated = await ctx.adapter.updateAuthenticatorCounter(input.credentialID, 11);
-        expectExactly(updated, { ...input, counter: 11 });
-        expect((await ctx.adapter.getAuthenticator(input.credentialID))?.counter).toBe(11);
+        check.equals(updated, { ...input, counter: 11 });
+        check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.counter, 11);
       },
     );
 
@@ -95,13 +95,9 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
       ['updateAuthenticatorCounter', 'getAuthenticator'],
       async () => {
         const credentialID = randomBytes(16).toString('base64url');
-        await expect(
-          Promise.resolve().then(() => ctx.adapter.updateAuthenticatorCounter(credentialID, 1)),
-        ).rejects.toThrow();
-        await expect(
-          Promise.resolve().then(() => ctx.adapter.updateAuthenticatorCounter(credentialID, 1, 0)),
-        ).rejects.toThrow();
-        expect(await ctx.adapter.getAuthenticator(credentialID)).toBeNull();
+        await check.rejects(Promise.resolve().then(() => ctx.adapter.updateAuthenticatorCounter(credentialID, 1)));
+        await check.rejects(Promise.resolve().then(() => ctx.adapter.updateAuthenticatorCounter(credentialID, 1, 0)));
+        check.isNull(await ctx.adapter.getAuthenticator(credentialID));
       },
     );
 
@@ -111,12 +107,12 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
       async () => {
         const user = await createUser();
         const input = await ctx.adapter.createAuthenticator(newAuthenticator(user.id, { counter: 10 }));
-        await expect(
+        await check.rejects(
           Promise.resolve().then(() => ctx.adapter.updateAuthenticatorCounter(input.credentialID, 12, 9)),
-        ).rejects.toThrow();
-        expect((await ctx.adapter.getAuthenticator(input.credentialID))?.counter).toBe(10);
-        expect(await ctx.adapter.updateAuthenticatorCounter(input.credentialID, 12, 10)).toMatchObject({ counter: 12 });
-        expect((await ctx.adapter.getAuthenticator(input.credentialID))?.counter).toBe(12);
+        );
+        check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.counter, 10);
+        check.matches(await ctx.adapter.updateAuthenticatorCounter(input.credentialID, 12, 10), { counter: 12 });
+        check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.counter, 12);
       },
     );
 
@@ -132,8 +128,8 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
           ),
         );
         const winners = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-        expect(winners).toHaveLength(1);
-        expect((await ctx.adapter.getAuthenticator(input.credentialID))?.counter).toBe(winners[0]!.counter);
+        check.lengthOf(winners, 1);
+        check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.counter, winners[0]!.counter);
       },
     );
   });

@@ -20,8 +20,25 @@ export interface ConformanceDb {
 export type ConformanceExtension =
   'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier' | 'listAccountsByUserId' | 'updateAccountTokens';
 
+/** A test body: the suite's bodies take no argument and return a promise (or nothing). */
+export type ConformanceTestFn = () => unknown;
+
+/**
+ * The test functions the suite registers with: the runner's own, so the suite runs under jest,
+ * vitest or `node:test` (whose hooks are named `before` and `after`: pass them as `beforeAll` and
+ * `afterAll`). Assertions do not come from the runner: the suite uses `node:assert`.
+ */
+export interface ConformanceRunner {
+  describe(name: string, fn: () => void): unknown;
+  it: ((name: string, fn: ConformanceTestFn) => unknown) & { skip(name: string, fn: ConformanceTestFn): unknown };
+  beforeAll(fn: ConformanceTestFn): unknown;
+  afterAll(fn: ConformanceTestFn): unknown;
+}
+
 /** What each part of the suite works with: the adapter under test and the suite's helpers. */
 export interface ConformanceContext {
+  /** The test functions to register with. */
+  runner: ConformanceRunner;
   /** The adapter under test (built in the suite's `beforeAll`). */
   readonly adapter: Required<Adapter>;
   db: ConformanceDb;
@@ -30,10 +47,12 @@ export interface ConformanceContext {
   supported: ReadonlySet<AdapterMethod>;
   extensions: ReadonlySet<ConformanceExtension>;
 
-  /** `it`, or `it.skip` when the adapter does not implement every method in `needs`. */
+  /** `it`, or skipped/omitted (`inapplicable`) when the adapter does not implement every method in `needs`. */
   test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** `test`, skipped when the store does not enforce unique keys (`unique: false`). */
   testUnique(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
+  /** `it` when `applies`, else skipped or not registered (the `inapplicable` option). */
+  testIf(applies: boolean, name: string, fn: () => Promise<void>): void;
   /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
   raw(
     read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined,

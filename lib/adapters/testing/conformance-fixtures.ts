@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { expect } from '@jest/globals';
 import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from '../adapter.interface.js';
 
 // Fresh records for the conformance suite: unique ids and emails, so tests can share one database.
@@ -57,17 +56,6 @@ export function newAuthenticator(userId: string, overrides: Partial<AdapterAuthe
 
 export function hashedToken(): string {
   return randomBytes(32).toString('hex');
-}
-
-/**
- * Deep equality with exactly the expected fields: a returned object may carry no field the input did
- * not have (not even a `null` one, such as an unset token column) and lacks none it had. Auth.js's own
- * adapter tests compare with the same strictness.
- */
-export function expectExactly(actual: unknown, expected: object): void {
-  expect(actual).toEqual(expected);
-  const keys = (value: object): string[] => Object.keys(defined(value)).sort();
-  expect(keys((actual ?? {}) as object)).toEqual(keys(expected));
 }
 
 /** The object without `undefined` properties, for `toMatchObject`. */

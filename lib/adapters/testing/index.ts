@@ -1,5 +1,6 @@
-// The `nestjs-auth/testing` entry point: tools for testing adapters. It imports `@jest/globals`,
-// which is why it is not part of the main entry.
+// The `nestjs-auth/testing` entry point: tools for testing adapters, for any test runner (jest, vitest,
+// node:test): the conformance suite registers with the functions it is given and asserts with node:assert.
 export { runAdapterConformanceTests } from './adapter-conformance.js';
 export type { AdapterConformanceOptions } from './adapter-conformance.js';
 export type { ConformanceDb, ConformanceExtension, RawRecord } from './conformance-context.js';
+export type { ConformanceRunner, ConformanceTestFn } from './conformance-context.js';

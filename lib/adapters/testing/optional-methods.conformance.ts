@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type {
   AccountTokensAdapter,
   AdapterMethod,
@@ -12,7 +12,7 @@ import { futureDate } from './conformance-fixtures.js';
 /** Optional methods beyond the contract (`SessionsByUserAdapter`, `VerificationTokensByIdentifierAdapter`). */
 export function describeOptionalMethods(ctx: ConformanceContext): void {
   const { createUser, linked, supported, extensions, concurrency } = ctx;
-  describe('optional methods beyond the contract', () => {
+  ctx.runner.describe('optional methods beyond the contract', () => {
     const extended = () =>
       ctx.adapter as unknown as Required<
         SessionsByUserAdapter & VerificationTokensByIdentifierAdapter & AccountTokensAdapter
@@ -23,7 +23,7 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
       needs: AdapterMethod[],
       fn: () => Promise<void>,
     ): void => {
-      (extensions.has(extension) && needs.every((m) => supported.has(m)) ? it : it.skip)(name, fn);
+      ctx.testIf(extensions.has(extension) && needs.every((m) => supported.has(m)), name, fn);
     };
 
     optional(
@@ -36,11 +36,11 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         await ctx.adapter.createSession({ sessionToken: tokens[0]!, userId: mine.id, expires: futureDate(30) });
         await ctx.adapter.createSession({ sessionToken: tokens[1]!, userId: mine.id, expires: futureDate(30) });
         await ctx.adapter.createSession({ sessionToken: tokens[2]!, userId: theirs.id, expires: futureDate(30) });
-        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(2);
-        expect(await ctx.adapter.getSessionAndUser(tokens[0]!)).toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(tokens[1]!)).toBeNull();
-        expect(await ctx.adapter.getSessionAndUser(tokens[2]!)).not.toBeNull();
-        expect(await extended().deleteSessionsByUserId(mine.id)).toBe(0);
+        check.is(await extended().deleteSessionsByUserId(mine.id), 2);
+        check.isNull(await ctx.adapter.getSessionAndUser(tokens[0]!));
+        check.isNull(await ctx.adapter.getSessionAndUser(tokens[1]!));
+        check.notNull(await ctx.adapter.getSessionAndUser(tokens[2]!));
+        check.is(await extended().deleteSessionsByUserId(mine.id), 0);
       },
     );
 
@@ -61,13 +61,11 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         ] as const) {
           await ctx.adapter.createVerificationToken({ identifier, token, expires });
         }
-        expect(await extended().deleteVerificationTokensByIdentifier(mine)).toBe(2);
-        expect(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` })).toBeNull();
+        check.is(await extended().deleteVerificationTokensByIdentifier(mine), 2);
+        check.isNull(await ctx.adapter.useVerificationToken({ identifier: mine, token: `a-${tag}` }));
         // Identifiers compare exactly, as tokens do (no case folding).
-        expect(
-          await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` }),
-        ).not.toBeNull();
-        expect(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` })).not.toBeNull();
+        check.notNull(await ctx.adapter.useVerificationToken({ identifier: mine.toUpperCase(), token: `c-${tag}` }));
+        check.notNull(await ctx.adapter.useVerificationToken({ identifier: other, token: `d-${tag}` }));
       },
     );
     optional(
@@ -80,11 +78,15 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         const b = await linked(mine.id);
         await linked(theirs.id);
         const listed = await extended().listAccountsByUserId(mine.id);
-        expect(listed.map((x) => `${x.provider}/${x.providerAccountId}`).sort()).toEqual(
+        check.equals(
+          listed.map((x) => `${x.provider}/${x.providerAccountId}`).sort(),
           [a, b].map((x) => `${x.provider}/${x.providerAccountId}`).sort(),
         );
-        expect(listed.every((x) => x.userId === mine.id)).toBe(true);
-        expect(await extended().listAccountsByUserId(nobody.id)).toEqual([]);
+        check.is(
+          listed.every((x) => x.userId === mine.id),
+          true,
+        );
+        check.equals(await extended().listAccountsByUserId(nobody.id), []);
       },
     );
 
@@ -97,31 +99,31 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         const account = await linked(user.id, { access_token: 'at-1', refresh_token: 'rt-1', expires_at: 1000 });
         const key = { provider: account.provider, providerAccountId: account.providerAccountId };
         // Stale values: nothing is written.
-        expect(
+        check.isNull(
           await extended().updateAccountTokens(
             { ...key, refresh_token: 'rt-0', expires_at: 1000 },
             { access_token: 'x' },
           ),
-        ).toBeNull();
-        expect(
+        );
+        check.isNull(
           await extended().updateAccountTokens(
             { ...key, refresh_token: 'rt-1', expires_at: 999 },
             { access_token: 'x' },
           ),
-        ).toBeNull();
+        );
         // Tokens compare exactly (no case folding).
-        expect(
+        check.isNull(
           await extended().updateAccountTokens(
             { ...key, refresh_token: 'RT-1', expires_at: 1000 },
             { access_token: 'x' },
           ),
-        ).toBeNull();
-        expect((await ctx.adapter.getAccount(key.providerAccountId, key.provider))?.access_token).toBe('at-1');
+        );
+        check.is((await ctx.adapter.getAccount(key.providerAccountId, key.provider))?.access_token, 'at-1');
         const updated = await extended().updateAccountTokens(
           { ...key, refresh_token: 'rt-1', expires_at: 1000 },
           { access_token: 'at-2', refresh_token: 'rt-2', expires_at: 2000, id_token: null },
         );
-        expect(updated).toMatchObject({
+        check.matches(updated, {
           ...key,
           userId: user.id,
           access_token: 'at-2',
@@ -129,23 +131,24 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
           expires_at: 2000,
         });
         const stored = await ctx.adapter.getAccount(key.providerAccountId, key.provider);
-        expect(stored).toMatchObject({ access_token: 'at-2', refresh_token: 'rt-2', expires_at: 2000 });
-        expect(stored?.id_token ?? null).toBeNull();
+        check.matches(stored, { access_token: 'at-2', refresh_token: 'rt-2', expires_at: 2000 });
+        check.isNull(stored?.id_token ?? null);
         // Clearing both, then matching the empty columns with null.
-        expect(
+        check.notNull(
           await extended().updateAccountTokens(
             { ...key, refresh_token: 'rt-2', expires_at: 2000 },
             { refresh_token: null, expires_at: null },
           ),
-        ).not.toBeNull();
-        expect(
+        );
+        check.matches(
           await extended().updateAccountTokens(
             { ...key, refresh_token: null, expires_at: null },
             { access_token: 'at-3' },
           ),
-        ).toMatchObject({ access_token: 'at-3' });
+          { access_token: 'at-3' },
+        );
         // An unknown account: null.
-        expect(
+        check.isNull(
           await extended().updateAccountTokens(
             {
               provider: key.provider,
@@ -155,7 +158,7 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
             },
             { access_token: 'x' },
           ),
-        ).toBeNull();
+        );
       },
     );
 
@@ -176,9 +179,9 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
           ),
         );
         const winners = results.filter((r) => r !== null);
-        expect(winners).toHaveLength(1);
+        check.lengthOf(winners, 1);
         const stored = await ctx.adapter.getAccount(key.providerAccountId, key.provider);
-        expect(stored?.refresh_token).toBe(winners[0]!.refresh_token);
+        check.is(stored?.refresh_token, winners[0]!.refresh_token);
       },
     );
   });

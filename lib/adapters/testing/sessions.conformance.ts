@@ -1,40 +1,38 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type { ConformanceContext } from './conformance-context.js';
-import { expectExactly, futureDate } from './conformance-fixtures.js';
+import { futureDate } from './conformance-fixtures.js';
 
 /** Sessions: create, read with the user, update, delete. */
 export function describeSessions(ctx: ConformanceContext): void {
   const { test, raw, db, createUser } = ctx;
-  describe('sessions', () => {
+  ctx.runner.describe('sessions', () => {
     test(
       'createSession stores the session; getSessionAndUser returns it with its user, expires as Date',
       ['createUser', 'createSession', 'getSessionAndUser'],
       async () => {
         const user = await createUser();
         const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
-        expectExactly(await ctx.adapter.createSession(session), session);
+        check.equals(await ctx.adapter.createSession(session), session);
         const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
-        expect(Object.keys(found ?? {}).sort()).toEqual(['session', 'user']);
-        expectExactly(found?.session, session);
-        expectExactly(found?.user, user);
-        expect(found?.session.expires).toBeInstanceOf(Date);
-        expect(found?.session.expires.getTime()).toBe(session.expires.getTime());
-        expect(found?.user.emailVerified).toBeInstanceOf(Date);
+        check.equals(found, { session, user });
+        check.instanceOf(found?.session.expires, Date);
+        check.is(found?.session.expires.getTime(), session.expires.getTime());
+        check.instanceOf(found?.user.emailVerified, Date);
         const row = await raw(db.session, session.sessionToken);
-        if (row !== 'unchecked') expect(row).toMatchObject({ sessionToken: session.sessionToken, userId: user.id });
+        if (row !== 'unchecked') check.matches(row, { sessionToken: session.sessionToken, userId: user.id });
       },
     );
 
     test('getSessionAndUser returns null for an unknown token', ['getSessionAndUser'], async () => {
-      expect(await ctx.adapter.getSessionAndUser(randomUUID())).toBeNull();
+      check.isNull(await ctx.adapter.getSessionAndUser(randomUUID()));
     });
 
     ctx.testUnique('createSession refuses a duplicate session token', ['createUser', 'createSession'], async () => {
       const user = await createUser();
       const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
       await ctx.adapter.createSession(session);
-      await expect(Promise.resolve().then(() => ctx.adapter.createSession(session))).rejects.toThrow();
+      await check.rejects(Promise.resolve().then(() => ctx.adapter.createSession(session)));
     });
 
     test(
@@ -46,16 +44,16 @@ export function describeSessions(ctx: ConformanceContext): void {
         await ctx.adapter.createSession(session);
         const expires = futureDate(60);
         const updated = await ctx.adapter.updateSession({ sessionToken: session.sessionToken, expires });
-        if (updated) expectExactly(updated, { ...session, expires });
+        if (updated) check.equals(updated, { ...session, expires });
         const found = await ctx.adapter.getSessionAndUser(session.sessionToken);
-        expect(found?.session.expires.getTime()).toBe(expires.getTime());
+        check.is(found?.session.expires.getTime(), expires.getTime());
       },
     );
 
     test('updateSession of an unknown token creates nothing', ['updateSession', 'getSessionAndUser'], async () => {
       const sessionToken = randomUUID();
-      expect((await ctx.adapter.updateSession({ sessionToken, expires: futureDate(5) })) ?? null).toBeNull();
-      expect(await ctx.adapter.getSessionAndUser(sessionToken)).toBeNull();
+      check.isNull((await ctx.adapter.updateSession({ sessionToken, expires: futureDate(5) })) ?? null);
+      check.isNull(await ctx.adapter.getSessionAndUser(sessionToken));
     });
 
     test(
@@ -66,10 +64,10 @@ export function describeSessions(ctx: ConformanceContext): void {
         const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
         await ctx.adapter.createSession(session);
         const deleted = await ctx.adapter.deleteSession(session.sessionToken);
-        if (deleted) expectExactly(deleted, session);
-        expect(await ctx.adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+        if (deleted) check.equals(deleted, session);
+        check.isNull(await ctx.adapter.getSessionAndUser(session.sessionToken));
         const row = await raw(db.session, session.sessionToken);
-        if (row !== 'unchecked') expect(row).toBeNull();
+        if (row !== 'unchecked') check.isNull(row);
         await ctx.adapter.deleteSession(randomUUID());
       },
     );

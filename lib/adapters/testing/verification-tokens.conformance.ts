@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect } from '@jest/globals';
+import { check } from './conformance-assert.js';
 import type { VerificationToken } from '../adapter.interface.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { futureDate, hashedToken } from './conformance-fixtures.js';
@@ -7,7 +7,7 @@ import { futureDate, hashedToken } from './conformance-fixtures.js';
 /** Verification tokens: stored, and used once only, also under concurrent calls. */
 export function describeVerificationTokens(ctx: ConformanceContext): void {
   const { test, raw, db, concurrency } = ctx;
-  describe('verification tokens', () => {
+  ctx.runner.describe('verification tokens', () => {
     const newToken = (): VerificationToken => ({
       identifier: `vt-${randomUUID()}@example.com`,
       token: hashedToken(),
@@ -20,12 +20,12 @@ export function describeVerificationTokens(ctx: ConformanceContext): void {
       async () => {
         const token = newToken();
         const created = await ctx.adapter.createVerificationToken(token);
-        if (created) expect(created).toEqual(token);
+        if (created) check.equals(created, token);
         const row = await raw(db.verificationToken, token.identifier, token.token);
-        if (row !== 'unchecked') expect(row).toMatchObject({ identifier: token.identifier, token: token.token });
+        if (row !== 'unchecked') check.matches(row, { identifier: token.identifier, token: token.token });
         const used = await ctx.adapter.useVerificationToken(token);
-        expect(used).toEqual(token);
-        expect(used?.expires).toBeInstanceOf(Date);
+        check.equals(used, token);
+        check.instanceOf(used?.expires, Date);
       },
     );
 
@@ -35,12 +35,13 @@ export function describeVerificationTokens(ctx: ConformanceContext): void {
       async () => {
         const token = newToken();
         await ctx.adapter.createVerificationToken(token);
-        expect(await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token })).toEqual(
+        check.equals(
+          await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token }),
           token,
         );
-        expect(await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token })).toBeNull();
+        check.isNull(await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token }));
         const row = await raw(db.verificationToken, token.identifier, token.token);
-        if (row !== 'unchecked') expect(row).toBeNull();
+        if (row !== 'unchecked') check.isNull(row);
       },
     );
 
@@ -52,25 +53,25 @@ export function describeVerificationTokens(ctx: ConformanceContext): void {
         const sameIdentifier = { ...newToken(), identifier: token.identifier };
         await ctx.adapter.createVerificationToken(token);
         await ctx.adapter.createVerificationToken(sameIdentifier);
-        expect(
+        check.isNull(
           await ctx.adapter.useVerificationToken({
             identifier: `other-${randomUUID()}@example.com`,
             token: token.token,
           }),
-        ).toBeNull();
-        expect(
-          await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: hashedToken() }),
-        ).toBeNull();
+        );
+        check.isNull(await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: hashedToken() }));
         // A differently-cased token is another token (case-insensitive collations must not match it).
-        expect(
+        check.isNull(
           await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token.toUpperCase() }),
-        ).toBeNull();
-        expect(await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token })).toEqual(
+        );
+        check.equals(
+          await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: token.token }),
           token,
         );
-        expect(
+        check.equals(
           await ctx.adapter.useVerificationToken({ identifier: token.identifier, token: sameIdentifier.token }),
-        ).toEqual(sameIdentifier);
+          sameIdentifier,
+        );
       },
     );
 
@@ -88,10 +89,13 @@ export function describeVerificationTokens(ctx: ConformanceContext): void {
           ),
         );
         // A losing call returns null; it must not fail.
-        expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+        check.equals(
+          results.filter((r) => r.status === 'rejected'),
+          [],
+        );
         const winners = results.filter((r) => r.status === 'fulfilled' && r.value !== null);
-        expect(winners).toHaveLength(1);
-        expect((winners[0] as PromiseFulfilledResult<VerificationToken>).value).toEqual(token);
+        check.lengthOf(winners, 1);
+        check.equals((winners[0] as PromiseFulfilledResult<VerificationToken>).value, token);
       },
     );
   });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type {
   AdapterUser,
   VerificationToken,
@@ -10,6 +10,7 @@ import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import {
   AdapterError,
+  AuthConfigurationError,
   AuthError,
   CallbackRouteError,
   EmailSignInError,
@@ -21,6 +22,7 @@ import {
   EMAIL_DEFAULTS,
   resolveEmailRateLimit,
   sendVerificationRequestWithNodemailer,
+  verifySmtpServer,
 } from '../../providers/email.provider.js';
 import type { EmailConfig } from '../../providers/email.types.js';
 import type { Account, Awaitable } from '../../types/common.types.js';
@@ -63,13 +65,41 @@ const LINK_HEADERS = {
  * the user in. With `consumeOnGet: true` the `GET` signs in directly, as Auth.js does.
  */
 @Injectable()
-export class EmailService implements ProviderFlow {
+export class EmailService implements ProviderFlow, OnApplicationBootstrap {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly signIns: SignInService,
     private readonly limiter: RateLimiterService,
   ) {}
+
+  /**
+   * `verifyOnStartup`: every email provider that sends through `server` with the built-in sender
+   * connects to it now, so a wrong host, port or password stops the start with its cause instead
+   * of failing the first sign-in.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const problems: string[] = [];
+    const causes: unknown[] = [];
+    for (const provider of this.config.providers) {
+      if (provider.type !== 'email') continue;
+      const { config } = providerOfType(provider, 'email');
+      const verify = config.verifyOnStartup ?? process.env.NODE_ENV === 'production';
+      if (!verify || !config.server || config.sendVerificationRequest !== sendVerificationRequestWithNodemailer)
+        continue;
+      try {
+        await verifySmtpServer(config.server, EMAIL_DEFAULTS.verifyTimeoutMs);
+      } catch (error) {
+        causes.push(error);
+        const reason = error instanceof Error ? error.message : String(error);
+        problems.push(
+          `providers "${config.id}": the SMTP server (\`server\`) did not accept a connection at bootstrap: ${reason} (set verifyOnStartup: false to skip this check).`,
+        );
+      }
+    }
+    if (problems.length > 0)
+      throw new AuthConfigurationError(problems, { cause: causes.length === 1 ? causes[0] : causes });
+  }
 
   async signIn(ctx: ProviderContext): Promise<AuthResponse> {
     const provider = providerOfType(ctx.provider, 'email').config;

@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { OAuthSignInError } from '../../errors/auth.errors.js';
-import { wellKnownFor, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { isProviderOfType } from '../../providers/internal-provider.js';
+import { normalizeOAuthProvider, wellKnownFor, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { boundedFetch, isLoopback } from './oauth-http.js';
 
 /** How long a discovery document is reused. */
@@ -17,11 +18,34 @@ export const NO_ISSUER = 'https://issuer.invalid';
  * which always override what discovery found.
  */
 @Injectable()
-export class OAuthDiscovery {
+export class OAuthDiscovery implements OnApplicationBootstrap {
   private readonly servers = new Map<string, { as: o.AuthorizationServer; expires: number }>();
   private readonly pendingDiscovery = new Map<string, Promise<o.AuthorizationServer>>();
 
   constructor(@Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {}
+
+  /**
+   * Discovers every provider that needs it once at bootstrap, so a wrong or unreachable issuer shows
+   * at start-up: one warning per provider that fails, with the cause. The start goes on (the issuer
+   * may be down for a moment); nothing is cached on failure, so the next sign-in tries again.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all(
+      this.config.providers.map(async (provider) => {
+        if (!isProviderOfType(provider, 'oauth', 'oidc')) return;
+        let p: NormalizedOAuthProvider;
+        try {
+          p = normalizeOAuthProvider(provider.config, this.config.redirectProxyUrl);
+          if (!p.wellKnown) return;
+          await this.authorizationServer(p);
+        } catch (error) {
+          this.config.logger.warn(
+            `[OAuthDiscovery] providers "${provider.id}": OpenID discovery failed at bootstrap (sign-ins retry it): ${causeOf(error)}`,
+          );
+        }
+      }),
+    );
+  }
 
   /**
    * The authorization server metadata: discovered (cached per provider for {@link DISCOVERY_TTL_MS},
@@ -123,6 +147,14 @@ export class OAuthDiscovery {
     this.config.logger.debug('oauth_discovery', { provider: p.id, issuer: as.issuer });
     return as;
   }
+}
+
+/** The error's message and, down its causes, theirs (`fetch failed: connect ECONNREFUSED 127.0.0.1:1`). */
+function causeOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && e !== null && parts.length < 4; e = (e as { cause?: unknown }).cause)
+    parts.push(e instanceof Error ? e.message : String(e));
+  return parts.join(': ');
 }
 
 /** A JWT's payload, read without verification (to choose the issuer to verify it against). */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { webauthnServer } from './webauthn-server.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { AdapterService } from '../../core/adapter.service.js';
 import { AdapterConflictError, AdapterError, WebAuthnVerificationError } from '../../errors/auth.errors.js';
 import type { WebAuthnConfig } from '../../providers/webauthn.types.js';
@@ -61,6 +62,7 @@ export class WebAuthnAuthenticationService {
     }
 
     refuseCrossOrigin(response.response.clientDataJSON);
+    const { verifyAuthenticationResponse } = await webauthnServer();
     const verification = await verifyOrRefuse(() =>
       verifyAuthenticationResponse({
         response,

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { generateAuthenticationOptions, generateRegistrationOptions } from '@simplewebauthn/server';
+import { webauthnServer, type WebAuthnServer } from './webauthn-server.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { InvalidRequest } from '../../errors/auth.errors.js';
 import { resolveWebAuthnRateLimit } from '../../providers/webauthn.provider.js';
@@ -60,7 +60,9 @@ export class WebAuthnOptionsService {
       // Only a signed-in user's own credentials are listed (re-authentication); the email of an
       // anonymous request is not used, so no address decides what is offered.
       const credentials = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
-      const options = await generateAuthenticationOptions({
+      const options = await (
+        await webauthnServer()
+      ).generateAuthenticationOptions({
         ...pick(config.authenticationOptions, ['timeout', 'extensions']),
         rpID: rp.id,
         userVerification: config.authenticationOptions?.userVerification ?? settings.userVerification,
@@ -68,7 +70,7 @@ export class WebAuthnOptionsService {
           id: wireCredentialId(a.credentialID),
           transports: splitTransports(a.transports),
         })),
-      } as Parameters<typeof generateAuthenticationOptions>[0]);
+      } as Parameters<WebAuthnServer['generateAuthenticationOptions']>[0]);
       // Bind the sign-in to the user only when their credentials were offered (WA-A1).
       await this.challenges.seal(
         ctx,
@@ -85,7 +87,9 @@ export class WebAuthnOptionsService {
     const userId = sessionUser ? sessionUser.id : randomUUID();
     const existing = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
     const userName = sessionUser ? (sessionUser.email ?? sessionUser.name ?? 'user') : email!;
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthnServer()
+    ).generateRegistrationOptions({
       ...pick(config.registrationOptions, ['timeout', 'attestationType', 'extensions', 'preferredAuthenticatorType']),
       rpID: rp.id,
       rpName: rp.name,
@@ -103,7 +107,7 @@ export class WebAuthnOptionsService {
         ...config.registrationOptions?.authenticatorSelection,
       },
       supportedAlgorithmIDs: settings.supportedAlgorithmIDs,
-    } as Parameters<typeof generateRegistrationOptions>[0]);
+    } as Parameters<WebAuthnServer['generateRegistrationOptions']>[0]);
     await this.challenges.seal(
       ctx,
       options.challenge,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import { webauthnServer } from './webauthn-server.js';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AdapterAuthenticator, AdapterUser } from '../../adapters/adapter.interface.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { AuthConfigurationError, WebAuthnVerificationError } from '../../errors/auth.errors.js';
@@ -53,6 +54,7 @@ export class WebAuthnRegistrationService {
     }
 
     refuseCrossOrigin(response.response.clientDataJSON);
+    const { verifyRegistrationResponse } = await webauthnServer();
     const verification = await verifyOrRefuse(() =>
       verifyRegistrationResponse({
         response,

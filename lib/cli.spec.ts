@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { createRequire } from 'node:module';
+import { main } from './cli.js';
+
+/** better-sqlite3 (no type declarations installed): the few members used here. */
+const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => {
+  exec(sql: string): void;
+  prepare(sql: string): { all(): Array<{ name: string }> };
+  close(): void;
+};
+
+/** Runs the command; its exit code and what it printed. */
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    args,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('the nestjs-auth command', () => {
+  it('secret: prints a new 32-byte base64url secret each time', async () => {
+    const a = await run('secret');
+    const b = await run('secret');
+    expect(a.code).toBe(0);
+    expect(a.out).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a.out, 'base64url')).toHaveLength(32);
+    expect(b.out).not.toBe(a.out);
+  });
+
+  it('migrations --db sqlite: SQL that creates the five tables in a real SQLite database', async () => {
+    const { code, out } = await run('migrations', '--db', 'sqlite');
+    expect(code).toBe(0);
+    const db = new Database(':memory:');
+    try {
+      db.exec(out);
+      const tables = db.prepare("select name from sqlite_master where type = 'table' order by name").all();
+      expect(tables.map((t) => t.name)).toEqual([
+        'accounts',
+        'authenticators',
+        'sessions',
+        'users',
+        'verification_tokens',
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('migrations --db postgres|mysql: the shipped migration, one statement each; --out writes it', async () => {
+    for (const db of ['postgres', 'mysql']) {
+      const { code, out } = await run('migrations', '--db', db);
+      expect(code).toBe(0);
+      expect(out.match(/CREATE TABLE/gi)).toHaveLength(5);
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-cli-'));
+    try {
+      const file = join(dir, 'auth.sql');
+      const written = await run('migrations', '--db=postgres', '--out', file);
+      expect(written.out).toMatch(/^Wrote \d+ statements to /);
+      expect(readFileSync(file, 'utf8')).toBe(`${(await run('migrations', '--db', 'postgres')).out}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an unknown command or database with the usage', async () => {
+    expect(await run('frobnicate')).toMatchObject({ code: 2, err: expect.stringContaining('Unknown command') });
+    expect(await run('migrations', '--db', 'oracle')).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--db must be'),
+    });
+    expect((await run('--help')).code).toBe(0);
+  });
+});

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// The `nestjs-auth` command (package.json `bin`):
+//   nestjs-auth secret                                 prints a new AUTH_SECRET
+//   nestjs-auth check <module> [export]                checks the AuthModule options a module exports
+//   nestjs-auth migrations --db postgres|mysql|sqlite [--out file.sql]   prints (or writes) the schema's SQL
+import { randomBytes } from 'node:crypto';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AuthModuleOptions } from './config/auth-options.interface.js';
+import { resolveConfig } from './config/resolve-config.js';
+import { AuthConfigurationError } from './errors/auth.errors.js';
+import { verifySmtpServer, EMAIL_DEFAULTS, sendVerificationRequestWithNodemailer } from './providers/email.provider.js';
+import { isProviderOfType } from './providers/internal-provider.js';
+
+const USAGE = `Usage:
+  nestjs-auth secret
+      Prints a new random secret (32 bytes, base64url) for AUTH_SECRET.
+  nestjs-auth check <module> [export]
+      Imports <module> (a built .js file), takes its export [export] (default: "authOptions", then
+      the default export): AuthModule options, or a function returning them. Checks them as
+      AuthModule does at bootstrap, connects to each email provider's SMTP server, and prints what is
+      misconfigured (exit 1) or "ok".
+  nestjs-auth migrations --db postgres|mysql|sqlite [--out file.sql]
+      Prints (or writes) the SQL that creates the nestjs-auth tables (the shipped TypeORM migration).`;
+
+/** Runs the command; returns the exit code. `out`/`err` receive whole lines. */
+export async function main(
+  args: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'secret':
+      out(randomBytes(32).toString('base64url'));
+      return 0;
+    case 'check':
+      return check(rest, out, err);
+    case 'migrations':
+      return migrations(rest, out, err);
+    default:
+      err(
+        command === undefined || command === '--help' || command === 'help'
+          ? USAGE
+          : `Unknown command "${command}".\n${USAGE}`,
+      );
+      return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+  }
+}
+
+async function check(args: string[], out: (l: string) => void, err: (l: string) => void): Promise<number> {
+  const [path, name] = args;
+  if (!path) {
+    err(USAGE);
+    return 2;
+  }
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  let exported = name ? mod[name] : (mod.authOptions ?? mod.default);
+  if (typeof exported === 'function') exported = await (exported as () => unknown)();
+  if (!exported || typeof exported !== 'object') {
+    err(`${path} exports no AuthModule options${name ? ` named "${name}"` : ' ("authOptions" or default)'}.`);
+    return 1;
+  }
+  const options = exported as AuthModuleOptions & { adapter?: unknown };
+  const problems: string[] = [];
+  try {
+    // The adapter a module would be given; null when the options name none (the TypeORM default needs the app).
+    const adapter = (options.adapter ?? null) as Parameters<typeof resolveConfig>[2];
+    const { adapter: _ignored, ...rest } = options;
+    void _ignored;
+    const config = resolveConfig(rest as AuthModuleOptions, {}, adapter);
+    for (const provider of config.providers) {
+      if (!isProviderOfType(provider, 'email')) continue;
+      const { config: email } = provider;
+      if (!email.server || email.sendVerificationRequest !== sendVerificationRequestWithNodemailer) continue;
+      try {
+        await verifySmtpServer(email.server, EMAIL_DEFAULTS.verifyTimeoutMs);
+      } catch (error) {
+        problems.push(
+          `providers "${email.id}": the SMTP server did not accept a connection: ${(error as Error).message}`,
+        );
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof AuthConfigurationError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (problems.length === 0) {
+    out('ok');
+    return 0;
+  }
+  for (const problem of problems) err(`- ${problem}`);
+  return 1;
+}
+
+async function migrations(args: string[], out: (l: string) => void, err: (l: string) => void): Promise<number> {
+  const db = valueOf(args, '--db');
+  const file = valueOf(args, '--out');
+  const loaders = {
+    postgres: async () => (await import('./adapters/typeorm/migrations/postgres.migrations.js')).authMigrationsPostgres,
+    mysql: async () => (await import('./adapters/typeorm/migrations/mysql.migrations.js')).authMigrationsMysql,
+    sqlite: async () => (await import('./adapters/typeorm/migrations/sqlite.migrations.js')).authMigrationsSqlite,
+  };
+  if (db !== 'postgres' && db !== 'mysql' && db !== 'sqlite') {
+    err(`--db must be postgres, mysql or sqlite.\n${USAGE}`);
+    return 2;
+  }
+  const statements: string[] = [];
+  // The migration's own statements, as TypeORM would send them, recorded instead of run.
+  const recorder = { query: async (sql: string) => void statements.push(sql.trim()) };
+  for (const Migration of await loaders[db]()) await new Migration().up(recorder as never);
+  const sql = `${statements.map((s) => (s.endsWith(';') ? s : `${s};`)).join('\n\n')}\n`;
+  if (file) {
+    writeFileSync(file, sql);
+    out(`Wrote ${statements.length} statements to ${file}`);
+  } else out(sql.trimEnd());
+  return 0;
+}
+
+function valueOf(args: string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  if (i >= 0) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`${flag}=`));
+  return inline?.slice(flag.length + 1);
+}
+
+/** Whether this file is the program node runs (also through the `node_modules/.bin` symlink). */
+function isMain(): boolean {
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? '')).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

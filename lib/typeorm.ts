@@ -1,0 +1,32 @@
+// The TypeORM entry of nestjs-auth (`nestjs-auth/typeorm`): the adapter, its entities and migrations.
+// A separate entry because TypeORM and @nestjs/typeorm are optional peers: importing `nestjs-auth`
+// loads neither (AuthModule loads the default adapter itself, only when it is given no `adapter`).
+
+export { TypeOrmAdapter, type TypeOrmAdapterOptions } from './adapters/typeorm/typeorm.adapter.js';
+export { authEntities, defaultAuthEntities } from './adapters/typeorm/auth-entities.js';
+export type { TypeOrmAdapterEntities, EntityClass } from './adapters/typeorm/auth-entities.js';
+export { UserEntity } from './adapters/typeorm/user.entity.js';
+export { AccountEntity, AccountWithAuthorizationDetailsEntity } from './adapters/typeorm/account.entity.js';
+export { SessionEntity } from './adapters/typeorm/session.entity.js';
+export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
+export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
+export {
+  AuthSchemaPostgres1764547200000,
+  authMigrationsPostgres,
+} from './adapters/typeorm/migrations/postgres.migrations.js';
+export { AuthSchemaMysql1764547200000, authMigrationsMysql } from './adapters/typeorm/migrations/mysql.migrations.js';
+export {
+  AuthSchemaSqlite1764547200000,
+  authMigrationsSqlite,
+} from './adapters/typeorm/migrations/sqlite.migrations.js';
+export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
+export type {
+  AuthSchemaPreset,
+  AuthSchemaMapping,
+  AuthSchemaOption,
+  AuthSchemaDialect,
+  AuthTableMapping,
+  AuthIdStrategy,
+  AuthDateStorage,
+  AuthIdColumnType,
+} from './adapters/typeorm/schema-mapping.js';
