@@ -48,6 +48,11 @@ export interface SignInPageParams {
   callbackUrl: string;
   /** The `?error=` type to explain at the top of the page. */
   error?: string;
+  /**
+   * The `?provider=` whose form failed: the error is shown inside that form (fields marked
+   * `aria-invalid` and focused) instead of above the forms.
+   */
+  errorProvider?: string;
   /** The `?code=` of a `CredentialsSignin` error, shown when it is a plain identifier. */
   code?: string;
   /** Pre-fills the email fields. */

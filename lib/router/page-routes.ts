@@ -19,6 +19,8 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
     const params: Record<string, string> = { callbackUrl: ctx.callbackUrl };
     if (query.error) params.error = query.error.slice(0, 64);
     if (query.code) params.code = query.code.slice(0, 64);
+    if (query.provider) params.provider = query.provider.slice(0, 64);
+    if (query.email) params.email = query.email.slice(0, 320);
     return { redirect: pageUrl(ctx, config.pages.signIn, params) };
   }
   return {
@@ -34,6 +36,7 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
       callbackUrl: ctx.callbackUrl,
       error: query.error?.slice(0, 64),
       code: query.code?.slice(0, 64),
+      errorProvider: query.provider?.slice(0, 64),
       email: query.email?.slice(0, 320),
       theme: config.theme,
       webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
