@@ -73,6 +73,12 @@ export interface SignOutPageParams {
 
 /** What the "check your email" page needs. */
 export interface VerifyRequestPageParams {
+  /** Where the link went (`?email=`); shown when it looks like an address. */
+  email?: string;
+  /** How long the link lasts, in seconds (the email provider's `maxAge`). */
+  maxAge?: number;
+  /** Absolute URL of `GET {basePath}/signin`: "use a different address" (pre-filled). */
+  signInUrl?: string;
   /** The site's origin; the page links back to it. */
   url: string;
   theme: Required<Theme>;

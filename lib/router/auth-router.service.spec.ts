@@ -159,7 +159,7 @@ describe('AuthRouterService', () => {
 
     it('really runs the flow: POST /signin/email mails a link; POST /callback/credentials signs in', async () => {
       expect((await client.post('/signin/email', { email: 'ada@example.com' })).redirect).toBe(
-        `${AUTH}/verify-request?provider=email&type=email`,
+        `${AUTH}/verify-request?provider=email&type=email&email=ada%40example.com`,
       );
       expect(sent).toHaveLength(1);
       expect((await client.post('/callback/credentials', { username: 'ada', password: 'wrong' })).redirect).toBe(

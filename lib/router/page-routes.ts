@@ -62,7 +62,18 @@ export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Au
 /** `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query. */
 export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
   if (config.pages.verifyRequest) return { redirect: pageUrl(ctx, config.pages.verifyRequest, ctx.request.query) };
-  return { html: renderVerifyRequestPage({ url: ctx.origin, theme: config.theme }) };
+  const { query } = ctx.request;
+  const provider = query.provider ? config.providerById.get(query.provider) : undefined;
+  const maxAge = provider?.type === 'email' ? (provider.config as { maxAge?: unknown }).maxAge : undefined;
+  return {
+    html: renderVerifyRequestPage({
+      url: ctx.origin,
+      theme: config.theme,
+      email: query.email?.slice(0, 320),
+      maxAge: typeof maxAge === 'number' ? maxAge : undefined,
+      signInUrl: `${ctx.authUrl}/signin`,
+    }),
+  };
 }
 
 /** `GET /error`: the error page for `?error=` (never a 5xx: see `errorPageStatus`), or `pages.error`. */
