@@ -165,6 +165,9 @@ describeBrowser('the sign-in page in Chromium', () => {
       description: signInErrorMessage('CredentialsSignin'),
     });
     await checkState('error-credentials');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkState('error-credentials-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Fixed and sent again: signed in.
     await form.getByLabel('Password').fill(PASSWORD);
@@ -196,6 +199,8 @@ describeBrowser('the sign-in page in Chromium', () => {
     expect(await page.locator('[role="alert"]').count()).toBe(0);
     expect(await page.locator('[aria-invalid="true"]').count()).toBe(0);
     await checkState('notice');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkState('notice-dark');
   });
 
   // promise: pages.error-messages-in-browser
