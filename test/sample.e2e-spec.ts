@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -16,6 +17,7 @@ import { DEMO_IDP_USER } from '../sample/demo-idp.js';
  */
 
 const CHROMIUM = '/usr/bin/chromium';
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -102,6 +104,25 @@ describeBrowser('the sample app in Chromium', () => {
       return out;
     }, origins);
     expect({ page: name, problems }).toEqual({ page: name, problems: [] });
+    // axe (WCAG 2.1 A/AA) on every page the sample shows, built-in or its own.
+    await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
+    const violations = await page.evaluate(async () => {
+      const run = (
+        window as unknown as {
+          axe: {
+            run(
+              d: Document,
+              o: object,
+            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
+          };
+        }
+      ).axe.run;
+      const result = await run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      });
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+    });
+    expect({ page: name, violations }).toEqual({ page: name, violations: [] });
 
     for (const [size, viewport] of [
       ['desktop', DESKTOP],
