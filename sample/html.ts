@@ -12,7 +12,7 @@ export function samplePage(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
 <style>
-:root{color-scheme:light dark;--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#d4d4d8;--brand:#2563eb;--link:#1d4ed8}
+:root{color-scheme:light dark;--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#d4d4d8;--brand:#4f46e5;--link:#1d4ed8}
 @media (prefers-color-scheme:dark){:root{--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#52525b;--link:#93c5fd}}
 *{box-sizing:border-box}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;background:var(--bg);color:var(--text)}

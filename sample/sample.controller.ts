@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import { AuthService, AuthSession, CurrentUser, type Session, type User } from '../lib/index.js';
-import { AccountEntity } from '../lib/typeorm.js';
+import { AccountEntity, UserEntity } from '../lib/typeorm.js';
 import { BrowserAuthGuard } from './browser-auth.guard.js';
 import { escape, samplePage } from './html.js';
 import { DEMO_USER, type SampleConfig } from './sample.config.js';
@@ -64,6 +64,9 @@ ${extra}
       .getRepository(AccountEntity)
       .find({ where: { userId: user.id }, order: { provider: 'ASC' } });
     const passkeys = await this.auth.listPasskeys(user.id);
+    // The session's user has no emailVerified: read it from the users table.
+    const stored = await this.dataSource.getRepository(UserEntity).findOneBy({ id: user.id });
+    const verified = stored?.emailVerified instanceof Date ? stored.emailVerified : undefined;
     const rows = (pairs: Array<[string, unknown]>) =>
       pairs
         .map(
@@ -80,7 +83,7 @@ ${extra}
         ['id', user.id],
         ['name', user.name],
         ['email', user.email],
-        ['email verified', (user as { emailVerified?: unknown }).emailVerified],
+        ['email verified', verified ?? 'not verified'],
       ])}</table>
 </section>
 <section>
@@ -114,7 +117,7 @@ ${
 <h2>Session</h2>
 <p class="muted">Strategy: ${escape(this.config.sessionStrategy)}. What <code>GET /auth/session</code> returns:</p>
 <pre>${escape(JSON.stringify(session, null, 2))}</pre>
-<p><a class="button" href="/auth/signout">Sign out</a></p>
+<p><a class="button" href="/auth/signout?callbackUrl=%2F">Sign out</a></p>
 </section>
 <script src="/auth/webauthn-client.js" defer></script>`,
     );

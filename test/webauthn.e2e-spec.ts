@@ -13,6 +13,7 @@ import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
 import type { Provider } from '../lib/providers/provider.types.js';
 import { Email } from '../lib/providers/email.provider.js';
 import { AuthService } from '../lib/guard/auth.service.js';
+import { signInErrorMessage } from '../lib/pages/signin.page.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { resolveConfig } from '../lib/config/resolve-config.js';
 import { TestClient, location } from './setup/http-client.js';
@@ -768,6 +769,29 @@ for (const storage of storages)
         expect(all).toHaveLength(2);
         expect(new Set(all.map((a) => a.userId))).toEqual(new Set([userId]));
       }, 120_000);
+
+      // promise: pages.every-error-type-human
+      it('a refused passkey registration shows the human sentence in the passkey form, not the raw type', async () => {
+        // Another browser, with its own authenticator, tries to create a passkey for a taken address.
+        const other = await browser.newContext();
+        try {
+          const p = await other.newPage();
+          const otherCdp = await other.newCDPSession(p);
+          await otherCdp.send('WebAuthn.enable');
+          await otherCdp.send('WebAuthn.addVirtualAuthenticator', { options: VIRTUAL_PLATFORM_AUTHENTICATOR });
+          await p.goto(`${origin}/auth/signin`);
+          const form = p.locator('form[data-webauthn-provider="passkey"]');
+          await form.locator('input[name="email"]').fill('chromium@example.test');
+          await form.getByRole('button', { name: 'Create a passkey' }).click();
+          const message = form.locator('[data-webauthn-error]:not([hidden])');
+          await message.waitFor();
+          expect(await message.textContent()).toBe(signInErrorMessage('AccountNotLinked'));
+          expect(await message.getAttribute('data-error')).toBe('AccountNotLinked');
+          expect(new URL(p.url()).pathname).toBe('/auth/signin');
+        } finally {
+          await other.close();
+        }
+      }, 60_000);
     },
   );
 

@@ -13,6 +13,8 @@ export interface PageDocument {
   css?: string;
   /** Images the page shows (already passed through `safeUrl`): their origins are allowed by the CSP. */
   imageUrls?: string[];
+  /** Include {@link BUSY_SCRIPT} (pages with forms a person submits: sign-in, sign-out). */
+  busyStates?: boolean;
   /** Scripts loaded with `<script src>` (already passed through `safeUrl`). */
   scriptUrls?: string[];
 }
@@ -21,9 +23,9 @@ export interface PageDocument {
 const DEFAULT_BRAND = '#2563eb';
 
 const LIGHT =
-  '--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#8b8b94;--input-bg:#fff;--error-bg:#fef2f2;--error-text:#991b1b;--error-border:#f87171;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light';
+  '--bg:#f4f4f5;--card:#fff;--text:#18181b;--muted:#52525b;--border:#8b8b94;--input-bg:#fff;--error-bg:#fef2f2;--error-text:#991b1b;--error-border:#dc2626;--notice-bg:#eff6ff;--link:#1d4ed8;--focus:#1d4ed8;color-scheme:light';
 const DARK =
-  '--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#8b8b94;--input-bg:#18181b;--error-bg:#450a0a;--error-text:#fecaca;--error-border:#b91c1c;--link:#93c5fd;--focus:#93c5fd;color-scheme:dark';
+  '--bg:#18181b;--card:#27272a;--text:#f4f4f5;--muted:#d4d4d8;--border:#8b8b94;--input-bg:#18181b;--error-bg:#450a0a;--error-text:#fecaca;--error-border:#f87171;--notice-bg:#1e293b;--link:#93c5fd;--focus:#93c5fd;color-scheme:dark';
 
 // Plain CSS, no framework: the pages must render offline, without JavaScript, on any width.
 const BASE_CSS = [
@@ -54,8 +56,37 @@ const BASE_CSS = [
   'a{color:var(--link)}',
   '.error{background:var(--error-bg);color:var(--error-text);border:1px solid var(--error-border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}',
   '.error>p{margin:0}.error>p+p{margin-top:.25rem}',
+  'form .error{margin:-.25rem 0 .75rem}',
+  '.notice{background:var(--notice-bg);color:var(--text);border:1px solid var(--border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}.notice>p{margin:0}',
+  'input[aria-invalid=true]{border-color:var(--error-border);border-width:2px}',
   '.muted{color:var(--muted);font-size:.875rem}',
+  '.button:disabled,[aria-busy=true] .button{cursor:progress}',
+  'button[data-busy]::after{content:"";flex:none;width:1em;height:1em;border:2px solid currentColor;border-right-color:transparent;border-radius:50%;animation:spin .8s linear infinite}',
+  '@keyframes spin{to{transform:rotate(360deg)}}',
+  '@media (prefers-reduced-motion:reduce){button[data-busy]::after{animation:none}}',
   '.actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1rem}',
+].join('');
+
+/**
+ * Busy states, the only inline script (allowed by its hash in the CSP): on submit a form is marked
+ * `aria-busy`, its buttons are disabled (so a double click or a second Enter cannot post it twice)
+ * and the pressed one shows a spinner. A page restored from the back/forward cache gets its forms
+ * back. Without JavaScript the forms post as usual. Passkey forms are left to their own script.
+ */
+export const BUSY_SCRIPT = [
+  '(function(){',
+  'function reset(){document.querySelectorAll("form[aria-busy]").forEach(function(f){f.removeAttribute("aria-busy");',
+  'f.querySelectorAll("button").forEach(function(b){b.disabled=false;b.removeAttribute("data-busy")})})}',
+  'document.addEventListener("submit",function(e){var f=e.target;',
+  'if(!(f instanceof HTMLFormElement)||f.hasAttribute("data-webauthn-provider"))return;',
+  'if(e.defaultPrevented)return;',
+  'if(f.getAttribute("aria-busy")==="true"){e.preventDefault();return}',
+  'f.setAttribute("aria-busy","true");',
+  'var s=e.submitter||f.querySelector("button[type=submit],button:not([type])");if(s)s.setAttribute("data-busy","");',
+  // Disabled after the form data is read: a disabled submitter would drop its name and value.
+  'setTimeout(function(){f.querySelectorAll("button").forEach(function(b){b.disabled=true})},0)});',
+  'window.addEventListener("pageshow",function(e){if(e.persisted)reset()});',
+  '})();',
 ].join('');
 
 /**
@@ -76,7 +107,9 @@ export function renderPage(doc: PageDocument): string {
     "default-src 'none'",
     `style-src '${sha256(css)}'`,
     images.length ? `img-src ${sources(images)}` : undefined,
-    scripts.length ? `script-src ${sources(scripts)}` : undefined,
+    doc.busyStates || scripts.length
+      ? `script-src ${[doc.busyStates ? `'${sha256(BUSY_SCRIPT)}'` : '', scripts.length ? sources(scripts) : ''].filter(Boolean).join(' ')}`
+      : undefined,
     // The passkey script asks this site for options; nothing else may be fetched.
     scripts.length ? "connect-src 'self'" : undefined,
     "base-uri 'none'",
@@ -100,6 +133,7 @@ export function renderPage(doc: PageDocument): string {
     logo ? `<img class="logo" src="${escapeAttr(logo)}" alt="">` : '',
     `<div class="card">${doc.body}</div>`,
     '</main>',
+    doc.busyStates ? `<script>${BUSY_SCRIPT}</script>` : '',
     ...scripts.map((src) => `<script src="${escapeAttr(src)}" defer></script>`),
     '</body>',
     '</html>',

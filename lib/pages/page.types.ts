@@ -48,6 +48,11 @@ export interface SignInPageParams {
   callbackUrl: string;
   /** The `?error=` type to explain at the top of the page. */
   error?: string;
+  /**
+   * The `?provider=` whose form failed: the error is shown inside that form (fields marked
+   * `aria-invalid` and focused) instead of above the forms.
+   */
+  errorProvider?: string;
   /** The `?code=` of a `CredentialsSignin` error, shown when it is a plain identifier. */
   code?: string;
   /** Pre-fills the email fields. */
@@ -68,6 +73,12 @@ export interface SignOutPageParams {
 
 /** What the "check your email" page needs. */
 export interface VerifyRequestPageParams {
+  /** Where the link went (`?email=`); shown when it looks like an address. */
+  email?: string;
+  /** How long the link lasts, in seconds (the email provider's `maxAge`). */
+  maxAge?: number;
+  /** Absolute URL of `GET {basePath}/signin`: "use a different address" (pre-filled). */
+  signInUrl?: string;
   /** The site's origin; the page links back to it. */
   url: string;
   theme: Required<Theme>;

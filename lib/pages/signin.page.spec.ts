@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { externalResources, parseTags, unlabeledInputs, visibleInputs } from '../../test/setup/html-checks.js';
 import { AUTH, params, provider } from './fixtures/signin-page.fixture.js';
+import { BUSY_SCRIPT } from './page-layout.js';
 import { renderSignInPage } from './signin.page.js';
+
+function inlineScriptHash(): string {
+  return `sha256-${createHash('sha256').update(BUSY_SCRIPT, 'utf8').digest('base64')}`;
+}
 
 /** Forms with their own fields, in document order. */
 function forms(html: string) {
@@ -82,7 +88,15 @@ describe('renderSignInPage', () => {
       .attrs.content!;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain('img-src https://cdn.example.com');
-    expect(csp).not.toContain('script-src');
+    // The only script is the inline busy-state script, allowed by its hash.
+    expect(csp).toContain(`script-src '${inlineScriptHash()}';`);
+    expect(csp).not.toContain('connect-src');
+  });
+
+  it('includes the busy-state script inline, and only it', () => {
+    const html = renderSignInPage(params({ providers: [provider('x', 'oauth')] }));
+    expect(html).toContain(`<script>${BUSY_SCRIPT}</script>`);
+    expect(parseTags(html).filter((t) => t.name === 'script')).toHaveLength(1);
   });
 
   it('renders the email form with a labelled email input, pre-filled', () => {
@@ -171,7 +185,7 @@ describe('renderSignInPage', () => {
     expect(html).toContain(`<script src="${AUTH}/webauthn-client.js" defer></script>`);
     expect(html).toContain('<noscript>');
     const csp = parseTags(html).find((t) => t.attrs['http-equiv'] === 'Content-Security-Policy')!.attrs.content!;
-    expect(csp).toContain('script-src http://127.0.0.1:3000');
+    expect(csp).toContain(`script-src '${inlineScriptHash()}' http://127.0.0.1:3000`);
     expect(csp).toContain("connect-src 'self'");
   });
 
@@ -193,7 +207,7 @@ describe('renderSignInPage', () => {
 
   it('shows no passkey form and loads no script without the script URL', () => {
     const html = renderSignInPage(params({ webauthnScriptUrl: undefined }));
-    expect(html).not.toContain('<script');
+    expect(html.replace(`<script>${BUSY_SCRIPT}</script>`, '')).not.toContain('<script');
     expect(forms(html).some((f) => f.action.endsWith('/callback/passkey'))).toBe(false);
   });
 

@@ -22,7 +22,9 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
   AccountNotLinked: 'This passkey or email address belongs to another account. Sign in the way you did the first time.',
   EmailSignin: 'The sign-in email could not be sent. Check the address and try again.',
   CredentialsSignin: 'Sign in failed. Check that the details you entered are correct.',
-  SessionRequired: 'Please sign in to see this page.',
+  SessionRequired: 'Please sign in to continue.',
+  SessionExpired: 'Your session has ended. Please sign in again to continue.',
+  InvalidSession: 'Please sign in again to continue.',
   RateLimited: 'Too many attempts. Wait a few minutes, then try again.',
   MissingCSRF: 'The form expired or was sent from another page. Please try again.',
   InvalidCheck: 'The sign-in took too long or was started in another tab. Please start again.',
@@ -32,6 +34,17 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
   MissingAdapterMethods: 'Signing in this way is not available right now: the server is not fully configured.',
   Configuration: 'Signing in is not available right now: there is a problem with the server configuration.',
 };
+
+/**
+ * `?error=` types that are not failures: the user only has to sign in. Shown as a neutral notice
+ * (`role="status"`), not as an error.
+ */
+const NOTICE_TYPES = new Set(['SessionRequired', 'SessionExpired', 'InvalidSession']);
+
+/** Every `?error=` type the sign-in page has its own sentence for (the rest get a generic one). */
+export function signInErrorTypes(): string[] {
+  return Object.keys(SIGN_IN_MESSAGES);
+}
 
 /** The sentence the sign-in page shows for an `?error=` type. */
 export function signInErrorMessage(type: string): string {
@@ -61,6 +74,15 @@ const PASSED_ATTRIBUTES: Record<string, string> = {
   step: 'step',
 };
 
+/** The id of the inline error message, which the failed form's fields point at (`aria-describedby`). */
+const ERROR_ID = 'signin-error';
+
+/** The error of the form that failed, shown inside that form. */
+interface FormError {
+  /** The message element (`id="signin-error"`, `data-error="<type>"`). */
+  html: string;
+}
+
 /** The built-in sign-in page: a button per OAuth/OIDC provider, then the email, credentials and passkey forms. */
 export function renderSignInPage(p: SignInPageParams): string {
   const hidden = hiddenInputs({ csrfToken: p.csrfToken, callbackUrl: p.callbackUrl });
@@ -69,24 +91,50 @@ export function renderSignInPage(p: SignInPageParams): string {
   const sections: string[] = [];
   let needsScript = false;
 
+  // An error goes into the form that failed (`?provider=`) when that form is on the page; a notice
+  // (SessionRequired) and an error of no form shown here go above the forms.
+  const notice = p.error !== undefined && NOTICE_TYPES.has(p.error);
+  const failed =
+    p.error && !notice && p.errorProvider
+      ? p.providers.find((x) => x.id === p.errorProvider && isShown(x, p))
+      : undefined;
+  const inline = (provider: SignInPageProvider): FormError | undefined =>
+    failed === provider ? { html: errorMessage(p.error!, p.code, 'p') } : undefined;
+
   const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
   if (oauth.length) {
-    sections.push(oauth.map((provider, i) => oauthButton(provider, i, hidden, css, images)).join('\n'));
+    sections.push(
+      oauth.map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider))).join('\n'),
+    );
   }
   for (const provider of p.providers) {
-    if (provider.type === 'email') sections.push(emailForm(provider, p, hidden));
-    else if (provider.type === 'credentials' && provider.credentials && Object.keys(provider.credentials).length) {
-      sections.push(fieldsForm(provider, provider.credentials, hidden, 'credentials', `Sign in with ${provider.name}`));
-    } else if (provider.type === 'webauthn' && p.webauthnScriptUrl && safeUrl(p.webauthnScriptUrl)) {
-      sections.push(passkeyForm(provider, p, hidden));
+    if (!isShown(provider, p)) continue;
+    if (provider.type === 'email') sections.push(emailForm(provider, p, hidden, inline(provider)));
+    else if (provider.type === 'credentials') {
+      sections.push(
+        fieldsForm(
+          provider,
+          provider.credentials!,
+          hidden,
+          'credentials',
+          `Sign in with ${provider.name}`,
+          p.email,
+          inline(provider),
+        ),
+      );
+    } else if (provider.type === 'webauthn') {
+      sections.push(passkeyForm(provider, p, hidden, inline(provider)));
       needsScript = true;
     }
   }
 
-  const error = p.error ? errorBox(p.error, p.code) : '';
+  let top = '';
+  if (notice) {
+    top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!))}</p></div>`;
+  } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div');
   const body = [
     '<h1>Sign in</h1>',
-    error,
+    top,
     sections.length
       ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n')
       : '<p>No sign-in method is configured.</p>',
@@ -98,15 +146,48 @@ export function renderSignInPage(p: SignInPageParams): string {
     body,
     css: css.join(''),
     imageUrls: images,
+    busyStates: true,
     scriptUrls: needsScript ? [safeUrl(p.webauthnScriptUrl)!] : [],
   });
 }
 
-function errorBox(type: string, code?: string): string {
-  const message = signInErrorMessage(type);
+/** Whether the page shows a form or button for this provider. */
+function isShown(provider: SignInPageProvider, p: SignInPageParams): boolean {
+  switch (provider.type) {
+    case 'oauth':
+    case 'oidc':
+    case 'email':
+      return true;
+    case 'credentials':
+      return Boolean(provider.credentials && Object.keys(provider.credentials).length);
+    case 'webauthn':
+      return Boolean(p.webauthnScriptUrl && safeUrl(p.webauthnScriptUrl));
+    default:
+      return false;
+  }
+}
+
+/**
+ * The message of an `?error=` type: the human sentence, with the stable type in `data-error`.
+ * `div` is the box above the forms; `p` the message inside the form that failed.
+ */
+function errorMessage(type: string, code: string | undefined, tag: 'div' | 'p'): string {
+  const message = escapeHtml(signInErrorMessage(type));
   // A code is the app's own identifier (CredentialsSignin subclasses); show it only if it looks like one.
   const showCode = type === 'CredentialsSignin' && code && code !== 'credentials' && /^[\w.-]{1,64}$/.test(code);
-  return `<div class="error" role="alert"><p>${escapeHtml(message)}</p>${showCode ? `<p class="muted">Reason: ${escapeHtml(code)}</p>` : ''}</div>`;
+  const reason = showCode ? `Reason: ${escapeHtml(code)}` : '';
+  // Unknown types are not echoed, not even in the attribute.
+  const stable = Object.hasOwn(SIGN_IN_MESSAGES, type) ? type : 'Unknown';
+  if (tag === 'p') {
+    return `<p class="error" id="${ERROR_ID}" role="alert" data-error="${escapeAttr(stable)}">${message}${reason ? `<br><span class="muted">${reason}</span>` : ''}</p>`;
+  }
+  return `<div class="error" role="alert" data-error="${escapeAttr(stable)}"><p>${message}</p>${reason ? `<p class="muted">${reason}</p>` : ''}</div>`;
+}
+
+/** The attributes that tie a field of the failed form to its message and focus it (no script needed). */
+function invalidAttrs(error: FormError | undefined, focus: boolean): string {
+  if (!error) return '';
+  return ` aria-invalid="true" aria-describedby="${ERROR_ID}"${focus ? ' autofocus' : ''}`;
 }
 
 function oauthButton(
@@ -115,6 +196,7 @@ function oauthButton(
   hidden: string,
   css: string[],
   images: string[],
+  error?: FormError,
 ): string {
   const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
   if (bg) {
@@ -127,21 +209,23 @@ function oauthButton(
   return [
     `<form class="provider" action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
-    `<button type="submit" class="button${bg ? ` provider-${index}` : ''}">`,
+    `<button type="submit" class="button${bg ? ` provider-${index}` : ''}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
     logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : '',
     `<span>Sign in with ${escapeHtml(provider.name)}</span>`,
     '</button>',
+    error?.html ?? '',
     '</form>',
   ].join('');
 }
 
-function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string): string {
+function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
   const id = fieldId(provider, 'email');
   return [
     `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
     `<label for="${id}">Email</label>`,
-    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}">`,
+    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
+    error?.html ?? '',
     `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
     '</form>',
   ].join('\n');
@@ -154,11 +238,21 @@ function fieldsForm(
   hidden: string,
   kind: string,
   buttonText: string,
+  email?: string,
+  error?: FormError,
 ): string {
+  let first = true;
   return [
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="${escapeAttr(kind)}">`,
     hidden,
-    ...Object.entries(fields).map(([name, input]) => inputField(provider, name, input)),
+    ...Object.entries(fields).map(([name, input]) => {
+      // The typed address comes back after a failure; a password never does.
+      const prefill = name === 'email' && input.type !== 'password' ? email : undefined;
+      const focus = first && input.type !== 'hidden';
+      if (focus) first = false;
+      return inputField(provider, name, input, prefill, error, focus);
+    }),
+    error?.html ?? '',
     `<button type="submit" class="button">${escapeHtml(buttonText)}</button>`,
     '</form>',
   ].join('\n');
@@ -168,7 +262,7 @@ function fieldsForm(
  * The passkey form. It works only with the script (the browser's WebAuthn API is JavaScript-only),
  * so a `<noscript>` says so; the other forms on the page keep working without it.
  */
-function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string): string {
+function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
   const fields = { ...(provider.formFields ?? {}) };
   if (provider.enableConditionalUI) {
     // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.
@@ -185,7 +279,7 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
       `${provider.enableConditionalUI ? ' data-webauthn-conditional-ui' : ''}>`,
     hidden,
     ...Object.entries(fields).map(([name, input]) =>
-      inputField(provider, name, input, name === 'email' ? p.email : undefined),
+      inputField(provider, name, input, name === 'email' ? p.email : undefined, error, name === 'email'),
     ),
     `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
     // Registration is its own button: the server never decides it from the address typed (that
@@ -196,13 +290,23 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
           '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
         ]
       : []),
-    '<p class="error" role="alert" data-webauthn-error hidden></p>',
+    // The script writes its errors here; a failure the server reported is already in it.
+    error
+      ? error.html.replace('<p class="error"', '<p class="error" data-webauthn-error')
+      : '<p class="error" role="alert" data-webauthn-error hidden></p>',
     `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
     '</form>',
   ].join('\n');
 }
 
-function inputField(provider: SignInPageProvider, name: string, input: CredentialInput, prefill?: string): string {
+function inputField(
+  provider: SignInPageProvider,
+  name: string,
+  input: CredentialInput,
+  prefill?: string,
+  error?: FormError,
+  focus = false,
+): string {
   const type = typeof input.type === 'string' && INPUT_TYPES.has(input.type) ? input.type : 'text';
   const value = prefill ?? (typeof input.value === 'string' ? input.value : undefined);
   if (type === 'hidden') return `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value ?? '')}">`;
@@ -221,7 +325,7 @@ function inputField(provider: SignInPageProvider, name: string, input: Credentia
   for (const [k, v] of Object.entries(given)) attrs.push(`${PASSED_ATTRIBUTES[k]}="${escapeAttr(v)}"`);
   if (input.required === true) attrs.push('required');
   if (value !== undefined) attrs.push(`value="${escapeAttr(value)}"`);
-  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}>`;
+  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}${invalidAttrs(error, focus)}>`;
 }
 
 /** What password managers need to fill the form correctly when the provider did not say. */

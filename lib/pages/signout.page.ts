@@ -20,5 +20,5 @@ export function renderSignOutPage(p: SignOutPageParams): string {
     '</div>',
     '</form>',
   ].join('\n');
-  return renderPage({ title: 'Sign out', theme: p.theme, body });
+  return renderPage({ title: 'Sign out', theme: p.theme, body, busyStates: true });
 }

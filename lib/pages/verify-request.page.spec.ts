@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { externalResources, parseTags } from '../../test/setup/html-checks.js';
-import { renderVerifyRequestPage } from './verify-request.page.js';
+import { duration, renderVerifyRequestPage } from './verify-request.page.js';
 
 const theme = {
   colorScheme: 'auto',
@@ -28,5 +28,43 @@ describe('renderVerifyRequestPage', () => {
     });
     expect(html).not.toContain('javascript:');
     expect(parseTags(html).filter((t) => t.name === 'a' || t.name === 'img')).toEqual([]);
+  });
+
+  // promise: pages.verify-request-details
+  it('says where the link went and how long it lasts, and offers a new link at the sign-in page', () => {
+    const html = renderVerifyRequestPage({
+      url: 'http://127.0.0.1:3000',
+      theme,
+      email: 'ada@example.com',
+      maxAge: 24 * 60 * 60,
+      signInUrl: 'http://127.0.0.1:3000/auth/signin',
+    });
+    expect(html).toContain('A sign-in link has been sent to <strong data-email>ada@example.com</strong>.');
+    expect(html).toContain('It works once and expires in <span data-expires>24 hours</span>.');
+    expect(parseTags(html).filter((t) => t.name === 'a').map((t) => t.attrs.href)).toEqual([
+      'http://127.0.0.1:3000/auth/signin?email=ada%40example.com',
+      'http://127.0.0.1:3000/',
+    ]);
+  });
+
+  it('shows no address that does not look like one, escaped or not', () => {
+    for (const email of ['<b>x</b>@example.com', 'no-at-sign', 'a b@example.com', `a@b\u0000`]) {
+      const html = renderVerifyRequestPage({ url: 'http://127.0.0.1:3000', theme, email });
+      expect(html).toContain('sent to your email address');
+      expect(html).not.toContain('data-email');
+    }
+  });
+
+  it.each([
+    [15 * 60, '15 minutes'],
+    [3600, '1 hour'],
+    [5400, '1 hour and 30 minutes'],
+    [86_400, '24 hours'],
+    [7 * 86_400, '7 days'],
+    [30, '1 minute'],
+    [0, undefined],
+    [Number.NaN, undefined],
+  ])('duration(%p) = %p', (seconds, words) => {
+    expect(duration(seconds)).toBe(words);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { signInErrorMessage } from './signin.page.js';
 import { WEBAUTHN_CLIENT_SCRIPT, webAuthnClientScript } from './webauthn-client.js';
 
 describe('webAuthnClientScript', () => {
@@ -6,7 +7,13 @@ describe('webAuthnClientScript', () => {
     const script = webAuthnClientScript();
     expect(script.contentType).toBe('text/javascript; charset=utf-8');
     expect(script.body.startsWith('/* [@simplewebauthn/browser@14.')).toBe(true);
-    expect(script.body.endsWith(WEBAUTHN_CLIENT_SCRIPT)).toBe(true);
+    const [before, after] = WEBAUTHN_CLIENT_SCRIPT.split('/*MESSAGES*/{}');
+    expect(script.body).toContain(before);
+    expect(script.body.endsWith(after!)).toBe(true);
+    // A passkey failure shows the sign-in page's sentence for its type, never the raw type.
+    expect(script.body).toContain(
+      `"WebAuthnVerificationError":${JSON.stringify(signInErrorMessage('WebAuthnVerificationError'))}`,
+    );
     // Both halves parse (a syntax error would break every passkey button).
     expect(() => new Function(script.body)).not.toThrow();
     expect(webAuthnClientScript().body).toBe(script.body);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { signInErrorMessage, signInErrorTypes } from './signin.page.js';
 
 /**
  * The browser half of passkeys, served at `GET {basePath}/webauthn-client.js`: SimpleWebAuthn's
@@ -9,11 +10,15 @@ import { dirname, join } from 'node:path';
  * buttons by data attributes.
  */
 export function webAuthnClientScript(): { contentType: string; body: string } {
-  cached ??= `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT}`;
+  // The sign-in page's sentences, so a passkey failure reads like any other (never a raw type).
+  const messages = Object.fromEntries(signInErrorTypes().map((t) => [t, signInErrorMessage(t)]));
+  cached ??= `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT.replace(MESSAGES_SLOT, JSON.stringify(messages))}`;
   return { contentType: 'text/javascript; charset=utf-8', body: cached };
 }
 
 let cached: string | undefined;
+/** Where {@link webAuthnClientScript} puts the messages of the error types. */
+const MESSAGES_SLOT = '/*MESSAGES*/{}';
 
 /** SimpleWebAuthn's UMD bundle (defines `window.SimpleWebAuthnBrowser`). */
 function readBrowserBundle(): string {
@@ -44,6 +49,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
 (function () {
   'use strict';
   var SWA = window.SimpleWebAuthnBrowser;
+  var MESSAGES = /*MESSAGES*/{};
   var current = document.currentScript;
   var scriptBase = current && current.src ? current.src.replace(/\/webauthn-client\.js(\?.*)?$/, '') : '';
 
@@ -56,15 +62,22 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
     var input = form && form.querySelector('[name="' + name + '"]');
     return input && input.value ? input.value : undefined;
   }
-  function showError(el, message) {
+  function showError(el, message, type) {
     var form = el && formOf(el);
     var target = (form && form.querySelector('[data-webauthn-error]')) || document.querySelector('[data-webauthn-error]');
-    if (target) { target.textContent = message; target.hidden = false; }
+    if (target) {
+      target.textContent = message;
+      target.hidden = false;
+      if (type) target.setAttribute('data-error', type);
+      var email = form && form.querySelector('[name="email"]');
+      if (email && target.id) { email.setAttribute('aria-invalid', 'true'); email.setAttribute('aria-describedby', target.id); }
+    }
     else if (window.console) console.error('[nestjs-auth] ' + message);
   }
   function failure(body, fallback) {
-    var error = new Error((body && body.message) || fallback);
-    error.type = (body && body.error) || 'WebAuthnVerificationError';
+    var type = (body && body.error) || 'WebAuthnVerificationError';
+    var error = new Error((Object.prototype.hasOwnProperty.call(MESSAGES, type) && MESSAGES[type]) || (body && body.message) || fallback);
+    error.type = type;
     return error;
   }
   async function json(res) { try { return await res.json(); } catch (e) { return null; } }
@@ -97,7 +110,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
     if (!result || !result.url) throw failure(result, 'The passkey could not be verified.');
     var next = new URL(result.url, location.href);
     var error = next.searchParams.get('error');
-    if (error && /\/(error|signin)$/.test(next.pathname)) throw failure({ error: error }, 'Passkey sign-in failed (' + error + ').');
+    if (error && /\/(error|signin)$/.test(next.pathname)) throw failure({ error: error }, 'Passkey sign-in failed. Try again, or sign in another way.');
     location.assign(next.href);
     return next.href;
   }
@@ -120,7 +133,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
       await signIn(provider, opts);
     } catch (e) {
       var cancelled = e && (e.name === 'NotAllowedError' || e.name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED');
-      if (!cancelled) showError(el, (e && e.message) || 'Passkey sign-in failed.');
+      if (!cancelled) showError(el, (e && e.message) || 'Passkey sign-in failed.', e && e.type);
     } finally {
       el.removeAttribute('aria-busy');
     }
@@ -154,7 +167,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
       await signIn(form.getAttribute('data-webauthn-provider'), opts);
     } catch (e) {
       var cancelled = e && (e.name === 'NotAllowedError' || e.name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED');
-      if (!cancelled) showError(form, (e && e.message) || 'Passkey sign-in failed.');
+      if (!cancelled) showError(form, (e && e.message) || 'Passkey sign-in failed.', e && e.type);
     }
   }
 

@@ -159,11 +159,11 @@ describe('AuthRouterService', () => {
 
     it('really runs the flow: POST /signin/email mails a link; POST /callback/credentials signs in', async () => {
       expect((await client.post('/signin/email', { email: 'ada@example.com' })).redirect).toBe(
-        `${AUTH}/verify-request?provider=email&type=email`,
+        `${AUTH}/verify-request?provider=email&type=email&email=ada%40example.com`,
       );
       expect(sent).toHaveLength(1);
       expect((await client.post('/callback/credentials', { username: 'ada', password: 'wrong' })).redirect).toBe(
-        `${AUTH}/signin?error=CredentialsSignin&code=credentials`,
+        `${AUTH}/signin?error=CredentialsSignin&code=credentials&provider=credentials`,
       );
     });
 
@@ -214,8 +214,12 @@ describe('AuthRouterService', () => {
 
     it.each([
       ['/session', { status: 400, json: { error: 'MissingCSRF' } }],
-      ['/signin/email', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
-      ['/callback/credentials', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
+      // The failed form is named and the typed address given back; the password never is.
+      ['/signin/email', { redirect: `${AUTH}/signin?error=MissingCSRF&provider=email&email=ada%40example.com` }],
+      [
+        '/callback/credentials',
+        { redirect: `${AUTH}/signin?error=MissingCSRF&provider=credentials&email=ada%40example.com` },
+      ],
       ['/signout', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
     ])('POST %s without the CSRF token: MissingCSRF, and the flow never runs', async (path, expected) => {
       const response = await client.send('POST', path, {

@@ -49,8 +49,30 @@ export function errorResponse(
   const target = new URL(page ?? `${authUrl}/${signInKind ? 'signin' : 'error'}`, origin);
   target.searchParams.set('error', type);
   if (error instanceof CredentialsSignin) target.searchParams.set('code', error.code);
+  if (signInKind) keepSignInForm(config, request, providerId, target);
   const headers = action === 'callback' && isOAuthProvider(config, providerId) ? NO_REFERRER : undefined;
   return withCookies({ redirect: target.href, ...(headers ? { headers } : {}) }, ctx);
+}
+
+/** An address as a person types it (no spaces or control characters, one `@`), at most 320 characters. */
+const TYPED_EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]{1,255}$/u;
+
+/**
+ * Lets the sign-in page show the error inside the form that failed: `provider=` names that form
+ * (a configured provider only) and `email=` gives back the address typed in it (never a password or
+ * any other field).
+ */
+function keepSignInForm(
+  config: ResolvedAuthConfig,
+  request: AuthRequest,
+  providerId: string | undefined,
+  target: URL,
+): void {
+  if (providerId === undefined || !config.providerById.has(providerId)) return;
+  target.searchParams.set('provider', providerId);
+  const email = request.body.email;
+  if (typeof email === 'string' && email.length <= 320 && TYPED_EMAIL.test(email.trim()))
+    target.searchParams.set('email', email.trim());
 }
 
 /** True when `providerId` names an OAuth/OIDC provider, or no known provider (its answers get no Referer either). */

@@ -19,6 +19,8 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
     const params: Record<string, string> = { callbackUrl: ctx.callbackUrl };
     if (query.error) params.error = query.error.slice(0, 64);
     if (query.code) params.code = query.code.slice(0, 64);
+    if (query.provider) params.provider = query.provider.slice(0, 64);
+    if (query.email) params.email = query.email.slice(0, 320);
     return { redirect: pageUrl(ctx, config.pages.signIn, params) };
   }
   return {
@@ -34,6 +36,7 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
       callbackUrl: ctx.callbackUrl,
       error: query.error?.slice(0, 64),
       code: query.code?.slice(0, 64),
+      errorProvider: query.provider?.slice(0, 64),
       email: query.email?.slice(0, 320),
       theme: config.theme,
       webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
@@ -59,7 +62,18 @@ export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Au
 /** `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query. */
 export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
   if (config.pages.verifyRequest) return { redirect: pageUrl(ctx, config.pages.verifyRequest, ctx.request.query) };
-  return { html: renderVerifyRequestPage({ url: ctx.origin, theme: config.theme }) };
+  const { query } = ctx.request;
+  const provider = query.provider ? config.providerById.get(query.provider) : undefined;
+  const maxAge = provider?.type === 'email' ? (provider.config as { maxAge?: unknown }).maxAge : undefined;
+  return {
+    html: renderVerifyRequestPage({
+      url: ctx.origin,
+      theme: config.theme,
+      email: query.email?.slice(0, 320),
+      maxAge: typeof maxAge === 'number' ? maxAge : undefined,
+      signInUrl: `${ctx.authUrl}/signin`,
+    }),
+  };
 }
 
 /** `GET /error`: the error page for `?error=` (never a 5xx: see `errorPageStatus`), or `pages.error`. */

@@ -9,7 +9,9 @@ import { existsSync } from 'node:fs';
  * Every suite that may skip asks this one function (`test/setup/databases.ts`, `redis.ts`, the
  * Chromium suites, the fuzzer's seed); `test/ci-strict.spec.ts` holds it.
  */
-export function isStrictCi(value: string | undefined = process.env.CI): boolean {
+export function isStrictCi(...given: [] | [value: string | undefined]): boolean {
+  // An explicit `undefined` means "CI unset", not "read the environment" (a default parameter would).
+  const value = given.length ? given[0] : process.env.CI;
   if (value === undefined) return false;
   const normalised = value.trim().toLowerCase();
   return normalised !== '' && normalised !== 'false' && normalised !== '0';

@@ -58,7 +58,9 @@ describe('EmailService', () => {
     const response = await flow.signIn(
       bed.providerContext(bed.request('POST', '/signin/email', { body: { email: ' Ada@Example.com ' } }), 'email'),
     );
-    expect(response.redirect).toBe('http://127.0.0.1:3000/auth/verify-request?provider=email&type=email');
+    expect(response.redirect).toBe(
+      'http://127.0.0.1:3000/auth/verify-request?provider=email&type=email&email=ada%40example.com',
+    );
     expect(sent).toHaveLength(1);
     const link = new URL(sent[0]!.url);
     expect(link.origin + link.pathname).toBe('http://127.0.0.1:3000/auth/callback/email');

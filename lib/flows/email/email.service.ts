@@ -158,7 +158,8 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
       );
     }
 
-    const params = { provider: provider.id, type: 'email' };
+    // `email`: the page says where the link went (the address as typed, so nothing about accounts).
+    const params = { provider: provider.id, type: 'email', email: identifier };
     const page = this.config.pages.verifyRequest;
     const target = new URL(page ? toAbsolute(page, ctx.origin) : `${ctx.authUrl}/verify-request`);
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
