@@ -41,10 +41,11 @@ describe('renderVerifyRequestPage', () => {
     });
     expect(html).toContain('A sign-in link has been sent to <strong data-email>ada@example.com</strong>.');
     expect(html).toContain('It works once and expires in <span data-expires>24 hours</span>.');
-    expect(parseTags(html).filter((t) => t.name === 'a').map((t) => t.attrs.href)).toEqual([
-      'http://127.0.0.1:3000/auth/signin?email=ada%40example.com',
-      'http://127.0.0.1:3000/',
-    ]);
+    expect(
+      parseTags(html)
+        .filter((t) => t.name === 'a')
+        .map((t) => t.attrs.href),
+    ).toEqual(['http://127.0.0.1:3000/auth/signin?email=ada%40example.com', 'http://127.0.0.1:3000/']);
   });
 
   it('shows no address that does not look like one, escaped or not', () => {
