@@ -59,6 +59,11 @@ function pack(): string {
     cwd: root,
     stdio: 'pipe',
   });
+  // The rest of `npm run build`: the provider catalog as one module.
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-catalog.mjs'), join(stage, 'dist')], {
+    cwd: root,
+    stdio: 'pipe',
+  });
   for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'])
     cpSync(join(root, file), join(stage, file));
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: stage, stdio: 'pipe' });
