@@ -59,8 +59,8 @@ function pack(): string {
     cwd: root,
     stdio: 'pipe',
   });
-  // The rest of `npm run build`: the provider catalog as one module.
-  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-catalog.mjs'), join(stage, 'dist')], {
+  // The rest of `npm run build`: one file per entry, plus shared chunks.
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-dist.mjs'), join(stage, 'dist')], {
     cwd: root,
     stdio: 'pipe',
   });
