@@ -21,6 +21,8 @@ const ONCE = [
   '<rootDir>/test/readme-snippets.e2e-spec.ts',
   '<rootDir>/test/authjs-schemas.e2e-spec.ts',
   '<rootDir>/test/consumer.e2e-spec.ts',
+  // The consumer templates' own tests run inside the apps test/consumer.e2e-spec.ts makes.
+  '<rootDir>/test/consumer/',
 ];
 
 /**
@@ -47,7 +49,7 @@ export default {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       // Fastify's own suite builds Fastify apps whatever the project.
-      testPathIgnorePatterns: ['<rootDir>/test/fastify.e2e-spec.ts'],
+      testPathIgnorePatterns: ['<rootDir>/test/fastify.e2e-spec.ts', '<rootDir>/test/consumer/'],
       setupFiles: ['<rootDir>/test/setup/reflect.ts', '<rootDir>/test/setup/platform-express.ts'],
       testTimeout: 60000,
     },

@@ -1,16 +1,27 @@
 /**
- * The consumer test: the library as a new user gets it. Packs it, makes an app from a committed
- * template (test/consumer/esm: Nest 12, ES modules, a strict nodenext + verbatimModuleSyntax
- * tsconfig), installs the tarball, copies the README's quick-start snippets into it as they are
+ * The consumer test: the library as a new user gets it. Packs it once, makes an app from each
+ * committed template (test/consumer/esm: Nest 12, ES modules, a strict nodenext +
+ * verbatimModuleSyntax tsconfig; test/consumer/cjs: Nest 12, CommonJS, a strict nodenext tsconfig
+ * without "type": "module", jest + ts-jest), installs the tarball, copies the README's quick-start snippets into it as they are
  * written, builds it with tsc, starts it, signs in through a real OpenID Provider and calls the
  * guarded route. A README snippet that does not compile or run fails here.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { TestClient, location } from './setup/http-client.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
 import { readmeSnippet } from './setup/readme.js';
@@ -26,43 +37,74 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/**
- * Packs the library and installs the tarball into `app` (its other packages linked from this
- * repository). Built into a staging folder, not dist/: test/package.e2e-spec.ts rebuilds dist/ and
- * may run at the same time.
- */
-function installPacked(app: string): void {
-  const stage = join(app, '.stage');
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')], {
-    cwd: root,
-    stdio: 'pipe',
-  });
-  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'])
-    cpSync(join(root, file), join(stage, file));
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', app], { cwd: stage, stdio: 'pipe' });
-  const { filename } = (JSON.parse(out.toString()) as Array<{ filename: string }>)[0]!;
-  rmSync(stage, { recursive: true, force: true });
+/** Installs the tarball into `app` (its other packages linked from this repository). */
+function installPacked(app: string, tarball: string): void {
   const modules = join(app, 'node_modules');
   mkdirSync(join(modules, 'nestjs-auth'), { recursive: true });
-  execFileSync('tar', ['-xzf', join(app, filename), '-C', join(modules, 'nestjs-auth'), '--strip-components=1']);
+  execFileSync('tar', ['-xzf', tarball, '-C', join(modules, 'nestjs-auth'), '--strip-components=1']);
   for (const entry of readdirSync(join(root, 'node_modules'))) {
     if (entry === 'nestjs-auth' || entry.startsWith('.')) continue;
     if (!existsSync(join(modules, entry))) symlinkSync(join(root, 'node_modules', entry), join(modules, entry));
   }
 }
 
-describe('a new ESM app following the README quick start', () => {
+/** Packs the library once for both templates (the tarball stays in its own temporary folder). */
+let packed: string | undefined;
+function pack(): string {
+  if (packed) return packed;
+  const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-pack-'));
+  const stage = join(dir, '.stage');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')], {
+    cwd: root,
+    stdio: 'pipe',
+  });
+  // The rest of `npm run build`: one file per entry, plus shared chunks.
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-dist.mjs'), join(stage, 'dist')], {
+    cwd: root,
+    stdio: 'pipe',
+  });
+  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'])
+    cpSync(join(root, file), join(stage, file));
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: stage, stdio: 'pipe' });
+  const { filename } = (JSON.parse(out.toString()) as Array<{ filename: string }>)[0]!;
+  rmSync(stage, { recursive: true, force: true });
+  packed = join(dir, filename);
+  return packed;
+}
+
+afterAll(() => {
+  if (packed) rmSync(dirname(packed), { recursive: true, force: true });
+});
+
+/** Runs a command in the app; its own output in the error on failure. */
+function run(app: string, args: string[], what: string, env?: NodeJS.ProcessEnv): string {
+  try {
+    return execFileSync(process.execPath, args, { cwd: app, stdio: 'pipe', env: env ?? process.env }).toString();
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`${what}:\n${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`, { cause: error });
+  }
+}
+
+describe.each([
+  { template: 'esm', title: 'a new ESM app (nodenext, "type": "module") following the README quick start' },
+  {
+    template: 'cjs',
+    title: 'a new CommonJS app (nodenext without "type": "module", jest) following the README quick start',
+  },
+])('$title', ({ template }) => {
   let app: string;
   let op: TestOidcProvider;
   let server: ChildProcess | undefined;
   let url: string;
+  let env: NodeJS.ProcessEnv;
   let output = '';
 
   beforeAll(async () => {
-    app = mkdtempSync(join(tmpdir(), 'nestjs-auth-esm-app-'));
-    cpSync(join(root, 'test', 'consumer', 'esm'), app, { recursive: true });
-    installPacked(app);
+    app = mkdtempSync(join(tmpdir(), `nestjs-auth-${template}-app-`));
+    cpSync(join(root, 'test', 'consumer', template), app, { recursive: true });
+    installPacked(app, pack());
     mkdirSync(join(app, 'src'));
     for (const [snippet, file] of [
       ['quickstart-app-module', 'app.module.ts'],
@@ -82,7 +124,7 @@ describe('a new ESM app following the README quick start', () => {
         },
       ],
     });
-    const env = {
+    env = {
       ...process.env,
       PORT: String(port),
       AUTH_SECRET: 'consumer-test-secret-0123456789abcdef0123456789',
@@ -92,21 +134,17 @@ describe('a new ESM app following the README quick start', () => {
       AUTH_OIDC_SECRET: 'consumer-app-secret-0123456789',
     };
     // Built with the template's strict tsconfig (tsc's own output on failure).
-    try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
-        cwd: app,
-        stdio: 'pipe',
-      });
-    } catch (error) {
-      const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
-      throw new Error(`The quick start does not compile:\n${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`, {
-        cause: error,
-      });
-    }
+    // (tsconfig.build.json where the template has one, as `nest new` makes: src/ only, no tests).
+    const tsconfig = existsSync(join(app, 'tsconfig.build.json')) ? 'tsconfig.build.json' : 'tsconfig.json';
+    run(
+      app,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig],
+      'The quick start does not compile',
+    );
     server = spawn(process.execPath, ['dist/main.js'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
     server.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await started(server, () => output);
+    await started(server, () => output, url);
   }, 240_000);
 
   afterAll(async () => {
@@ -116,7 +154,9 @@ describe('a new ESM app following the README quick start', () => {
   });
 
   it('builds with the strict tsconfig, starts, refuses the guarded route without a session', async () => {
-    expect(existsSync(join(app, 'dist', 'app.module.js'))).toBe(true);
+    // Compiled as the template's scaffold says: require() in the CommonJS app, import in the ESM one.
+    const compiled = readFileSync(join(app, 'dist', 'app.module.js'), 'utf8');
+    expect(compiled).toMatch(template === 'cjs' ? /require\("nestjs-auth"\)/ : /from 'nestjs-auth'/);
     const res = await fetch(`${url}/profile`);
     expect(res.status).toBe(401);
   });
@@ -135,16 +175,32 @@ describe('a new ESM app following the README quick start', () => {
     expect(await profile.json()).toEqual({ email: 'ada@example.com' });
     expect(output).not.toMatch(/ERROR/);
   });
+
+  if (template === 'cjs')
+    it('passes its own jest suite (ts-jest, CommonJS) against the built app', async () => {
+      server?.kill();
+      await new Promise((done) => server!.once('exit', done));
+      server = undefined;
+      const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+      // Throws with jest's output if the suite fails (a non-zero exit).
+      run(app, [jest, '--ci', '--colors=false'], "The template's jest suite fails", env);
+    }, 120_000);
 });
 
-/** Waits for Nest's "successfully started" log line (printed once the app listens), or fails with the output. */
-function started(server: ChildProcess, out: () => string): Promise<void> {
-  return new Promise((done, fail) => {
-    const check = () => {
-      if (/Nest application successfully started/.test(out())) done();
-    };
-    server.stdout!.on('data', check);
-    server.once('exit', (code) => fail(new Error(`The app exited (${code}):\n${out()}`)));
-    check();
-  });
+/**
+ * Waits until the app answers HTTP: Nest logs "successfully started" from init(), a moment before
+ * listen() binds the port, so the log line alone is not enough. Fails with the output if it exits.
+ */
+async function started(server: ChildProcess, out: () => string, url: string): Promise<void> {
+  let exited: Error | undefined;
+  server.once('exit', (code) => (exited = new Error(`The app exited (${code}):\n${out()}`)));
+  for (;;) {
+    if (exited) throw exited;
+    try {
+      await fetch(`${url}/auth/csrf`);
+      return;
+    } catch {
+      await new Promise((next) => setTimeout(next, 100));
+    }
+  }
 }

@@ -43,6 +43,11 @@ export function packedApp(prefix: string, { pack = true }: { pack?: boolean } = 
       cwd: REPO_ROOT,
       stdio: 'pipe',
     });
+    // The rest of `npm run build`: one file per entry, plus shared chunks.
+    execFileSync('node', [join(REPO_ROOT, 'scripts/bundle-dist.mjs'), join(target, 'dist')], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
     copyFileSync(join(REPO_ROOT, 'package.json'), join(target, 'package.json'));
   }
   for (const entry of readdirSync(join(REPO_ROOT, 'node_modules'))) {
