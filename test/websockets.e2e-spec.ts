@@ -3,6 +3,7 @@ import { UseGuards } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { type OnGatewayConnection, SubscribeMessage, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import { io, type Socket } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { Public } from '../lib/core/public.decorator.js';
@@ -11,6 +12,15 @@ import { AuthSession, CurrentUser } from '../lib/guard/current-user.decorator.js
 import type { Session, User } from '../lib/types/common.types.js';
 import { databaseSessions, jwtSession, SESSION_COOKIE } from './setup/context-sessions.js';
 import { createGatewayApp, type GatewayApp } from './setup/gateway-app.js';
+
+/**
+ * The installed Nest's major (`scripts/nest11-check.mjs` runs this suite on Nest 11 too). Nest 11's
+ * `WsAdapter` never sends a `WsException` to a plain-WebSocket client (Nest's own bug, in the README's
+ * Requirements), so that one test exists only from Nest 12 on.
+ */
+const NEST_MAJOR = Number(
+  (createRequire(import.meta.url)('@nestjs/core/package.json') as { version: string }).version.split('.')[0],
+);
 
 // socket.io: the shape the README shows.
 @WebSocketGateway()
@@ -165,11 +175,12 @@ describe('WebSockets (ws, WsAdapter), JWT sessions', () => {
     expect(await ask({ authorization: `Bearer ${token}` })).toEqual({ event: 'whoami', data: 'jwt@example.test' });
   });
 
-  it('refuses a client without a session with an exception message carrying the reason', async () => {
-    expect(await ask({})).toEqual({
-      event: 'exception',
-      data: { statusCode: 401, status: 'error', error: 'SessionRequired', message: expect.any(String) },
+  if (NEST_MAJOR >= 12)
+    it('refuses a client without a session with an exception message carrying the reason', async () => {
+      expect(await ask({})).toEqual({
+        event: 'exception',
+        data: { statusCode: 401, status: 'error', error: 'SessionRequired', message: expect.any(String) },
+      });
+      expect((await ask({ cookie: cookie('junk') })).data).toMatchObject({ error: 'InvalidSession' });
     });
-    expect((await ask({ cookie: cookie('junk') })).data).toMatchObject({ error: 'InvalidSession' });
-  });
 });
