@@ -27,7 +27,7 @@ export interface AdapterConformanceOptions {
   /** Raw reads used to double-check the store. */
   db?: ConformanceDb;
   /**
-   * The methods the adapter implements. Tests that need another method are skipped (and listed as
+   * The methods the adapter implements. Tests that need another method are skipped with the reason in their title (and listed as
    * skipped by jest), so a partial adapter can still be checked for what it does.
    * @default every method of the adapter contract
    */
@@ -94,9 +94,16 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
   const supported = new Set<AdapterMethod>(options.methods ?? ADAPTER_METHODS);
   const db = options.db ?? {};
   let adapter: Required<Adapter>;
-  const register = (applies: boolean, name: string, fn: () => Promise<void>): void => {
-    if (applies) it(name, fn);
-    else if (options.inapplicable !== 'omit') it.skip(name, fn);
+  const extensions = new Set<ConformanceExtension>(options.extensions ?? []);
+  // A test that does not apply is registered as skipped with its reason in the title (a partial
+  // adapter's report says what it leaves out, and why), or not at all with `inapplicable: 'omit'`.
+  const register = (whyNot: string | undefined, name: string, fn: () => Promise<void>): void => {
+    if (whyNot === undefined) it(name, fn);
+    else if (options.inapplicable !== 'omit') it.skip(`${name} [not applicable: ${whyNot}]`, fn);
+  };
+  const lacking = (needs: readonly AdapterMethod[]): string | undefined => {
+    const missing = needs.filter((m) => !supported.has(m));
+    return missing.length > 0 ? `\`methods\` lacks ${missing.join(', ')}` : undefined;
   };
 
   const ctx: ConformanceContext = {
@@ -107,16 +114,12 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     db,
     concurrency: options.concurrency ?? 50,
     supported,
-    extensions: new Set<ConformanceExtension>(options.extensions ?? []),
-    test: (name, needs, fn) =>
-      register(
-        needs.every((m) => supported.has(m)),
-        name,
-        fn,
-      ),
+    extensions,
+    test: (name, needs, fn) => register(lacking(needs), name, fn),
     testUnique: (name, needs, fn) =>
-      register((options.unique ?? true) && needs.every((m) => supported.has(m)), name, fn),
-    testIf: register,
+      register((options.unique ?? true) ? lacking(needs) : '`unique: false` (no unique keys)', name, fn),
+    testExtension: (name, extension, needs, fn) =>
+      register(extensions.has(extension) ? lacking(needs) : `\`extensions\` lacks ${extension}`, name, fn),
     raw: async (read, ...args) => (read ? ((await read.apply(db, args)) ?? null) : 'unchecked'),
     createUser: async (overrides = {}) => adapter.createUser(newUser(overrides)),
     linked: async (userId, overrides = {}) => {

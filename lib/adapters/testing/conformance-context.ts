@@ -51,8 +51,8 @@ export interface ConformanceContext {
   test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** `test`, skipped when the store does not enforce unique keys (`unique: false`). */
   testUnique(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
-  /** `it` when `applies`, else skipped or not registered (the `inapplicable` option). */
-  testIf(applies: boolean, name: string, fn: () => Promise<void>): void;
+  /** `test` for an optional method: does not apply unless `extension` is declared. */
+  testExtension(name: string, extension: ConformanceExtension, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
   raw(
     read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined,

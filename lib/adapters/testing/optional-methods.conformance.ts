@@ -2,29 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { check } from './conformance-assert.js';
 import type {
   AccountTokensAdapter,
-  AdapterMethod,
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
-import type { ConformanceContext, ConformanceExtension } from './conformance-context.js';
+import type { ConformanceContext } from './conformance-context.js';
 import { futureDate } from './conformance-fixtures.js';
 
 /** Optional methods beyond the contract (`SessionsByUserAdapter`, `VerificationTokensByIdentifierAdapter`). */
 export function describeOptionalMethods(ctx: ConformanceContext): void {
-  const { createUser, linked, supported, extensions, concurrency } = ctx;
+  const { createUser, linked, concurrency } = ctx;
   ctx.runner.describe('optional methods beyond the contract', () => {
     const extended = () =>
       ctx.adapter as unknown as Required<
         SessionsByUserAdapter & VerificationTokensByIdentifierAdapter & AccountTokensAdapter
       >;
-    const optional = (
-      name: string,
-      extension: ConformanceExtension,
-      needs: AdapterMethod[],
-      fn: () => Promise<void>,
-    ): void => {
-      ctx.testIf(extensions.has(extension) && needs.every((m) => supported.has(m)), name, fn);
-    };
+    const optional = ctx.testExtension;
 
     optional(
       "deleteSessionsByUserId deletes that user's sessions, no one else's, and says how many",
