@@ -246,3 +246,37 @@ export function plainRowReader(dataSource: DataSource, part: LookupPart): (row: 
     return initialized ? { ...entity } : entity;
   };
 }
+
+/**
+ * An adapter's session lookup: built on first use (entity metadata is complete only once the data
+ * source is initialised), then one query per call whose row is read into plain objects.
+ */
+export class SessionLookup {
+  private plan?: SessionLookupPlan & {
+    readSession: (row: ObjectLiteral) => ObjectLiteral;
+    readUser: (row: ObjectLiteral) => ObjectLiteral;
+  };
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly entities: Readonly<TypeOrmAdapterEntities>,
+    private readonly mysql: boolean,
+    private readonly preparedStatements: boolean,
+  ) {}
+
+  /** The session of `sessionToken` and its user, or `null`. */
+  async find(sessionToken: string): Promise<{ session: ObjectLiteral; user: ObjectLiteral } | null> {
+    const plan = (this.plan ??= this.build());
+    const row = await plan.run(sessionToken);
+    return row ? { session: plan.readSession(row), user: plan.readUser(row) } : null;
+  }
+
+  private build(): NonNullable<SessionLookup['plan']> {
+    const plan = buildSessionLookup(this.dataSource, this.entities, this.mysql, this.preparedStatements);
+    return {
+      ...plan,
+      readSession: plainRowReader(this.dataSource, plan.session),
+      readUser: plainRowReader(this.dataSource, plan.user),
+    };
+  }
+}

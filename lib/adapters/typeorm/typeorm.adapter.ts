@@ -13,9 +13,10 @@ import type {
 } from '../adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
-import { buildSessionLookup, plainRowReader, type SessionLookupPlan } from './session-lookup.js';
+import { SessionLookup } from './session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
+import { swapAccountTokens, type AccountTokensMatch } from './account-tokens.query.js';
 import type { ResolvedAuthSchema } from './schema-entities.js';
 import { assertSchema, schemaForDataSource } from './schema-check.js';
 import { SchemaIds } from './schema-ids.js';
@@ -47,12 +48,8 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
   readonly schema?: ResolvedAuthSchema;
   private readonly queries: TypeOrmQueries;
   private readonly ids: SchemaIds;
-  private readonly options: { preparedStatements: boolean };
-  /** The session lookup and its row readers, built on first use. */
-  private lookup?: SessionLookupPlan & {
-    readSession: (row: ObjectLiteral) => ObjectLiteral;
-    readUser: (row: ObjectLiteral) => ObjectLiteral;
-  };
+  /** The session lookup (one prepared query joining the session and its user). */
+  private readonly lookup: SessionLookup;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -63,7 +60,7 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
     this.entities = this.schema ? this.schema.entities : { ...defaultAuthEntities, ...entities };
     this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
-    this.options = { preparedStatements: options.preparedStatements ?? true };
+    this.lookup = new SessionLookup(dataSource, this.entities, this.queries.mysql, options.preparedStatements ?? true);
   }
 
   /**
@@ -175,27 +172,9 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
-    // One query, the session joined with its user. It runs on every guarded request, so its SQL is
-    // built once from the entities' metadata and, where the driver allows, prepared once.
-    const plan = (this.lookup ??= this.buildLookup());
-    const row = await plan.run(sessionToken);
-    if (!row) return null;
-    // Plain objects straight from the row: no entity instances on this path.
-    return { session: plan.readSession(row) as AdapterSession, user: plan.readUser(row) as AdapterUser };
-  }
-
-  private buildLookup(): NonNullable<TypeOrmAdapter['lookup']> {
-    const plan = buildSessionLookup(
-      this.dataSource,
-      this.entities,
-      this.queries.mysql,
-      this.options.preparedStatements,
-    );
-    return {
-      ...plan,
-      readSession: plainRowReader(this.dataSource, plan.session),
-      readUser: plainRowReader(this.dataSource, plan.user),
-    };
+    // It runs on every guarded request: SQL built once from the entities' metadata, prepared where
+    // the driver allows, and plain objects straight from the row (no entity instances).
+    return (await this.lookup.find(sessionToken)) as { session: AdapterSession; user: AdapterUser } | null;
   }
 
   async updateSession(
@@ -288,49 +267,15 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
     return rows.map(accountOf);
   }
 
-  /**
-   * Compare-and-swap of the account's tokens (beyond SPEC: `AccountTokensAdapter`): one `UPDATE`
-   * whose `WHERE` carries the `refresh_token` and `expires_at` that were read, so of concurrent
-   * callers with the same `match` exactly one changes the row.
-   */
-  async updateAccountTokens(
-    match: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & {
-      refresh_token: string | null;
-      expires_at: number | null;
-    },
-    next: AccountTokens,
-  ): Promise<AdapterAccount | null> {
-    const repo = this.repo(this.entities.Account);
-    const [keyWhere, params] = this.queries.where(repo.metadata, {
-      provider: match.provider,
-      providerAccountId: match.providerAccountId,
-    });
-    const parts = [keyWhere];
-    const column = (property: string) =>
-      this.dataSource.driver.escape(repo.metadata.findColumnWithPropertyName(property)?.databaseName ?? property);
-    if (match.refresh_token === null) parts.push(`${column('refresh_token')} IS NULL`);
-    else {
-      parts.push(`${column('refresh_token')} = :m_refresh_token`);
-      params.m_refresh_token = match.refresh_token;
-      // MySQL compares text case-insensitively: the token must match byte for byte.
-      if (this.queries.mysql) parts.push(`BINARY ${column('refresh_token')} = :m_refresh_token`);
-    }
-    if (match.expires_at === null) parts.push(`${column('expires_at')} IS NULL`);
-    else {
-      parts.push(`${column('expires_at')} = :m_expires_at`);
-      params.m_expires_at = match.expires_at;
-    }
-    const changes: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(next)) {
-      if (value !== undefined && repo.metadata.findColumnWithPropertyName(key)) changes[key] = value;
-    }
-    const result = await repo.createQueryBuilder().update().set(changes).where(parts.join(' AND '), params).execute();
-    if (result.affected === 0) return null;
+  /** Compare-and-swap of the account's tokens (beyond SPEC: `AccountTokensAdapter`; see `swapAccountTokens`). */
+  async updateAccountTokens(match: AccountTokensMatch, next: AccountTokens): Promise<AdapterAccount | null> {
+    const affected = await swapAccountTokens(this.dataSource, this.queries, this.entities.Account, match, next);
+    if (affected === 0) return null;
     const current = await this.getAccount(match.providerAccountId, match.provider);
     if (!current) return null;
     // A driver that does not report affected rows: the row must now hold what was written.
     if (
-      result.affected === undefined &&
+      affected === undefined &&
       next.refresh_token !== undefined &&
       (current.refresh_token ?? null) !== next.refresh_token
     )
