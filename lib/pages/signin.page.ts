@@ -2,86 +2,10 @@ import type { CredentialInput } from '../providers/credentials.types.js';
 import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
 import { renderPage } from './page-layout.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
+import { NOTICE_TYPES, signInErrorMessage, stableErrorType } from './signin.messages.js';
 
-const TRY_ANOTHER_ACCOUNT = 'Try signing in with a different account.';
-
-/**
- * What the sign-in page says for each `?error=` type: Auth.js's types (including the legacy names
- * its page still maps) and ours. Unknown types get a generic sentence; the raw value is never shown.
- */
-const SIGN_IN_MESSAGES: Record<string, string> = {
-  Signin: TRY_ANOTHER_ACCOUNT,
-  OAuthSignin: TRY_ANOTHER_ACCOUNT,
-  OAuthSignInError: TRY_ANOTHER_ACCOUNT,
-  OAuthCallbackError: 'The sign-in was cancelled or refused by the provider. Try again, or use a different account.',
-  OAuthCreateAccount: TRY_ANOTHER_ACCOUNT,
-  EmailCreateAccount: TRY_ANOTHER_ACCOUNT,
-  Callback: TRY_ANOTHER_ACCOUNT,
-  OAuthAccountNotLinked:
-    'This email address is already used by another sign-in method. To confirm it is you, sign in the way you did the first time.',
-  AccountNotLinked: 'This passkey or email address belongs to another account. Sign in the way you did the first time.',
-  EmailSignin: 'The sign-in email could not be sent. Check the address and try again.',
-  CredentialsSignin: 'Sign in failed. Check that the details you entered are correct.',
-  SessionRequired: 'Please sign in to continue.',
-  SessionExpired: 'Your session has ended. Please sign in again to continue.',
-  InvalidSession: 'Please sign in again to continue.',
-  RateLimited: 'Too many attempts. Wait a few minutes, then try again.',
-  MissingCSRF: 'The form expired or was sent from another page. Please try again.',
-  InvalidCheck: 'The sign-in took too long or was started in another tab. Please start again.',
-  WebAuthnVerificationError: 'Your passkey could not be verified. Try again, or sign in another way.',
-  Verification: 'The sign-in link is no longer valid. Request a new one.',
-  AccessDenied: 'You do not have permission to sign in.',
-  MissingAdapterMethods: 'Signing in this way is not available right now: the server is not fully configured.',
-  Configuration: 'Signing in is not available right now: there is a problem with the server configuration.',
-};
-
-/**
- * `?error=` types that are not failures: the user only has to sign in. Shown as a neutral notice
- * (`role="status"`), not as an error.
- */
-const NOTICE_TYPES = new Set(['SessionRequired', 'SessionExpired', 'InvalidSession']);
-
-/** Every `?error=` type the sign-in page has its own sentence for (the rest get a generic one). */
-export function signInErrorTypes(): string[] {
-  return Object.keys(SIGN_IN_MESSAGES);
-}
-
-/** The sentence the sign-in page shows for an `?error=` type. */
-export function signInErrorMessage(type: string): string {
-  return Object.hasOwn(SIGN_IN_MESSAGES, type) ? SIGN_IN_MESSAGES[type]! : 'Unable to sign in.';
-}
-
-/** Input types a form may render; anything else becomes `text`. */
-const INPUT_TYPES = new Set(['text', 'email', 'password', 'number', 'tel', 'url', 'search', 'date', 'hidden']);
-
-/** Attributes passed through from a provider's input definition (primitive values only). */
-const PASSED_ATTRIBUTES: Record<string, string> = {
-  placeholder: 'placeholder',
-  autocomplete: 'autocomplete',
-  minLength: 'minlength',
-  maxLength: 'maxlength',
-  minlength: 'minlength',
-  maxlength: 'maxlength',
-  pattern: 'pattern',
-  inputMode: 'inputmode',
-  inputmode: 'inputmode',
-  autoCapitalize: 'autocapitalize',
-  autocapitalize: 'autocapitalize',
-  spellCheck: 'spellcheck',
-  spellcheck: 'spellcheck',
-  min: 'min',
-  max: 'max',
-  step: 'step',
-};
-
-/** The id of the inline error message, which the failed form's fields point at (`aria-describedby`). */
-const ERROR_ID = 'signin-error';
-
-/** The error of the form that failed, shown inside that form. */
-interface FormError {
-  /** The message element (`id="signin-error"`, `data-error="<type>"`). */
-  html: string;
-}
+export { signInErrorMessage, signInErrorTypes } from './signin.messages.js';
+import { ERROR_ID, fieldId, hiddenInputs, inputField, invalidAttrs, type FormError } from './form-fields.js';
 
 /** The built-in sign-in page: a button per OAuth/OIDC provider, then the email, credentials and passkey forms. */
 export function renderSignInPage(p: SignInPageParams): string {
@@ -177,17 +101,11 @@ function errorMessage(type: string, code: string | undefined, tag: 'div' | 'p'):
   const showCode = type === 'CredentialsSignin' && code && code !== 'credentials' && /^[\w.-]{1,64}$/.test(code);
   const reason = showCode ? `Reason: ${escapeHtml(code)}` : '';
   // Unknown types are not echoed, not even in the attribute.
-  const stable = Object.hasOwn(SIGN_IN_MESSAGES, type) ? type : 'Unknown';
+  const stable = stableErrorType(type);
   if (tag === 'p') {
     return `<p class="error" id="${ERROR_ID}" role="alert" data-error="${escapeAttr(stable)}">${message}${reason ? `<br><span class="muted">${reason}</span>` : ''}</p>`;
   }
   return `<div class="error" role="alert" data-error="${escapeAttr(stable)}"><p>${message}</p>${reason ? `<p class="muted">${reason}</p>` : ''}</div>`;
-}
-
-/** The attributes that tie a field of the failed form to its message and focus it (no script needed). */
-function invalidAttrs(error: FormError | undefined, focus: boolean): string {
-  if (!error) return '';
-  return ` aria-invalid="true" aria-describedby="${ERROR_ID}"${focus ? ' autofocus' : ''}`;
 }
 
 function oauthButton(
@@ -297,53 +215,4 @@ function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: 
     `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
     '</form>',
   ].join('\n');
-}
-
-function inputField(
-  provider: SignInPageProvider,
-  name: string,
-  input: CredentialInput,
-  prefill?: string,
-  error?: FormError,
-  focus = false,
-): string {
-  const type = typeof input.type === 'string' && INPUT_TYPES.has(input.type) ? input.type : 'text';
-  const value = prefill ?? (typeof input.value === 'string' ? input.value : undefined);
-  if (type === 'hidden') return `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value ?? '')}">`;
-  const id = fieldId(provider, name);
-  const label = typeof input.label === 'string' && input.label.trim() ? input.label : name;
-  const attrs: string[] = [`id="${id}"`, `name="${escapeAttr(name)}"`, `type="${type}"`];
-  const given = Object.fromEntries(
-    Object.entries(input).filter(
-      ([k, v]) => k in PASSED_ATTRIBUTES && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
-    ),
-  );
-  if (given.autocomplete === undefined) {
-    const auto = defaultAutocomplete(name, type);
-    if (auto) given.autocomplete = auto;
-  }
-  for (const [k, v] of Object.entries(given)) attrs.push(`${PASSED_ATTRIBUTES[k]}="${escapeAttr(v)}"`);
-  if (input.required === true) attrs.push('required');
-  if (value !== undefined) attrs.push(`value="${escapeAttr(value)}"`);
-  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}${invalidAttrs(error, focus)}>`;
-}
-
-/** What password managers need to fill the form correctly when the provider did not say. */
-function defaultAutocomplete(name: string, type: string): string | undefined {
-  if (type === 'password') return 'current-password';
-  if (type === 'email' || /^e-?mail$/i.test(name)) return 'email';
-  if (/^(user(name)?|login)$/i.test(name)) return 'username';
-  if (/^(code|otp|totp|one-?time-?code)$/i.test(name)) return 'one-time-code';
-  return undefined;
-}
-
-/** Unique, attribute-safe ids: provider ids are URL-safe but still escaped, never trusted. */
-function fieldId(provider: SignInPageProvider, name: string): string {
-  return escapeAttr(`input-${provider.id}-${name}`.replace(/[^\w-]/g, '_'));
-}
-
-function hiddenInputs(values: Record<string, string>): string {
-  return Object.entries(values)
-    .map(([name, value]) => `<input type="hidden" name="${escapeAttr(name)}" value="${escapeAttr(value)}">`)
-    .join('');
 }
