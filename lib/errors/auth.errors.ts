@@ -4,89 +4,10 @@
  * what to do and never contain secrets, tokens, codes or cookies.
  */
 
-/** Where a user is sent for this error: the error page, or the sign-in page with a message. */
-export type ErrorPageKind = 'error' | 'signIn';
-
-export abstract class AuthError extends Error {
-  /** Stable machine-readable type of the error. */
-  static readonly type: string = 'AuthError';
-  /** Which page shows the error. */
-  readonly kind: ErrorPageKind = 'error';
-
-  constructor(message?: string, options?: { cause?: unknown }) {
-    super(message, options);
-    // The class name, which users search for (`AuthConfigurationError: ...` in a stack trace); the
-    // stable `type` (`Configuration`) is what the error page and JSON bodies carry.
-    this.name = new.target.name || new.target.type;
-  }
-
-  /** The stable type of this error (the static `type` of its class). */
-  get type(): string {
-    return (this.constructor as typeof AuthError).type;
-  }
-}
-
-/** Errors shown on the sign-in page (`?error=<type>`). */
-export abstract class SignInError extends AuthError {
-  override readonly kind: ErrorPageKind = 'signIn';
-}
-
-// ---- configuration (reported at bootstrap) ---------------------------------------------------
-
-/** The options given to `AuthModule` are invalid; `problems` lists every problem with what to do. */
-export class AuthConfigurationError extends AuthError {
-  static override readonly type = 'Configuration';
-  constructor(
-    readonly problems: string[],
-    options?: { cause?: unknown },
-  ) {
-    super(
-      `nestjs-auth: invalid AuthModule options (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
-        problems.map((p) => `  - ${p}`).join('\n'),
-      options,
-    );
-  }
-}
-export class MissingSecret extends AuthError {
-  static override readonly type = 'MissingSecret';
-}
-export class MissingAdapter extends AuthError {
-  static override readonly type = 'MissingAdapter';
-}
-/** A flow needs adapter methods the configured adapter does not implement. Nothing was written. */
-export class MissingAdapterMethods extends AuthError {
-  static override readonly type = 'MissingAdapterMethods';
-  constructor(
-    readonly methods: string[],
-    message?: string,
-  ) {
-    super(
-      message ??
-        `The adapter does not implement ${methods.join(', ')}; implement them or configure an adapter that does.`,
-    );
-  }
-}
-export class InvalidEndpoints extends AuthError {
-  static override readonly type = 'InvalidEndpoints';
-}
-export class UnsupportedStrategy extends AuthError {
-  static override readonly type = 'UnsupportedStrategy';
-}
-export class MissingAuthorize extends AuthError {
-  static override readonly type = 'MissingAuthorize';
-}
-export class UntrustedHost extends AuthError {
-  static override readonly type = 'UntrustedHost';
-}
-export class InvalidCallbackUrl extends AuthError {
-  static override readonly type = 'InvalidCallbackUrl';
-}
-export class DuplicateConditionalUI extends AuthError {
-  static override readonly type = 'DuplicateConditionalUI';
-}
-export class MissingWebAuthnAutocomplete extends AuthError {
-  static override readonly type = 'MissingWebAuthnAutocomplete';
-}
+export { AuthError, SignInError, type ErrorPageKind } from './auth-error.base.js';
+export * from './configuration.errors.js';
+import { AuthError, SignInError } from './auth-error.base.js';
+import { MissingAdapterMethods } from './configuration.errors.js';
 
 // ---- request errors ---------------------------------------------------------------------------
 
