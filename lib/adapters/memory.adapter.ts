@@ -12,7 +12,16 @@ import type {
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
 
-type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
+import {
+  accountKey,
+  copy,
+  copyOrNull,
+  definedOnly,
+  deleteWhere,
+  hasEmail,
+  tokenKey,
+  type AccountKey,
+} from './memory-store.helpers.js';
 
 /**
  * A complete adapter that keeps everything in process memory: for tests, demos and single-process
@@ -249,53 +258,4 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     this.authenticators.set(credentialID, next);
     return copy(next);
   }
-}
-
-/** Users without an address (some providers give none) are not in the unique email index, as NULLs in SQL. */
-function hasEmail(user: { email?: string | null }): user is { email: string } {
-  return typeof user.email === 'string';
-}
-
-function accountKey(key: AccountKey): string {
-  // NUL cannot appear in either part coming from a provider, so the pair maps to one key.
-  return `${key.provider}\u0000${key.providerAccountId}`;
-}
-
-function tokenKey(key: { identifier: string; token: string }): string {
-  return `${key.identifier}\u0000${key.token}`;
-}
-
-/**
- * A deep copy that keeps `Date`s as dates. Not `structuredClone`: it builds objects of the host's
- * realm, so `instanceof Date` fails in VM contexts (jest) where the caller's `Date` is another one.
- */
-function copy<T>(value: T): T {
-  if (value instanceof Date) return new Date(value.getTime()) as T;
-  if (Array.isArray(value)) return value.map(copy) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = copy(v);
-    return out as T;
-  }
-  return value;
-}
-
-function copyOrNull<T>(value: T | undefined): T | null {
-  return value === undefined ? null : copy(value);
-}
-
-/** The object without its `undefined` properties (a partial update leaves those fields alone). */
-function definedOnly<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** Deletes the entries whose value matches; returns how many went. */
-function deleteWhere<V>(map: Map<string, V>, matches: (value: V) => boolean): number {
-  let count = 0;
-  for (const [key, value] of map) {
-    if (!matches(value)) continue;
-    map.delete(key);
-    count++;
-  }
-  return count;
 }

@@ -1,0 +1,54 @@
+// The MemoryAdapter's store helpers: map keys for composite keys, and deep copies, so callers never
+// share an object with the store.
+import type { AdapterAccount } from './adapter.interface.js';
+
+export type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
+
+/** Users without an address (some providers give none) are not in the unique email index, as NULLs in SQL. */
+export function hasEmail(user: { email?: string | null }): user is { email: string } {
+  return typeof user.email === 'string';
+}
+
+export function accountKey(key: AccountKey): string {
+  // NUL cannot appear in either part coming from a provider, so the pair maps to one key.
+  return `${key.provider}\u0000${key.providerAccountId}`;
+}
+
+export function tokenKey(key: { identifier: string; token: string }): string {
+  return `${key.identifier}\u0000${key.token}`;
+}
+
+/**
+ * A deep copy that keeps `Date`s as dates. Not `structuredClone`: it builds objects of the host's
+ * realm, so `instanceof Date` fails in VM contexts (jest) where the caller's `Date` is another one.
+ */
+export function copy<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map(copy) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = copy(v);
+    return out as T;
+  }
+  return value;
+}
+
+export function copyOrNull<T>(value: T | undefined): T | null {
+  return value === undefined ? null : copy(value);
+}
+
+/** The object without its `undefined` properties (a partial update leaves those fields alone). */
+export function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Deletes the entries whose value matches; returns how many went. */
+export function deleteWhere<V>(map: Map<string, V>, matches: (value: V) => boolean): number {
+  let count = 0;
+  for (const [key, value] of map) {
+    if (!matches(value)) continue;
+    map.delete(key);
+    count++;
+  }
+  return count;
+}
