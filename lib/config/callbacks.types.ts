@@ -1,0 +1,65 @@
+// The `callbacks` and `events` options of AuthModule (Auth.js signatures).
+import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/common.types.js';
+import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import type { CredentialInput } from '../providers/credentials.types.js';
+
+/** Callbacks that shape sign-in, redirects, the session and the JWT (Auth.js signatures). */
+export interface CallbacksOptions {
+  /** Return `false` to refuse the sign-in (`AccessDenied`), or a URL to redirect to. */
+  signIn: (params: {
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    email?: { verificationRequest?: boolean };
+    credentials?: Record<string, CredentialInput>;
+  }) => Awaitable<boolean | string>;
+  /** Decides where to redirect. The default allows relative and same-origin URLs only. */
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+  /** Shapes the session returned by `/session` and injected by `@AuthSession()`. */
+  session: (params: {
+    session: Session & Partial<AdapterSession> & { user: User | AdapterUser };
+    token: JWT;
+    user: AdapterUser;
+    newSession?: unknown;
+    trigger?: 'update';
+  }) => Awaitable<Session>;
+  /** Shapes the JWT stored in the cookie (JWT strategy). Return `null` to end the session. */
+  jwt: (params: {
+    token: JWT;
+    user: User | AdapterUser;
+    account?: Account | null;
+    profile?: Profile;
+    trigger?: 'signIn' | 'signUp' | 'update';
+    isNewUser?: boolean;
+    session?: unknown;
+  }) => Awaitable<JWT | null>;
+}
+
+/** Fire-and-forget notifications; a handler that throws is logged and never breaks the request. */
+export interface EventCallbacks {
+  signIn: (message: {
+    user: User;
+    account?: Account | null;
+    profile?: Profile;
+    isNewUser?: boolean;
+  }) => Awaitable<void>;
+  signOut: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>;
+  createUser: (message: { user: User }) => Awaitable<void>;
+  updateUser: (message: { user: User }) => Awaitable<void>;
+  linkAccount: (message: {
+    user: User | AdapterUser;
+    account: Account;
+    profile?: User | AdapterUser;
+  }) => Awaitable<void>;
+  session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
+  /**
+   * The provider refused a stored refresh token (`invalid_grant`) during `AuthService.getAccessToken`:
+   * the account's tokens were cleared, and the user must sign in with the provider again.
+   */
+  refreshTokenError: (message: {
+    userId: string;
+    provider: string;
+    providerAccountId: string;
+    error: string;
+  }) => Awaitable<void>;
+}
