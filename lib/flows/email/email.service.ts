@@ -8,16 +8,8 @@ import type {
 import { AdapterService } from '../../core/adapter.service.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
-import {
-  AdapterError,
-  AuthConfigurationError,
-  AuthError,
-  CallbackRouteError,
-  EmailSignInError,
-  Verification,
-} from '../../errors/auth.errors.js';
+import { AdapterError, AuthConfigurationError, EmailSignInError, Verification } from '../../errors/auth.errors.js';
 import { renderEmailConfirmPage } from '../../pages/email-confirm.page.js';
-import { defaultNormalizeIdentifier, EMAIL_MAX_LENGTH } from '../../providers/email.normalize.js';
 import {
   EMAIL_DEFAULTS,
   resolveEmailRateLimit,
@@ -27,7 +19,8 @@ import {
 import type { EmailConfig } from '../../providers/email.types.js';
 import type { Account, Awaitable } from '../../types/common.types.js';
 import { toAbsolute } from '../../core/callback-url.js';
-import { generateEmailToken, hashEmailToken, isPlausibleToken } from './email-token.js';
+import { hashEmailToken } from './email-token.js';
+import { generateToken, normalize, readLink } from './email-input.js';
 import { isExpiredDate } from '../../util/instant.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { clientIpBucket } from '../../rate-limit/client-ip.js';
@@ -266,62 +259,4 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
     // Both counters move; the refusal with the longest wait wins.
     await this.limiter.hitAll(hits);
   }
-}
-
-/** The provider's normaliser applied to the submitted address; any refusal is `EmailSignin`. */
-function normalize(provider: EmailConfig, raw: unknown): string {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new EmailSignInError('Enter an email address.');
-  const normalizer =
-    typeof provider.normalizeIdentifier === 'function' ? provider.normalizeIdentifier : defaultNormalizeIdentifier;
-  let identifier: unknown;
-  try {
-    identifier = normalizer(raw);
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    throw new EmailSignInError('The email address was refused: enter a single address like name@example.com.', {
-      cause: error,
-    });
-  }
-  // Whatever a custom normaliser returns must still be one line of bounded length.
-  if (
-    typeof identifier !== 'string' ||
-    identifier === '' ||
-    identifier.length > EMAIL_MAX_LENGTH ||
-    /[\u0000-\u001f\u007f]/.test(identifier)
-  ) {
-    throw new EmailSignInError('The email address is not valid: enter a single address like name@example.com.');
-  }
-  return identifier;
-}
-
-/** The token and address of a link (query on GET, form on POST); anything malformed is `Verification`. */
-function readLink(provider: EmailConfig, source: Record<string, unknown>): { token: string; identifier: string } {
-  const token = source.token;
-  const email = source.email;
-  if (!isPlausibleToken(token) || typeof email !== 'string' || email === '') {
-    throw new Verification(
-      'The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.',
-    );
-  }
-  let identifier: string;
-  try {
-    identifier = normalize(provider, email);
-  } catch {
-    throw new Verification(
-      'The sign-in link is incomplete or malformed; open the link from the email again, or request a new one.',
-    );
-  }
-  return { token, identifier };
-}
-
-/** Runs the provider's `generateVerificationToken` (or the default) and checks what it returns. */
-async function generateToken(provider: EmailConfig): Promise<string> {
-  if (typeof provider.generateVerificationToken !== 'function') return generateEmailToken();
-  const token = await provider.generateVerificationToken();
-  if (!isPlausibleToken(token)) {
-    throw new CallbackRouteError(
-      'generateVerificationToken() must return a non-empty string of at most 512 characters without control characters.',
-    );
-  }
-  return token;
 }
