@@ -3,7 +3,7 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
-import type { JWT, User } from '../types/common.types.js';
+import type { JWT, Session, User } from '../types/common.types.js';
 import { dateMs } from '../util/instant.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
@@ -28,6 +28,7 @@ export class SessionReader {
   ) {
     this.syncJwt =
       config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
+    this.syncDb = config.session.strategy === 'database' && cache.shapes;
   }
 
   /**
@@ -48,14 +49,34 @@ export class SessionReader {
 
   /**
    * The session of a request when it can be told without waiting: no token, a malformed one, or a
-   * cache hit with the default callbacks. `undefined` means: call {@link read}.
+   * cache hit with the default callbacks; with them too, a JWT (default decoder) or a database
+   * session whose adapter looks up synchronously. `undefined` means: call {@link read}.
    */
   readCached(lookup: SessionLookup): SessionState | undefined {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
     const hit = this.cache.hit(source.raw, source.bearer);
-    if (hit || !this.syncJwt) return hit;
-    return this.readJwtSync(source.raw, lookup, source.bearer);
+    if (hit) return hit;
+    if (this.syncJwt) return this.readJwtSync(source.raw, lookup, source.bearer);
+    return this.syncDb ? this.readDatabaseSync(source.raw, lookup, source.bearer) : undefined;
+  }
+
+  /** True for database sessions with the default callbacks (the `session` callback answers synchronously). */
+  private readonly syncDb: boolean;
+
+  /** {@link readDatabase} without a promise, when the store can look up synchronously; else `undefined`. */
+  private readDatabaseSync(raw: string, lookup: SessionLookup, bearer: boolean): SessionState | undefined {
+    const now = Date.now();
+    const result = this.store.findSync(raw, now);
+    if (!result) return undefined;
+    if (result.status !== 'found') return this.refusedDb(result.status, raw, lookup, bearer);
+    const expiresMs = dateMs(result.session.expires);
+    if (expiresMs === undefined || expiresMs <= now)
+      return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
+    const found: StoredSession = { session: result.session, user: result.user };
+    // The default `session` callback (syncDb): synchronous.
+    const shaped = this.config.callbacks.session(this.callbackArgs(found, expiresMs)) as Session;
+    return this.activeDb(raw, bearer, found, shaped, now, expiresMs, undefined);
   }
 
   /**
@@ -150,25 +171,49 @@ export class SessionReader {
       found = cached;
     } else {
       const result = await this.store.find(raw, now);
-      if (result.status === 'failed') return { status: 'invalid', clearCookies: [] };
-      if (result.status !== 'found') {
-        this.cache.forgetDb(raw);
-        return {
-          status: result.status === 'expired' ? 'expired' : 'invalid',
-          clearCookies: this.codec.clearFor(lookup, bearer),
-        };
-      }
+      if (result.status !== 'found') return this.refusedDb(result.status, raw, lookup, bearer);
       found = { session: result.session, user: result.user };
     }
     const expiresMs = dateMs(found.session.expires);
     if (expiresMs === undefined || expiresMs <= now)
       return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
+    const shaped = await this.config.callbacks.session(this.callbackArgs(found, expiresMs));
+    return this.activeDb(raw, bearer, found, shaped, now, expiresMs, cached);
+  }
+
+  /** The `session` callback's arguments for a stored session. */
+  private callbackArgs(found: StoredSession, expiresMs: number) {
     const expires = new Date(expiresMs).toISOString();
-    const shaped = await this.config.callbacks.session({
+    return {
       session: { ...found.session, user: found.user, expires } as never,
       user: found.user,
       token: undefined as unknown as JWT,
-    });
+    };
+  }
+
+  /** The state of a store answer other than found: a failed lookup keeps the cookie (the fault may be ours). */
+  private refusedDb(
+    status: 'expired' | 'missing' | 'failed',
+    raw: string,
+    lookup: SessionLookup,
+    bearer: boolean,
+  ): SessionState {
+    if (status === 'failed') return { status: 'invalid', clearCookies: [] };
+    this.cache.forgetDb(raw);
+    return { status: status === 'expired' ? 'expired' : 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+  }
+
+  /** The active state of a current database session, shaped by the `session` callback; cached with `cacheTtl`. */
+  private activeDb(
+    raw: string,
+    bearer: boolean,
+    found: StoredSession,
+    shaped: Session,
+    now: number,
+    expiresMs: number,
+    cached: CachedDb | undefined,
+  ): SessionState {
+    const ttl = this.config.session.cacheTtl;
     const user = {
       ...(shaped.user ?? {}),
       id: String((shaped.user as User | undefined)?.id ?? found.user.id),

@@ -6,6 +6,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthError, SessionTokenError } from '../errors/auth.errors.js';
 import { dateMs, isExpiredDate } from '../util/instant.js';
+import { synchronousLookupOf, type SynchronousSessionLookupAdapter } from '../adapters/sync-session-lookup.js';
 
 /** A stored session with its user. */
 export interface StoredSession {
@@ -42,11 +43,7 @@ export class DatabaseSessionStore {
   async find(raw: string, now: number): Promise<StoreLookup> {
     try {
       const adapter = (this.lookupMethods ??= this.lookupAdapter());
-      let found: StoredSession | null = await adapter.getSessionAndUser(this.storedToken(raw));
-      // What storage returns is checked, not trusted: no session or user object is no session,
-      // and an expiry that is not a valid Date counts as passed (the row is then deleted).
-      if (found && (!found.session || !found.user || found.user.id === undefined || found.user.id === null))
-        found = null;
+      let found = checked(await adapter.getSessionAndUser(this.storedToken(raw)));
       if (found && isExpiredDate(found.session.expires, now)) {
         await adapter.deleteSession(this.storedToken(raw));
         return { status: 'expired' };
@@ -59,6 +56,56 @@ export class DatabaseSessionStore {
       );
       return { status: 'failed' };
     }
+  }
+
+  /**
+   * {@link find} without a promise, when the adapter can look up synchronously
+   * ({@link SynchronousSessionLookupAdapter}); `undefined` when it cannot (call `find`). The answer
+   * is checked as `find` checks it; an expired row's deletion and a due extension are written after
+   * it (one write per token at a time), so a sign-out in between is never undone: the extension is
+   * an `updateSession` of the row, which writes nothing once the row is gone.
+   */
+  findSync(raw: string, now: number): StoreLookup | undefined {
+    if (this.syncLookup === undefined) this.syncLookup = synchronousLookupOf(this.adapters.raw) ?? null;
+    if (!this.syncLookup) return undefined;
+    try {
+      this.lookupMethods ??= this.lookupAdapter();
+      const answer = this.syncLookup(this.storedToken(raw));
+      if (answer === undefined) return undefined;
+      const found = checked(answer);
+      if (!found) return { status: 'missing' };
+      if (isExpiredDate(found.session.expires, now)) {
+        this.writeLater(raw, async () => this.lookupMethods!.deleteSession(this.storedToken(raw)));
+        return { status: 'expired' };
+      }
+      if (this.isDue(found, now)) this.writeLater(raw, () => this.extendIfDue(found, now));
+      return { status: 'found', session: found.session, user: found.user };
+    } catch (error) {
+      this.config.logger.error(
+        error instanceof AuthError ? error : new SessionTokenError('The session lookup failed.', { cause: error }),
+      );
+      return { status: 'failed' };
+    }
+  }
+
+  /** The adapter's synchronous lookup, `null` without one (resolved on first use). */
+  private syncLookup?: SynchronousSessionLookupAdapter['getSessionAndUserSync'] | null;
+  /** Tokens with a write after a synchronous answer in flight. */
+  private readonly writing = new Set<string>();
+
+  /** Runs a write after the answer, at most one per token at a time; a failure is logged. */
+  private writeLater(raw: string, write: () => Promise<unknown>): void {
+    if (this.writing.has(raw)) return;
+    this.writing.add(raw);
+    write()
+      .catch((error: unknown) =>
+        this.config.logger.error(
+          error instanceof AuthError
+            ? error
+            : new SessionTokenError('A session write after the lookup failed.', { cause: error }),
+        ),
+      )
+      .finally(() => this.writing.delete(raw));
   }
 
   /**
@@ -89,10 +136,8 @@ export class DatabaseSessionStore {
    * another instance); an adapter that returns nothing (`undefined`) is trusted to have updated it.
    */
   private async extendIfDue(found: StoredSession, now: number): Promise<StoredSession | null> {
-    const { maxAge, updateAge } = this.config.session;
-    // Called with a session whose expiry was checked valid: dateMs is defined here.
-    const dueAt = dateMs(found.session.expires)! - maxAge * 1000 + updateAge * 1000;
-    if (dueAt > now) return found;
+    if (!this.isDue(found, now)) return found;
+    const { maxAge } = this.config.session;
     const expires = new Date(now + maxAge * 1000);
     const updated = await this.adapters
       .require('updateSession')
@@ -100,4 +145,20 @@ export class DatabaseSessionStore {
     if (updated === null) return null;
     return { session: updated ?? { ...found.session, expires }, user: found.user };
   }
+
+  /** True when a session's expiry is due for extension (`updateAge` since it was last set). */
+  private isDue(found: StoredSession, now: number): boolean {
+    const { maxAge, updateAge } = this.config.session;
+    // Called with a session whose expiry was checked valid: dateMs is defined here.
+    return dateMs(found.session.expires)! - maxAge * 1000 + updateAge * 1000 <= now;
+  }
+}
+
+/**
+ * What storage returns, checked, not trusted: no session or user object (or a user without an id)
+ * is no session. (Its expiry is checked by the caller: invalid counts as passed.)
+ */
+function checked(found: StoredSession | null | undefined): StoredSession | null {
+  if (!found || !found.session || !found.user || found.user.id === undefined || found.user.id === null) return null;
+  return found;
 }

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
 import { LookupBatcher } from './lookup-batcher.js';
+import { plainRowReader } from './plain-row-reader.js';
 
 // The one query of `TypeOrmAdapter.getSessionAndUser`, which runs on every guarded request: its SQL
 // is built once from the entities' metadata and, where the driver allows, prepared once.
 
-type ColumnMetadata = EntityMetadata['columns'][number];
+export type ColumnMetadata = EntityMetadata['columns'][number];
 
 /** The columns one entity contributes to the lookup's row, each under its own short alias. */
 export interface LookupPart {
@@ -20,20 +21,32 @@ export interface SessionLookupPlan {
   user: LookupPart;
   /** The row for a session token (columns under the parts' aliases), or undefined. */
   run(sessionToken: string): Promise<ObjectLiteral | undefined>;
+  /**
+   * better-sqlite3: the row as an array (the select list in order) without a promise, `null` for
+   * none; `undefined` when the connection is not open.
+   */
+  runSync?(sessionToken: string): unknown[] | null | undefined;
 }
+
+/** The properties the guard's synchronous lookup reads: what the default `session` callback uses. */
+export const SYNC_LOOKUP_PROPERTIES = {
+  session: ['sessionToken', 'userId', 'expires'],
+  user: ['id', 'name', 'email', 'image'],
+} as const;
 
 /**
  * Builds the SQL of `getSessionAndUser` once: `SELECT <session columns>, <user columns> FROM
  * sessions JOIN users WHERE token = ?`, with the rules the query builder applies to an entity it
  * selects: selectable, non-virtual columns of that entity (not its table-inheritance children's or
  * the discriminator), soft-deleted rows excluded, a child entity limited to its discriminator values,
- * and `BINARY` on MySQL.
+ * and `BINARY` on MySQL. With `only`, just those properties' columns (those the entity has).
  */
 export function buildSessionLookup(
   dataSource: DataSource,
   entities: Readonly<TypeOrmAdapterEntities>,
   mysql: boolean,
   preparedStatements: boolean,
+  only?: { session: readonly string[]; user: readonly string[] },
 ): SessionLookupPlan {
   const { driver } = dataSource;
   const sessionMeta = dataSource.getMetadata(entities.Session);
@@ -53,15 +66,16 @@ export function buildSessionLookup(
       .split('.')
       .map((part) => (part === '' ? part : esc(part)))
       .join('.');
-  const part = (metadata: EntityMetadata, prefix: string): LookupPart => ({
+  const part = (metadata: EntityMetadata, prefix: string, properties?: readonly string[]): LookupPart => ({
     metadata,
     columns: metadata.columns
       .filter((c) => c.isSelect && !c.isVirtual && !c.isVirtualProperty && !c.isDiscriminator)
       .filter((c) => !metadata.childEntityMetadatas.some((child) => child.target === c.target))
+      .filter((c) => !properties || properties.includes(c.propertyPath))
       .map((c, i) => ({ alias: `${prefix}${i}`, column: c })),
   });
-  const session = part(sessionMeta, 's');
-  const user = part(userMeta, 'u');
+  const session = part(sessionMeta, 's', only?.session);
+  const user = part(userMeta, 'u', only?.user);
   const select = (tableAlias: string, p: LookupPart) =>
     p.columns.map(({ alias, column: c }) => `${esc(tableAlias)}.${esc(c.databaseName)} AS ${esc(alias)}`);
 
@@ -107,7 +121,31 @@ export function buildSessionLookup(
     tokenAlias,
   };
 
-  return { session, user, run: lookupRunner(dataSource, sql, params, preparedStatements, batch, fixed) };
+  const runSync = preparedStatements ? syncRunner<unknown[]>(dataSource, sql, fixed, true) : undefined;
+  return { session, user, runSync, run: lookupRunner(dataSource, sql, params, preparedStatements, batch, fixed) };
+}
+
+/** better-sqlite3 only: the lookup on one statement prepared on TypeORM's connection, no promise. */
+function syncRunner<Row>(
+  dataSource: DataSource,
+  sql: string,
+  fixed: unknown[],
+  raw: boolean,
+): ((sessionToken: string) => Row | null | undefined) | undefined {
+  if (dataSource.options.type !== 'better-sqlite3') return undefined;
+  const driver = dataSource.driver as typeof dataSource.driver & { databaseConnection?: SqliteDatabase };
+  let statementOf: { connection: SqliteDatabase; statement: SqliteStatement } | undefined;
+  return (sessionToken) => {
+    const connection = driver.databaseConnection;
+    if (!connection || typeof connection.prepare !== 'function') return undefined;
+    if (statementOf?.connection !== connection) {
+      // Array rows (`raw`) skip building an object keyed by column name for every lookup.
+      statementOf = { connection, statement: connection.prepare(sql) };
+      if (raw) statementOf.statement.raw(true);
+    }
+    const { statement } = statementOf;
+    return ((fixed.length ? statement.get(sessionToken, ...fixed) : statement.get(sessionToken)) ?? null) as Row | null;
+  };
 }
 
 /**
@@ -129,10 +167,7 @@ function lookupRunner(
     return rows[0];
   };
   if (!prepared) return viaDataSource;
-  const driver = dataSource.driver as typeof dataSource.driver & {
-    master?: PgPool;
-    databaseConnection?: SqliteDatabase;
-  };
+  const driver = dataSource.driver as typeof dataSource.driver & { master?: PgPool };
   const type = dataSource.options.type;
   if (type === 'postgres') {
     const name = statementName(sql);
@@ -158,13 +193,11 @@ function lookupRunner(
     );
     return (sessionToken) => batcher.lookup(sessionToken);
   }
-  if (type === 'better-sqlite3') {
-    let statementOf: { connection: SqliteDatabase; statement: SqliteStatement } | undefined;
+  const sync = syncRunner<ObjectLiteral>(dataSource, sql, fixed, false);
+  if (sync) {
     return async (sessionToken) => {
-      const connection = driver.databaseConnection;
-      if (!connection || typeof connection.prepare !== 'function') return viaDataSource(sessionToken);
-      if (statementOf?.connection !== connection) statementOf = { connection, statement: connection.prepare(sql) };
-      return statementOf.statement.get(...params(sessionToken));
+      const row = sync(sessionToken);
+      return row === undefined ? viaDataSource(sessionToken) : (row ?? undefined);
     };
   }
   return viaDataSource;
@@ -183,68 +216,8 @@ interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
 }
 interface SqliteStatement {
-  get(...params: unknown[]): ObjectLiteral | undefined;
-}
-
-/** Column types every driver hands over as a JavaScript string, untouched by hydration. */
-const STRING_TYPES = new Set([
-  'varchar',
-  'character varying',
-  'nvarchar',
-  'national varchar',
-  'text',
-  'char',
-  'character',
-  'nchar',
-  'tinytext',
-  'mediumtext',
-  'longtext',
-  'string',
-]);
-
-/** How one column's value is read from the row: copied, or converted by the driver. */
-interface ColumnReader {
-  alias: string;
-  property: string;
-  column: ColumnMetadata;
-  /** A string column without transformer, not embedded: the row's value as is. */
-  direct: boolean;
-  /** Embedded (or otherwise nested) property: set through the metadata. */
-  nested: boolean;
-}
-
-/**
- * Reads one entity's columns from a lookup row into a plain object, without creating the entity
- * (no class instance, no copy, unless the class initializes fields): string columns are copied, dates, JSON, numbers and transformed
- * columns go through the driver's `prepareHydratedValue` as TypeORM's own hydration would. Built
- * once per plan; runs on every uncached database-session request.
- */
-export function plainRowReader(dataSource: DataSource, part: LookupPart): (row: ObjectLiteral) => ObjectLiteral {
-  const { driver } = dataSource;
-  const readers: ColumnReader[] = part.columns.map(({ alias, column }) => {
-    const nested = Boolean(column.embeddedMetadata) || column.propertyPath.includes('.');
-    const type = String(driver.normalizeType(column)).toLowerCase();
-    return {
-      alias,
-      property: column.propertyName,
-      column,
-      nested,
-      direct: !nested && !column.transformer && STRING_TYPES.has(type),
-    };
-  });
-  // An entity class whose fields have initializers (`kind = 'member'`) gets them as the query
-  // builder would: created through the metadata, then copied. The default entities have none.
-  const initialized = Object.keys(part.metadata.create() as object).length > 0;
-  return (row) => {
-    const entity: ObjectLiteral = initialized ? (part.metadata.create() as ObjectLiteral) : {};
-    for (const r of readers) {
-      const raw = row[r.alias];
-      const value = r.direct ? raw : driver.prepareHydratedValue(raw, r.column);
-      if (r.nested) r.column.setEntityValue(entity, value);
-      else entity[r.property] = value;
-    }
-    return initialized ? { ...entity } : entity;
-  };
+  get(...params: unknown[]): unknown;
+  raw(on: boolean): unknown;
 }
 
 /**
@@ -252,10 +225,9 @@ export function plainRowReader(dataSource: DataSource, part: LookupPart): (row: 
  * source is initialised), then one query per call whose row is read into plain objects.
  */
 export class SessionLookup {
-  private plan?: SessionLookupPlan & {
-    readSession: (row: ObjectLiteral) => ObjectLiteral;
-    readUser: (row: ObjectLiteral) => ObjectLiteral;
-  };
+  private plan?: ReadablePlan;
+  /** The synchronous lookup's plan (fewer columns), `null` when the driver has none. */
+  private syncPlan?: ReadablePlan | null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -271,12 +243,36 @@ export class SessionLookup {
     return row ? { session: plan.readSession(row), user: plan.readUser(row) } : null;
   }
 
-  private build(): NonNullable<SessionLookup['plan']> {
-    const plan = buildSessionLookup(this.dataSource, this.entities, this.mysql, this.preparedStatements);
+  /**
+   * The session and user without a promise (better-sqlite3 with prepared statements), with only the
+   * columns of {@link SYNC_LOOKUP_PROPERTIES}: `null` for none, `undefined` when it cannot answer so.
+   */
+  findSync(sessionToken: string): { session: ObjectLiteral; user: ObjectLiteral } | null | undefined {
+    if (this.syncPlan === undefined) {
+      if (!this.dataSource.isInitialized) return undefined;
+      const sync = this.preparedStatements && this.dataSource.options.type === 'better-sqlite3';
+      this.syncPlan = sync ? this.build(true) : null;
+    }
+    const plan = this.syncPlan;
+    const row = plan?.runSync?.(sessionToken);
+    if (!row) return row === null ? null : undefined;
+    return { session: plan!.readSession(row), user: plan!.readUser(row) };
+  }
+
+  /** The lookup's plan; `sync`: the synchronous one, fewer columns, array rows. */
+  private build(sync = false): ReadablePlan {
+    const only = sync ? SYNC_LOOKUP_PROPERTIES : undefined;
+    const plan = buildSessionLookup(this.dataSource, this.entities, this.mysql, this.preparedStatements, only);
     return {
       ...plan,
-      readSession: plainRowReader(this.dataSource, plan.session),
-      readUser: plainRowReader(this.dataSource, plan.user),
+      readSession: plainRowReader(this.dataSource, plan.session, sync ? 0 : undefined),
+      readUser: plainRowReader(this.dataSource, plan.user, sync ? plan.session.columns.length : undefined),
     };
   }
 }
+
+/** A lookup plan with its row readers. */
+type ReadablePlan = SessionLookupPlan & {
+  readSession: (row: ObjectLiteral) => ObjectLiteral;
+  readUser: (row: ObjectLiteral) => ObjectLiteral;
+};

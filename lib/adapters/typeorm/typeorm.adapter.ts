@@ -14,6 +14,7 @@ import type {
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
+import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
 import { swapAccountTokens, type AccountTokensMatch } from './account-tokens.query.js';
@@ -41,7 +42,7 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleInit {
+export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, SynchronousSessionLookupAdapter, OnModuleInit {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
@@ -175,6 +176,15 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleIn
     // It runs on every guarded request: SQL built once from the entities' metadata, prepared where
     // the driver allows, and plain objects straight from the row (no entity instances).
     return (await this.lookup.find(sessionToken)) as { session: AdapterSession; user: AdapterUser } | null;
+  }
+
+  /**
+   * {@link getSessionAndUser} without a promise on better-sqlite3 (the columns the default `session`
+   * callback reads); `undefined` elsewhere, or when a subclass overrides `getSessionAndUser`.
+   */
+  getSessionAndUserSync(sessionToken: string): { session: AdapterSession; user: AdapterUser } | null | undefined {
+    if (this.getSessionAndUser !== TypeOrmAdapter.prototype.getSessionAndUser) return undefined;
+    return this.lookup.findSync(sessionToken) as { session: AdapterSession; user: AdapterUser } | null | undefined;
   }
 
   async updateSession(
