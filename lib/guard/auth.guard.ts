@@ -115,17 +115,40 @@ export class AuthGuard implements CanActivate {
     setContextUser(context, holder, undefined);
     const http = sessionLookupOf(request as Request, this.config);
     const lookup: SessionLookup = { ...http, authorization: authorization ?? http.authorization };
-    const admit = (state: SessionState) => {
-      if (state.status !== 'active') return this.decide(context, request as AuthenticatedRequest, state);
-      setContextUser(context, holder, state.user);
-      sessionsByRequest.set(holder, state.session);
-      return true;
-    };
-    const known = this.policy(context).uncached ? undefined : this.sessions.readCached(lookup);
-    if (known) return admit(known);
-    return this.sessions
-      .read(lookup, { fresh: this.policy(context).uncached })
-      .then(admit, (error) => this.failed(context, error));
+    const uncached = this.policy(context).uncached;
+    const known = uncached ? undefined : this.sessions.readCached(lookup);
+    if (known) return this.admitContext(context, request as AuthenticatedRequest, holder, known);
+    return this.readAndAdmit(context, request as AuthenticatedRequest, holder, lookup, uncached ? FRESH : undefined);
+  }
+
+  /** The asynchronous read of a non-HTTP context, then its decision; no closures. */
+  private async readAndAdmit(
+    context: ExecutionContext,
+    request: AuthenticatedRequest,
+    holder: object,
+    lookup: SessionLookup,
+    options: { fresh?: boolean } | undefined,
+  ): Promise<boolean> {
+    let state: SessionState;
+    try {
+      state = await this.sessions.read(lookup, options);
+    } catch (error) {
+      return this.failed(context, error);
+    }
+    return this.admitContext(context, request, holder, state);
+  }
+
+  /** Lets a non-HTTP context through with its user left where `@CurrentUser()` looks, or refuses it. */
+  private admitContext(
+    context: ExecutionContext,
+    request: AuthenticatedRequest,
+    holder: object,
+    state: SessionState,
+  ): boolean {
+    if (state.status !== 'active') return this.decide(context, request, state);
+    setContextUser(context, holder, state.user);
+    sessionsByRequest.set(holder, state.session);
+    return true;
   }
 
   /**

@@ -13,6 +13,9 @@ import type { SessionLookup, SessionState, TokenSource } from './session.types.j
 /** The longest session token read from a cookie or a bearer header; longer is refused unread. */
 const MAX_TOKEN_LENGTH = 16_384;
 const NO_SESSION: SessionState = Object.freeze({ status: 'none' });
+/** `Authorization: Bearer <token>`, and any header that says Bearer (module constants: a literal is a new RegExp per call). */
+const BEARER = /^bearer\s+(\S+)\s*$/i;
+const BEARER_SCHEME = /^bearer\s/i;
 
 /** A decoded session JWT whose time claims passed, or why it did not. */
 export type DecodedJwt = { status: 'valid'; token: JWT; expMs: number } | { status: 'expired' | 'invalid' };
@@ -50,7 +53,7 @@ export class SessionCodec {
     if (!lookup.authorization) return NO_SESSION as TokenSource;
     const token = parseBearer(lookup.authorization);
     if (token) return { raw: token, bearer: true };
-    return /^bearer\s/i.test(lookup.authorization)
+    return BEARER_SCHEME.test(lookup.authorization)
       ? { status: 'invalid', clearCookies: [] }
       : (NO_SESSION as TokenSource);
   }
@@ -115,7 +118,7 @@ export class SessionCodec {
 
 /** The token of `Authorization: Bearer <token>` (percent-decoded), or undefined when malformed. */
 function parseBearer(header: string): string | undefined {
-  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  const match = BEARER.exec(header);
   if (!match || match[1].length > MAX_TOKEN_LENGTH) return undefined;
   try {
     return decodeURIComponent(match[1]);
