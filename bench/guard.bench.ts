@@ -16,16 +16,14 @@
 // what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
 // bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
 // AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BenchServerConfig, BenchServerReady } from './guard-bench.server.js';
+import { join } from 'node:path';
+import { canPin, load, median, memoryOf, quantile, startServer, stopServer, verify } from './bench-harness.js';
+import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -34,22 +32,6 @@ const CPU_PROF = process.env.BENCH_CPU_PROF === '1';
 const MIB = 1024 * 1024;
 /** The heading of the CPU profile section of bench/RESULTS.md, kept across runs. */
 const PROFILE_HEADING = '## CPU profiles';
-const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SECRET = randomBytes(32).toString('hex');
-
-interface Scenario {
-  id: string;
-  label: string;
-  /** Ratio guarded/unguarded the issue asks for, if any. */
-  target?: number;
-  /** The guarded route to measure (default `guarded`, the route behind AuthGuard). */
-  path?: string;
-  /** Distinct sessions the requests rotate through (default 1), and stored database sessions. */
-  tokens?: number;
-  rows?: number;
-  /** Builds the server config; returns `skip` with a reason when a dependency is unavailable. */
-  setup(): Promise<{ config: BenchServerConfig; cleanup: () => Promise<void> } | { skip: string }>;
-}
 
 interface RouteStats {
   rps: number[];
@@ -68,242 +50,27 @@ interface ScenarioResult {
   peakMiB?: number;
   plan?: string;
   seconds?: number;
+  /** With a baseline: per-round ratio of this scenario's ratio to the baseline's. */
+  versus?: number[];
 }
 
-// ---- databases ----
-
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string): Promise<unknown>;
-  end(): Promise<void>;
+/** One bench server of a scenario, started and verified, with the Cookie headers it rotates. */
+interface Side {
+  scenario: Scenario;
+  child: Awaited<ReturnType<typeof startServer>>['child'];
+  ready: Awaited<ReturnType<typeof startServer>>['ready'];
+  base: string;
+  cookies: string[];
+  open: RouteStats;
+  guarded: RouteStats;
+  ratios: number[];
+  cleanup: () => Promise<void>;
+  tokensFile: string;
 }
 
-async function withPostgres<T>(url: string, fn: (client: PgClient) => Promise<T>): Promise<T> {
-  // `pg` ships no type declarations; this is the little of it the benchmark uses.
-  const pg = (await import('pg' as string)) as { default: { Client: new (options: object) => PgClient } };
-  const client = new pg.default.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function postgresScenario(cacheTtl: number): Scenario['setup'] {
-  return async () => {
-    const name = `nestjs_auth_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    try {
-      await withPostgres(POSTGRES_URL, (c) => c.query(`CREATE DATABASE "${name}"`));
-    } catch (error) {
-      return { skip: `PostgreSQL is not reachable at ${new URL(POSTGRES_URL).host} (${(error as Error).message})` };
-    }
-    const url = new URL(POSTGRES_URL);
-    url.pathname = `/${name}`;
-    return {
-      config: { strategy: 'database', secret: SECRET, cacheTtl, database: { type: 'postgres', url: url.toString() } },
-      cleanup: () =>
-        withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
-          () => undefined,
-        ),
-    };
-  };
-}
-
-async function sqliteScenario(): ReturnType<Scenario['setup']> {
-  const file = join(tmpdir(), `nestjs-auth-bench-${randomBytes(4).toString('hex')}.sqlite`);
-  return {
-    config: { strategy: 'database', secret: SECRET, database: { type: 'better-sqlite3', database: file } },
-    cleanup: () => rm(file, { force: true }),
-  };
-}
-
-const SCENARIOS: Scenario[] = [
-  {
-    // Not AuthGuard: a guard that returns true, for what Nest charges for running any guard at all.
-    id: 'floor',
-    label: 'Reference: a guard that returns `true`',
-    path: 'allow-all',
-    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
-  },
-  {
-    id: 'jwt',
-    label: 'JWT sessions',
-    target: 0.9,
-    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
-  },
-  {
-    id: 'jwt-revocation',
-    label: 'JWT sessions, `jwtRevocation` (in-memory list)',
-    setup: async () => ({
-      config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true },
-      cleanup: async () => undefined,
-    }),
-  },
-  {
-    id: 'jwt-50k',
-    label: 'JWT sessions, 50,000 distinct cookies rotated',
-    target: 0.8,
-    tokens: 50_000,
-    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
-  },
-  { id: 'sqlite', label: 'Database sessions, SQLite', setup: sqliteScenario },
-  {
-    id: 'sqlite-200k',
-    label: 'Database sessions, SQLite, 200,000 rows, 50,000 tokens rotated',
-    target: 0.8,
-    tokens: 50_000,
-    rows: 200_000,
-    setup: sqliteScenario,
-  },
-  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.7, setup: postgresScenario(0) },
-  {
-    id: 'postgres-1k',
-    label: 'Database sessions, PostgreSQL, 1,000 rows, 1,000 tokens rotated',
-    tokens: 1_000,
-    rows: 1_000,
-    setup: postgresScenario(0),
-  },
-  {
-    id: 'postgres-200k',
-    label: 'Database sessions, PostgreSQL, 200,000 rows, 50,000 tokens rotated',
-    target: 0.7,
-    tokens: 50_000,
-    rows: 200_000,
-    setup: postgresScenario(0),
-  },
-  {
-    id: 'postgres-cache',
-    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`',
-    target: 0.95,
-    setup: postgresScenario(5),
-  },
-  {
-    id: 'postgres-200k-cache',
-    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`, 200,000 rows, 50,000 tokens rotated',
-    tokens: 50_000,
-    rows: 200_000,
-    setup: postgresScenario(5),
-  },
-];
-
-// ---- processes ----
-
-const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
-
-/** Starts the bench server (pinned to core 1 when possible) and waits for its READY line. */
-function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
-  // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
-  const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
-  const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
-  const child = canPin
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the bench server did not start within 60 s\n${err}`));
-    }, 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('READY '));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, ready: JSON.parse(line.slice('READY '.length)) as BenchServerReady });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the bench server exited with code ${code}\n${err}`));
-    });
-  });
-}
-
-function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.removeAllListeners('exit');
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-// ---- measuring ----
-
-/** The q-quantile of values (linear interpolation between the closest ranks). */
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
-};
-const median = (values: number[]) => quantile(values, 0.5);
-
-/**
- * One load of `duration` seconds on `url`: every request sends the next of `cookies` (a shared
- * rotation: with 50,000 cookies a cookie comes back once per 50,000 requests).
- */
-async function load(url: string, cookies: string[], duration: number) {
-  let next = 0;
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration,
-    headers: { cookie: cookies[0] },
-    ...(cookies.length > 1
-      ? {
-          requests: [
-            {
-              setupRequest: (request) => {
-                request.headers.cookie = cookies[next];
-                next = next + 1 === cookies.length ? 0 : next + 1;
-                return request;
-              },
-            },
-          ],
-        }
-      : {}),
-  });
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
-/** Proves the setup before timing it: the guard lets the session in, and keeps everyone else out. */
-async function verify(base: string, ready: BenchServerReady): Promise<void> {
-  const ok = await fetch(`${base}/guarded`, { headers: { cookie: ready.cookie } });
-  const body = (await ok.json()) as { id?: string };
-  if (ok.status !== 200 || body.id !== ready.userId)
-    throw new Error(`the guarded route refused the session (${ok.status})`);
-  const anonymous = await fetch(`${base}/guarded`);
-  if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
-}
-
-/** Peak and current resident set size of a process (Linux /proc), MiB. */
-async function memoryOf(pid: number | undefined): Promise<{ peak?: number }> {
-  if (pid === undefined) return {};
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
-    return { peak: hwm ? Number(hwm[1]) / 1024 : undefined };
-  } catch {
-    return {};
-  }
-}
-
-async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
-  const started = Date.now();
+async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
   const prepared = await scenario.setup();
-  if ('skip' in prepared) return { scenario, skipped: prepared.skip };
+  if ('skip' in prepared) return prepared;
   const tokensFile = join(tmpdir(), `nestjs-auth-bench-tokens-${randomBytes(4).toString('hex')}.txt`);
   const profileDir = CPU_PROF ? join(process.cwd(), '.bench-prof', scenario.id) : undefined;
   if (profileDir) {
@@ -317,54 +84,96 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     tokensFile,
     ...(profileDir ? { cpuProfile: join(profileDir, 'server.cpuprofile') } : {}),
   });
-  let peakMiB: number | undefined;
+  const cookies = sequence((await readFile(tokensFile, 'utf8')).split('\n'), scenario.visits);
+  const base = `http://127.0.0.1:${ready.port}`;
+  const side: Side = {
+    scenario,
+    child,
+    ready,
+    base,
+    cookies,
+    open: { rps: [], p99: [], failures: 0 },
+    guarded: { rps: [], p99: [], failures: 0 },
+    ratios: [],
+    cleanup: prepared.cleanup,
+    tokensFile,
+  };
   try {
-    const cookies = (await readFile(tokensFile, 'utf8')).split('\n');
-    const base = `http://127.0.0.1:${ready.port}`;
     await verify(base, ready);
-    const open: RouteStats = { rps: [], p99: [], failures: 0 };
-    const guarded: RouteStats = { rps: [], p99: [], failures: 0 };
-    const ratios: number[] = [];
-    const guardedPath = scenario.path ?? 'guarded';
-    await load(`${base}/open`, cookies, WARMUP);
-    await load(`${base}/${guardedPath}`, cookies, WARMUP);
-    for (let round = 0; round < ROUNDS; round++) {
-      const order: Array<[string, RouteStats]> =
-        round % 2 === 0
-          ? [
-              ['open', open],
-              [guardedPath, guarded],
-            ]
-          : [
-              [guardedPath, guarded],
-              ['open', open],
-            ];
-      for (const [path, stats] of order) {
-        const r = await load(`${base}/${path}`, cookies, DURATION);
-        stats.rps.push(r.rps);
-        stats.p99.push(r.p99);
-        stats.failures += r.failures;
-      }
-      ratios.push(guarded.rps[round] / open.rps[round]);
-      process.stdout.write(
-        `  round ${round + 1}/${ROUNDS}: open ${open.rps[round].toFixed(0)} req/s, guarded ${guarded.rps[round].toFixed(0)} req/s, ratio ${ratios[round].toFixed(3)}\n`,
-      );
+  } catch (error) {
+    await stopSide(side);
+    throw error;
+  }
+  return side;
+}
+
+async function stopSide(side: Side): Promise<void> {
+  await stopServer(side.child);
+  await rm(side.tokensFile, { force: true });
+  await side.cleanup().catch(() => undefined);
+}
+
+/** One round of a side: both routes, in an order swapped every round. */
+async function measureRound(side: Side, round: number): Promise<void> {
+  const guardedPath = side.scenario.path ?? 'guarded';
+  const routes: Array<[string, RouteStats]> = [
+    ['open', side.open],
+    [guardedPath, side.guarded],
+  ];
+  if (round % 2 === 1) routes.reverse();
+  for (const [path, stats] of routes) {
+    const r = await load(`${side.base}/${path}`, side.cookies, DURATION);
+    stats.rps.push(r.rps);
+    stats.p99.push(r.p99);
+    stats.failures += r.failures;
+  }
+  side.ratios.push(side.guarded.rps[round] / side.open.rps[round]);
+  process.stdout.write(
+    `  round ${round + 1}/${ROUNDS} [${side.scenario.id}]: open ${side.open.rps[round].toFixed(0)} req/s, guarded ${side.guarded.rps[round].toFixed(0)} req/s, ratio ${side.ratios[round].toFixed(3)}\n`,
+  );
+}
+
+/**
+ * Runs a scenario: its server (and with `baseline`, the baseline's server too, both on the same
+ * core, their rounds interleaved and their order swapped every round), warm-up, then the rounds.
+ * Returns the baseline's result first, then the scenario's (with `versus`, the per-round ratio of
+ * its ratio to the baseline's).
+ */
+async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
+  const started = Date.now();
+  const sides: Side[] = [];
+  try {
+    for (const s of scenario.baseline ? [scenario.baseline, scenario] : [scenario]) {
+      const side = await startSide(s);
+      if ('skip' in side) return [{ scenario, skipped: side.skip }];
+      sides.push(side);
     }
-    peakMiB = (await memoryOf(child.pid)).peak;
-    return {
-      scenario,
-      open,
-      guarded,
-      ratios,
-      rssMiB: ready.rss / MIB,
-      peakMiB,
-      plan: ready.plan,
-      seconds: (Date.now() - started) / 1000,
-    };
+    for (const side of sides) {
+      await load(`${side.base}/open`, side.cookies, WARMUP);
+      await load(`${side.base}/${scenario.path ?? 'guarded'}`, side.cookies, WARMUP);
+    }
+    const versus: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await measureRound(side, round);
+      if (sides.length === 2) versus.push(sides[1].ratios[round] / sides[0].ratios[round]);
+    }
+    const results: ScenarioResult[] = [];
+    for (const side of sides) {
+      results.push({
+        scenario: side.scenario,
+        open: side.open,
+        guarded: side.guarded,
+        ratios: side.ratios,
+        rssMiB: side.ready.rss / MIB,
+        peakMiB: (await memoryOf(side.child.pid)).peak,
+        plan: side.ready.plan,
+        seconds: (Date.now() - started) / 1000,
+      });
+    }
+    if (versus.length) results[results.length - 1].versus = versus;
+    return results;
   } finally {
-    await stopServer(child);
-    await rm(tokensFile, { force: true });
-    await prepared.cleanup().catch(() => undefined);
+    for (const side of sides) await stopSide(side);
   }
 }
 
@@ -390,6 +199,24 @@ function table(results: ScenarioResult[]): string {
   return rows.join('\n');
 }
 
+/** The interleaved comparisons (a scenario against its baseline), as a table. */
+function versusTable(results: ScenarioResult[]): string {
+  const rows = [
+    '| Scenario | Against | Ratio of ratios (median) | Middle half of rounds | Per round | Target |',
+    '|---|---|---:|---:|---|---:|',
+  ];
+  for (const r of results) {
+    if (!r.versus?.length || !r.scenario.baseline) continue;
+    const v = median(r.versus);
+    const target = r.scenario.versusTarget;
+    const verdict = target === undefined ? '' : v >= target ? ' ✓' : ' ✗';
+    rows.push(
+      `| ${r.scenario.label} | ${r.scenario.baseline.label} | ${v.toFixed(3)}${verdict} | ${quantile(r.versus, 0.25).toFixed(2)}–${quantile(r.versus, 0.75).toFixed(2)} | ${r.versus.map((x) => x.toFixed(2)).join(', ')} | ${target === undefined ? '' : `>= ${target.toFixed(2)}`} |`,
+    );
+  }
+  return rows.length > 2 ? rows.join('\n') : '';
+}
+
 async function main(): Promise<void> {
   const wanted = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim());
   const scenarios = wanted ? SCENARIOS.filter((s) => wanted.includes(s.id)) : SCENARIOS;
@@ -410,19 +237,23 @@ async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) {
     console.log(`${scenario.label}`);
-    const result = await runScenario(scenario);
-    if (result.skipped) console.log(`  skipped: ${result.skipped}`);
-    if ((result.open?.failures ?? 0) + (result.guarded?.failures ?? 0) > 0) {
-      throw new Error(
-        `${scenario.label}: ${result.open!.failures + result.guarded!.failures} failed requests (non-2xx, errors or timeouts); the numbers would be meaningless`,
-      );
+    const outcome = await runScenario(scenario);
+    for (const result of outcome) {
+      if (result.skipped) console.log(`  skipped: ${result.skipped}`);
+      if ((result.open?.failures ?? 0) + (result.guarded?.failures ?? 0) > 0) {
+        throw new Error(
+          `${result.scenario.label}: ${result.open!.failures + result.guarded!.failures} failed requests (non-2xx, errors or timeouts); the numbers would be meaningless`,
+        );
+      }
+      results.push(result);
     }
-    results.push(result);
-    if (result.seconds !== undefined) console.log(`  (${result.seconds.toFixed(0)} s)`);
+    const seconds = outcome[outcome.length - 1].seconds;
+    if (seconds !== undefined) console.log(`  (${seconds.toFixed(0)} s)`);
   }
 
   const md = table(results);
-  console.log(`\n${md}\n`);
+  const versus = versusTable(results);
+  console.log(`\n${md}\n\n${versus}\n`);
   const plans = results
     .filter((r) => r.plan && (r.scenario.tokens ?? 1) > 1)
     .map((r) => [`${r.scenario.label}:`, '', '```', r.plan!, '```', ''].join('\n'));
@@ -439,11 +270,13 @@ async function main(): Promise<void> {
     '- Scale rows rotate the Cookie header per request through many distinct sessions, the unguarded route sent the same rotation: 50,000 JWTs (five times more than the 10,000 the session cache keeps, so nearly every request decrypts), or 50,000 of 200,000 stored database sessions (each of their own user). Other rows send one cookie.',
     '- The reference row puts a guard whose `canActivate` returns `true` in place of AuthGuard: what Nest itself charges for running any guard, which no guard can get under.',
     '- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them.',
-    '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup; 50,000 tokens rotated at this rate come back every ~5 s, so that row is mostly misses by construction.',
+    '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user; on better-sqlite3 read synchronously), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup: 50,000 tokens rotated one after the other come back after the entry expired (every request a miss: what the cache costs when it cannot help); in visits of 8 requests (64 users interleaved) a token is looked up once per visit.',
+    '- Rows "1,000 rows" and "200,000 rows" of the same database run in the same rounds, on two servers on the same core, interleaved (order swapped every round); the second table gives, per round, the 200k ratio divided by the 1k ratio.',
     '- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario.',
     '',
     md,
     '',
+    ...(versus ? ['## 200,000 rows against 1,000 rows (interleaved)', '', versus, ''] : []),
     '## Session lookup plans',
     '',
     ...plans,

@@ -1,0 +1,125 @@
+// The guard benchmark's processes and measurements (split from guard.bench.ts): starting the bench
+// server pinned to its core, one load of a route with autocannon, and the small statistics.
+import autocannon from 'autocannon';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchServerConfig, BenchServerReady } from './guard-bench.server.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
+// ---- processes ----
+
+export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
+
+/** Starts the bench server (pinned to core 1 when possible) and waits for its READY line. */
+export function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
+  // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
+  const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
+  const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
+  const child = canPin
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the bench server did not start within 60 s\n${err}`));
+    }, 60_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('READY '));
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, ready: JSON.parse(line.slice('READY '.length)) as BenchServerReady });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the bench server exited with code ${code}\n${err}`));
+    });
+  });
+}
+
+export function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.removeAllListeners('exit');
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+// ---- measuring ----
+
+/** The q-quantile of values (linear interpolation between the closest ranks). */
+export const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (pos - lo);
+};
+export const median = (values: number[]) => quantile(values, 0.5);
+
+/**
+ * One load of `duration` seconds on `url`: every request sends the next of `cookies` (a shared
+ * rotation: with 50,000 cookies a cookie comes back once per 50,000 requests).
+ */
+export async function load(url: string, cookies: string[], duration: number) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { cookie: cookies[0] },
+    ...(cookies.length > 1
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => {
+                request.headers.cookie = cookies[next];
+                next = next + 1 === cookies.length ? 0 : next + 1;
+                return request;
+              },
+            },
+          ],
+        }
+      : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Proves the setup before timing it: the guard lets the session in, and keeps everyone else out. */
+export async function verify(base: string, ready: BenchServerReady): Promise<void> {
+  const ok = await fetch(`${base}/guarded`, { headers: { cookie: ready.cookie } });
+  const body = (await ok.json()) as { id?: string };
+  if (ok.status !== 200 || body.id !== ready.userId)
+    throw new Error(`the guarded route refused the session (${ok.status})`);
+  const anonymous = await fetch(`${base}/guarded`);
+  if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
+}
+
+/** Peak and current resident set size of a process (Linux /proc), MiB. */
+export async function memoryOf(pid: number | undefined): Promise<{ peak?: number }> {
+  if (pid === undefined) return {};
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status);
+    return { peak: hwm ? Number(hwm[1]) / 1024 : undefined };
+  } catch {
+    return {};
+  }
+}

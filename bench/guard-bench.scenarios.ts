@@ -1,0 +1,190 @@
+// The guard benchmark's scenarios (split from guard.bench.ts): what each server is configured
+// with, how many sessions it stores and rotates, and the targets of issue 23.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchServerConfig } from './guard-bench.server.js';
+
+const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECRET = randomBytes(32).toString('hex');
+
+export interface Scenario {
+  id: string;
+  label: string;
+  /** Ratio guarded/unguarded the issue asks for, if any. */
+  target?: number;
+  /** The guarded route to measure (default `guarded`, the route behind AuthGuard). */
+  path?: string;
+  /** Distinct sessions the requests rotate through (default 1), and stored database sessions. */
+  tokens?: number;
+  rows?: number;
+  /**
+   * Rotation with locality: users' visits of `requests` requests each, the requests of `users`
+   * users interleaved (user 1, 2, ..., `users`, user 1 again, ...), then the next group of users.
+   * Without it, each token comes back once per rotation.
+   */
+  visits?: { users: number; requests: number };
+  /**
+   * A scenario run in the same rounds on a second server (the same core, interleaved): the
+   * result's `versus` is the per-round ratio of this scenario's ratio to the baseline's.
+   */
+  baseline?: Scenario;
+  /** Target of `versus`, if any. */
+  versusTarget?: number;
+  /** Builds the server config; returns `skip` with a reason when a dependency is unavailable. */
+  setup(): Promise<{ config: BenchServerConfig; cleanup: () => Promise<void> } | { skip: string }>;
+}
+
+// ---- databases ----
+
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+async function withPostgres<T>(url: string, fn: (client: PgClient) => Promise<T>): Promise<T> {
+  // `pg` ships no type declarations; this is the little of it the benchmark uses.
+  const pg = (await import('pg' as string)) as { default: { Client: new (options: object) => PgClient } };
+  const client = new pg.default.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresScenario(cacheTtl: number): Scenario['setup'] {
+  return async () => {
+    const name = `nestjs_auth_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    try {
+      await withPostgres(POSTGRES_URL, (c) => c.query(`CREATE DATABASE "${name}"`));
+    } catch (error) {
+      return { skip: `PostgreSQL is not reachable at ${new URL(POSTGRES_URL).host} (${(error as Error).message})` };
+    }
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${name}`;
+    return {
+      config: { strategy: 'database', secret: SECRET, cacheTtl, database: { type: 'postgres', url: url.toString() } },
+      cleanup: () =>
+        withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+          () => undefined,
+        ),
+    };
+  };
+}
+
+async function sqliteScenario(): ReturnType<Scenario['setup']> {
+  const file = join(tmpdir(), `nestjs-auth-bench-${randomBytes(4).toString('hex')}.sqlite`);
+  return {
+    config: { strategy: 'database', secret: SECRET, database: { type: 'better-sqlite3', database: file } },
+    cleanup: () => rm(file, { force: true }),
+  };
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    // Not AuthGuard: a guard that returns true, for what Nest charges for running any guard at all.
+    id: 'floor',
+    label: 'Reference: a guard that returns `true`',
+    path: 'allow-all',
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
+  },
+  {
+    id: 'jwt',
+    label: 'JWT sessions',
+    target: 0.9,
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
+  },
+  {
+    id: 'jwt-revocation',
+    label: 'JWT sessions, `jwtRevocation` (in-memory list)',
+    setup: async () => ({
+      config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true },
+      cleanup: async () => undefined,
+    }),
+  },
+  {
+    id: 'jwt-50k',
+    label: 'JWT sessions, 50,000 distinct cookies rotated',
+    target: 0.8,
+    tokens: 50_000,
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
+  },
+  { id: 'sqlite', label: 'Database sessions, SQLite', setup: sqliteScenario },
+  {
+    id: 'sqlite-200k',
+    label: 'Database sessions, SQLite, 200,000 rows, 50,000 tokens rotated',
+    target: 0.8,
+    tokens: 50_000,
+    rows: 200_000,
+    setup: sqliteScenario,
+    versusTarget: 0.9,
+    baseline: {
+      id: 'sqlite-1k',
+      label: 'Database sessions, SQLite, 1,000 rows, 1,000 tokens rotated',
+      tokens: 1_000,
+      rows: 1_000,
+      setup: sqliteScenario,
+    },
+  },
+  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.7, setup: postgresScenario(0) },
+  {
+    id: 'postgres-200k',
+    label: 'Database sessions, PostgreSQL, 200,000 rows, 50,000 tokens rotated',
+    target: 0.7,
+    tokens: 50_000,
+    rows: 200_000,
+    setup: postgresScenario(0),
+    versusTarget: 0.9,
+    baseline: {
+      id: 'postgres-1k',
+      label: 'Database sessions, PostgreSQL, 1,000 rows, 1,000 tokens rotated',
+      tokens: 1_000,
+      rows: 1_000,
+      setup: postgresScenario(0),
+    },
+  },
+  {
+    id: 'postgres-cache',
+    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`',
+    target: 0.95,
+    setup: postgresScenario(5),
+  },
+  {
+    // Each token comes back once per 50,000 requests (~6 s or more here), after its 5 s entry
+    // expired: every request misses. What the cache costs when it cannot help.
+    id: 'postgres-200k-cache',
+    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`, 200,000 rows, 50,000 tokens rotated (every request a miss)',
+    tokens: 50_000,
+    rows: 200_000,
+    setup: postgresScenario(5),
+  },
+  {
+    // Users' visits: 8 requests each (a page and its API calls), 64 users' visits interleaved, so a
+    // token's requests come 64 apart, well within the TTL: one lookup per visit.
+    id: 'postgres-200k-cache-visits',
+    label: 'Database sessions, PostgreSQL, `cacheTtl: 5`, 200,000 rows, 50,000 tokens in visits of 8 requests',
+    target: 0.95,
+    tokens: 50_000,
+    rows: 200_000,
+    visits: { users: 64, requests: 8 },
+    setup: postgresScenario(5),
+  },
+];
+
+/**
+ * The Cookie headers in the order they are sent: the rotation as stored, or with `visits`, each
+ * user's requests interleaved with those of the others in the same group (see Scenario.visits).
+ */
+export function sequence(cookies: string[], visits: Scenario['visits']): string[] {
+  if (!visits) return cookies;
+  const out: string[] = [];
+  for (let g = 0; g < cookies.length; g += visits.users) {
+    const group = cookies.slice(g, g + visits.users);
+    for (let r = 0; r < visits.requests; r++) out.push(...group);
+  }
+  return out;
+}
