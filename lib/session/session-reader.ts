@@ -74,8 +74,12 @@ export class SessionReader {
     if (expiresMs === undefined || expiresMs <= now)
       return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
     const found: StoredSession = { session: result.session, user: result.user };
-    // The default `session` callback (syncDb): synchronous.
-    const shaped = this.config.callbacks.session(this.callbackArgs(found, expiresMs)) as Session;
+    // What the default `session` callback (syncDb) makes of a stored session, without its argument objects.
+    const u = found.user;
+    const shaped: Session = {
+      user: { id: u.id, name: u.name ?? null, email: u.email ?? null, image: u.image ?? null } as Session['user'],
+      expires: new Date(expiresMs).toISOString(),
+    };
     return this.activeDb(raw, bearer, found, shaped, now, expiresMs, undefined);
   }
 

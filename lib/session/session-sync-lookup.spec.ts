@@ -5,6 +5,7 @@ import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { authEntities } from '../adapters/typeorm/auth-entities.js';
 import { TypeOrmAdapter } from '../adapters/typeorm/typeorm.adapter.js';
 import { COOKIE, sessionParts } from './fixtures/session.fixture.js';
+import type { SessionState } from './session.types.js';
 
 // The guard's synchronous database-session read: TypeORM on better-sqlite3 answers
 // `getSessionAndUserSync`, and SessionReader.readCached decides without a promise.
@@ -66,7 +67,13 @@ describe('Database sessions read synchronously (TypeORM on better-sqlite3)', () 
       user: { id: 'u1', name: 'A', email: 'a@b.test', image: null },
     };
     expect(state).toMatchObject(expected);
-    expect(await reader.read(lookup)).toMatchObject(expected);
+    // The same answer as the promise's (which runs the default session callback itself).
+    const viaPromise = await reader.read(lookup);
+    expect(viaPromise).toMatchObject(expected);
+    const sync = state as Extract<SessionState, { status: 'active' }>;
+    const async = viaPromise as Extract<SessionState, { status: 'active' }>;
+    expect({ user: sync.user, session: sync.session }).toEqual({ user: async.user, session: async.session });
+    expect(Object.keys(sync.user)).toEqual(Object.keys(async.user));
     expect(reader.readCached({ cookies: { [COOKIE]: 'unknown' }, secure: false })).toMatchObject({
       status: 'invalid',
       clearCookies: [expect.objectContaining({ name: COOKIE })],
