@@ -21,6 +21,7 @@ export type {
   AccountTokens,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
+export type { SynchronousSessionLookupAdapter } from './adapters/sync-session-lookup.js';
 
 // ---- errors ----
 export * from './errors/auth.errors.js';
