@@ -7,6 +7,7 @@ import { TypeOrmAdapter } from '../adapters/typeorm/typeorm.adapter.js';
 import { COOKIE, sessionParts } from './fixtures/session.fixture.js';
 import type { SessionState } from './session.types.js';
 
+// promise: storage.sync-session-lookup
 // The guard's synchronous database-session read: TypeORM on better-sqlite3 answers
 // `getSessionAndUserSync`, and SessionReader.readCached decides without a promise.
 
