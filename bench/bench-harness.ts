@@ -97,6 +97,7 @@ export async function load(url: string, cookies: string[], duration: number) {
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
   };
@@ -110,6 +111,25 @@ export async function verify(base: string, ready: BenchServerReady): Promise<voi
     throw new Error(`the guarded route refused the session (${ok.status})`);
   const anonymous = await fetch(`${base}/guarded`);
   if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 on Linux). */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/**
+ * CPU time (user + system) a process has used so far, microseconds (Linux /proc, 10 ms steps).
+ * Unlike requests/s, it does not count the time other processes held the core.
+ */
+export async function cpuMicros(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // After "pid (comm) ": state is field 3, utime field 14 and stime field 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Peak and current resident set size of a process (Linux /proc), MiB. */

@@ -21,7 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canPin, load, median, memoryOf, quantile, startServer, stopServer, verify } from './bench-harness.js';
+import { canPin, cpuMicros, load, memoryOf, startServer, stopServer, verify } from './bench-harness.js';
+import { table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -33,27 +34,6 @@ const MIB = 1024 * 1024;
 /** The heading of the CPU profile section of bench/RESULTS.md, kept across runs. */
 const PROFILE_HEADING = '## CPU profiles';
 
-interface RouteStats {
-  rps: number[];
-  p99: number[];
-  failures: number;
-}
-
-interface ScenarioResult {
-  scenario: Scenario;
-  skipped?: string;
-  open?: RouteStats;
-  guarded?: RouteStats;
-  ratios?: number[];
-  /** Server RSS after start-up and seeding, and its peak (VmHWM) after the load, MiB. */
-  rssMiB?: number;
-  peakMiB?: number;
-  plan?: string;
-  seconds?: number;
-  /** With a baseline: per-round ratio of this scenario's ratio to the baseline's. */
-  versus?: number[];
-}
-
 /** One bench server of a scenario, started and verified, with the Cookie headers it rotates. */
 interface Side {
   scenario: Scenario;
@@ -64,6 +44,7 @@ interface Side {
   open: RouteStats;
   guarded: RouteStats;
   ratios: number[];
+  cpuRatios: number[];
   cleanup: () => Promise<void>;
   tokensFile: string;
 }
@@ -92,9 +73,10 @@ async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
     ready,
     base,
     cookies,
-    open: { rps: [], p99: [], failures: 0 },
-    guarded: { rps: [], p99: [], failures: 0 },
+    open: { rps: [], p99: [], cpu: [], failures: 0 },
+    guarded: { rps: [], p99: [], cpu: [], failures: 0 },
     ratios: [],
+    cpuRatios: [],
     cleanup: prepared.cleanup,
     tokensFile,
   };
@@ -122,14 +104,18 @@ async function measureRound(side: Side, round: number): Promise<void> {
   ];
   if (round % 2 === 1) routes.reverse();
   for (const [path, stats] of routes) {
+    const before = await cpuMicros(side.child.pid);
     const r = await load(`${side.base}/${path}`, side.cookies, DURATION);
+    const after = await cpuMicros(side.child.pid);
+    stats.cpu.push(before === undefined || after === undefined ? NaN : (after - before) / r.requests);
     stats.rps.push(r.rps);
     stats.p99.push(r.p99);
     stats.failures += r.failures;
   }
   side.ratios.push(side.guarded.rps[round] / side.open.rps[round]);
+  side.cpuRatios.push(side.open.cpu[round] / side.guarded.cpu[round]);
   process.stdout.write(
-    `  round ${round + 1}/${ROUNDS} [${side.scenario.id}]: open ${side.open.rps[round].toFixed(0)} req/s, guarded ${side.guarded.rps[round].toFixed(0)} req/s, ratio ${side.ratios[round].toFixed(3)}\n`,
+    `  round ${round + 1}/${ROUNDS} [${side.scenario.id}]: open ${side.open.rps[round].toFixed(0)} req/s, guarded ${side.guarded.rps[round].toFixed(0)} req/s, ratio ${side.ratios[round].toFixed(3)}; CPU per request ${side.open.cpu[round].toFixed(0)} / ${side.guarded.cpu[round].toFixed(0)} µs, ratio ${side.cpuRatios[round].toFixed(3)}\n`,
   );
 }
 
@@ -153,9 +139,13 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
       await load(`${side.base}/${scenario.path ?? 'guarded'}`, side.cookies, WARMUP);
     }
     const versus: number[] = [];
+    const cpuVersus: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await measureRound(side, round);
-      if (sides.length === 2) versus.push(sides[1].ratios[round] / sides[0].ratios[round]);
+      if (sides.length === 2) {
+        versus.push(sides[1].ratios[round] / sides[0].ratios[round]);
+        cpuVersus.push(sides[1].cpuRatios[round] / sides[0].cpuRatios[round]);
+      }
     }
     const results: ScenarioResult[] = [];
     for (const side of sides) {
@@ -164,57 +154,18 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
         open: side.open,
         guarded: side.guarded,
         ratios: side.ratios,
+        cpuRatios: side.cpuRatios,
         rssMiB: side.ready.rss / MIB,
         peakMiB: (await memoryOf(side.child.pid)).peak,
         plan: side.ready.plan,
         seconds: (Date.now() - started) / 1000,
       });
     }
-    if (versus.length) results[results.length - 1].versus = versus;
+    if (versus.length) Object.assign(results[results.length - 1], { versus, cpuVersus });
     return results;
   } finally {
     for (const side of sides) await stopSide(side);
   }
-}
-
-// ---- report ----
-
-function table(results: ScenarioResult[]): string {
-  const rows = [
-    '| Scenario | Unguarded req/s | Guarded req/s | Ratio | Middle half of rounds | Target | Unguarded p99 | Guarded p99 | RSS after start | Peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  for (const r of results) {
-    const target = r.scenario.target !== undefined ? `>= ${r.scenario.target.toFixed(2)}` : '';
-    if (r.skipped) {
-      rows.push(`| ${r.scenario.label} | skipped: ${r.skipped} | | | | ${target} | | | | |`);
-      continue;
-    }
-    const ratio = median(r.ratios!);
-    const verdict = r.scenario.target === undefined ? '' : ratio >= r.scenario.target ? ' ✓' : ' ✗';
-    rows.push(
-      `| ${r.scenario.label} | ${median(r.open!.rps).toFixed(0)} | ${median(r.guarded!.rps).toFixed(0)} | ${ratio.toFixed(3)}${verdict} | ${quantile(r.ratios!, 0.25).toFixed(2)}–${quantile(r.ratios!, 0.75).toFixed(2)} | ${target} | ${median(r.open!.p99).toFixed(1)} ms | ${median(r.guarded!.p99).toFixed(1)} ms | ${r.rssMiB!.toFixed(0)} MiB | ${r.peakMiB?.toFixed(0) ?? '?'} MiB |`,
-    );
-  }
-  return rows.join('\n');
-}
-
-/** The interleaved comparisons (a scenario against its baseline), as a table. */
-function versusTable(results: ScenarioResult[]): string {
-  const rows = [
-    '| Scenario | Against | Ratio of ratios (median) | Middle half of rounds | Per round | Target |',
-    '|---|---|---:|---:|---|---:|',
-  ];
-  for (const r of results) {
-    if (!r.versus?.length || !r.scenario.baseline) continue;
-    const v = median(r.versus);
-    const target = r.scenario.versusTarget;
-    const verdict = target === undefined ? '' : v >= target ? ' ✓' : ' ✗';
-    rows.push(
-      `| ${r.scenario.label} | ${r.scenario.baseline.label} | ${v.toFixed(3)}${verdict} | ${quantile(r.versus, 0.25).toFixed(2)}–${quantile(r.versus, 0.75).toFixed(2)} | ${r.versus.map((x) => x.toFixed(2)).join(', ')} | ${target === undefined ? '' : `>= ${target.toFixed(2)}`} |`,
-    );
-  }
-  return rows.length > 2 ? rows.join('\n') : '';
 }
 
 async function main(): Promise<void> {
@@ -269,7 +220,7 @@ async function main(): Promise<void> {
     "- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser('id')`) against `GET /open` (the same handler and decorator without the guard), both sent the same session cookies.",
     '- Scale rows rotate the Cookie header per request through many distinct sessions, the unguarded route sent the same rotation: 50,000 JWTs (five times more than the 10,000 the session cache keeps, so nearly every request decrypts), or 50,000 of 200,000 stored database sessions (each of their own user). Other rows send one cookie.',
     '- The reference row puts a guard whose `canActivate` returns `true` in place of AuthGuard: what Nest itself charges for running any guard, which no guard can get under.',
-    '- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them.',
+    "- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them. The CPU-time ratio is the same comparison made of the server's own CPU time per request (user + system, from /proc, unguarded over guarded): what the ratio of req/s would be if the server had its core to itself, which other processes on a shared machine move much less.",
     '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user; on better-sqlite3 read synchronously), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup: 50,000 tokens rotated one after the other come back after the entry expired (every request a miss: what the cache costs when it cannot help); in visits of 8 requests (64 users interleaved) a token is looked up once per visit.',
     '- Rows "1,000 rows" and "200,000 rows" of the same database run in the same rounds, on two servers on the same core, interleaved (order swapped every round); the second table gives, per round, the 200k ratio divided by the 1k ratio.',
     '- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario.',
