@@ -71,11 +71,13 @@ export const quantile = (values: number[], q: number) => {
 export const median = (values: number[]) => quantile(values, 0.5);
 
 /**
- * One load of `duration` seconds on `url`: every request sends the next of `cookies` (a shared
- * rotation: with 50,000 cookies a cookie comes back once per 50,000 requests).
+ * One load of `duration` seconds on `url`: every request sends the next of `cookies`, from where
+ * `cursor` stands, and leaves the cursor after the last one sent. A scenario passes one cursor to
+ * all its loads (both routes, every round), so with 50,000 cookies a cookie comes back once per
+ * 50,000 requests; a cursor per load would start every load at the first cookie and send the same
+ * few thousand again and again.
  */
-export async function load(url: string, cookies: string[], duration: number) {
-  let next = 0;
+export async function load(url: string, cookies: string[], duration: number, cursor = { next: 0 }) {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -86,8 +88,8 @@ export async function load(url: string, cookies: string[], duration: number) {
           requests: [
             {
               setupRequest: (request) => {
-                request.headers.cookie = cookies[next];
-                next = next + 1 === cookies.length ? 0 : next + 1;
+                request.headers.cookie = cookies[cursor.next];
+                cursor.next = cursor.next + 1 === cookies.length ? 0 : cursor.next + 1;
                 return request;
               },
             },

@@ -45,6 +45,8 @@ interface Side {
   guarded: RouteStats;
   ratios: number[];
   cpuRatios: number[];
+  /** Where the rotation stands: shared by every load of the side. */
+  cursor: { next: number };
   cleanup: () => Promise<void>;
   tokensFile: string;
 }
@@ -77,6 +79,7 @@ async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
     guarded: { rps: [], p99: [], cpu: [], failures: 0 },
     ratios: [],
     cpuRatios: [],
+    cursor: { next: 0 },
     cleanup: prepared.cleanup,
     tokensFile,
   };
@@ -105,7 +108,7 @@ async function measureRound(side: Side, round: number): Promise<void> {
   if (round % 2 === 1) routes.reverse();
   for (const [path, stats] of routes) {
     const before = await cpuMicros(side.child.pid);
-    const r = await load(`${side.base}/${path}`, side.cookies, DURATION);
+    const r = await load(`${side.base}/${path}`, side.cookies, DURATION, side.cursor);
     const after = await cpuMicros(side.child.pid);
     stats.cpu.push(before === undefined || after === undefined ? NaN : (after - before) / r.requests);
     stats.rps.push(r.rps);
@@ -135,8 +138,8 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
       sides.push(side);
     }
     for (const side of sides) {
-      await load(`${side.base}/open`, side.cookies, WARMUP);
-      await load(`${side.base}/${scenario.path ?? 'guarded'}`, side.cookies, WARMUP);
+      await load(`${side.base}/open`, side.cookies, WARMUP, side.cursor);
+      await load(`${side.base}/${scenario.path ?? 'guarded'}`, side.cookies, WARMUP, side.cursor);
     }
     const versus: number[] = [];
     const cpuVersus: number[] = [];
