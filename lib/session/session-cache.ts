@@ -5,6 +5,7 @@ import { defaultCallbacks } from '../config/defaults.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { JWT, Session } from '../types/common.types.js';
 import { isExpiredDate } from '../util/instant.js';
+import { EvictionOrder } from './eviction-order.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import type { AuthUser, SessionState } from './session.types.js';
 
@@ -56,6 +57,9 @@ export const dbEntryBytes = (raw: string) => 2 * raw.length + 1024;
 export class SessionCache {
   private readonly jwts = new Map<string, CachedJwt>();
   private readonly dbs = new Map<string, CachedDb>();
+  /** Which entry of each map is the oldest, found without scanning the map. */
+  private readonly jwtOrder = new EvictionOrder<CachedJwt>();
+  private readonly dbOrder = new EvictionOrder<CachedDb>();
   /** Estimated bytes held by each map. */
   private jwtBytes = 0;
   private dbBytes = 0;
@@ -121,8 +125,9 @@ export class SessionCache {
     const bytes = jwtEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
     while (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES)
-      this.forgetJwt(this.jwts.keys().next().value!);
+      this.forgetJwt(this.jwtOrder.oldest(this.jwts) ?? this.jwts.keys().next().value!);
     this.jwts.set(raw, entry);
+    this.jwtOrder.push(raw, entry, this.jwts);
     this.jwtBytes += bytes;
   }
 
@@ -147,8 +152,9 @@ export class SessionCache {
     const bytes = dbEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
     while (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES)
-      this.forgetDb(this.dbs.keys().next().value!);
+      this.forgetDb(this.dbOrder.oldest(this.dbs) ?? this.dbs.keys().next().value!);
     this.dbs.set(raw, entry);
+    this.dbOrder.push(raw, entry, this.dbs);
     this.dbBytes += bytes;
   }
 
