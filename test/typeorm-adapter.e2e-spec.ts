@@ -146,6 +146,8 @@ for (const target of targets) {
           'deleteVerificationTokensByIdentifier',
           'listAccountsByUserId',
           'updateAccountTokens',
+          'updateAuthenticatorName',
+          'deleteAuthenticator',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),

@@ -57,11 +57,32 @@ export interface Authenticator {
   credentialBackedUp: boolean;
   /** Comma-separated transports (`usb,nfc,internal`...). */
   transports?: string | null;
+  /**
+   * Beyond SPEC: the name the user gave the passkey. Adapters without the column leave it out;
+   * `TypeOrmAdapter` and `MemoryAdapter` store it (`PasskeyNamesAdapter.updateAuthenticatorName`).
+   */
+  name?: string | null;
+  /**
+   * Beyond SPEC: when the passkey last signed in, set by `updateAuthenticatorCounter` (the same write)
+   * in adapters that have the column (`TypeOrmAdapter`, `MemoryAdapter`).
+   */
+  lastUsedAt?: Date | null;
 }
 
 /** A stored authenticator, assigned to a user (SPEC 2.12). */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string;
+}
+
+/**
+ * Beyond SPEC's contract: passkey management (`AuthService.renamePasskey`, `deletePasskey`).
+ * `TypeOrmAdapter` and `MemoryAdapter` implement it.
+ */
+export interface PasskeyNamesAdapter {
+  /** Sets (or clears, with `null`) the authenticator's name; `null` when the credential is unknown. */
+  updateAuthenticatorName(credentialID: string, name: string | null): Awaitable<AdapterAuthenticator | null>;
+  /** Deletes the authenticator row; `true` when one went. */
+  deleteAuthenticator(credentialID: string): Awaitable<boolean>;
 }
 
 /**
