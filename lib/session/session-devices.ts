@@ -184,7 +184,7 @@ export class SessionDevices {
       };
       listed.push({ info, key: row.sessionToken });
     }
-    const seen = (s: SessionInfo) => (s.lastSeenAt ?? s.createdAt)?.getTime() ?? 0;
+    const seen = (s: SessionInfo) => dateMs(s.lastSeenAt ?? s.createdAt) ?? 0;
     return listed.sort((a, b) => Number(b.info.current) - Number(a.info.current) || seen(b.info) - seen(a.info));
   }
 
