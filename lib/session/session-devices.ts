@@ -155,7 +155,12 @@ export class SessionDevices {
     const key = this.indexKeyOf(token);
     if (!key || !this.recording) return;
     this.touched.delete(key);
-    await this.adapters.require('deleteSession').deleteSession(key);
+    try {
+      await this.adapters.require('deleteSession').deleteSession(key);
+    } catch (error) {
+      // The sid is revoked already; a row left behind only lists an ended session until it expires.
+      this.config.logger.error(new SessionTokenError('Deleting the JWT session index row failed.', { cause: error }));
+    }
   }
 
   /**
