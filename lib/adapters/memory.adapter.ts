@@ -8,6 +8,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  UserDeletionAdapter,
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
@@ -38,7 +39,7 @@ import {
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter, AccountTokensAdapter {
+export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletionAdapter {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
@@ -99,6 +100,17 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
+  }
+
+  /**
+   * Deletes the user with its sessions, accounts, authenticators and its address's verification
+   * tokens, in one synchronous step (beyond SPEC: `UserDeletionAdapter`).
+   */
+  async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
+    const user = this.users.get(userId);
+    if (!user) return null;
+    if (hasEmail(user)) deleteWhere(this.verificationTokens, (token) => token.identifier === user.email);
+    return this.deleteUser(userId);
   }
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {

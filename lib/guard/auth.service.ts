@@ -10,6 +10,7 @@ import { SessionService, type AuthUser } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
+import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -21,6 +22,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly adapters: AdapterService,
     private readonly providerTokens: ProviderTokens,
+    private readonly accounts: AccountManagementService,
   ) {}
 
   /**
@@ -100,9 +102,47 @@ export class AuthService {
     return count;
   }
 
-  /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */
-  async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
-    await this.adapters.require('unlinkAccount').unlinkAccount(account);
+  /**
+   * The user's linked accounts (OAuth/OIDC, and the `credentials` and `webauthn` rows storage
+   * keeps), with the provider's display name; never a token. Needs an adapter with
+   * `listAccountsByUserId` (TypeOrmAdapter, MemoryAdapter).
+   */
+  listAccounts(userId: string): Promise<LinkedAccountInfo[]> {
+    return this.accounts.listAccounts(userId);
+  }
+
+  /**
+   * Removes one of the user's linked accounts, unless it is their last way to sign in (another
+   * linked account, a passkey, a verified address with an email provider, or a password must
+   * remain). Fires `events.unlinkAccount`.
+   *
+   * @throws LastSignInMethod when it is the last way in; InvalidRequest when the user has no such
+   *   account (also when it belongs to another user) or it is a passkey (use `deletePasskey`)
+   */
+  unlinkAccount(userId: string, account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
+  /**
+   * @deprecated Removes the account whoever owns it, with no "last sign-in method" check: pass the
+   * user id first (`unlinkAccount(userId, account)`).
+   */
+  unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
+  async unlinkAccount(
+    first: string | Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    account?: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+  ): Promise<void> {
+    if (typeof first === 'string') return this.accounts.unlinkAccount(first, account!);
+    await this.adapters.require('unlinkAccount').unlinkAccount(first);
+  }
+
+  /**
+   * Deletes the user and everything that lets them in: sessions, accounts, passkeys and the
+   * verification tokens of their address, in one transaction when the adapter has
+   * `deleteUserCascade` (TypeOrmAdapter, MemoryAdapter). Forgets their cached sessions and fires
+   * `events.deleteUser`. Clear the caller's session cookie afterwards (e.g. sign out).
+   *
+   * @throws InvalidRequest when there is no such user
+   */
+  deleteAccount(userId: string): Promise<void> {
+    return this.accounts.deleteAccount(userId);
   }
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */
