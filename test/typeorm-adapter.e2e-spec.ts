@@ -146,6 +146,7 @@ for (const target of targets) {
           'deleteVerificationTokensByIdentifier',
           'listAccountsByUserId',
           'updateAccountTokens',
+          'deleteUserCascade',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),

@@ -18,7 +18,11 @@ export interface ConformanceDb {
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
 export type ConformanceExtension =
-  'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier' | 'listAccountsByUserId' | 'updateAccountTokens';
+  | 'deleteSessionsByUserId'
+  | 'deleteVerificationTokensByIdentifier'
+  | 'listAccountsByUserId'
+  | 'updateAccountTokens'
+  | 'deleteUserCascade';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
