@@ -12,6 +12,8 @@ runAdapterConformanceTests({
     'listAccountsByUserId',
     'updateAccountTokens',
     'deleteUserCascade',
+    'updateAuthenticatorName',
+    'deleteAuthenticator',
   ],
 });
 

@@ -34,6 +34,11 @@ export interface ResolvedAuthConfig {
     jwtRevocation: boolean;
     hashTokens: boolean;
   };
+  /** Account and session management. */
+  account: {
+    /** Seconds a sign-in counts as recent (`account.recentSignInMaxAge`). */
+    recentSignInMaxAge: number;
+  };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;

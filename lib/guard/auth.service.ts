@@ -11,6 +11,8 @@ import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
+import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -51,6 +53,20 @@ export class AuthService {
   ): Promise<{ user: AuthUser; session: Session } | null> {
     const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * Throws `ReauthenticationRequired` unless the request's user signed in within `seconds` (default
+   * `account.recentSignInMaxAge`, 600): call it before a sensitive change. A request without a
+   * session, or whose sign-in time is unknown (an old JWT, a sessions table without `createdAt`),
+   * is refused the same way: the answer is always "sign in again". The route decorator
+   * `@RequireRecentSignIn()` does the same in the guard.
+   */
+  async requireRecentSignIn(request: HttpRequestLike, seconds?: number): Promise<void> {
+    const maxAge = seconds ?? this.config.account.recentSignInMaxAge;
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    assertRecentSignIn(signedInAt, maxAge);
   }
 
   /**
@@ -114,34 +130,51 @@ export class AuthService {
   /**
    * Removes one of the user's linked accounts, unless it is their last way to sign in (another
    * linked account, a passkey, a verified address with an email provider, or a password must
-   * remain). Fires `events.unlinkAccount`.
+   * remain). `proof` is the acting request, which must be signed in as `userId` recently
+   * (`account.recentSignInMaxAge`), or `{ recentSignIn: false }` from trusted server code. Fires
+   * `events.unlinkAccount`.
    *
-   * @throws LastSignInMethod when it is the last way in; InvalidRequest when the user has no such
-   *   account (also when it belongs to another user) or it is a passkey (use `deletePasskey`)
+   * @throws ReauthenticationRequired when the request's sign-in is not recent (or it has none);
+   *   LastSignInMethod when it is the last way in; InvalidRequest when the user has no such account
+   *   (also when it belongs to another user), it is a passkey (use `deletePasskey`), or the request
+   *   is signed in as someone else. Nothing is changed on any of them.
    */
-  unlinkAccount(userId: string, account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
+  unlinkAccount(
+    userId: string,
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof: SensitiveActionProof,
+  ): Promise<void>;
   /**
-   * @deprecated Removes the account whoever owns it, with no "last sign-in method" check: pass the
-   * user id first (`unlinkAccount(userId, account)`).
+   * @deprecated Removes the account whoever owns it, with no "last sign-in method" or recent
+   * sign-in check: use `unlinkAccount(userId, account, { request })`.
    */
   unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
   async unlinkAccount(
     first: string | Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
     account?: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof?: SensitiveActionProof,
   ): Promise<void> {
-    if (typeof first === 'string') return this.accounts.unlinkAccount(first, account!);
-    await this.adapters.require('unlinkAccount').unlinkAccount(first);
+    if (typeof first !== 'string') {
+      await this.adapters.require('unlinkAccount').unlinkAccount(first);
+      return;
+    }
+    await assertSensitiveAction(this.sessions, this.config, first, proof);
+    return this.accounts.unlinkAccount(first, account!);
   }
 
   /**
    * Deletes the user and everything that lets them in: sessions, accounts, passkeys and the
    * verification tokens of their address, in one transaction when the adapter has
    * `deleteUserCascade` (TypeOrmAdapter, MemoryAdapter). Forgets their cached sessions and fires
-   * `events.deleteUser`. Clear the caller's session cookie afterwards (e.g. sign out).
+   * `events.deleteUser`. `proof` as for `unlinkAccount` (a recent sign-in as `userId`). Clear the
+   * caller's session cookie afterwards (e.g. redirect to sign-out); a JWT session cannot be ended
+   * by the server without `session.jwtRevocation`.
    *
-   * @throws InvalidRequest when there is no such user
+   * @throws ReauthenticationRequired when the request's sign-in is not recent; InvalidRequest when
+   *   there is no such user or the request is signed in as someone else
    */
-  deleteAccount(userId: string): Promise<void> {
+  async deleteAccount(userId: string, proof: SensitiveActionProof): Promise<void> {
+    await assertSensitiveAction(this.sessions, this.config, userId, proof);
     return this.accounts.deleteAccount(userId);
   }
 

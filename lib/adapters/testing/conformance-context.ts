@@ -22,7 +22,11 @@ export type ConformanceExtension =
   | 'deleteVerificationTokensByIdentifier'
   | 'listAccountsByUserId'
   | 'updateAccountTokens'
-  | 'deleteUserCascade';
+  | 'deleteUserCascade'
+  /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
+  | 'updateAuthenticatorName'
+  /** `PasskeyNamesAdapter.deleteAuthenticator`. */
+  | 'deleteAuthenticator';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
