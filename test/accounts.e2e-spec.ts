@@ -118,10 +118,8 @@ describe.each(targets)('linked accounts and account deletion on $name', (target)
     const meOf = async (client: TestClient) =>
       ((await (await client.get('/me')).json()) as { user: { id: string } }).user.id;
     const request = (client: TestClient) => ({ headers: { cookie: client.cookieHeader() } });
-    // The acting request's sign-in time comes from the sessions table's createdAt (i21-sessions'
-    // listSessionsByUserId, not in the TypeORM adapter yet): until then the successful changes run
-    // as trusted server code, and the refusal of a stale sign-in is checked with maxAge 0.
-    const proof = (_client: TestClient) => ({ recentSignIn: false as const });
+    // The acting request: signed in as that user, recently (its session row's createdAt).
+    const proof = (client: TestClient) => ({ request: request(client) });
 
     // promise: accounts.link
     it('a credentials user links an OIDC account, then signs in with it as the same user', async () => {
