@@ -171,6 +171,7 @@ for (const target of targets) {
             'deleteVerificationTokensByIdentifier',
             'listAccountsByUserId',
             'updateAccountTokens',
+            'deleteUserCascade',
             'deleteAuthenticator',
             ...(c.sessionDetails ? (['listSessionsByUserId'] as const) : []),
           ],

@@ -10,6 +10,7 @@ import type {
   AdapterSessionDetails,
   AdapterSessionInfo,
   AdapterUser,
+  UserDeletionAdapter,
   PasskeyNamesAdapter,
   SessionListingAdapter,
   VerificationToken,
@@ -44,7 +45,9 @@ import {
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter, AccountTokensAdapter, PasskeyNamesAdapter, SessionListingAdapter {
+export class MemoryAdapter
+  implements Adapter, AccountTokensAdapter, UserDeletionAdapter, PasskeyNamesAdapter, SessionListingAdapter
+{
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
@@ -106,6 +109,13 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter, PasskeyName
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
+  }
+
+  /** `deleteUser` plus the address's verification tokens, in one synchronous step (`UserDeletionAdapter`). */
+  async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
+    const user = this.users.get(userId);
+    if (user && hasEmail(user)) deleteWhere(this.verificationTokens, (t) => t.identifier === user.email);
+    return this.deleteUser(userId);
   }
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
