@@ -10,6 +10,7 @@ import type { Awaitable, JWT, Theme } from '../types/common.types.js';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import type { RevocationBus } from '../bus/revocation-bus.js';
 import type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
 
 export type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
@@ -31,9 +32,20 @@ export interface SessionOptions {
   /**
    * Database strategy: keep a looked-up session in memory for this many seconds, so the guard does
    * not query the database on every request. A revoked session may then be accepted for up to this
-   * long on other instances (sign-out on the same instance evicts at once). @default 0 (off)
+   * long on other instances (sign-out on the same instance evicts at once), unless a
+   * `revocationBus` tells them. @default 0 (off)
    */
   cacheTtl?: number;
+  /**
+   * Several instances: every revocation (sign-out, ending a session or all of a user's sessions,
+   * a revoked JWT) reaches the other instances' session caches within a second, over Redis pub/sub
+   * (`new RedisRevocationBus(redisClient)`) or PostgreSQL `LISTEN/NOTIFY`
+   * (`new PostgresRevocationBus(poolOrDataSource)`). While the bus is not subscribed, database
+   * sessions are read from the database on every request (the cache is bypassed). To have Nest
+   * build the bus with injected dependencies, use the `revocationBus` setting instead (not both).
+   * @default none: revocations reach this instance's cache only
+   */
+  revocationBus?: RevocationBus;
   /**
    * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
    * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
@@ -139,6 +151,20 @@ export type RateLimitStoreOption =
   | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
   | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
 
+/**
+ * The revocation bus as a provider Nest builds, so it can inject the app's Redis client, pg pool or
+ * TypeORM `DataSource`: a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`.
+ *
+ * ```ts
+ * AuthModule.forRoot({ ..., revocationBus: { useFactory: (ds: DataSource) => new PostgresRevocationBus(ds), inject: [DataSource] } })
+ * ```
+ */
+export type RevocationBusOption =
+  | Type<RevocationBus>
+  | { useClass: Type<RevocationBus>; imports?: ModuleMetadata['imports'] }
+  | (Pick<FactoryProvider<RevocationBus | null>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
+  | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
+
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
 export interface AuthModuleOptions {
   /**
@@ -227,6 +253,11 @@ export interface AuthModuleExtras {
    * `rateLimit.store`. @default `rateLimit.store`, else a `MemoryRateLimitStore` per process
    */
   rateLimitStore?: RateLimitStoreOption;
+  /**
+   * The revocation bus as a provider (see {@link RevocationBusOption}); replaces
+   * `session.revocationBus`. @default `session.revocationBus`, else none
+   */
+  revocationBus?: RevocationBusOption;
 }
 
 /**

@@ -6,13 +6,16 @@ import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { JWT } from '../types/common.types.js';
 import { numericDateMs } from '../util/instant.js';
 import { ExpiringMap } from '../util/expiring-map.js';
+import { RevocationBroadcast } from './revocation-broadcast.js';
 
 /** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
 export const JWT_REVOKED_MAX = 100_000;
 
 /**
  * The revoked JWT sessions of `session.jwtRevocation`: kept in this process (bounded) and, when
- * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them.
+ * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them. With a
+ * revocation bus, every other instance also adds them to its own list at once (by keyed hash: the
+ * list is then keyed by that hash).
  */
 @Injectable()
 export class JwtRevocation {
@@ -24,8 +27,16 @@ export class JwtRevocation {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     @Inject(RateLimitStore) store: RateLimitStore,
+    private readonly broadcast: RevocationBroadcast,
   ) {
     this.store = config.session.jwtRevocation && !(store instanceof MemoryRateLimitStore) ? store : null;
+    if (broadcast.enabled && config.session.jwtRevocation)
+      broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
+  }
+
+  /** The key of `id` in the local list: the id itself, or with a revocation bus its keyed hash. */
+  private local(id: string): string {
+    return this.broadcast.enabled ? this.broadcast.keyOf('j', id) : id;
   }
 
   /**
@@ -43,13 +54,13 @@ export class JwtRevocation {
    * revoked here. The session cache answers synchronously only then.
    */
   clearedLocally(id: string | undefined, now: number): boolean {
-    return !this.store && this.revoked.get(id ?? '', now) === undefined;
+    return !this.store && (id === undefined || this.revoked.get(this.local(id), now) === undefined);
   }
 
   /** Whether a token is revoked, here or (when shared) in the store. Throws when the store fails. */
   async isRevoked(token: JWT, now: number): Promise<boolean> {
     const id = this.idOf(token);
-    if (id !== undefined && this.revoked.get(id, now) !== undefined) return true;
+    if (id !== undefined && this.revoked.get(this.local(id), now) !== undefined) return true;
     if (!id || !this.store) return false;
     const record = await this.store.get(`jwt-revoked:${id}`);
     return record !== null && record.count > 0;
@@ -65,7 +76,9 @@ export class JwtRevocation {
     const now = Date.now();
     const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
-    this.revoked.set(id, true, until, now);
+    const local = this.local(id);
+    this.revoked.set(local, true, until, now);
+    if (this.config.session.jwtRevocation) this.broadcast.publish('j', local, until);
     await this.store?.increment(`jwt-revoked:${id}`, until - now);
   }
 }
