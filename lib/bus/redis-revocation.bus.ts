@@ -70,7 +70,6 @@ export class RedisRevocationBus implements RevocationBus {
     this.closed = false;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.connectTimeout);
-      timer.unref();
       this.open(() => {
         clearTimeout(timer);
         resolve();
@@ -90,7 +89,8 @@ export class RedisRevocationBus implements RevocationBus {
     if (!subscriber) return;
     subscriber.removeAllListeners();
     subscriber.on('error', () => undefined);
-    subscriber.disconnect();
+    // An ended connection is closed already (ioredis would keep a 2 s timer to destroy it again).
+    if (subscriber.status !== 'end') subscriber.disconnect();
   }
 
   /** Opens the subscribing connection; `onFirst` runs once it first listens. */
