@@ -70,8 +70,7 @@ export class PostgresRevocationBus implements RevocationBus {
     this.channel = options.channel ?? DEFAULT_REVOCATION_CHANNEL;
     if (!CHANNEL.test(this.channel))
       throw new TypeError('PostgresRevocationBus: `channel` must be a lower-case identifier (letters, digits, _).');
-    const ok =
-      typeof connection === 'string' ? connection.length > 0 : !!connection && typeof connection === 'object';
+    const ok = typeof connection === 'string' ? connection.length > 0 : !!connection && typeof connection === 'object';
     if (!ok)
       throw new TypeError(
         'PostgresRevocationBus needs a pg Pool, a TypeORM DataSource on PostgreSQL, or pg connection options.',

@@ -4,13 +4,7 @@ import { isRevocationBus, RevocationBus } from '../bus/revocation-bus.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
-import {
-  decodeMessage,
-  encodeMessage,
-  keyedHash,
-  messageKey,
-  type RevocationKind,
-} from './revocation-message.js';
+import { decodeMessage, encodeMessage, keyedHash, messageKey, type RevocationKind } from './revocation-message.js';
 
 /** Counters of the revocation bus, for monitoring (`RevocationBroadcast.stats()`). */
 export interface RevocationBusStats {

@@ -32,7 +32,9 @@ describe('revocation messages', () => {
     const other = messageKey('another-secret-that-is-long-enough-01234567');
     expect(keyedHash(other, 's', token)).not.toBe(keyedHash(key, 's', token));
     expect(keyedHash(key, 'u', token)).not.toBe(keyedHash(key, 's', token));
-    expect(keyedHash(key, 's', token)).toBe(keyedHash(messageKey('a-secret-that-is-long-enough-0123456789'), 's', token));
+    expect(keyedHash(key, 's', token)).toBe(
+      keyedHash(messageKey('a-secret-that-is-long-enough-0123456789'), 's', token),
+    );
   });
 
   it('are malformed when anything is off', () => {
