@@ -1,12 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type { PgListenClient, PgPoolLike } from './postgres-revocation.bus.js';
 import { DataSource } from 'typeorm';
 import { databaseTargets, POSTGRES_URL } from '../../test/setup/databases.js';
 import { PostgresRevocationBus } from './postgres-revocation.bus.js';
 import type { RevocationBusListener } from './revocation-bus.js';
 
 const [postgres] = await databaseTargets(['postgres']);
+
+/** `pg` (a dev dependency without type declarations here): the parts the spec uses. */
+type Rows<T> = Promise<{ rows: T[] }>;
+interface PgClient {
+  connect(): Promise<void>;
+  query<T = Record<string, unknown>>(text: string, values?: unknown[]): Rows<T>;
+  end(): Promise<void>;
+}
+interface PgPool extends PgPoolLike {
+  query<T = Record<string, unknown>>(text: string, values?: unknown[]): Rows<T>;
+  connect(): Promise<PgListenClient>;
+  end(): Promise<void>;
+  totalCount: number;
+  idleCount: number;
+}
+const pgName = 'pg';
+const pg = ((await import(pgName)) as { default: unknown }).default as {
+  Client: new (options: object) => PgClient;
+  Pool: new (options: object) => PgPool;
+};
 
 function recorder() {
   const messages: string[] = [];
@@ -26,8 +46,8 @@ async function until(check: () => boolean, ms = 5000): Promise<number> {
 
 postgres!.describe('PostgresRevocationBus (real PostgreSQL, LISTEN/NOTIFY)', () => {
   const channel = `nestjs_auth_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  let admin: pg.Client;
-  const pools: pg.Pool[] = [];
+  let admin: PgClient;
+  const pools: PgPool[] = [];
   const buses: PostgresRevocationBus[] = [];
   const pool = () => {
     const p = new pg.Pool({ connectionString: POSTGRES_URL, max: 3, application_name: channel });

@@ -8,7 +8,7 @@ import {
 /** The part of a `pg` client the bus uses (a client checked out of a pool has `release`). */
 export interface PgListenClient {
   query(text: string, values?: unknown[]): Promise<unknown>;
-  on(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: string, listener: (...args: never[]) => void): unknown;
   removeAllListeners(event?: string): unknown;
   release?(error?: Error | boolean): void;
   end?(): Promise<void>;
@@ -23,8 +23,8 @@ export interface PgPoolLike {
 
 /** A TypeORM `DataSource` on PostgreSQL (structurally): its driver's pool (`driver.master`) is used. */
 export interface PostgresDataSourceLike {
-  driver: { master?: unknown };
-  options: { type: string };
+  driver: object;
+  options: { readonly type: string };
 }
 
 /**
@@ -159,7 +159,7 @@ export class PostgresRevocationBus implements RevocationBus {
     if (typeof c === 'object' && typeof c.connect === 'function' && typeof c.query === 'function') {
       this.pool = c as unknown as PgPoolLike;
     } else if (typeof c === 'object' && c.driver && typeof c.options === 'object') {
-      const master = (c as unknown as PostgresDataSourceLike).driver.master as PgPoolLike | undefined;
+      const master = (c.driver as { master?: PgPoolLike }).master;
       if ((c as unknown as PostgresDataSourceLike).options.type !== 'postgres' || typeof master?.connect !== 'function')
         throw new TypeError('PostgresRevocationBus: the DataSource is not an initialized PostgreSQL data source.');
       this.pool = master;

@@ -18,7 +18,7 @@ export interface RedisPubSubClient {
 /** The subscribing connection `duplicate()` returns (ioredis events: `ready`, `close`, `end`, `error`, `message`). */
 export interface RedisSubscriberConnection {
   subscribe(...channels: string[]): Promise<unknown>;
-  on(event: string, listener: (...args: any[]) => void): unknown;
+  on(event: string, listener: (...args: never[]) => void): unknown;
   removeAllListeners(event?: string): unknown;
   disconnect(): void;
   readonly status?: string;
