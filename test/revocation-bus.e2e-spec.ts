@@ -7,16 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { PostgresRevocationBus } from '../lib/bus/postgres-revocation.bus.js';
 import { RedisRevocationBus } from '../lib/bus/redis-revocation.bus.js';
-import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
+import type { AuthModuleExtras, AuthModuleOptions, SessionOptions } from '../lib/config/auth-options.interface.js';
 import { AuthService } from '../lib/guard/auth.service.js';
 import { RevocationBroadcast } from '../lib/session/revocation-broadcast.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, POSTGRES_URL, type TestDatabase } from './setup/databases.js';
 import { TestClient } from './setup/http-client.js';
+import { readmeSnippet } from './setup/readme.js';
 import { REDIS_URL, redisAvailable } from './setup/redis.js';
 
 const COOKIE = 'authjs.session-token';
@@ -79,110 +82,137 @@ function staleFor(samples: Array<{ at: number; status: number }>): number {
   return ok.length ? Math.max(...ok) : -Infinity;
 }
 
-type Bus = 'redis' | 'postgres' | 'none';
+/** The README's snippet, as written (only `from 'nestjs-auth'` pointed at the sources). */
+async function importSnippet(name: string): Promise<Record<string, unknown>> {
+  const out = join(process.cwd(), 'test-output', 'readme-snippets');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `${name}.ts`);
+  writeFileSync(file, readmeSnippet(name).code.replace(/from 'nestjs-auth'/g, "from '../../lib/index.js'"));
+  return (await import(file)) as Record<string, unknown>;
+}
+const snippet = (await importSnippet('revocation-bus')) as {
+  redisSessions: (redis: Redis) => SessionOptions;
+  postgresBus: AuthModuleExtras['revocationBus'];
+};
+
+/** Which bus: ours with a channel per suite, the README snippet's (default channel), or none. */
+type Bus = 'redis' | 'postgres' | 'none' | 'readme redis' | 'readme postgres';
 const [postgres] = await databaseTargets(['postgres']);
 const withRedis = await redisAvailable('revocation bus (Redis)');
+const VARIANTS: Array<['database' | 'jwt', Bus]> = [
+  ['database', 'redis'],
+  ['database', 'postgres'],
+  ['database', 'none'],
+  ['database', 'readme redis'],
+  ['database', 'readme postgres'],
+  ['jwt', 'redis'],
+  ['jwt', 'postgres'],
+  ['jwt', 'none'],
+];
 
-for (const strategy of ['database', 'jwt'] as const) {
-  for (const bus of ['redis', 'postgres', 'none'] as const satisfies readonly Bus[]) {
-    const runs = postgres!.available && (bus !== 'redis' || withRedis);
-    (runs ? describe : describe.skip)(`revocation across two instances: ${strategy} sessions, bus: ${bus}`, () => {
-      const channel = `nestjs_auth_e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-      let db: TestDatabase | undefined;
-      const apps: TestApp[] = [];
-      const redis: Redis[] = [];
+// promise: sessions.revocation-bus
+for (const [strategy, bus] of VARIANTS) {
+  const runs = postgres!.available && (!bus.endsWith('redis') || withRedis);
+  (runs ? describe : describe.skip)(`revocation across two instances: ${strategy} sessions, bus: ${bus}`, () => {
+    const channel = `nestjs_auth_e2e_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    let db: TestDatabase | undefined;
+    const apps: TestApp[] = [];
+    const redis: Redis[] = [];
 
-      /** The session options and module settings of one instance. */
-      function settings(): Partial<AuthModuleOptions> & AuthModuleExtras {
-        const session: AuthModuleOptions['session'] =
-          strategy === 'database' ? { strategy, cacheTtl: 60 } : { strategy, jwtRevocation: true };
-        if (bus === 'redis') {
-          const client = new Redis(REDIS_URL);
-          redis.push(client);
-          return { session: { ...session, revocationBus: new RedisRevocationBus(client, { channel }) } };
-        }
-        if (bus === 'postgres' && strategy === 'database') {
-          // The app's TypeORM DataSource, injected: the bus listens on one of its pooled connections.
-          const revocationBus = {
-            useFactory: (ds: DataSource) => new PostgresRevocationBus(ds, { channel }),
-            inject: [DataSource],
-          };
-          return { session, revocationBus };
-        }
-        if (bus === 'postgres')
-          return { session: { ...session, revocationBus: new PostgresRevocationBus(POSTGRES_URL, { channel }) } };
-        return { session };
+    /** The session options and module settings of one instance. */
+    function settings(): Partial<AuthModuleOptions> & AuthModuleExtras {
+      const session: AuthModuleOptions['session'] =
+        strategy === 'database' ? { strategy, cacheTtl: 60 } : { strategy, jwtRevocation: true };
+      if (bus === 'readme redis') {
+        const client = new Redis(REDIS_URL);
+        redis.push(client);
+        return { session: snippet.redisSessions(client) };
       }
+      if (bus === 'readme postgres') return { session, revocationBus: snippet.postgresBus };
+      if (bus === 'redis') {
+        const client = new Redis(REDIS_URL);
+        redis.push(client);
+        return { session: { ...session, revocationBus: new RedisRevocationBus(client, { channel }) } };
+      }
+      if (bus === 'postgres' && strategy === 'database') {
+        // The app's TypeORM DataSource, injected: the bus listens on one of its pooled connections.
+        const revocationBus = {
+          useFactory: (ds: DataSource) => new PostgresRevocationBus(ds, { channel }),
+          inject: [DataSource],
+        };
+        return { session, revocationBus };
+      }
+      if (bus === 'postgres')
+        return { session: { ...session, revocationBus: new PostgresRevocationBus(POSTGRES_URL, { channel }) } };
+      return { session };
+    }
 
-      beforeAll(async () => {
-        if (strategy === 'database') db = await createDatabase(postgres!, `revocation_${bus}`);
-        for (let i = 0; i < 2; i++) {
-          apps.push(
-            await createTestApp({
-              auth: { providers: [credentials], ...settings() },
-              imports: db
-                ? [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: i === 0 })]
-                : [],
-            }),
-          );
-        }
-      });
-      afterAll(async () => {
-        for (const app of apps) await app.close();
-        await Promise.all(redis.map((c) => c.quit()));
-        await dropDatabase(db);
-      });
-
-      it(`signed out on B while A is under load: ${bus === 'none' ? 'A keeps serving its stale cache' : 'A refuses within 1 s'}`, async () => {
-        const [a, b] = apps as [TestApp, TestApp];
-        expect(a.app.get(RevocationBroadcast).stats().connected).toBe(true);
-        const onA = new TestClient(a.url);
-        const token = await signIn(onA, 'alice');
-        expect((await me(a, token)).status).toBe(200);
-        expect((await me(b, token)).status).toBe(200);
-        const onB = new TestClient(b.url);
-        onB.cookies.set(COOKIE, token);
-        const samples = await underLoad(a, token, async () => {
-          // (The first GET /csrf without a CSRF cookie answers a token bound to no one: ask twice.)
-          await onB.csrf();
-          const csrfToken = await onB.csrf();
-          const out = await onB.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
-          expect(out.headers.get('location')).toBe(`${b.url}/public`);
-        });
-        // The loop ran before and well after the revocation, within its bounds.
-        expect(samples.length).toBeLessThanOrEqual(MAX_REQUESTS + CONCURRENCY);
-        expect(samples.some((s) => s.at < 0 && s.status === 200)).toBe(true);
-        expect(samples.some((s) => s.at > 1000)).toBe(true);
-        const stale = staleFor(samples);
-        process.stderr.write(
-          `[revocation ${strategy}/${bus}] ${samples.length} requests on A; last 200 started ${stale} ms after the sign-out on B\n`,
+    beforeAll(async () => {
+      if (strategy === 'database') db = await createDatabase(postgres!, `revocation ${bus}`);
+      for (let i = 0; i < 2; i++) {
+        apps.push(
+          await createTestApp({
+            auth: { providers: [credentials], ...settings() },
+            imports: db ? [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: i === 0 })] : [],
+          }),
         );
-        if (bus === 'none') {
-          // The proof that the bus matters: without it, A serves the cached session long after.
-          expect(stale).toBeGreaterThan(1000);
-          expect(samples.filter((s) => s.at > 1000).every((s) => s.status === 200)).toBe(true);
-        } else {
-          expect(stale).toBeLessThan(1000);
-          expect(samples.filter((s) => s.at > 1000).every((s) => s.status === 401)).toBe(true);
-        }
-        // B itself refuses at once in every case.
-        expect((await me(b, token)).status).toBe(401);
-      });
-
-      if (strategy === 'database' && bus !== 'none') {
-        it("ending all of a user's sessions on B (signOutEverywhere) reaches A's cache within 1 s", async () => {
-          const [a, b] = apps as [TestApp, TestApp];
-          const tokens = [await signIn(new TestClient(a.url), 'bob'), await signIn(new TestClient(a.url), 'bob')];
-          const other = await signIn(new TestClient(a.url), 'carol');
-          for (const t of [...tokens, other]) expect((await me(a, t)).status).toBe(200);
-          const samples = await underLoad(a, tokens[0]!, async () => {
-            expect(await b.app.get(AuthService).signOutEverywhere('user-bob')).toBe(2);
-          });
-          expect(staleFor(samples)).toBeLessThan(1000);
-          expect((await me(a, tokens[1]!)).status).toBe(401);
-          expect((await me(a, other)).status).toBe(200);
-        });
       }
     });
-  }
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      await Promise.all(redis.map((c) => c.quit()));
+      await dropDatabase(db);
+    });
+
+    it(`signed out on B while A is under load: ${bus === 'none' ? 'A keeps serving its stale cache' : 'A refuses within 1 s'}`, async () => {
+      const [a, b] = apps as [TestApp, TestApp];
+      expect(a.app.get(RevocationBroadcast).stats().connected).toBe(true);
+      const onA = new TestClient(a.url);
+      const token = await signIn(onA, 'alice');
+      expect((await me(a, token)).status).toBe(200);
+      expect((await me(b, token)).status).toBe(200);
+      const onB = new TestClient(b.url);
+      onB.cookies.set(COOKIE, token);
+      const samples = await underLoad(a, token, async () => {
+        // (The first GET /csrf without a CSRF cookie answers a token bound to no one: ask twice.)
+        await onB.csrf();
+        const csrfToken = await onB.csrf();
+        const out = await onB.post('/auth/signout', { csrfToken, callbackUrl: '/public' });
+        expect(out.headers.get('location')).toBe(`${b.url}/public`);
+      });
+      // The loop ran before and well after the revocation, within its bounds.
+      expect(samples.length).toBeLessThanOrEqual(MAX_REQUESTS + CONCURRENCY);
+      expect(samples.some((s) => s.at < 0 && s.status === 200)).toBe(true);
+      expect(samples.some((s) => s.at > 1000)).toBe(true);
+      const stale = staleFor(samples);
+      process.stderr.write(
+        `[revocation ${strategy}/${bus}] ${samples.length} requests on A; last 200 started ${stale} ms after the sign-out on B\n`,
+      );
+      if (bus === 'none') {
+        // The proof that the bus matters: without it, A serves the cached session long after.
+        expect(stale).toBeGreaterThan(1000);
+        expect(samples.filter((s) => s.at > 1000).every((s) => s.status === 200)).toBe(true);
+      } else {
+        expect(stale).toBeLessThan(1000);
+        expect(samples.filter((s) => s.at > 1000).every((s) => s.status === 401)).toBe(true);
+      }
+      // B itself refuses at once in every case.
+      expect((await me(b, token)).status).toBe(401);
+    });
+
+    if (strategy === 'database' && bus !== 'none') {
+      it("ending all of a user's sessions on B (signOutEverywhere) reaches A's cache within 1 s", async () => {
+        const [a, b] = apps as [TestApp, TestApp];
+        const tokens = [await signIn(new TestClient(a.url), 'bob'), await signIn(new TestClient(a.url), 'bob')];
+        const other = await signIn(new TestClient(a.url), 'carol');
+        for (const t of [...tokens, other]) expect((await me(a, t)).status).toBe(200);
+        const samples = await underLoad(a, tokens[0]!, async () => {
+          expect(await b.app.get(AuthService).signOutEverywhere('user-bob')).toBe(2);
+        });
+        expect(staleFor(samples)).toBeLessThan(1000);
+        expect((await me(a, tokens[1]!)).status).toBe(401);
+        expect((await me(a, other)).status).toBe(200);
+      });
+    }
+  });
 }

@@ -83,6 +83,7 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     await Promise.all([...clients, admin, tap].map((c) => c?.quit()));
   });
 
+  // promise: sessions.revocation-bus-messages
   it('a session forgotten on B leaves A within a second; B ignores its own message', async () => {
     expect([a.broadcast.live, b.broadcast.live]).toEqual([true, true]);
     const raw = token();
@@ -135,6 +136,7 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     expect(await b.revocation.isRevoked({ sid: randomUUID() }, Date.now())).toBe(false);
   });
 
+  // promise: sessions.revocation-bus-messages
   it('messages carry neither the token, nor the user id, nor the JWT id', async () => {
     const raw = token();
     const sid = randomUUID();
@@ -151,6 +153,7 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     }
   });
 
+  // promise: sessions.revocation-bus-messages
   it('malformed messages are counted and ignored', async () => {
     const raw = token();
     a.cache.keepDb(raw, dbEntry('u2'));
@@ -162,6 +165,7 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     expect(a.cache.db(raw)).toBeDefined();
   });
 
+  // promise: sessions.revocation-bus-failsafe
   it('while its subscriber connection is down, A serves no database session from its cache; resubscribed, it starts empty', async () => {
     const raw = token();
     a.cache.keepDb(raw, dbEntry('u3'));

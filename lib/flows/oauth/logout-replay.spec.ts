@@ -48,6 +48,7 @@ describeRedis('LogoutReplayMemory with a shared Redis store (several instances)'
     if (dead.status !== 'end') dead.disconnect();
   });
 
+  // promise: oauth.shared-logout-jti
   it('a jti used on instance A is a replay on instance B, and exactly one of racing uses wins', async () => {
     const [a, b] = clients.map((c) => new LogoutReplayMemory(new RedisRateLimitStore(c, { prefix }))) as [
       LogoutReplayMemory,
