@@ -38,6 +38,8 @@ export type PostgresBusConnection = PgPoolLike | PostgresDataSourceLike | string
 export interface PostgresRevocationBusOptions {
   /** The `LISTEN/NOTIFY` channel (a lower-case identifier). @default 'nestjs_auth_revocations' */
   channel?: string;
+  /** How long (ms) `subscribe` waits for the first `LISTEN` before the app starts anyway. @default 3000 */
+  connectTimeout?: number;
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -54,6 +56,7 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 export class PostgresRevocationBus implements RevocationBus {
   private readonly channel: string;
+  private readonly connectTimeout: number;
   private pool: PgPoolLike | null = null;
   private ownsPool = false;
   private client: PgListenClient | null = null;
@@ -68,6 +71,7 @@ export class PostgresRevocationBus implements RevocationBus {
     options: PostgresRevocationBusOptions = {},
   ) {
     this.channel = options.channel ?? DEFAULT_REVOCATION_CHANNEL;
+    this.connectTimeout = options.connectTimeout ?? 3000;
     if (!CHANNEL.test(this.channel))
       throw new TypeError('PostgresRevocationBus: `channel` must be a lower-case identifier (letters, digits, _).');
     const ok = typeof connection === 'string' ? connection.length > 0 : !!connection && typeof connection === 'object';
@@ -80,7 +84,13 @@ export class PostgresRevocationBus implements RevocationBus {
   async subscribe(listener: RevocationBusListener): Promise<void> {
     this.listener = listener;
     this.closed = false;
-    await this.listen();
+    // The app starts after the first attempt, or after `connectTimeout` (the attempt goes on).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.listen(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, this.connectTimeout))),
+    ]);
+    clearTimeout(timer);
   }
 
   async publish(payload: string): Promise<void> {

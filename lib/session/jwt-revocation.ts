@@ -76,6 +76,17 @@ export class JwtRevocation {
     const now = Date.now();
     const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
+    await this.revokeId(id, until);
+  }
+
+  /**
+   * Revokes a JWT session by its id (`sid:…` or `jti:…`, see {@link idOf}) until `until` (epoch ms):
+   * here, in the shared store when there is one, and on every other instance through the revocation
+   * bus when there is one. Every revocation of a JWT goes through here.
+   */
+  async revokeId(id: string, until: number): Promise<void> {
+    const now = Date.now();
+    if (until <= now) return;
     const local = this.local(id);
     this.revoked.set(local, true, until, now);
     if (this.config.session.jwtRevocation) this.broadcast.publish('j', local, until);

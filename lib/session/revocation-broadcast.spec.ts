@@ -134,6 +134,10 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     expect(await until(() => !b.revocation.clearedLocally(`sid:${sid}`, Date.now()))).toBeLessThan(1000);
     expect(await b.revocation.isRevoked({ sid, jti: 'another copy' }, Date.now())).toBe(true);
     expect(await b.revocation.isRevoked({ sid: randomUUID() }, Date.now())).toBe(false);
+    // By id (how a session index ends a JWT session): the same way.
+    const other = randomUUID();
+    await b.revocation.revokeId(`sid:${other}`, Date.now() + 60_000);
+    await until(() => !a.revocation.clearedLocally(`sid:${other}`, Date.now()));
   });
 
   // promise: sessions.revocation-bus-messages
