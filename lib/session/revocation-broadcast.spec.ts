@@ -188,6 +188,8 @@ describeRedis('RevocationBroadcast over a real Redis: two instances', () => {
     expect(a.cache.db(raw)).toBeUndefined();
     a.cache.keepDb(raw, dbEntry('u3'));
     expect(a.cache.db(raw)).toBeUndefined();
+    expect(a.cache.hit(raw, false)).toBeUndefined();
+    expect(a.cache.usage().dbs).toBe(0);
     await until(() => a.broadcast.live);
     // Revocations published while it was away were missed: nothing from before is served.
     expect(a.cache.db(raw)).toBeUndefined();
