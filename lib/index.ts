@@ -190,7 +190,7 @@ export {
   type RedisRateLimitStoreOptions,
 } from './rate-limit/redis-rate-limit.store.js';
 export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';
-export { RevocationBus, type RevocationBusListener } from './bus/revocation-bus.js';
+export { RevocationBus, type RevocationBusListener, type RevocationBusOption } from './bus/revocation-bus.js';
 export {
   RedisRevocationBus,
   type RedisPubSubClient,

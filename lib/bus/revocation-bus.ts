@@ -1,3 +1,5 @@
+import type { FactoryProvider, InjectionToken, ModuleMetadata, Type } from '@nestjs/common';
+
 /**
  * What a {@link RevocationBus} tells the module: each message published by any instance (its own
  * included), and whether it is subscribed right now.
@@ -31,6 +33,20 @@ export interface RevocationBus {
   /** Stops listening and closes the connections the bus opened (never the client or pool it was given). */
   close(): Promise<void>;
 }
+
+/**
+ * The revocation bus as a provider Nest builds, so it can inject the app's Redis client, pg pool or
+ * TypeORM `DataSource`: a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`.
+ *
+ * ```ts
+ * AuthModule.forRoot({ ..., revocationBus: { useFactory: (ds: DataSource) => new PostgresRevocationBus(ds), inject: [DataSource] } })
+ * ```
+ */
+export type RevocationBusOption =
+  | Type<RevocationBus>
+  | { useClass: Type<RevocationBus>; imports?: ModuleMetadata['imports'] }
+  | (Pick<FactoryProvider<RevocationBus | null>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
+  | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
 
 /** DI token of the revocation bus (same name as the interface); its value is `null` without a bus. */
 export const RevocationBus: unique symbol = Symbol('nestjs-auth:RevocationBus');

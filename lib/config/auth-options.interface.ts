@@ -10,7 +10,7 @@ import type { Awaitable, JWT, Theme } from '../types/common.types.js';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
-import type { RevocationBus } from '../bus/revocation-bus.js';
+import type { RevocationBus, RevocationBusOption } from '../bus/revocation-bus.js';
 import type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
 
 export type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
@@ -37,12 +37,9 @@ export interface SessionOptions {
    */
   cacheTtl?: number;
   /**
-   * Several instances: every revocation (sign-out, ending a session or all of a user's sessions,
-   * a revoked JWT) reaches the other instances' session caches within a second, over Redis pub/sub
-   * (`new RedisRevocationBus(redisClient)`) or PostgreSQL `LISTEN/NOTIFY`
-   * (`new PostgresRevocationBus(poolOrDataSource)`). While the bus is not subscribed, database
-   * sessions are read from the database on every request (the cache is bypassed). To have Nest
-   * build the bus with injected dependencies, use the `revocationBus` setting instead (not both).
+   * Several instances: revocations reach the other instances' session caches within a second
+   * (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`); while it is not
+   * subscribed, the database session cache is bypassed. Or the `revocationBus` setting (not both).
    * @default none: revocations reach this instance's cache only
    */
   revocationBus?: RevocationBus;
@@ -149,20 +146,6 @@ export type RateLimitStoreOption =
   | Type<RateLimitStore>
   | { useClass: Type<RateLimitStore>; imports?: ModuleMetadata['imports'] }
   | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
-  | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
-
-/**
- * The revocation bus as a provider Nest builds, so it can inject the app's Redis client, pg pool or
- * TypeORM `DataSource`: a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`.
- *
- * ```ts
- * AuthModule.forRoot({ ..., revocationBus: { useFactory: (ds: DataSource) => new PostgresRevocationBus(ds), inject: [DataSource] } })
- * ```
- */
-export type RevocationBusOption =
-  | Type<RevocationBus>
-  | { useClass: Type<RevocationBus>; imports?: ModuleMetadata['imports'] }
-  | (Pick<FactoryProvider<RevocationBus | null>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
   | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
 
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
