@@ -69,6 +69,8 @@ export class SessionCache {
   private dbBytes = 0;
   /** True with the default `jwt` and `session` callbacks: entries keep their shaped user. */
   readonly shapes: boolean;
+  /** Database sessions with a revocation bus: forgetting a session or a user tells the other instances. */
+  private readonly broadcasts: boolean;
   /** With a revocation bus: each cached token's keyed hashes (token, user), and token hash → token. */
   private readonly hashes = new Map<string, { token: string; user: string }>();
   private readonly byHash = new Map<string, string>();
@@ -82,7 +84,8 @@ export class SessionCache {
   ) {
     this.shapes =
       config.callbacks.session === defaultCallbacks.session && config.callbacks.jwt === defaultCallbacks.jwt;
-    if (broadcast.enabled) {
+    this.broadcasts = broadcast.enabled && config.session.strategy === 'database';
+    if (this.broadcasts) {
       broadcast.on({
         s: (hash) => this.revokedHere('s', hash),
         u: (hash) => this.revokedHere('u', hash),
@@ -172,7 +175,7 @@ export class SessionCache {
     const bytes = dbEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
     let hashes: { token: string; user: string } | undefined;
-    if (this.broadcast.enabled) {
+    if (this.broadcasts) {
       if (!this.broadcast.live) return;
       hashes = { token: this.broadcast.keyOf('s', raw), user: this.broadcast.keyOf('u', entry.user.id) };
       if (this.revoked.get(`s:${hashes.token}`) || this.revoked.get(`u:${hashes.user}`)) return;
@@ -193,7 +196,7 @@ export class SessionCache {
    */
   forgetDb(raw: string): void {
     this.dropDb(raw);
-    if (this.broadcast.enabled) this.revokeEverywhere('s', this.broadcast.keyOf('s', raw));
+    if (this.broadcasts) this.revokeEverywhere('s', this.broadcast.keyOf('s', raw));
   }
 
   /** Forgets a token's database session in this instance only (the row is gone, or the entry is replaced). */
@@ -212,7 +215,7 @@ export class SessionCache {
    */
   forgetUser(userId: string): void {
     for (const [token, entry] of this.dbs) if (entry.user.id === userId) this.dropDb(token);
-    if (this.broadcast.enabled) this.revokeEverywhere('u', this.broadcast.keyOf('u', userId));
+    if (this.broadcasts) this.revokeEverywhere('u', this.broadcast.keyOf('u', userId));
   }
 
   /** Marks a revoked token or user hash here (not cached again for a moment) and tells the other instances. */
