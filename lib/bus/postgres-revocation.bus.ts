@@ -47,7 +47,8 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 /**
  * Revocations between instances over PostgreSQL `LISTEN/NOTIFY`: no other server to run when the
  * app already has PostgreSQL. One pooled connection is kept for `LISTEN` (returned, broken, and a
- * new one taken when the connection is lost); `NOTIFY` runs as `SELECT pg_notify($1, $2)` on the pool.
+ * new one taken when the connection is lost); `NOTIFY` runs as `SELECT pg_notify($1, $2)` on that
+ * connection (on the pool while it is down).
  * A pool or data source given stays the app's; a pool the bus made from options is ended on close.
  *
  * ```ts
@@ -94,8 +95,9 @@ export class PostgresRevocationBus implements RevocationBus {
   }
 
   async publish(payload: string): Promise<void> {
-    const pool = await this.poolOf();
-    await pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
+    // On the listening connection when there is one: no wait for a pool connection to open.
+    const via = this.client ?? (await this.poolOf());
+    await via.query('SELECT pg_notify($1, $2)', [this.channel, payload]);
   }
 
   async close(): Promise<void> {

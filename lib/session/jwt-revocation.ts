@@ -89,7 +89,9 @@ export class JwtRevocation {
     if (until <= now) return;
     const local = this.local(id);
     this.revoked.set(local, true, until, now);
-    if (this.config.session.jwtRevocation) this.broadcast.publish('j', local, until);
+    // Sent before the caller answers (a sign-out's response), so other instances know about as soon.
+    const published = this.config.session.jwtRevocation ? this.broadcast.publish('j', local, until) : undefined;
     await this.store?.increment(`jwt-revoked:${id}`, until - now);
+    await published;
   }
 }

@@ -72,12 +72,15 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
     return keyedHash(this.key, kind, value);
   }
 
-  /** Tells the other instances (never waits, never throws: a failure is counted and logged). */
-  publish(kind: RevocationKind, key: string, until?: number): void {
-    if (!this.bus) return;
+  /**
+   * Tells the other instances. Never rejects (a failure is counted and logged); the promise, which
+   * callers may leave alone, settles once the message is sent.
+   */
+  publish(kind: RevocationKind, key: string, until?: number): Promise<void> {
+    if (!this.bus) return Promise.resolve();
     const payload = encodeMessage({ origin: this.origin, kind, key, until });
     this.counts.published++;
-    this.bus.publish(payload).catch(() => {
+    return this.bus.publish(payload).catch(() => {
       this.counts.publishFailures++;
       this.config.logger.warn('revocation_bus_publish_failed');
     });

@@ -221,7 +221,7 @@ export class SessionCache {
   /** Marks a revoked token or user hash here (not cached again for a moment) and tells the other instances. */
   private revokeEverywhere(kind: 's' | 'u', hash: string): void {
     this.revoked.set(`${kind}:${hash}`, true, Date.now() + REVOKED_NOT_CACHED_MS);
-    this.broadcast.publish(kind, hash);
+    void this.broadcast.publish(kind, hash);
   }
 
   /** Another instance revoked a token or a user (by hash): dropped from this cache, and not cached again for a moment. */
