@@ -12,12 +12,13 @@ import {
  */
 export interface RedisPubSubClient {
   publish(channel: string, message: string): Promise<unknown>;
-  duplicate(override?: Record<string, unknown>): RedisSubscriberConnection;
+  duplicate(): RedisSubscriberConnection;
 }
 
 /** The subscribing connection `duplicate()` returns (ioredis events: `ready`, `close`, `end`, `error`, `message`). */
 export interface RedisSubscriberConnection {
   subscribe(...channels: string[]): Promise<unknown>;
+  connect?(): Promise<unknown>;
   on(event: string, listener: (...args: never[]) => void): unknown;
   removeAllListeners(event?: string): unknown;
   disconnect(): void;
@@ -96,8 +97,9 @@ export class RedisRevocationBus implements RevocationBus {
   /** Opens the subscribing connection; `onFirst` runs once it first listens. */
   private open(onFirst?: () => void): void {
     if (this.closed) return;
-    // Connect now even when the app's client is lazy; ioredis then reconnects it by itself.
-    const subscriber = this.client.duplicate({ lazyConnect: false });
+    // A Redis or Cluster duplicate (no options: their `duplicate` signatures differ); ioredis then
+    // reconnects it by itself.
+    const subscriber = this.client.duplicate();
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: unknown) => {
       if (channel === this.channel) this.listener?.message(typeof message === 'string' ? message : String(message));
@@ -127,6 +129,8 @@ export class RedisRevocationBus implements RevocationBus {
     });
     // Errors show up as 'close' and reconnection; the message could hold the URL (credentials).
     subscriber.on('error', () => undefined);
+    // Connect now even when the app's client is lazy (`lazyConnect`).
+    if (subscriber.status === 'wait') subscriber.connect?.().catch(() => undefined);
   }
 
   private setConnected(connected: boolean): void {
