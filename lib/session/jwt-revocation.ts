@@ -10,6 +10,8 @@ import { RevocationBroadcast } from './revocation-broadcast.js';
 
 /** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
 export const JWT_REVOKED_MAX = 100_000;
+/** Keyed hashes of JWT ids remembered (with a revocation bus); all are forgotten when full. */
+const JWT_HASHES_MAX = 10_000;
 
 /**
  * The revoked JWT sessions of `session.jwtRevocation`: kept in this process (bounded) and, when
@@ -21,6 +23,8 @@ export const JWT_REVOKED_MAX = 100_000;
 export class JwtRevocation {
   /** Revoked ids (`sid:` or `jti:`) and when their tokens expire. */
   private readonly revoked = new ExpiringMap<string, true>(JWT_REVOKED_MAX);
+  /** With a revocation bus: the keyed hashes of recently checked ids. */
+  private readonly hashes = new Map<string, string>();
   /** The shared store revocations go to and every JWT read asks, or null (in-memory store). */
   private readonly store: RateLimitStore | null;
 
@@ -34,9 +38,19 @@ export class JwtRevocation {
       broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
   }
 
-  /** The key of `id` in the local list: the id itself, or with a revocation bus its keyed hash. */
+  /**
+   * The key of `id` in the local list: the id itself, or with a revocation bus its keyed hash
+   * (remembered: an HMAC costs microseconds, and a cached JWT is checked on every request).
+   */
   private local(id: string): string {
-    return this.broadcast.enabled ? this.broadcast.keyOf('j', id) : id;
+    if (!this.broadcast.enabled) return id;
+    let hash = this.hashes.get(id);
+    if (hash === undefined) {
+      if (this.hashes.size >= JWT_HASHES_MAX) this.hashes.clear();
+      hash = this.broadcast.keyOf('j', id);
+      this.hashes.set(id, hash);
+    }
+    return hash;
   }
 
   /**
