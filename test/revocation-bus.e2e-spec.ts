@@ -130,7 +130,8 @@ for (const [strategy, bus] of VARIANTS) {
       }
       if (bus === 'readme postgres') return { session, revocationBus: snippet.postgresBus };
       if (bus === 'redis') {
-        const client = new Redis(REDIS_URL);
+        // Named, so a test finds its subscriber connection; reconnects after 400 ms.
+        const client = new Redis(REDIS_URL, { connectionName: `${channel}-${redis.length}`, retryStrategy: () => 400 });
         redis.push(client);
         return { session: { ...session, revocationBus: new RedisRevocationBus(client, { channel }) } };
       }
@@ -199,6 +200,32 @@ for (const [strategy, bus] of VARIANTS) {
       // B itself refuses at once in every case.
       expect((await me(b, token)).status).toBe(401);
     });
+
+    if (strategy === 'database' && bus === 'redis') {
+      // promise: sessions.revocation-bus-failsafe
+      it("with A's bus connection killed, the sign-out on B is missed by A, and A refuses all the same", async () => {
+        const [a, b] = apps as [TestApp, TestApp];
+        const token = await signIn(new TestClient(a.url), 'dora');
+        expect((await me(a, token)).status).toBe(200);
+        expect((await me(b, token)).status).toBe(200);
+        const broadcast = a.app.get(RevocationBroadcast);
+        const before = broadcast.stats();
+        const list = (await redis[0]!.client('LIST')) as string;
+        const id = list
+          .split('\n')
+          .find((line) => line.includes(` name=${channel}-0 `) && / sub=[1-9]/.test(line))
+          ?.match(/^id=(\d+)/)?.[1];
+        await redis[0]!.client('KILL', 'ID', id!);
+        while (broadcast.stats().disconnects === before.disconnects) await new Promise((r) => setTimeout(r, 2));
+        expect(await b.app.get(AuthService).signOutEverywhere('user-dora')).toBe(1);
+        // Disconnected: the cache is not used, the database answers.
+        expect((await me(a, token)).status).toBe(401);
+        while (!broadcast.live) await new Promise((r) => setTimeout(r, 10));
+        // Subscribed again: the cache started empty, the missed revocation cannot be served stale.
+        expect((await me(a, token)).status).toBe(401);
+        expect(broadcast.stats()).toMatchObject({ disconnects: before.disconnects + 1, applied: before.applied });
+      });
+    }
 
     if (strategy === 'database' && bus !== 'none') {
       it("ending all of a user's sessions on B (signOutEverywhere) reaches A's cache within 1 s", async () => {
