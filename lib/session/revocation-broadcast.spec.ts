@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import { Test } from '@nestjs/testing';
 import { RedisRevocationBus } from '../bus/redis-revocation.bus.js';
+import { RevocationBus } from '../bus/revocation-bus.js';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { RevocationBroadcast } from './revocation-broadcast.js';
 import { connectRedis, REDIS_URL, redisAvailable } from '../../test/setup/redis.js';
 import { sessionParts, type SessionParts } from './fixtures/session.fixture.js';
 import { REVOKED_NOT_CACHED_MS, type CachedDb } from './session-cache.js';
@@ -33,6 +38,19 @@ async function until(check: () => boolean, ms = 5000): Promise<number> {
 const token = () => randomUUID().replace(/-/g, '') + randomUUID().replace(/-/g, '');
 
 describe('RevocationBroadcast without a bus (the default)', () => {
+  it('a provider that builds something else than a bus fails at bootstrap too', async () => {
+    const config = resolveConfig({ secret: 'a-secret-that-is-long-enough-0123456789', providers: [] }, {}, null, {});
+    await expect(
+      Test.createTestingModule({
+        providers: [
+          { provide: AUTH_CONFIG, useValue: config },
+          { provide: RevocationBus, useValue: { publish: () => undefined } },
+          RevocationBroadcast,
+        ],
+      }).compile(),
+    ).rejects.toThrow(/must have publish, subscribe and close/);
+  });
+
   it('is live, publishes nothing and keeps the cache as before', async () => {
     const parts = await sessionParts({ session: { strategy: 'database', cacheTtl: 60 } });
     expect(parts.broadcast.enabled).toBe(false);
