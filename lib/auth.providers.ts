@@ -20,6 +20,7 @@ import { ProviderTokens } from './flows/oauth/provider-tokens.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
+import { LogoutReplayMemory } from './flows/oauth/logout-replay.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -73,6 +74,7 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthLogout,
   OAuthProviders,
   BackchannelLogout,
+  LogoutReplayMemory,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

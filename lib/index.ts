@@ -204,3 +204,19 @@ export {
   type RedisRateLimitStoreOptions,
 } from './rate-limit/redis-rate-limit.store.js';
 export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';
+export { RevocationBus, type RevocationBusListener, type RevocationBusOption } from './bus/revocation-bus.js';
+export {
+  RedisRevocationBus,
+  type RedisPubSubClient,
+  type RedisSubscriberConnection,
+  type RedisRevocationBusOptions,
+} from './bus/redis-revocation.bus.js';
+export {
+  PostgresRevocationBus,
+  type PgListenClient,
+  type PgPoolLike,
+  type PostgresBusConnection,
+  type PostgresDataSourceLike,
+  type PostgresRevocationBusOptions,
+} from './bus/postgres-revocation.bus.js';
+export { RevocationBroadcast, type RevocationBusStats } from './session/revocation-broadcast.js';

@@ -60,6 +60,11 @@ const LISTED = [
   'MemoryRateLimitStore',
   'RedisRateLimitStore',
   'RateLimiterService',
+  // several instances: revocations between them
+  'RevocationBus',
+  'RedisRevocationBus',
+  'PostgresRevocationBus',
+  'RevocationBroadcast',
 ];
 
 /** Every value `nestjs-auth/typeorm` exports: TypeORM is an optional peer, so the main entry has none of them. */

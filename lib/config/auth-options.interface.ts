@@ -10,6 +10,7 @@ import type { Awaitable, JWT, Theme } from '../types/common.types.js';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import type { RevocationBus, RevocationBusOption } from '../bus/revocation-bus.js';
 import type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
 
 export type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
@@ -31,9 +32,17 @@ export interface SessionOptions {
   /**
    * Database strategy: keep a looked-up session in memory for this many seconds, so the guard does
    * not query the database on every request. A revoked session may then be accepted for up to this
-   * long on other instances (sign-out on the same instance evicts at once). @default 0 (off)
+   * long on other instances (sign-out on the same instance evicts at once), unless a
+   * `revocationBus` tells them. @default 0 (off)
    */
   cacheTtl?: number;
+  /**
+   * Several instances: revocations reach the other instances' session caches within a second
+   * (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`); while it is not
+   * subscribed, the database session cache is bypassed. Or the `revocationBus` setting (not both).
+   * @default none: revocations reach this instance's cache only
+   */
+  revocationBus?: RevocationBus;
   /**
    * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
    * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
@@ -247,6 +256,11 @@ export interface AuthModuleExtras {
    * `rateLimit.store`. @default `rateLimit.store`, else a `MemoryRateLimitStore` per process
    */
   rateLimitStore?: RateLimitStoreOption;
+  /**
+   * The revocation bus as a provider (see {@link RevocationBusOption}); replaces
+   * `session.revocationBus`. @default `session.revocationBus`, else none
+   */
+  revocationBus?: RevocationBusOption;
 }
 
 /**

@@ -29,6 +29,7 @@ const EXTRA_KEYS = Object.keys({
   dataSource: 0,
   globalGuard: 0,
   rateLimitStore: 0,
+  revocationBus: 0,
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**

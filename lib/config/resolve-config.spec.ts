@@ -212,7 +212,9 @@ describe('unknown option keys', () => {
 
   it('lists the known keys when nothing is close', () => {
     expect(problemsWith({ secret: SECRET, providers: [], frobnicate: 1 })).toEqual([
-      expect.stringMatching(/unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore\./),
+      expect.stringMatching(
+        /unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore, revocationBus\./,
+      ),
     ]);
   });
 

@@ -7,6 +7,7 @@ import { AUTH_DEFAULTS, defaultCallbacks, defaultSessionToken } from './defaults
 import { createLogger } from './logger.js';
 import { optionKeyProblems } from './option-keys.js';
 import { resolveProviders } from './resolve-providers.js';
+import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
 import { isHttpUrl, nonNegativeNumber, positiveNumber } from './value-checks.js';
 
@@ -115,6 +116,7 @@ export function resolveConfig(
       '`rateLimit.store` and `rateLimitStore` are both set: give the rate-limit store once (`rateLimitStore` to have Nest build it).',
     );
   }
+  problems.push(...revocationBusProblems(session.revocationBus, extras.revocationBus));
   if (!hasAdapter && strategy === 'database' && session.strategy === 'database') {
     problems.push(
       "session.strategy is 'database' but no adapter is available: configure a TypeORM data source (TypeOrmModule.forRoot with autoLoadEntities) or pass `adapter`.",

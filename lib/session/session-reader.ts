@@ -163,7 +163,8 @@ export class SessionReader {
       const result = await this.store.find(raw, now);
       if (result.status === 'failed') return { status: 'invalid', clearCookies: [] };
       if (result.status !== 'found') {
-        this.cache.forgetDb(raw);
+        // The row is gone: every instance will find out from the store; nothing to broadcast.
+        this.cache.dropDb(raw);
         return {
           status: result.status === 'expired' ? 'expired' : 'invalid',
           clearCookies: this.codec.clearFor(lookup, bearer),

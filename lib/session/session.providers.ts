@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { JwtRevocation } from './jwt-revocation.js';
+import { RevocationBroadcast } from './revocation-broadcast.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
 import { SessionDevices } from './session-devices.js';
@@ -12,6 +13,7 @@ import { SessionService } from './session.service.js';
 /** The injectables of sessions: the `SessionService` facade and its parts. */
 export const SESSION_SERVICES: Provider[] = [
   SessionCodec,
+  RevocationBroadcast,
   JwtRevocation,
   SessionCache,
   SessionDevices,

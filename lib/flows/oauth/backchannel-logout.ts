@@ -16,8 +16,8 @@ import {
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
-import { ExpiringMap } from '../../util/expiring-map.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
+import { LogoutReplayMemory } from './logout-replay.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthProviders } from './oauth-providers.js';
 import { describe } from './oauth-errors.js';
@@ -35,14 +35,13 @@ const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
  * `POST {basePath}/backchannel-logout/:provider` (OpenID Connect Back-Channel Logout 1.0): the
  * provider tells the app that a user signed out there. The logout token is verified (signature by
  * the provider's JWKS, `iss`, `aud`, `iat` within {@link LOGOUT_TOKEN_MAX_AGE_S}, `exp` if present,
- * the back-channel `events` claim, no `nonce`, a `sub`, a `jti` not seen before in this process,
+ * the back-channel `events` claim, no `nonce`, a `sub`, a `jti` not seen before (in this process, and
+ * in `rateLimit.store` when it is shared),
  * `typ` `logout+jwt` when typed) and every database session of the user of that provider account
  * ends. Only providers with `backchannelLogout: true`.
  */
 @Injectable()
 export class BackchannelLogout {
-  private readonly seen = new ExpiringMap<string, true>(50_000);
-
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
@@ -50,6 +49,7 @@ export class BackchannelLogout {
     private readonly idTokens: IdTokenVerifier,
     private readonly sessions: SessionService,
     private readonly providers: OAuthProviders,
+    private readonly replays: LogoutReplayMemory,
   ) {}
 
   async logout(ctx: ProviderContext): Promise<AuthResponse> {
@@ -73,10 +73,19 @@ export class BackchannelLogout {
         'Back-channel logout needs an adapter with getAccount and deleteSessionsByUserId (TypeOrmAdapter, MemoryAdapter).',
       );
     // Replays are refused only once the token is otherwise valid (a forged one cannot burn a jti).
-    const now = Date.now();
     const key = createHash('sha256').update(`${p.id}\0${jti}`).digest('base64url');
-    if (!this.seen.remember(key, true, now + (LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_SKEW_S) * 1000, now))
-      throw new LogoutTokenError('Replay', 'This logout token was already used.');
+    let first: boolean;
+    try {
+      first = await this.replays.firstUse(key, (LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_SKEW_S) * 1000);
+    } catch (error) {
+      this.config.logger.error(
+        new LogoutTokenError('Replay', 'The shared store did not answer; the logout token was not used.', {
+          cause: error,
+        }),
+      );
+      throw new LogoutTokenError('Replay', 'The logout token could not be checked for replays; send it again.');
+    }
+    if (!first) throw new LogoutTokenError('Replay', 'This logout token was already used.');
 
     const account = await this.adapters.require('getAccount').getAccount(sub, p.id);
     if (account) {
