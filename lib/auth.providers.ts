@@ -17,6 +17,8 @@ import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { SessionProviderTokens } from './flows/oauth/session-provider-tokens.js';
+import { TokenRefresh } from './flows/oauth/token-refresh.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
@@ -66,6 +68,8 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthTokenExchange,
   IdTokenVerifier,
   ProviderTokens,
+  TokenRefresh,
+  SessionProviderTokens,
   OAuthLogout,
   OAuthProviders,
   BackchannelLogout,

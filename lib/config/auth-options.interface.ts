@@ -48,6 +48,14 @@ export interface SessionOptions {
    * @default false
    */
   hashTokens?: boolean;
+  /**
+   * JWT strategy: keep the provider's access token, refresh token and expiry of an OAuth/OIDC
+   * sign-in in the session JWT (claim `providerTokens`, encrypted with the session), so
+   * `AuthService.getAccessToken(request, provider)` and `@ProviderAccessToken()` can hand them out
+   * and refresh them without a database; a refresh rewrites the session cookie. The ID token is not
+   * kept (cookie size). Not with the database strategy (tokens live on the accounts). @default false
+   */
+  tokens?: boolean;
 }
 
 /** Options of the JWT session codec. */

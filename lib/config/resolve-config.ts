@@ -61,10 +61,15 @@ export function resolveConfig(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
-  for (const flag of ['jwtRevocation', 'hashTokens'] as const) {
+  for (const flag of ['jwtRevocation', 'hashTokens', 'tokens'] as const) {
     if (session[flag] !== undefined && typeof session[flag] !== 'boolean') {
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
     }
+  }
+  if (session.tokens === true && strategy !== 'jwt') {
+    problems.push(
+      "session.tokens keeps provider tokens in the JWT session: use it with session.strategy 'jwt' (with database sessions the tokens are on the accounts, for AuthService.getAccessToken).",
+    );
   }
   if (strategy === 'database')
     requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
@@ -127,6 +132,7 @@ export function resolveConfig(
       cacheTtl,
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
+      tokens: session.tokens === true,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },

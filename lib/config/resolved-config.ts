@@ -33,6 +33,8 @@ export interface ResolvedAuthConfig {
     cacheTtl: number;
     jwtRevocation: boolean;
     hashTokens: boolean;
+    /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
+    tokens: boolean;
   };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;

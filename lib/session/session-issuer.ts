@@ -13,6 +13,7 @@ import { SessionCodec } from './session-codec.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
+import { PROVIDER_TOKENS_CLAIM, sessionTokensOf } from './session-tokens.js';
 
 /**
  * Starts, rolls and ends sessions, and writes their cookies: a new session on every sign-in, the
@@ -50,6 +51,9 @@ export class SessionIssuer {
       };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
+      // `session.tokens`: the provider's tokens ride in the (encrypted) session, for getAccessToken.
+      const tokens = this.config.session.tokens ? sessionTokensOf(details.account) : undefined;
+      if (tokens && details.account) defaults[PROVIDER_TOKENS_CLAIM] = { [details.account.provider]: tokens };
       const token = await this.config.callbacks.jwt({
         token: defaults,
         user,
@@ -123,6 +127,20 @@ export class SessionIssuer {
       : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
     this.emit('session', { session });
     return { json: session, cookies };
+  }
+
+  /**
+   * The cookies of a JWT session re-issued with new claims (`session.tokens` after a refresh): the
+   * same session, a new expiry (as the `/session` route rolls it), chunked like every session cookie.
+   */
+  async reissueJwt(
+    lookup: { cookies: Record<string, string>; secure: boolean },
+    token: JWT,
+  ): Promise<ResponseCookie[]> {
+    const cookie = this.codec.cookiesFor(lookup.secure).sessionToken;
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const value = await this.codec.encode(lookup.secure, token);
+    return writeSessionCookie(lookup.cookies, cookie.name, value, { ...cookie.options, expires });
   }
 
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */

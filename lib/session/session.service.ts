@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CookiesOptions } from '../config/auth-options.interface.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
-import type { Account, Profile, User } from '../types/common.types.js';
+import type { Account, JWT, Profile, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
@@ -67,6 +67,11 @@ export class SessionService {
   /** `GET /session` and `POST /session` (update): the session as JSON, with the cookie rolled. */
   sessionRoute(ctx: RequestContext, update?: { data: unknown }): Promise<AuthResponse> {
     return this.issuer.sessionRoute(ctx, update);
+  }
+
+  /** The cookies of a JWT session re-issued with new claims (`session.tokens` after a refresh). */
+  reissueJwt(lookup: { cookies: Record<string, string>; secure: boolean }, token: JWT): Promise<ResponseCookie[]> {
+    return this.issuer.reissueJwt(lookup, token);
   }
 
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */
