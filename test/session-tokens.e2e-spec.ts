@@ -53,7 +53,7 @@ beforeAll(async () => {
       providers: [opProvider(op, 'idp', clientId)],
       events: { refreshTokenError: (message) => void events.push(message) },
       debug: true,
-      logger: { debug: log, log, warn: log, error: log },
+      logger: { debug: log, warn: log, error: log },
     },
     controllers: [ApiController],
   });
