@@ -132,6 +132,7 @@ describe('session.tokens: provider tokens in the JWT session', () => {
   });
 
   it('50 concurrent guarded requests of one expired session make one refresh and get one rewritten cookie', async () => {
+    // promise: provider-tokens.session-refresh-once
     const client = new TestClient(app.url);
     await signInThroughOp(app, client, 'idp');
     const { before: old, cookie: oldCookie } = await rewrite(client, {
@@ -179,6 +180,7 @@ describe('session.tokens: provider tokens in the JWT session', () => {
   });
 
   it('invalid_grant drops the tokens from the session, fires refreshTokenError and answers 403', async () => {
+    // promise: provider-tokens.session-invalid-grant
     const client = new TestClient(app.url);
     await signInThroughOp(app, client, 'idp');
     await rewrite(client, {
