@@ -18,6 +18,7 @@ export type {
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
   AccountTokensAdapter,
+  PrivateAccountTokensAdapter,
   AccountTokens,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';

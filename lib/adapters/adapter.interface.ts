@@ -206,3 +206,13 @@ export function isDate(value: any): any {
   const parsed = new Date(value);
   return !Number.isNaN(parsed.getTime()) && /^\d{4}-\d{2}-\d{2}/.test(value);
 }
+
+/**
+ * An adapter that says whether its accounts' token columns are read by this library alone (its own
+ * default tables) or possibly by others (an Auth.js app sharing the tables, a third-party schema).
+ * `encryptAccountTokens` defaults to on when it is `true`. `TypeOrmAdapter` says `true` without a
+ * `schema` preset, `false` with one.
+ */
+export interface PrivateAccountTokensAdapter {
+  readonly privateAccountTokens: boolean;
+}

@@ -185,7 +185,9 @@ export interface AuthModuleOptions {
   /**
    * Store the accounts' `access_token`, `refresh_token` and `id_token` encrypted (AES-256-GCM, key
    * derived from the secret; with a secret list the first encrypts and any decrypts). Rows written
-   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext. @default false
+   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext.
+   * @default true with `TypeOrmAdapter`'s own tables (no `schema` preset); false with an Auth.js
+   *   `schema` preset, `MemoryAdapter` and other adapters
    */
   encryptAccountTokens?: boolean;
   /**

@@ -113,6 +113,9 @@ export function resolveConfig(
     );
   }
 
+  if (options.encryptAccountTokens !== undefined && typeof options.encryptAccountTokens !== 'boolean') {
+    problems.push(`encryptAccountTokens must be true or false, not ${JSON.stringify(options.encryptAccountTokens)}.`);
+  }
   if (options.rpc !== undefined && options.rpc !== 'token' && options.rpc !== 'skip') {
     problems.push(`rpc must be 'token' or 'skip', not ${JSON.stringify(options.rpc)}.`);
   }
@@ -153,7 +156,7 @@ export function resolveConfig(
     url,
     redirectProxyUrl,
     debug,
-    encryptAccountTokens: options.encryptAccountTokens === true,
+    encryptAccountTokens: options.encryptAccountTokens,
     rpc: options.rpc ?? 'token',
     logger: createLogger(options.logger, debug),
     hasAdapter,

@@ -9,6 +9,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  PrivateAccountTokensAdapter,
   VerificationToken,
 } from '../adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
@@ -41,11 +42,15 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, OnModuleInit {
+export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, PrivateAccountTokensAdapter, OnModuleInit {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
   readonly schema?: ResolvedAuthSchema;
+  /** Own tables (no Auth.js `schema` preset): `encryptAccountTokens` defaults to on. */
+  get privateAccountTokens(): boolean {
+    return !this.schema;
+  }
   private readonly queries: TypeOrmQueries;
   private readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
