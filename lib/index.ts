@@ -20,6 +20,9 @@ export type {
   AccountTokensAdapter,
   PrivateAccountTokensAdapter,
   AccountTokens,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
+  SessionListingAdapter,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 
@@ -37,7 +40,15 @@ export { MemoryAdapter } from './adapters/memory.adapter.js';
 // ---- sessions, guard, decorators, services ----
 export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/auth.guard.js';
 export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
-export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
+export {
+  Public,
+  IS_PUBLIC_KEY,
+  SkipSessionCache,
+  SKIP_SESSION_CACHE_KEY,
+  RequireRecentSignIn,
+  REQUIRE_RECENT_SIGN_IN_KEY,
+} from './core/public.decorator.js';
+export { assertRecentSignIn } from './session/recent-sign-in.js';
 export { AuthService } from './guard/auth.service.js';
 export {
   graphqlContext,

@@ -26,6 +26,9 @@ const LISTED = [
   'IS_PUBLIC_KEY',
   'SkipSessionCache',
   'SKIP_SESSION_CACHE_KEY',
+  'RequireRecentSignIn',
+  'REQUIRE_RECENT_SIGN_IN_KEY',
+  'assertRecentSignIn',
   'AUTH_DEFAULTS',
   // storage
   'Adapter',

@@ -11,6 +11,8 @@ runAdapterConformanceTests({
     'deleteVerificationTokensByIdentifier',
     'listAccountsByUserId',
     'updateAccountTokens',
+    'updateAuthenticatorName',
+    'deleteAuthenticator',
   ],
 });
 

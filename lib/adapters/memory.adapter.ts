@@ -8,6 +8,7 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  PasskeyNamesAdapter,
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
@@ -38,7 +39,7 @@ import {
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter, AccountTokensAdapter {
+export class MemoryAdapter implements Adapter, AccountTokensAdapter, PasskeyNamesAdapter {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
@@ -228,6 +229,8 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     const stored: AdapterAuthenticator = {
       ...copy(definedOnly(authenticator)),
       transports: authenticator.transports ?? null,
+      name: authenticator.name ?? null,
+      lastUsedAt: authenticator.lastUsedAt ?? null,
     };
     this.authenticators.set(stored.credentialID, stored);
     return copy(stored);
@@ -254,8 +257,23 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
         'The authenticator was used concurrently: its counter changed since it was read.',
       );
     }
-    const next: AdapterAuthenticator = { ...current, counter: newCounter };
+    // The same write records when the passkey was last used (beyond SPEC).
+    const next: AdapterAuthenticator = { ...current, counter: newCounter, lastUsedAt: new Date() };
     this.authenticators.set(credentialID, next);
     return copy(next);
+  }
+
+  /** Sets or clears the authenticator's name (beyond SPEC: `PasskeyNamesAdapter`). */
+  async updateAuthenticatorName(credentialID: string, name: string | null): Promise<AdapterAuthenticator | null> {
+    const current = this.authenticators.get(credentialID);
+    if (!current) return null;
+    const next: AdapterAuthenticator = { ...current, name };
+    this.authenticators.set(credentialID, next);
+    return copy(next);
+  }
+
+  /** Deletes the authenticator (beyond SPEC: `PasskeyNamesAdapter`). */
+  async deleteAuthenticator(credentialID: string): Promise<boolean> {
+    return this.authenticators.delete(credentialID);
   }
 }

@@ -147,6 +147,17 @@ export type RateLimitStoreOption =
   | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
   | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
 
+/** Account and session management. */
+export interface AccountOptions {
+  /**
+   * Seconds since the last sign-in within which a sensitive action is allowed without signing in
+   * again (`@RequireRecentSignIn()`, `AuthService.requireRecentSignIn`, and every account change
+   * that asks for it: ending other sessions, unlinking, deleting the account, changing the email or
+   * password, renaming or removing a passkey). @default 600 (10 minutes)
+   */
+  recentSignInMaxAge?: number;
+}
+
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
 export interface AuthModuleOptions {
   /**
@@ -200,6 +211,8 @@ export interface AuthModuleOptions {
   /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
   logger?: Partial<LoggerInstance>;
   /** Where brute-force counters (credentials lockout, email sends) are kept. */
+  /** Account and session management (the recent sign-in window). */
+  account?: AccountOptions;
   rateLimit?: {
     /**
      * The counters' store. Give several instances of the app one shared store (e.g.

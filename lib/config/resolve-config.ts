@@ -74,6 +74,16 @@ export function resolveConfig(
   if (strategy === 'database')
     requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
+  // ---- account ----
+  const account = options.account ?? {};
+  if (typeof account !== 'object' || account === null) problems.push('account must be an object.');
+  const recentSignInMaxAge = positiveNumber(
+    (account as { recentSignInMaxAge?: unknown }).recentSignInMaxAge,
+    AUTH_DEFAULTS.recentSignInMaxAge,
+    'account.recentSignInMaxAge',
+    problems,
+  );
+
   // ---- providers ----
   const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, problems);
 
@@ -138,6 +148,7 @@ export function resolveConfig(
       tokens: session.tokens === true,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
+    account: { recentSignInMaxAge },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
     callbacks: { ...defaultCallbacks, ...(options.callbacks ?? {}) },
     events: options.events ?? {},

@@ -36,6 +36,11 @@ export interface ResolvedAuthConfig {
     /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
     tokens: boolean;
   };
+  /** Account and session management. */
+  account: {
+    /** Seconds a sign-in counts as recent (`account.recentSignInMaxAge`). */
+    recentSignInMaxAge: number;
+  };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;

@@ -200,10 +200,25 @@ export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
 }
 
+/**
+ * The action needs a recent sign-in (`@RequireRecentSignIn()`, `account.recentSignInMaxAge`): the
+ * user signed in longer ago than the window allows, or when is unknown. Sign in again, then retry.
+ */
+export class ReauthenticationRequired extends SignInError {
+  static override readonly type = 'ReauthenticationRequired';
+  constructor(
+    /** The window the action asked for, in seconds. */
+    readonly maxAge: number,
+    message = `This action needs a sign-in within the last ${maxAge} seconds: sign in again, then retry.`,
+  ) {
+    super(message);
+  }
+}
+
 // ---- the guard -----------------------------------------------------------------------------------
 
 /** Reasons the guard refuses a request (the `type` of its 401 body). */
-export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession';
+export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession' | 'ReauthenticationRequired';
 
 /**
  * Types safe to show to the client as-is; every other error is shown as `Configuration` (server
@@ -228,6 +243,7 @@ const CLIENT_SAFE = new Set<string>([
   MissingAdapterMethods.type,
   OAuthSignInError.type,
   OAuthProfileParseError.type,
+  ReauthenticationRequired.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

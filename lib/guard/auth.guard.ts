@@ -15,7 +15,8 @@ import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
-import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import { isRecentSignIn } from '../session/recent-sign-in.js';
 import { contextRefusal, contextSource, loadContextException, setContextUser } from './guard-context.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
@@ -52,14 +53,25 @@ interface RoutePolicy {
   public: boolean;
   /** `@SkipSessionCache()` */
   uncached: boolean;
+  /** `@RequireRecentSignIn()`: the window in seconds, or undefined. */
+  recentSignIn: number | undefined;
 }
 
 const FRESH = Object.freeze({ fresh: true });
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
+
+/** The window of `@RequireRecentSignIn(seconds?)` metadata: its seconds, the default for `true`, else none. */
+function recentWindow(value: number | boolean | undefined, fallback: number): number | undefined {
+  if (typeof value === 'number') return value;
+  return value === true ? fallback : undefined;
+}
 
 const MESSAGES: Record<GuardRejection, string> = {
   SessionRequired: 'Sign in to access this resource.',
   SessionExpired: 'Your session has expired. Sign in again.',
   InvalidSession: 'The session is invalid or was revoked. Sign in again.',
+  ReauthenticationRequired: 'This action needs a recent sign-in. Sign in again, then retry.',
 };
 
 /**
@@ -92,12 +104,13 @@ export class AuthGuard implements CanActivate {
     if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = sessionLookupOf(req, this.config);
-    if (this.policy(context).uncached) return this.readAndDecide(context, req, lookup, FRESH);
+    const policy = this.policy(context);
+    if (policy.uncached) return this.readAndDecide(context, req, lookup, FRESH, policy);
     // A cache hit, a JWT the default decoder reads, or no token at all is decided without a
     // promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
-    if (known) return this.decide(context, req, known);
-    return this.readAndDecide(context, req, lookup, undefined);
+    if (known) return this.decide(context, req, known, policy);
+    return this.readAndDecide(context, req, lookup, undefined, policy);
   }
 
   /** The asynchronous read (database lookup, custom callbacks), then the decision; no closures. */
@@ -106,6 +119,7 @@ export class AuthGuard implements CanActivate {
     req: AuthenticatedRequest,
     lookup: SessionLookup,
     options: { fresh?: boolean } | undefined,
+    policy: RoutePolicy,
   ): Promise<boolean> {
     let state: SessionState;
     try {
@@ -113,7 +127,7 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       return this.failed(context, error);
     }
-    return this.decide(context, req, state);
+    return this.decide(context, req, state, policy);
   }
 
   /**
@@ -130,17 +144,17 @@ export class AuthGuard implements CanActivate {
     setContextUser(context, holder, undefined);
     const http = sessionLookupOf(request as Request, this.config);
     const lookup: SessionLookup = { ...http, authorization: authorization ?? http.authorization };
+    const policy = this.policy(context);
     const admit = (state: SessionState) => {
-      if (state.status !== 'active') return this.decide(context, request as AuthenticatedRequest, state);
+      if (state.status !== 'active') return this.decide(context, request as AuthenticatedRequest, state, policy);
+      if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, true);
       setContextUser(context, holder, state.user);
       sessionsByRequest.set(holder, state.session);
       return true;
     };
-    const known = this.policy(context).uncached ? undefined : this.sessions.readCached(lookup);
+    const known = policy.uncached ? undefined : this.sessions.readCached(lookup);
     if (known) return admit(known);
-    return this.sessions
-      .read(lookup, { fresh: this.policy(context).uncached })
-      .then(admit, (error) => this.failed(context, error));
+    return this.sessions.read(lookup, { fresh: policy.uncached }).then(admit, (error) => this.failed(context, error));
   }
 
   /**
@@ -156,8 +170,14 @@ export class AuthGuard implements CanActivate {
   }
 
   /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */
-  private decide(context: ExecutionContext, req: AuthenticatedRequest, state: SessionState): boolean {
+  private decide(
+    context: ExecutionContext,
+    req: AuthenticatedRequest,
+    state: SessionState,
+    policy: RoutePolicy,
+  ): boolean | Promise<boolean> {
     if (state.status === 'active') {
+      if (policy.recentSignIn !== undefined) return this.checkRecent(context, req, state, policy.recentSignIn, false);
       req.user = state.user;
       sessionsByRequest.set(req, state.session);
       if (this.keepResponses) {
@@ -171,6 +191,37 @@ export class AuthGuard implements CanActivate {
       context,
       state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession',
     );
+  }
+
+  /**
+   * `@RequireRecentSignIn()`: lets an active session in only when its user signed in within
+   * `seconds` (a database session's sign-in time is looked up once, then cached with it); refuses
+   * it as `ReauthenticationRequired` otherwise, an unknown time included.
+   */
+  private checkRecent(
+    context: ExecutionContext,
+    holder: object,
+    state: ActiveState,
+    seconds: number,
+    other: boolean,
+  ): boolean | Promise<boolean> {
+    const admit = (signedInAt: Date | null): boolean => {
+      if (!isRecentSignIn(signedInAt, seconds, Date.now()))
+        return this.handleUnauthenticated(context, 'ReauthenticationRequired');
+      if (other) setContextUser(context, holder, state.user);
+      else (holder as AuthenticatedRequest).user = state.user;
+      sessionsByRequest.set(holder, state.session);
+      return true;
+    };
+    let signedInAt: ReturnType<SessionService['signedInAt']>;
+    try {
+      signedInAt = this.sessions.signedInAt(state);
+    } catch (error) {
+      return this.failed(context, error);
+    }
+    return signedInAt instanceof Promise
+      ? signedInAt.then(admit, (error) => this.failed(context, error))
+      : admit(signedInAt);
   }
 
   /** True for routes marked `@Public()` (handler first, then controller). */
@@ -190,6 +241,10 @@ export class AuthGuard implements CanActivate {
     const policy: RoutePolicy = {
       public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
       uncached: this.reflector.getAllAndOverride<boolean>(SKIP_SESSION_CACHE_KEY, targets) === true,
+      recentSignIn: recentWindow(
+        this.reflector.getAllAndOverride<number | boolean | undefined>(REQUIRE_RECENT_SIGN_IN_KEY, targets),
+        this.config.account.recentSignInMaxAge,
+      ),
     };
     if (typeof handler === 'function') {
       if (byController) byController.set(controller, policy);

@@ -13,6 +13,7 @@ import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 import { SessionProviderTokens } from '../flows/oauth/session-provider-tokens.js';
 import { providerTokensOf } from '../session/session-tokens.js';
 import { requestResponse } from './auth.guard.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -88,6 +89,20 @@ export class AuthService {
   ): Promise<{ user: AuthUser; session: Session } | null> {
     const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * Throws `ReauthenticationRequired` unless the request's user signed in within `seconds` (default
+   * `account.recentSignInMaxAge`, 600): call it before a sensitive change. A request without a
+   * session, or whose sign-in time is unknown (an old JWT, a sessions table without `createdAt`),
+   * is refused the same way: the answer is always "sign in again". The route decorator
+   * `@RequireRecentSignIn()` does the same in the guard.
+   */
+  async requireRecentSignIn(request: HttpRequestLike, seconds?: number): Promise<void> {
+    const maxAge = seconds ?? this.config.account.recentSignInMaxAge;
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    assertRecentSignIn(signedInAt, maxAge);
   }
 
   /**

@@ -23,6 +23,7 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
   SessionRequired: 'Please sign in to continue.',
   SessionExpired: 'Your session has ended. Please sign in again to continue.',
   InvalidSession: 'Please sign in again to continue.',
+  ReauthenticationRequired: 'For your security, please sign in again to continue.',
   RateLimited: 'Too many attempts. Wait a few minutes, then try again.',
   MissingCSRF: 'The form expired or was sent from another page. Please try again.',
   InvalidCheck: 'The sign-in took too long or was started in another tab. Please start again.',
@@ -37,7 +38,12 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
  * `?error=` types that are not failures: the user only has to sign in. Shown as a neutral notice
  * (`role="status"`), not as an error.
  */
-export const NOTICE_TYPES = new Set(['SessionRequired', 'SessionExpired', 'InvalidSession']);
+export const NOTICE_TYPES = new Set([
+  'SessionRequired',
+  'SessionExpired',
+  'InvalidSession',
+  'ReauthenticationRequired',
+]);
 
 /** Every `?error=` type the sign-in page has its own sentence for (the rest get a generic one). */
 export function signInErrorTypes(): string[] {

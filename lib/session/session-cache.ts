@@ -18,6 +18,8 @@ export interface CachedJwt {
   user?: AuthUser;
   /** With `session.jwtRevocation`: the id the token is revoked by. */
   revocationId?: string;
+  /** The token's `auth_time` (when the user signed in), or null. */
+  signedInAt: Date | null;
 }
 
 /** A looked-up database session, served from memory until `until` (`session.cacheTtl`). */
@@ -27,6 +29,8 @@ export interface CachedDb {
   until: number;
   /** What the default `session` callback makes of it; absent with a custom callback. */
   shaped?: { user: AuthUser; session: Session };
+  /** The session's `createdAt`, once a recent sign-in check looked it up (it never changes). */
+  signedInAt?: Date | null;
 }
 
 /** Decoded JWTs kept at most; the oldest goes when full. */
@@ -92,6 +96,7 @@ export class SessionCache {
       stored: cached.session,
       sessionToken: raw,
       bearer,
+      signedInAt: cached.signedInAt,
     };
   }
 
@@ -107,6 +112,7 @@ export class SessionCache {
       token: cached.token,
       sessionToken: raw,
       bearer,
+      signedInAt: cached.signedInAt,
     };
   }
 

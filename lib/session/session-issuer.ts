@@ -8,6 +8,7 @@ import { EventError, SessionTokenError, SignOutError } from '../errors/auth.erro
 import type { Account, JWT, Profile, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { JwtRevocation } from './jwt-revocation.js';
+import { SIGNED_IN_AT_CLAIM } from './recent-sign-in.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
@@ -48,6 +49,9 @@ export class SessionIssuer {
         email: user.email ?? null,
         picture: user.image ?? null,
         sub: user.id,
+        // When the user signed in (OpenID Connect's claim name), kept when the cookie is re-issued:
+        // what a recent sign-in check reads.
+        [SIGNED_IN_AT_CLAIM]: Math.floor(Date.now() / 1000),
       };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();

@@ -9,6 +9,7 @@ import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
 import { DatabaseSessionStore, type StoredSession } from './session-store.js';
+import { signedInAtOfToken } from './recent-sign-in.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
 
 /**
@@ -78,7 +79,12 @@ export class SessionReader {
 
   /** The cache entry of a decoded JWT: with its shaped user under the default callbacks. */
   private entryOf(token: JWT, expMs: number): CachedJwt {
-    const cached: CachedJwt = { token, expMs, expires: new Date(expMs).toISOString() };
+    const cached: CachedJwt = {
+      token,
+      expMs,
+      expires: new Date(expMs).toISOString(),
+      signedInAt: signedInAtOfToken(token),
+    };
     if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
     if (this.cache.shapes) {
       cached.user = {
@@ -132,7 +138,8 @@ export class SessionReader {
       ...(session.user ?? {}),
       id: String((session.user as User | undefined)?.id ?? shaped.sub ?? ''),
     } as AuthUser;
-    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
+    const { signedInAt } = cached;
+    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer, signedInAt };
   }
 
   /** Reads a database session: one `getSessionAndUser` (none within `session.cacheTtl`), then the `session` callback. */
@@ -175,6 +182,7 @@ export class SessionReader {
     } as AuthUser;
     if (ttl > 0 && found !== cached) {
       const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, expiresMs) };
+      if (cached?.signedInAt !== undefined) entry.signedInAt = cached.signedInAt;
       if (this.cache.shapes) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
       this.cache.keepDb(raw, entry);
     }
@@ -186,6 +194,7 @@ export class SessionReader {
       stored: found.session,
       sessionToken: raw,
       bearer,
+      signedInAt: cached?.signedInAt,
     };
   }
 }

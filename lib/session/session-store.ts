@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import type { AdapterSession, AdapterUser, SessionListingAdapter } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
@@ -76,6 +76,20 @@ export class DatabaseSessionStore {
   /** Deletes a session by its raw token; returns what the adapter returns (the deleted session, if it says). */
   async delete(raw: string): Promise<AdapterSession | null | undefined | void> {
     return await this.adapters.require('deleteSession').deleteSession(this.storedToken(raw));
+  }
+
+  /**
+   * When a database session was created (its user signed in), from the adapter's
+   * `listSessionsByUserId`; `null` when the adapter cannot say (no such method, no `createdAt`
+   * column, the session is gone). Throws when the adapter fails.
+   */
+  async signedInAt(raw: string, userId: string): Promise<Date | null> {
+    const adapter = this.adapters.raw as Partial<SessionListingAdapter> | null;
+    if (typeof adapter?.listSessionsByUserId !== 'function') return null;
+    const stored = this.storedToken(raw);
+    const rows = await adapter.listSessionsByUserId(userId);
+    const row = Array.isArray(rows) ? rows.find((r) => r?.sessionToken === stored && r.userId === userId) : undefined;
+    return row && dateMs(row.createdAt) !== undefined ? row.createdAt! : null;
   }
 
   /** What the store keys a database session by: the token, or with `session.hashTokens` its SHA-256. */

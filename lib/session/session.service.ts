@@ -8,6 +8,7 @@ import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
 import { SessionIssuer } from './session-issuer.js';
 import { SessionReader } from './session-reader.js';
+import { DatabaseSessionStore } from './session-store.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
 
 export type { AuthUser, SessionLookup, SessionState } from './session.types.js';
@@ -26,6 +27,7 @@ export class SessionService {
     private readonly reader: SessionReader,
     private readonly issuer: SessionIssuer,
     private readonly cache: SessionCache,
+    private readonly store: DatabaseSessionStore,
   ) {}
 
   /** The cookie names and options for a request. */
@@ -85,6 +87,22 @@ export class SessionService {
    */
   revoke(sessionToken: string): Promise<void> {
     return this.issuer.revoke(sessionToken);
+  }
+
+  /**
+   * When the user of an active session signed in (see `SessionState.signedInAt`): a JWT's claim, or
+   * a database session's `createdAt`, looked up once per session (one `listSessionsByUserId`) and
+   * remembered with the cached session. `null` when unknown; throws when the adapter fails.
+   */
+  signedInAt(state: Extract<SessionState, { status: 'active' }>): Date | null | Promise<Date | null> {
+    if (state.signedInAt !== undefined) return state.signedInAt;
+    if (state.strategy === 'jwt') return null;
+    return this.store.signedInAt(state.sessionToken, state.stored?.userId ?? state.user.id).then((at) => {
+      const entry = this.cache.db(state.sessionToken);
+      if (entry) entry.signedInAt = at;
+      state.signedInAt = at;
+      return at;
+    });
   }
 
   /** Forgets this instance's cached database sessions of a user (after they were deleted). */

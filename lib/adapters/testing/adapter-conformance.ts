@@ -10,6 +10,7 @@ import type {
 } from './conformance-context.js';
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
+import { describePasskeyNames } from './passkeys.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
 import { describeUsers } from './users.conformance.js';
 import { describeVerificationTokens } from './verification-tokens.conformance.js';
@@ -147,6 +148,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeAccounts(ctx);
     describeSessions(ctx);
     describeOptionalMethods(ctx);
+    describePasskeyNames(ctx);
     describeVerificationTokens(ctx);
     describeAuthenticators(ctx);
   });

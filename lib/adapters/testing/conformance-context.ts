@@ -18,7 +18,14 @@ export interface ConformanceDb {
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
 export type ConformanceExtension =
-  'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier' | 'listAccountsByUserId' | 'updateAccountTokens';
+  | 'deleteSessionsByUserId'
+  | 'deleteVerificationTokensByIdentifier'
+  | 'listAccountsByUserId'
+  | 'updateAccountTokens'
+  /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
+  | 'updateAuthenticatorName'
+  /** `PasskeyNamesAdapter.deleteAuthenticator`. */
+  | 'deleteAuthenticator';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;

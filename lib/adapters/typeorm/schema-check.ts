@@ -28,7 +28,7 @@ function accepted(schema: ResolvedAuthSchema, property: string, rowIdDatabase: b
     if (mapping.idType === 'integer') return ['integer'];
     return ['text', 'uuid'];
   }
-  if (property === 'emailVerified' || property === 'expires') {
+  if (property === 'emailVerified' || property === 'expires' || property === 'lastUsedAt') {
     // SQLite has no date type: the declared one is whatever the DDL said (Prisma: DATETIME holding ms).
     if (schema.dialect === 'sqlite') return ['date', 'text', 'integer'];
     switch (mapping.dates ?? 'native') {
@@ -47,7 +47,7 @@ function accepted(schema: ResolvedAuthSchema, property: string, rowIdDatabase: b
 }
 
 /** SPEC fields the adapter may write `null` into; their columns must accept it. */
-const NULLABLE = new Set(['name', 'emailVerified', 'image', 'transports', 'expires_at']);
+const NULLABLE = new Set(['name', 'emailVerified', 'image', 'transports', 'expires_at', 'lastUsedAt']);
 
 /**
  * The differences between the tables a mapping needs and the database: missing tables and

@@ -9,9 +9,11 @@ import type {
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,
+  PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
   VerificationToken,
 } from '../adapter.interface.js';
+import { updateName, usedNow } from './authenticator-names.query.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
@@ -42,7 +44,9 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, PrivateAccountTokensAdapter, OnModuleInit {
+export class TypeOrmAdapter
+  implements Adapter, AccountTokensAdapter, PasskeyNamesAdapter, PrivateAccountTokensAdapter, OnModuleInit
+{
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
@@ -254,7 +258,8 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, PrivateAcc
     const [where, params] = this.queries.where(repo.metadata, keys);
     // Compare-and-set: the WHERE carries the counter that was read, so of concurrent updates from
     // the same value exactly one changes a row.
-    const result = await repo.createQueryBuilder().update().set({ counter: newCounter }).where(where, params).execute();
+    const set = { counter: newCounter, ...usedNow(repo) };
+    const result = await repo.createQueryBuilder().update().set(set).where(where, params).execute();
     const current = await this.getAuthenticator(credentialID);
     if (!current) throw new AdapterNotFoundError('authenticator');
     if (result.affected === 0 || (result.affected === undefined && current.counter !== newCounter)) {
@@ -264,6 +269,20 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, PrivateAcc
       );
     }
     return current;
+  }
+
+  /** Sets or clears a passkey's name (beyond SPEC: `PasskeyNamesAdapter`); `null` for an unknown credential. */
+  async updateAuthenticatorName(credentialID: string, name: string | null): Promise<AdapterAuthenticator | null> {
+    this.authenticatorTable();
+    const repo = this.repo(this.entities.Authenticator);
+    const [where, params] = this.queries.where(repo.metadata, { credentialID });
+    return (await updateName(repo, where, params, name)) ? this.getAuthenticator(credentialID) : null;
+  }
+
+  /** Deletes an authenticator (beyond SPEC: `PasskeyNamesAdapter`); `true` when a row went. */
+  async deleteAuthenticator(credentialID: string): Promise<boolean> {
+    this.authenticatorTable();
+    return (await this.queries.deleteAll(this.entities.Authenticator, { credentialID })) > 0;
   }
 
   /** The user's accounts (beyond SPEC: `AccountTokensAdapter`, for `AuthService.getAccessToken`). */

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
+import { AuthPasskeyNamesPostgres1764720000000 } from './passkey-names.migrations.js';
 
 /** Creates the nestjs-auth tables on PostgreSQL (the schema of the exported entities). */
 export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
@@ -42,4 +43,4 @@ export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
 }
 
 /** Every nestjs-auth migration for PostgreSQL, oldest first: add it to your data source's `migrations`. */
-export const authMigrationsPostgres = [AuthSchemaPostgres1764547200000];
+export const authMigrationsPostgres = [AuthSchemaPostgres1764547200000, AuthPasskeyNamesPostgres1764720000000];
