@@ -22,6 +22,7 @@ import { TokenRefresh } from './flows/oauth/token-refresh.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
+import { BackchannelSessions } from './flows/oauth/backchannel-sessions.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -73,6 +74,7 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthLogout,
   OAuthProviders,
   BackchannelLogout,
+  BackchannelSessions,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

@@ -116,6 +116,17 @@ export interface AdapterSessionDetails {
 export type AdapterSessionInfo = AdapterSession & AdapterSessionDetails;
 
 /**
+ * Beyond SPEC's contract: the sessions signed in from one OpenID Provider session, for a
+ * back-channel logout token that names only its `sid`. `TypeOrmAdapter` and `MemoryAdapter`
+ * implement it; without it such a token is refused (one with `sub` and `sid` needs only
+ * `listSessionsByUserId`).
+ */
+export interface SessionsByProviderSidAdapter {
+  /** Every session (database sessions and JWT index rows) whose `providerSid` is this one. */
+  listSessionsByProviderSid(providerSid: string): Awaitable<AdapterSessionInfo[]>;
+}
+
+/**
  * Beyond SPEC's contract: what `AuthService.listSessions` / `endSession` / `endOtherSessions` and
  * the recent sign-in check of database sessions need. `TypeOrmAdapter` and `MemoryAdapter`
  * implement it; the conformance suite checks it. `createSession` and `updateSession` of such an

@@ -15,6 +15,7 @@ import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './ses
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
 import { PROVIDER_TOKENS_CLAIM, sessionTokensOf } from './session-tokens.js';
+import { PROVIDER_SID_CLAIM, providerSidOf } from './provider-sid.js';
 
 /**
  * Starts, rolls and ends sessions, and writes their cookies: a new session on every sign-in, the
@@ -43,6 +44,7 @@ export class SessionIssuer {
   ): Promise<ResponseCookie[]> {
     const cookie = ctx.cookies.sessionToken;
     const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const providerSid = providerSidOf(this.config, details.account);
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = {
         name: user.name ?? null,
@@ -55,6 +57,8 @@ export class SessionIssuer {
       };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
+      // The OP session it came from (back-channel logout by `sid`), kept when the cookie is re-issued.
+      if (providerSid) defaults[PROVIDER_SID_CLAIM] = providerSid;
       // `session.tokens`: the provider's tokens ride in the (encrypted) session, for getAccessToken.
       const tokens = this.config.session.tokens ? sessionTokensOf(details.account) : undefined;
       if (tokens && details.account) defaults[PROVIDER_TOKENS_CLAIM] = { [details.account.provider]: tokens };
@@ -72,7 +76,7 @@ export class SessionIssuer {
     }
     if (!user.id)
       throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
-    const created = await this.store.create(user.id, expires);
+    const created = await this.store.create(user.id, expires, providerSid ? { providerSid } : undefined);
     return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, {
       ...cookie.options,
       expires: created.expires,
@@ -185,6 +189,11 @@ export class SessionIssuer {
     this.cache.forgetJwt(sessionToken);
     if (this.config.session.strategy === 'database') await this.store.delete(sessionToken);
     else if (decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
+  }
+
+  /** Revokes a JWT session by its `sid` claim, without the token (as long as any copy could live). */
+  async revokeJwtSid(sid: string): Promise<void> {
+    if (this.config.session.jwtRevocation && sid) await this.revocation.revoke({ sid });
   }
 
   /** Fires an event; a handler that throws is logged and never breaks the request. */

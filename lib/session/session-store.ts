@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterSession, AdapterUser, SessionListingAdapter } from '../adapters/adapter.interface.js';
+import type {
+  AdapterSession,
+  AdapterSessionDetails,
+  AdapterUser,
+  SessionListingAdapter,
+} from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
@@ -65,11 +70,19 @@ export class DatabaseSessionStore {
    * Stores a new session for a user. Returns the cookie's value (the token itself, even when the
    * store holds only its hash) and the expiry the store kept.
    */
-  async create(userId: string, expires: Date): Promise<{ value: string; expires: Date }> {
+  async create(
+    userId: string,
+    expires: Date,
+    details?: AdapterSessionDetails,
+  ): Promise<{ value: string; expires: Date }> {
     const sessionToken = this.config.session.generateSessionToken();
+    // The details go only to an adapter that stores them (it lists sessions): another adapter's
+    // createSession may refuse fields it does not know.
+    const listing = typeof (this.adapters.raw as Partial<SessionListingAdapter> | null)?.listSessionsByUserId;
+    const extra = details && listing === 'function' ? details : {};
     const created = await this.adapters
       .require('createSession')
-      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires });
+      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires, ...extra });
     return { value: this.config.session.hashTokens ? sessionToken : created.sessionToken, expires: created.expires };
   }
 

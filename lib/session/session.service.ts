@@ -105,6 +105,14 @@ export class SessionService {
     });
   }
 
+  /**
+   * Revokes a JWT session by its `sid` claim (`session.jwtRevocation`), every copy of its cookie,
+   * without the token at hand (a back-channel logout found it in the session index).
+   */
+  revokeJwtSid(sid: string): Promise<void> {
+    return this.issuer.revokeJwtSid(sid);
+  }
+
   /** Forgets this instance's cached database sessions of a user (after they were deleted). */
   forgetUser(userId: string): void {
     this.cache.forgetUser(userId);
