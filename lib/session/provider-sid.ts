@@ -8,12 +8,12 @@ export const PROVIDER_SID_CLAIM = 'providerSid';
 
 /**
  * What a session records of the OpenID Provider session it was signed in from: the SHA-256 of the
- * provider id and the OP's `sid`, base64url (43 characters). Namespaced by provider, so one
+ * provider id and the OP's `sid` (as a JSON pair), base64url (43 characters). Namespaced by provider, so one
  * provider's logout token can never name another provider's sessions; fixed length, so any `sid`
  * fits the sessions table's `providerSid` column.
  */
 export function providerSidKey(providerId: string, sid: string): string {
-  return createHash('sha256').update(`${providerId}\0${sid}`).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([providerId, sid])).digest('base64url');
 }
 
 /**
