@@ -5,7 +5,13 @@ import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import type { ProviderContext } from '../../core/request-context.js';
-import { AuthError, InvalidProvider, LogoutTokenError } from '../../errors/auth.errors.js';
+import {
+  AuthError,
+  InvalidProvider,
+  LogoutTokenError,
+  MissingAdapterMethods,
+  SignOutError,
+} from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
@@ -56,8 +62,19 @@ export class BackchannelLogout {
     if (typeof token !== 'string' || !token || token.length > MAX_LOGOUT_TOKEN_LENGTH)
       throw new LogoutTokenError('Missing', 'The request carries no logout_token.');
     const { sub, sid, jti } = await this.verify(p, token);
-    // What cannot be ended here is said before the token's jti is used up.
-    this.ending.check({ sub, sid });
+    // What cannot be ended here is said before the token's jti is used up: 400, as the spec asks of
+    // a logout that failed (logged as the configuration problem it is).
+    try {
+      this.ending.check({ sub, sid });
+    } catch (error) {
+      if (!(error instanceof SignOutError || error instanceof MissingAdapterMethods)) throw error;
+      this.config.logger.error(error);
+      return {
+        status: 400,
+        headers: { 'Cache-Control': 'no-store' },
+        json: { error: error.type, message: error.message },
+      };
+    }
     // Replays are refused only once the token is otherwise valid (a forged one cannot burn a jti).
     const now = Date.now();
     const key = createHash('sha256').update(`${p.id}\0${jti}`).digest('base64url');
