@@ -49,6 +49,13 @@ export interface SessionOptions {
    */
   hashTokens?: boolean;
   /**
+   * What a session records of the client's address, for the user's list of sessions (database
+   * sessions, and JWT sessions with `jwtRevocation`): `'coarse'` the network only (IPv4 /24, IPv6
+   * /48), `'full'` the address, `'none'` or `false` nothing. The address is the request's `ip` (the
+   * platform's trusted-proxy setting decides it), never a header read here. @default 'coarse'
+   */
+  storeIp?: 'coarse' | 'full' | 'none' | false;
+  /**
    * JWT strategy: keep the provider's access token, refresh token and expiry of an OAuth/OIDC
    * sign-in in the session JWT (claim `providerTokens`, encrypted with the session), so
    * `AuthService.getAccessToken(request, provider)` and `@ProviderAccessToken()` can hand them out

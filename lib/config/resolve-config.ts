@@ -71,6 +71,9 @@ export function resolveConfig(
       "session.tokens keeps provider tokens in the JWT session: use it with session.strategy 'jwt' (with database sessions the tokens are on the accounts, for AuthService.getAccessToken).",
     );
   }
+  const storeIp = session.storeIp === false ? 'none' : (session.storeIp ?? 'coarse');
+  if (storeIp !== 'coarse' && storeIp !== 'full' && storeIp !== 'none')
+    problems.push(`session.storeIp must be 'coarse', 'full', 'none' or false, not ${JSON.stringify(storeIp)}.`);
   if (strategy === 'database')
     requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
@@ -146,6 +149,7 @@ export function resolveConfig(
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
       tokens: session.tokens === true,
+      storeIp,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     account: { recentSignInMaxAge },

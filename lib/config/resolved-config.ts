@@ -9,6 +9,7 @@ import type {
   Theme,
 } from './auth-options.interface.js';
 import type { InternalProvider } from '../providers/internal-provider.js';
+import type { StoreIpMode } from '../rate-limit/client-ip.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -35,6 +36,8 @@ export interface ResolvedAuthConfig {
     hashTokens: boolean;
     /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
     tokens: boolean;
+    /** `session.storeIp`, `false` read as `'none'`. */
+    storeIp: StoreIpMode;
   };
   /** Account and session management. */
   account: {

@@ -13,7 +13,9 @@ export const PROVIDER_SID_CLAIM = 'providerSid';
  * fits the sessions table's `providerSid` column.
  */
 export function providerSidKey(providerId: string, sid: string): string {
-  return createHash('sha256').update(JSON.stringify([providerId, sid])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([providerId, sid]))
+    .digest('base64url');
 }
 
 /**

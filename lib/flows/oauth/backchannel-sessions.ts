@@ -12,12 +12,6 @@ import { MissingAdapterMethods, SignOutError } from '../../errors/auth.errors.js
 import { providerSidKey } from '../../session/provider-sid.js';
 import { SessionService } from '../../session/session.service.js';
 
-/**
- * The key prefix of a JWT session's index row in the sessions table (`session.jwtRevocation`, the
- * session index of issue 21): `jwt:<the JWT's sid>`. Every other row is a database session.
- */
-export const JWT_INDEX_PREFIX = 'jwt:';
-
 /** Whom a verified logout token names: the OP's user (`sub`), its session (`sid`), or both. */
 export interface LogoutSubject {
   sub?: string;
@@ -32,9 +26,9 @@ type Adapter = Partial<SessionsByUserAdapter & SessionListingAdapter & SessionsB
  *   `providerSid`, recorded at sign-in), found among the user's sessions when `sub` is given, else
  *   by `listSessionsByProviderSid`;
  * - `sub` only: every session of the user of that provider account.
- * A database session's row is deleted (and this instance's cache forgets the user); a JWT session
- * (`session.jwtRevocation`, listed by its index row) is revoked by its `sid` and its row deleted,
- * so its next request is refused.
+ * They end as the user's own "end session" does (`SessionService.endStoredSessions`): a database
+ * session's row is deleted and the cache forgets it; a JWT session (`session.jwtRevocation`, listed
+ * by its index row) is revoked by its `sid` and its row deleted, so its next request is refused.
  */
 @Injectable()
 export class BackchannelSessions {
@@ -94,8 +88,8 @@ export class BackchannelSessions {
         this.sessions.forgetUser(userId!);
         return count;
       }
-      const rows = await adapter.listSessionsByUserId!(userId!);
-      return this.endRows(rows.filter((row) => row.sessionToken.startsWith(JWT_INDEX_PREFIX)));
+      // JWT strategy: the user's rows are the index rows of their JWT sessions.
+      return this.endRows(await adapter.listSessionsByUserId!(userId!));
     }
     const key = providerSidKey(providerId, subject.sid);
     const rows = userId ? await adapter.listSessionsByUserId!(userId) : await adapter.listSessionsByProviderSid!(key);
@@ -104,16 +98,9 @@ export class BackchannelSessions {
   }
 
   private async endRows(rows: AdapterSessionInfo[]): Promise<number> {
-    const deleteSession = this.adapters.require('deleteSession').deleteSession;
-    const users = new Set<string>();
-    for (const row of rows) {
-      if (row.sessionToken.startsWith(JWT_INDEX_PREFIX)) {
-        await this.sessions.revokeJwtSid(row.sessionToken.slice(JWT_INDEX_PREFIX.length));
-      }
-      await deleteSession(row.sessionToken);
-      users.add(row.userId);
-    }
-    for (const user of users) this.sessions.forgetUser(user);
+    const byUser = new Map<string, string[]>();
+    for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.sessionToken]);
+    for (const [userId, keys] of byUser) await this.sessions.endStoredSessions(userId, keys);
     return rows.length;
   }
 }
