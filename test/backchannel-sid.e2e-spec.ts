@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { decodeJwt } from 'jose';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import type { AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { createTestApp, type TestApp } from './setup/app.js';
+import { createTestApp } from './setup/app.js';
 import { TestClient } from './setup/http-client.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
 import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
