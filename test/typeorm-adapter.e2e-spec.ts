@@ -148,6 +148,7 @@ for (const target of targets) {
           'updateAccountTokens',
           'updateAuthenticatorName',
           'deleteAuthenticator',
+          'listSessionsByProviderSid',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),

@@ -25,7 +25,9 @@ export type ConformanceExtension =
   /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
   | 'updateAuthenticatorName'
   /** `PasskeyNamesAdapter.deleteAuthenticator`. */
-  | 'deleteAuthenticator';
+  | 'deleteAuthenticator'
+  /** `SessionsByProviderSidAdapter.listSessionsByProviderSid` (sessions recording `providerSid`). */
+  | 'listSessionsByProviderSid';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
