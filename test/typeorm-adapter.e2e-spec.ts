@@ -148,6 +148,7 @@ for (const target of targets) {
           'updateAccountTokens',
           'updateAuthenticatorName',
           'deleteAuthenticator',
+          'listSessionsByUserId',
           'listSessionsByProviderSid',
         ],
         db: {

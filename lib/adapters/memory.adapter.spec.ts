@@ -13,6 +13,7 @@ runAdapterConformanceTests({
     'updateAccountTokens',
     'updateAuthenticatorName',
     'deleteAuthenticator',
+    'listSessionsByUserId',
     'listSessionsByProviderSid',
   ],
 });

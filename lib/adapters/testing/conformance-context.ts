@@ -27,7 +27,9 @@ export type ConformanceExtension =
   /** `PasskeyNamesAdapter.deleteAuthenticator`. */
   | 'deleteAuthenticator'
   /** `SessionsByProviderSidAdapter.listSessionsByProviderSid` (sessions recording `providerSid`). */
-  | 'listSessionsByProviderSid';
+  | 'listSessionsByProviderSid'
+  /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
+  | 'listSessionsByUserId';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
