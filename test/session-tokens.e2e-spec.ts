@@ -208,6 +208,15 @@ describe('session.tokens: provider tokens in the JWT session', () => {
     expect(logged.join('\n')).not.toContain('not-a-refresh-token');
   });
 
+  it('getAccessToken(request) without a valid session: RefreshTokenError NoSession; a user id without an adapter: NoAccount', async () => {
+    const auth = app.app.get(AuthService);
+    await expect(auth.getAccessToken({ headers: {} }, 'idp')).rejects.toMatchObject({ reason: 'NoSession' });
+    await expect(auth.getAccessToken({ headers: { cookie: `${COOKIE}=not-a-session` } }, 'idp')).rejects.toMatchObject({
+      reason: 'NoSession',
+    });
+    await expect(auth.getAccessToken(op.user.sub, 'idp')).rejects.toMatchObject({ reason: 'NoAccount' });
+  });
+
   it('never logs a token (debug on)', () => {
     const log = logged.join('\n');
     expect(log).toContain('refresh_token_invalid_grant');
