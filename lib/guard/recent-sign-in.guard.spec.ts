@@ -193,6 +193,9 @@ describe('AuthService.requireRecentSignIn', () => {
     await expect(auth.requireRecentSignIn(await req(700))).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn(await req(null))).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn({ headers: {} })).rejects.toBeInstanceOf(ReauthenticationRequired);
+    // Ending the other sessions asks for it too (account.recentSignInMaxAge).
+    await expect(auth.endOtherSessions(await req(700))).rejects.toBeInstanceOf(ReauthenticationRequired);
+    await expect(auth.endOtherSessions({ headers: {} })).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn(await req(30), 10)).rejects.toMatchObject({
       type: 'ReauthenticationRequired',
       maxAge: 10,

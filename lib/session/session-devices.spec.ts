@@ -173,7 +173,10 @@ describe('sessions as devices: JWT sessions', () => {
     ]);
     // The index holds the sid, never the cookie.
     const rows = await adapter.listSessionsByUserId('u1');
-    expect(rows.map((r) => r.sessionToken)).toEqual([`jwt:${laptop.state.token!.sid}`, `jwt:${phone.state.token!.sid}`]);
+    expect(rows.map((r) => r.sessionToken)).toEqual([
+      `jwt:${laptop.state.token!.sid}`,
+      `jwt:${phone.state.token!.sid}`,
+    ]);
     await service.endSession('u1', list[1]!.id);
     expect((await read(phone.jar)).status).toBe('invalid');
     expect((await read(laptop.jar)).status).toBe('active');
@@ -188,7 +191,10 @@ describe('sessions as devices: JWT sessions', () => {
     let touches = 0;
     const updateSession = adapter.updateSession.bind(adapter);
     adapter.updateSession = (s) => (touches++, updateSession(s));
-    const parts = await sessionParts({ session: { strategy: 'jwt', jwtRevocation: true, updateAge: 600 } }, { adapter });
+    const parts = await sessionParts(
+      { session: { strategy: 'jwt', jwtRevocation: true, updateAge: 600 } },
+      { adapter },
+    );
     await adapter.createUser({ ...USERS[0]!, emailVerified: null });
     const jar = applyCookies({}, await parts.issuer.create(requestContext(parts.config), USERS[0]!, {}));
     const state = (await parts.reader.read({ cookies: jar, secure: false })) as Active;
