@@ -16,7 +16,6 @@ import type {
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
-
 import {
   accountKey,
   copy,
