@@ -17,10 +17,13 @@ import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { SessionProviderTokens } from './flows/oauth/session-provider-tokens.js';
+import { TokenRefresh } from './flows/oauth/token-refresh.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
 import { LogoutReplayMemory } from './flows/oauth/logout-replay.js';
+import { BackchannelSessions } from './flows/oauth/backchannel-sessions.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -71,10 +74,13 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthTokenExchange,
   IdTokenVerifier,
   ProviderTokens,
+  TokenRefresh,
+  SessionProviderTokens,
   OAuthLogout,
   OAuthProviders,
   BackchannelLogout,
   LogoutReplayMemory,
+  BackchannelSessions,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

@@ -18,6 +18,7 @@ export type {
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
   AccountTokensAdapter,
+  PrivateAccountTokensAdapter,
   AccountTokens,
   UserDeletionAdapter,
   AdapterSessionDetails,

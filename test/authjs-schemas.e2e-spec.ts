@@ -184,6 +184,12 @@ for (const target of targets) {
         await new TypeOrmAdapter(ds, {}, { schema: c.preset }).onModuleInit();
       });
 
+      it('keeps account tokens plain unless asked: an Auth.js app reads these tables', () => {
+        // promise: storage.tokens-encrypted-by-default (its exception: the Auth.js presets)
+        expect(new TypeOrmAdapter(ds, {}, { schema: c.preset }).privateAccountTokens).toBe(false);
+        expect(new TypeOrmAdapter(ds).privateAccountTokens).toBe(true);
+      });
+
       if (c.theirs)
         describeBothWays(
           c,

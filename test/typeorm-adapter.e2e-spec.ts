@@ -150,6 +150,7 @@ for (const target of targets) {
           'updateAuthenticatorName',
           'deleteAuthenticator',
           'listSessionsByUserId',
+          'listSessionsByProviderSid',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),

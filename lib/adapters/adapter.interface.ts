@@ -125,6 +125,17 @@ export const SESSION_DETAIL_FIELDS = Object.freeze([
 export type AdapterSessionInfo = AdapterSession & AdapterSessionDetails;
 
 /**
+ * Beyond SPEC's contract: the sessions signed in from one OpenID Provider session, for a
+ * back-channel logout token that names only its `sid`. `TypeOrmAdapter` and `MemoryAdapter`
+ * implement it; without it such a token is refused (one with `sub` and `sid` needs only
+ * `listSessionsByUserId`).
+ */
+export interface SessionsByProviderSidAdapter {
+  /** Every session (database sessions and JWT index rows) whose `providerSid` is this one. */
+  listSessionsByProviderSid(providerSid: string): Awaitable<AdapterSessionInfo[]>;
+}
+
+/**
  * Beyond SPEC's contract: what `AuthService.listSessions` / `endSession` / `endOtherSessions` and
  * the recent sign-in check of database sessions need. `TypeOrmAdapter` and `MemoryAdapter`
  * implement it; the conformance suite checks it. `createSession` and `updateSession` of such an
@@ -282,4 +293,14 @@ export function isDate(value: any): any {
   if (typeof value !== 'string' || value.length < 10) return false;
   const parsed = new Date(value);
   return !Number.isNaN(parsed.getTime()) && /^\d{4}-\d{2}-\d{2}/.test(value);
+}
+
+/**
+ * An adapter that says whether its accounts' token columns are read by this library alone (its own
+ * default tables) or possibly by others (an Auth.js app sharing the tables, a third-party schema).
+ * `encryptAccountTokens` defaults to on when it is `true`. `TypeOrmAdapter` says `true` without a
+ * `schema` preset, `false` with one.
+ */
+export interface PrivateAccountTokensAdapter {
+  readonly privateAccountTokens: boolean;
 }

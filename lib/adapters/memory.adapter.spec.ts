@@ -15,6 +15,7 @@ runAdapterConformanceTests({
     'updateAuthenticatorName',
     'deleteAuthenticator',
     'listSessionsByUserId',
+    'listSessionsByProviderSid',
   ],
 });
 

@@ -13,10 +13,10 @@ import type {
   UserDeletionAdapter,
   PasskeyNamesAdapter,
   SessionListingAdapter,
+  SessionsByProviderSidAdapter,
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
-
 import {
   accountKey,
   copy,
@@ -46,7 +46,13 @@ import {
  */
 @Injectable()
 export class MemoryAdapter
-  implements Adapter, AccountTokensAdapter, UserDeletionAdapter, PasskeyNamesAdapter, SessionListingAdapter
+  implements
+    Adapter,
+    AccountTokensAdapter,
+    UserDeletionAdapter,
+    PasskeyNamesAdapter,
+    SessionListingAdapter,
+    SessionsByProviderSidAdapter
 {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
@@ -159,6 +165,11 @@ export class MemoryAdapter
   /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
   async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
     return [...this.sessions.values()].filter((s) => s.userId === userId).map(copy);
+  }
+
+  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`). */
+  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
+    return [...this.sessions.values()].filter((s) => providerSid && s.providerSid === providerSid).map(copy);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {

@@ -64,6 +64,14 @@ export interface SessionOptions {
    * platform's trusted-proxy setting decides it), never a header read here. @default 'coarse'
    */
   storeIp?: 'coarse' | 'full' | 'none' | false;
+  /**
+   * JWT strategy: keep the provider's access token, refresh token and expiry of an OAuth/OIDC
+   * sign-in in the session JWT (claim `providerTokens`, encrypted with the session), so
+   * `AuthService.getAccessToken(request, provider)` and `@ProviderAccessToken()` can hand them out
+   * and refresh them without a database; a refresh rewrites the session cookie. The ID token is not
+   * kept (cookie size). Not with the database strategy (tokens live on the accounts). @default false
+   */
+  tokens?: boolean;
 }
 
 /** Options of the JWT session codec. */
@@ -204,7 +212,9 @@ export interface AuthModuleOptions {
   /**
    * Store the accounts' `access_token`, `refresh_token` and `id_token` encrypted (AES-256-GCM, key
    * derived from the secret; with a secret list the first encrypts and any decrypts). Rows written
-   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext. @default false
+   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext.
+   * @default true with `TypeOrmAdapter`'s own tables (no `schema` preset); false with an Auth.js
+   *   `schema` preset, `MemoryAdapter` and other adapters
    */
   encryptAccountTokens?: boolean;
   /**

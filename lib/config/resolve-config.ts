@@ -62,10 +62,15 @@ export function resolveConfig(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
-  for (const flag of ['jwtRevocation', 'hashTokens'] as const) {
+  for (const flag of ['jwtRevocation', 'hashTokens', 'tokens'] as const) {
     if (session[flag] !== undefined && typeof session[flag] !== 'boolean') {
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
     }
+  }
+  if (session.tokens === true && strategy !== 'jwt') {
+    problems.push(
+      "session.tokens keeps provider tokens in the JWT session: use it with session.strategy 'jwt' (with database sessions the tokens are on the accounts, for AuthService.getAccessToken).",
+    );
   }
   const storeIp = session.storeIp === false ? 'none' : (session.storeIp ?? 'coarse');
   if (storeIp !== 'coarse' && storeIp !== 'full' && storeIp !== 'none')
@@ -123,6 +128,9 @@ export function resolveConfig(
     );
   }
 
+  if (options.encryptAccountTokens !== undefined && typeof options.encryptAccountTokens !== 'boolean') {
+    problems.push(`encryptAccountTokens must be true or false, not ${JSON.stringify(options.encryptAccountTokens)}.`);
+  }
   if (options.rpc !== undefined && options.rpc !== 'token' && options.rpc !== 'skip') {
     problems.push(`rpc must be 'token' or 'skip', not ${JSON.stringify(options.rpc)}.`);
   }
@@ -142,6 +150,7 @@ export function resolveConfig(
       cacheTtl,
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
+      tokens: session.tokens === true,
       storeIp,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
@@ -164,7 +173,7 @@ export function resolveConfig(
     url,
     redirectProxyUrl,
     debug,
-    encryptAccountTokens: options.encryptAccountTokens === true,
+    encryptAccountTokens: options.encryptAccountTokens,
     rpc: options.rpc ?? 'token',
     logger: createLogger(options.logger, debug),
     hasAdapter,

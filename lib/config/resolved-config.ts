@@ -34,6 +34,8 @@ export interface ResolvedAuthConfig {
     cacheTtl: number;
     jwtRevocation: boolean;
     hashTokens: boolean;
+    /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
+    tokens: boolean;
     /** `session.storeIp`, `false` read as `'none'`. */
     storeIp: StoreIpMode;
   };
@@ -56,8 +58,11 @@ export interface ResolvedAuthConfig {
   url?: URL;
   redirectProxyUrl?: string;
   debug: boolean;
-  /** Account tokens stored encrypted (the `encryptAccountTokens` option). */
-  encryptAccountTokens: boolean;
+  /**
+   * Account tokens stored encrypted (the `encryptAccountTokens` option); `undefined` when not set:
+   * then on for adapters whose token columns only this library reads (see `AdapterService`).
+   */
+  encryptAccountTokens: boolean | undefined;
   /** How the guard treats RPC handlers (the `rpc` option). */
   rpc: 'token' | 'skip';
   logger: LoggerInstance;

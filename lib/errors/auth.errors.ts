@@ -119,7 +119,9 @@ export type RefreshTokenFailure =
   /** The provider could not be reached or failed (after retries); the stored tokens are untouched. */
   | 'ProviderUnavailable'
   /** Another instance's refresh overtook this one (its lease ran out); try again. */
-  | 'Conflict';
+  | 'Conflict'
+  /** The request given to `getAccessToken(request, provider)` has no valid session. */
+  | 'NoSession';
 
 /** A provider's access token could not be returned; `reason` says why (never a token in the message). */
 export class RefreshTokenError extends AuthError {

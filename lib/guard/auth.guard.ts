@@ -36,6 +36,17 @@ export function requestSession(req: object): Session | undefined {
   return sessionsByRequest.get(req);
 }
 
+/**
+ * The responses of the requests the guard let in, kept only with `session.tokens` (JWT strategy):
+ * where `AuthService.getAccessToken(request, provider)` writes the session cookie a refresh rewrote.
+ */
+const responsesByRequest = new WeakMap<object, object>();
+
+/** The HTTP response (Express response, Fastify reply) of a request `AuthGuard` let in, with `session.tokens`. */
+export function requestResponse(req: object): object | undefined {
+  return responsesByRequest.get(req);
+}
+
 /** What a route's decorators ask of the guard, read once per route. */
 interface RoutePolicy {
   /** `@Public()` */
@@ -75,6 +86,8 @@ export class AuthGuard implements CanActivate {
   private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
   /** A subclass that overrides `getRequest` reads every context itself, as before contexts were read here. */
   private readonly ownRequest = this.getRequest !== AuthGuard.prototype.getRequest;
+  /** `session.tokens`: a refresh may rewrite the cookie, so the response is kept for the route. */
+  private readonly keepResponses: boolean;
 
   constructor(
     protected readonly reflector: Reflector,
@@ -82,7 +95,9 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
     // Optional, so subclasses written against the three-argument constructor keep working.
     @Optional() private readonly errorLog?: RequestErrorLog,
-  ) {}
+  ) {
+    this.keepResponses = config.session.strategy === 'jwt' && config.session.tokens === true;
+  }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
@@ -165,6 +180,10 @@ export class AuthGuard implements CanActivate {
       if (policy.recentSignIn !== undefined) return this.checkRecent(context, req, state, policy.recentSignIn, false);
       req.user = state.user;
       sessionsByRequest.set(req, state.session);
+      if (this.keepResponses) {
+        const res = this.getResponse(context);
+        if (res) responsesByRequest.set(req, res);
+      }
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);

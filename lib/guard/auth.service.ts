@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
-import { MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
+import { MissingAdapterMethods, RefreshTokenError, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
+import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
@@ -12,6 +12,9 @@ import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
 import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
+import { SessionProviderTokens } from '../flows/oauth/session-provider-tokens.js';
+import { providerTokensOf } from '../session/session-tokens.js';
+import { requestResponse } from './auth.guard.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
 
 /**
@@ -25,6 +28,7 @@ export class AuthService {
     private readonly adapters: AdapterService,
     private readonly providerTokens: ProviderTokens,
     private readonly accounts: AccountManagementService,
+    private readonly sessionTokens: SessionProviderTokens,
   ) {}
 
   /**
@@ -39,8 +43,43 @@ export class AuthService {
    *   provider refused the refresh token: it was cleared, `events.refreshTokenError` fired; the user
    *   must sign in again), `ProviderUnavailable` (after retries; nothing stored changed) or `Conflict`
    */
-  getAccessToken(userId: string, provider: string): Promise<string> {
-    return this.providerTokens.getAccessToken(userId, provider);
+  getAccessToken(userId: string, provider: string): Promise<string>;
+  /**
+   * The same from a request's session (Express or Fastify request): with the JWT strategy and
+   * `session.tokens`, the tokens the session JWT holds, refreshed when needed; the rewritten session
+   * cookie goes on `response` (default: the response of the request `AuthGuard` let in, or Express's
+   * `req.res`). Otherwise the signed-in user's stored account, as with a user id.
+   *
+   * @throws RefreshTokenError as above, and `NoSession` when the request has no valid session
+   */
+  getAccessToken(request: HttpRequestLike, provider: string, response?: object): Promise<string>;
+  async getAccessToken(user: string | HttpRequestLike, provider: string, response?: object): Promise<string> {
+    const inSession = this.config.session.strategy === 'jwt' && this.config.session.tokens;
+    if (typeof user === 'string') {
+      if (inSession && !this.config.hasAdapter) {
+        throw new RefreshTokenError(
+          'NoAccount',
+          'With session.tokens and no adapter the provider tokens are in the session: call getAccessToken(request, provider).',
+        );
+      }
+      return this.providerTokens.getAccessToken(user, provider);
+    }
+    const lookup = sessionLookupOf(user, this.config);
+    const state = await this.sessions.read(lookup);
+    if (state.status !== 'active') throw new RefreshTokenError('NoSession', 'The request has no valid session.');
+    // Tokens the session holds come first; without them, the accounts (when there is an adapter).
+    if (
+      inSession &&
+      state.strategy === 'jwt' &&
+      (!this.config.hasAdapter || providerTokensOf(state.token ?? {}, provider))
+    ) {
+      const result = await this.sessionTokens.access(state, lookup, provider);
+      const res = response ?? requestResponse(user) ?? (user as { res?: object }).res;
+      if (res) for (const cookie of result.cookies) appendSetCookie(res, cookie);
+      if (result.error) throw result.error;
+      return result.accessToken;
+    }
+    return this.providerTokens.getAccessToken(state.user.id, provider);
   }
 
   /**

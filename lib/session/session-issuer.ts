@@ -15,6 +15,8 @@ import { SessionDevices } from './session-devices.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
+import { PROVIDER_TOKENS_CLAIM, sessionTokensOf } from './session-tokens.js';
+import { PROVIDER_SID_CLAIM, providerSidOf } from './provider-sid.js';
 
 /** What a sign-in tells the new session. */
 export interface SignInDetails {
@@ -50,7 +52,9 @@ export class SessionIssuer {
     const cookie = ctx.cookies.sessionToken;
     const now = Date.now();
     const expires = new Date(now + this.config.session.maxAge * 1000);
-    const device = this.devices.recording ? this.devices.detailsOf(ctx.request, now, details.providerSid) : undefined;
+    // The OP session it came from (back-channel logout by `sid`): recorded with the session's details.
+    const providerSid = details.providerSid ?? providerSidOf(this.config, details.account);
+    const device = this.devices.recording ? this.devices.detailsOf(ctx.request, now, providerSid) : undefined;
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = {
         name: user.name ?? null,
@@ -63,6 +67,11 @@ export class SessionIssuer {
       };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
+      // The OP session it came from (back-channel logout by `sid`), kept when the cookie is re-issued.
+      if (providerSid) defaults[PROVIDER_SID_CLAIM] = providerSid;
+      // `session.tokens`: the provider's tokens ride in the (encrypted) session, for getAccessToken.
+      const tokens = this.config.session.tokens ? sessionTokensOf(details.account) : undefined;
+      if (tokens && details.account) defaults[PROVIDER_TOKENS_CLAIM] = { [details.account.provider]: tokens };
       const token = await this.config.callbacks.jwt({
         token: defaults,
         user,
@@ -139,6 +148,20 @@ export class SessionIssuer {
       : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
     this.emit('session', { session });
     return { json: session, cookies };
+  }
+
+  /**
+   * The cookies of a JWT session re-issued with new claims (`session.tokens` after a refresh): the
+   * same session, a new expiry (as the `/session` route rolls it), chunked like every session cookie.
+   */
+  async reissueJwt(
+    lookup: { cookies: Record<string, string>; secure: boolean },
+    token: JWT,
+  ): Promise<ResponseCookie[]> {
+    const cookie = this.codec.cookiesFor(lookup.secure).sessionToken;
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const value = await this.codec.encode(lookup.secure, token);
+    return writeSessionCookie(lookup.cookies, cookie.name, value, { ...cookie.options, expires });
   }
 
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */

@@ -52,7 +52,11 @@ export class SessionList {
     return state.strategy === 'jwt' ? this.devices.indexKeyOf(state.token) : this.store.storedToken(state.sessionToken);
   }
 
-  private async endKeys(userId: string, keys: string[]): Promise<void> {
+  /**
+   * Ends stored sessions of `userId` by their stored keys (database rows, JWT index rows): the
+   * back-channel logout ends what it found by OP session this way too.
+   */
+  async endKeys(userId: string, keys: string[]): Promise<void> {
     for (const key of keys) {
       const sid = this.devices.sidOf(key);
       if (sid !== undefined) {

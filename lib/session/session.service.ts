@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CookiesOptions } from '../config/auth-options.interface.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
-import type { User } from '../types/common.types.js';
+import type { JWT, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
@@ -73,6 +73,11 @@ export class SessionService {
     return this.issuer.sessionRoute(ctx, update);
   }
 
+  /** The cookies of a JWT session re-issued with new claims (`session.tokens` after a refresh). */
+  reissueJwt(lookup: { cookies: Record<string, string>; secure: boolean }, token: JWT): Promise<ResponseCookie[]> {
+    return this.issuer.reissueJwt(lookup, token);
+  }
+
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */
   signOut(ctx: RequestContext): Promise<ResponseCookie[]> {
     return this.issuer.signOut(ctx);
@@ -100,6 +105,14 @@ export class SessionService {
       state.signedInAt = at;
       return at;
     });
+  }
+
+  /**
+   * Ends stored sessions of a user by their stored keys, as listed by the adapter (database rows,
+   * and JWT index rows: those are revoked by `sid`, every copy of the cookie); the cache forgets them.
+   */
+  endStoredSessions(userId: string, keys: string[]): Promise<void> {
+    return this.list.endKeys(userId, keys);
   }
 
   /**

@@ -27,6 +27,8 @@ export type ConformanceExtension =
   | 'updateAuthenticatorName'
   /** `PasskeyNamesAdapter.deleteAuthenticator`. */
   | 'deleteAuthenticator'
+  /** `SessionsByProviderSidAdapter.listSessionsByProviderSid` (sessions recording `providerSid`). */
+  | 'listSessionsByProviderSid'
   /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
   | 'listSessionsByUserId';
 

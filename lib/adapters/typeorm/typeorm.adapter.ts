@@ -13,7 +13,9 @@ import type {
   AdapterUser,
   UserDeletionAdapter,
   SessionListingAdapter,
+  SessionsByProviderSidAdapter,
   PasskeyNamesAdapter,
+  PrivateAccountTokensAdapter,
   VerificationToken,
 } from '../adapter.interface.js';
 import { updateName, usedNow } from './authenticator-names.query.js';
@@ -54,13 +56,19 @@ export class TypeOrmAdapter
     AccountTokensAdapter,
     UserDeletionAdapter,
     PasskeyNamesAdapter,
+    PrivateAccountTokensAdapter,
     SessionListingAdapter,
+    SessionsByProviderSidAdapter,
     OnModuleInit
 {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
   readonly schema?: ResolvedAuthSchema;
+  /** Own tables (no Auth.js `schema` preset): `encryptAccountTokens` defaults to on. */
+  get privateAccountTokens(): boolean {
+    return !this.schema;
+  }
   private readonly queries: TypeOrmQueries;
   private readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
@@ -203,6 +211,13 @@ export class TypeOrmAdapter
     if (!this.ids.validUserId(userId)) return [];
     const rows = await this.queries.select(this.entities.Session, 's', { userId }).getMany();
     return rows.map(sessionInfoOf);
+  }
+
+  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`; none without the column). */
+  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
+    const repo = this.dataSource.getRepository(this.entities.Session);
+    if (!providerSid || !repo.metadata.findColumnWithPropertyName('providerSid')) return [];
+    return (await this.queries.select(this.entities.Session, 's', { providerSid }).getMany()).map(sessionInfoOf);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
