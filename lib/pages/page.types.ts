@@ -58,6 +58,13 @@ export interface SignInPageParams {
   /** Pre-fills the email fields. */
   email?: string;
   theme: Required<Theme>;
+  /**
+   * Absolute URL of `GET {basePath}/signin`. With it, and two or more shown methods that need an
+   * email address, the page is identifier-first: the address, then (`?step=methods&email=`) the methods.
+   */
+  signInUrl?: string;
+  /** `?step=`: `email` shows the address field again (pre-filled); otherwise an address shows step 2. */
+  step?: string;
   /** URL of the browser half of passkeys, served by this library; without it no passkey form is shown. */
   webauthnScriptUrl?: string;
 }

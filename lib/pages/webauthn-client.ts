@@ -39,6 +39,9 @@ function readBrowserBundle(): string {
  *   `data-callback-url`) where to go afterwards.
  * - `data-webauthn-conditional-ui` on a form: offers passkeys in the autofill of its input whose
  *   `autocomplete` contains `webauthn`, as soon as the page loads.
+ * - `data-webauthn-autofill="<id>"` on any other form (the identifier-first email step): the same
+ *   autofill offer with that provider, without taking over the form's submit; the CSRF token comes
+ *   from its `data-csrf-token` attribute.
  * - `data-webauthn-error` on an element of the form (or the page): receives the error message;
  *   `data-webauthn-base-url` overrides where the auth routes are (default: where this script is).
  * - `window.nestjsAuthWebAuthn.signIn(provider, { action, email, callbackUrl })` for custom pages.
@@ -121,7 +124,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
       action: el.getAttribute('data-webauthn-action') || closestAttr(el, 'data-webauthn-action') || undefined,
       email: field(form, 'email'),
       callbackUrl: field(form, 'callbackUrl') || closestAttr(el, 'data-callback-url') || undefined,
-      csrfToken: field(form, 'csrfToken'),
+      csrfToken: field(form, 'csrfToken') || closestAttr(el, 'data-csrf-token') || undefined,
       baseUrl: closestAttr(el, 'data-webauthn-base-url') || undefined,
     };
   }
@@ -157,14 +160,14 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
   });
 
   async function startConditionalUI() {
-    var form = document.querySelector('form[data-webauthn-conditional-ui][data-webauthn-provider]');
+    var form = document.querySelector('form[data-webauthn-conditional-ui][data-webauthn-provider], form[data-webauthn-autofill]');
     if (!form || !SWA || !(await SWA.browserSupportsWebAuthnAutofill())) return;
     var opts = optionsFor(form);
     opts.action = 'authenticate';
     opts.email = undefined;
     opts.autofill = true;
     try {
-      await signIn(form.getAttribute('data-webauthn-provider'), opts);
+      await signIn(form.getAttribute('data-webauthn-provider') || form.getAttribute('data-webauthn-autofill'), opts);
     } catch (e) {
       var cancelled = e && (e.name === 'NotAllowedError' || e.name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED');
       if (!cancelled) showError(form, (e && e.message) || 'Passkey sign-in failed.', e && e.type);

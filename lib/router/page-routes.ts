@@ -38,6 +38,8 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
       code: query.code?.slice(0, 64),
       errorProvider: query.provider?.slice(0, 64),
       email: query.email?.slice(0, 320),
+      step: query.step?.slice(0, 16),
+      signInUrl: `${ctx.authUrl}/signin`,
       theme: config.theme,
       webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
         ? `${ctx.authUrl}/webauthn-client.js`
