@@ -137,12 +137,105 @@ describeBrowser('the sign-in page in Chromium', () => {
     });
   }
 
+  /** Step 1 of identifier-first: types the address, presses Continue, lands on step 2. */
+  async function toMethods(target: Page, email: string): Promise<void> {
+    await target.getByLabel('Email', { exact: true }).fill(email);
+    await target.getByRole('button', { name: 'Continue' }).click();
+    await target.waitForURL((u) => u.searchParams.get('step') === 'methods');
+  }
+
+  /**
+   * Words of the card's text (addresses aside) that the browser split over two lines: each word's
+   * range has one line box, or it was broken mid-word.
+   */
+  function brokenWords(target: Page): Promise<string[]> {
+    return target.evaluate(() => {
+      const broken: string[] = [];
+      const walker = document.createTreeWalker(document.querySelector('.card')!, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const m of text.matchAll(/\S+/g)) {
+          if (m[0].includes('@')) continue;
+          const range = document.createRange();
+          range.setStart(node, m.index!);
+          range.setEnd(node, m.index! + m[0].length);
+          const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+          if (tops.size > 1) broken.push(m[0]);
+        }
+      }
+      return broken;
+    });
+  }
+
+  // promise: pages.identifier-first
+  it('identifier-first: the address first, then the methods for it, at 390×844 too', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${t.url}/auth/signin`);
+      expect(await page.locator('input:visible').count()).toBe(1);
+      await toMethods(page, 'ada@example.test');
+      await expect(page.locator('[data-email]').textContent()).resolves.toBe('ada@example.test');
+      expect(await page.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).toBe(true);
+      // The password field is focused: type and press Enter.
+      expect(await focused()).toEqual({ name: 'password', invalid: null, description: undefined });
+      // Another address or method: back to step 1, the address kept.
+      await page.getByRole('link', { name: 'Use another address or sign-in method' }).click();
+      await expect(page.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe('ada@example.test');
+    }
+    await page.goto(`${t.url}/auth/signin`);
+    await toMethods(page, 'ada@example.test');
+    await checkState('methods');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkState('methods-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Not an address (the browser's own check bypassed): step 1 again, the error under the field.
+    await page.goto(`${t.url}/auth/signin?step=methods&email=nope`);
+    expect(await focused()).toEqual({ name: 'email', invalid: 'true', description: expect.stringContaining('valid') });
+    await checkState('invalid-email');
+  });
+
+  // promise: pages.no-break-mid-word
+  it('on a 390 px phone a long address wraps inside the card and no word breaks mid-word', async () => {
+    await page.setViewportSize(PHONE);
+    const long = `${'a'.repeat(30)}.${'b'.repeat(30)}@${'sub.'.repeat(8)}example.test`;
+    await page.goto(`${t.url}/auth/signin?step=methods&email=${encodeURIComponent(long)}`);
+    const sizes = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      address: document.querySelector('[data-email]')!.getClientRects().length,
+    }));
+    expect(sizes.scroll).toBeLessThanOrEqual(390);
+    expect(sizes.address).toBeGreaterThan(1);
+    expect(await brokenWords(page)).toEqual([]);
+    await page.goto(`${t.url}/auth/signin?error=OAuthAccountNotLinked`);
+    expect(await brokenWords(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'long-address-phone.png'), fullPage: true });
+  });
+
+  // promise: pages.keyboard
+  it('signs in by keyboard alone: Tab to the address, Enter, the password, Enter', async () => {
+    await page.goto(`${t.url}/auth/signin`);
+    await page.keyboard.press('Tab');
+    expect((await focused()).name).toBe('email');
+    await page.keyboard.type('ada@example.test');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.searchParams.get('step') === 'methods');
+    expect((await focused()).name).toBe('password');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
+    const session = await (await context.request.get(`${t.url}/auth/session`)).json();
+    expect(session.user.email).toBe('ada@example.test');
+  });
+
   // promise: pages.inline-errors
   it('a wrong password: the message is in the credentials form, the address kept, the field marked and focused', async () => {
     await page.goto(`${t.url}/auth/signin`);
     await checkState('default');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkState('default-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill('wrong password');
     await form.getByRole('button').click();
     await page.waitForURL(/error=CredentialsSignin/);
@@ -157,10 +250,11 @@ describeBrowser('the sign-in page in Chromium', () => {
     await expect(message.textContent()).resolves.toBe(signInErrorMessage('CredentialsSignin'));
     expect(await message.getAttribute('data-error')).toBe('CredentialsSignin');
     expect(await page.locator('[data-error]').count()).toBe(1);
-    await expect(form.getByLabel('Email address').inputValue()).resolves.toBe('ada@example.test');
+    await expect(page.locator('[data-email]').textContent()).resolves.toBe('ada@example.test');
+    await expect(form.locator('input[name="email"]').inputValue()).resolves.toBe('ada@example.test');
     await expect(form.getByLabel('Password').inputValue()).resolves.toBe('');
     expect(await focused()).toEqual({
-      name: 'email',
+      name: 'password',
       invalid: 'true',
       description: signInErrorMessage('CredentialsSignin'),
     });
@@ -179,15 +273,16 @@ describeBrowser('the sign-in page in Chromium', () => {
 
   it('an email that could not be sent: the message under the email field, the address kept and focused', async () => {
     await page.goto(`${t.url}/auth/signin`);
+    await toMethods(page, 'grace@example.test');
     const form = page.locator(`form[action$="/auth/signin/email"]`);
-    await form.getByLabel('Email', { exact: true }).fill('grace@example.test');
     await form.getByRole('button').click();
     await page.waitForURL(/error=EmailSignin/);
     await expect(form.locator('[data-error="EmailSignin"]').textContent()).resolves.toBe(
       signInErrorMessage('EmailSignin'),
     );
-    expect(await focused()).toEqual({ name: 'email', invalid: 'true', description: signInErrorMessage('EmailSignin') });
-    await expect(form.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe('grace@example.test');
+    // The button that failed is focused and described by the message; the address is still there.
+    expect(await focused()).toEqual({ name: 'BUTTON', invalid: null, description: signInErrorMessage('EmailSignin') });
+    await expect(page.locator('[data-email]').textContent()).resolves.toBe('grace@example.test');
     await checkState('error-email');
   });
 
@@ -223,8 +318,8 @@ describeBrowser('the sign-in page in Chromium', () => {
    */
   async function impatientSignIn(target: Page): Promise<number> {
     await target.goto(`${t.url}/auth/signin`);
+    await toMethods(target, 'ada@example.test');
     const form = target.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill(PASSWORD);
     const posts: string[] = [];
     target.on('request', (r) => {
@@ -253,8 +348,8 @@ describeBrowser('the sign-in page in Chromium', () => {
     // stays to be looked at (a real sign-in follows below).
     await page.route('**/auth/callback/credentials', (route) => route.fulfill({ status: 204 }));
     await page.goto(`${t.url}/auth/signin`);
+    await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button').click({ noWaitAfter: true });
     const state = () =>
@@ -291,13 +386,13 @@ describeBrowser('the sign-in page in Chromium', () => {
   });
 
   // promise: pages.no-js
-  it('without JavaScript the credentials form still signs in (the busy state is an enhancement)', async () => {
+  it('without JavaScript identifier-first still signs in with a password (both steps rendered by the server)', async () => {
     const noJs = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     try {
       const p = await noJs.newPage();
       await p.goto(`${t.url}/auth/signin`);
+      await toMethods(p, 'ada@example.test');
       const form = p.locator('form[data-form="credentials"]');
-      await form.getByLabel('Email address').fill('ada@example.test');
       await form.getByLabel('Password').fill(PASSWORD);
       await form.getByRole('button').click();
       await p.waitForURL((u) => !u.pathname.startsWith('/auth/'));

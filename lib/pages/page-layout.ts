@@ -30,6 +30,8 @@ const DARK =
 // Plain CSS, no framework: the pages must render offline, without JavaScript, on any width.
 const BASE_CSS = [
   '*,*::before,*::after{box-sizing:border-box}',
+  // `hidden` wins over the display rules below (the identifier-first username field, empty errors).
+  '[hidden]{display:none!important}',
   'html{-webkit-text-size-adjust:100%;text-size-adjust:100%}',
   'body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1rem;',
   'font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:1rem;line-height:1.5;background:var(--bg);color:var(--text)}',
@@ -38,7 +40,7 @@ const BASE_CSS = [
   `@media (prefers-color-scheme:dark){.theme-auto{${DARK}}}`,
   'main{width:100%;max-width:24rem}',
   '.logo{display:block;max-width:10rem;max-height:4.5rem;margin:0 auto 1.5rem}',
-  '.card{background:var(--card);border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgb(0 0 0/.2);overflow-wrap:anywhere}',
+  '.card{background:var(--card);border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgb(0 0 0/.2);overflow-wrap:break-word}',
   'h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem;text-align:center}',
   'p{margin:0 0 1rem}',
   'form{margin:0}',
@@ -65,6 +67,7 @@ const BASE_CSS = [
   '@keyframes spin{to{transform:rotate(360deg)}}',
   '@media (prefers-reduced-motion:reduce){button[data-busy]::after{animation:none}}',
   '.actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1rem}',
+  '.passkey{margin-top:.75rem}',
   '.identity{text-align:center;margin:0 0 1rem}',
   '.switch{text-align:center;margin:1.25rem 0 0}',
 ].join('');

@@ -66,7 +66,12 @@ export function oauthButton(
   ].join('');
 }
 
-export function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
+export function emailForm(
+  provider: SignInPageProvider,
+  p: SignInPageParams,
+  hidden: string,
+  error?: FormError,
+): string {
   const id = fieldId(provider, 'email');
   return [
     `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
@@ -110,7 +115,12 @@ export function fieldsForm(
  * The passkey form. It works only with the script (the browser's WebAuthn API is JavaScript-only),
  * so a `<noscript>` says so; the other forms on the page keep working without it.
  */
-export function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
+export function passkeyForm(
+  provider: SignInPageProvider,
+  p: SignInPageParams,
+  hidden: string,
+  error?: FormError,
+): string {
   const fields = { ...(provider.formFields ?? {}) };
   if (provider.enableConditionalUI) {
     // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.

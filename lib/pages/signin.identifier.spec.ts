@@ -41,7 +41,11 @@ describe('identifier-first sign-in', () => {
   it('step 1: the OAuth buttons, then one email field (GET back to the page, no CSRF token in the URL)', () => {
     const html = page();
     const all = forms(html);
-    expect(all.map((f) => f.attrs['data-form'] ?? f.attrs.action)).toEqual([`${AUTH}/signin/demo-idp`, 'identifier']);
+    expect(all.map((f) => f.attrs['data-form'] ?? f.attrs.action)).toEqual([
+      `${AUTH}/signin/demo-idp`,
+      'identifier',
+      'webauthn',
+    ]);
     const step = all[1]!;
     expect(step.attrs).toMatchObject({ method: 'get', action: `${AUTH}/signin` });
     expect(step.inputs.map((i) => i.name)).toEqual(['callbackUrl', 'step', 'email']);
@@ -52,6 +56,13 @@ describe('identifier-first sign-in', () => {
     // The OAuth buttons come first, above the divider.
     expect(html.indexOf('/signin/demo-idp')).toBeLessThan(html.indexOf('class="divider"'));
     expect(html.indexOf('class="divider"')).toBeLessThan(html.indexOf('data-form="identifier"'));
+  });
+
+  it('step 1 has a passkey button that needs no address (a discoverable passkey)', () => {
+    const form = forms(page()).find((f) => f.attrs['data-form'] === 'webauthn')!;
+    expect(form.attrs['data-webauthn-provider']).toBe('passkey');
+    expect(form.inputs.map((i) => i.name)).toEqual(['csrfToken', 'callbackUrl']);
+    expect(page()).toContain('data-webauthn-action="authenticate">Sign in with a passkey</button>');
   });
 
   it('step 1 offers passkeys in the autofill of its email field (conditional UI) and loads the script', () => {
@@ -103,14 +114,14 @@ describe('identifier-first sign-in', () => {
 
   it('step 1 again with ?step=email, the address pre-filled', () => {
     const html = page({ email: 'ada@example.test', step: 'email' });
-    expect(forms(html).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual(['oauth', 'identifier']);
+    expect(forms(html).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual(['oauth', 'identifier', 'webauthn']);
     expect(html).toContain('value="ada@example.test"');
   });
 
   it('a step-2 request with no address or a malformed one: step 1 with the error under the field', () => {
     for (const email of [undefined, '', 'not an address', 'a@b@c', '<x>@y']) {
       const html = page({ email, step: 'methods' });
-      expect(forms(html).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual(['oauth', 'identifier']);
+      expect(forms(html).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual(['oauth', 'identifier', 'webauthn']);
       expect(html).toContain('data-error="InvalidEmail"');
       expect(html).toMatch(/name="email"[^>]*aria-invalid="true" aria-describedby="signin-error" autofocus>/);
       expect(html).not.toContain('<x>');
@@ -146,6 +157,11 @@ describe('identifier-first sign-in', () => {
       credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
     });
     const mixed = page({ providers: [...methods, username] });
-    expect(forms(mixed).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual(['oauth', 'identifier', 'credentials']);
+    expect(forms(mixed).map((f) => f.attrs['data-form'] ?? 'oauth')).toEqual([
+      'oauth',
+      'identifier',
+      'webauthn',
+      'credentials',
+    ]);
   });
 });

@@ -36,10 +36,16 @@ export interface IdentifierPlan {
 /** The field of a provider's form that holds the email address, if it has one. */
 export function identifierField(provider: SignInPageProvider): string | undefined {
   if (provider.type === 'email') return 'email';
-  const fields = provider.type === 'credentials' ? provider.credentials : provider.type === 'webauthn' ? provider.formFields : undefined;
+  const fields =
+    provider.type === 'credentials'
+      ? provider.credentials
+      : provider.type === 'webauthn'
+        ? provider.formFields
+        : undefined;
   if (!fields) return undefined;
   return Object.entries(fields).find(
-    ([name, input]) => input.type !== 'hidden' && input.type !== 'password' && (name === 'email' || input.type === 'email'),
+    ([name, input]) =>
+      input.type !== 'hidden' && input.type !== 'password' && (name === 'email' || input.type === 'email'),
   )?.[0];
 }
 
@@ -62,13 +68,17 @@ export function identifierFirst(p: SignInPageParams): IdentifierPlan | undefined
   };
 }
 
-/** Step 1: the address field, posted (GET) back to the sign-in page. */
-export function identifierStep(p: SignInPageParams, plan: IdentifierPlan): string {
+/**
+ * Step 1: the address field, posted (GET) back to the sign-in page; with passkeys, also a button
+ * that signs in with a discoverable passkey, no address needed.
+ */
+export function identifierStep(p: SignInPageParams, plan: IdentifierPlan, hidden: string): string {
   const error: FormError | undefined = plan.invalidEmail
     ? {
         html: `<p class="error" id="${ERROR_ID}" role="alert" data-error="InvalidEmail">Enter a valid email address, like name@example.com.</p>`,
       }
     : undefined;
+  const passkey = plan.methods.find((x) => x.type === 'webauthn');
   const autofill = plan.autofill
     ? ` data-webauthn-autofill="${escapeAttr(plan.autofill.id)}" data-csrf-token="${escapeAttr(p.csrfToken)}"`
     : '';
@@ -79,6 +89,19 @@ export function identifierStep(p: SignInPageParams, plan: IdentifierPlan): strin
     `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
     error?.html ?? '',
     '<button type="submit" class="button">Continue</button>',
+    '</form>',
+    passkey ? passkeyButton(passkey, hidden) : '',
+  ].join('\n');
+}
+
+/** A passkey sign-in that needs no address: the browser offers this site's discoverable passkeys. */
+function passkeyButton(provider: SignInPageProvider, hidden: string): string {
+  return [
+    `<form class="passkey" action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}">`,
+    hidden,
+    '<button type="submit" class="button button-secondary" data-webauthn-action="authenticate">Sign in with a passkey</button>',
+    '<p class="error" role="alert" data-webauthn-error hidden></p>',
+    '<noscript><p class="muted">Passkeys need JavaScript.</p></noscript>',
     '</form>',
   ].join('\n');
 }
@@ -130,7 +153,7 @@ function methodForm(
       .map(([name, input]) => {
         const own = first && input.type !== 'hidden';
         if (own) first = false;
-        return inputField(provider, name, input, undefined, error, own, own);
+        return inputField(provider, name, input, undefined, error, own, own && focus);
       });
     return [
       `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="credentials">`,

@@ -28,8 +28,12 @@ export function renderSignInPage(p: SignInPageParams): string {
   const inline = (provider: SignInPageProvider): FormError | undefined =>
     failed === provider ? { html: errorMessage(p.error!, p.code, 'p') } : undefined;
 
-  const sections = plan ? identifierSections(p, plan, hidden, css, images, inline) : allSections(p, hidden, css, images, inline);
-  const needsScript = p.providers.some((x) => x.type === 'webauthn' && onPage(x)) || Boolean(plan?.autofill);
+  const sections = plan
+    ? identifierSections(p, plan, hidden, css, images, inline)
+    : allSections(p, hidden, css, images, inline);
+  const needsScript =
+    p.providers.some((x) => x.type === 'webauthn' && onPage(x)) ||
+    Boolean(plan?.methods.some((x) => x.type === 'webauthn'));
 
   let top = '';
   if (notice) {
@@ -84,9 +88,10 @@ function identifierSections(
   const sections: string[] = [];
   const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
   if (oauth.length) sections.push(oauthButtons(oauth, hidden, css, images, inline));
-  sections.push(identifierStep(p, plan));
+  sections.push(identifierStep(p, plan, hidden));
   for (const provider of p.providers) {
-    if (provider.type === 'oauth' || provider.type === 'oidc' || !isShown(provider, p) || !plan.shown(provider)) continue;
+    if (provider.type === 'oauth' || provider.type === 'oidc' || !isShown(provider, p) || !plan.shown(provider))
+      continue;
     sections.push(providerForm(provider, p, hidden, inline(provider)));
   }
   return sections;
