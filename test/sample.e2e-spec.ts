@@ -257,7 +257,12 @@ describeBrowser('the sample app in Chromium', () => {
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
-      return { tag: el.tagName, text: el.textContent, outline: getComputedStyle(el).outlineStyle };
+      // The button's own text (its mark is an aria-hidden SVG with the initial).
+      return {
+        tag: el.tagName,
+        text: el.querySelector('span')?.textContent,
+        outline: getComputedStyle(el).outlineStyle,
+      };
     });
     expect(focused).toMatchObject({ tag: 'BUTTON', text: 'Sign in with Demo IdP', outline: 'solid' });
     await context.close();

@@ -54,6 +54,7 @@ const BASE_CSS = [
   '.button:hover{filter:brightness(1.1)}',
   '.button-secondary{background:transparent;color:var(--text);border-color:var(--border)}',
   '.button img{width:1.5rem;height:1.5rem;object-fit:contain;flex:none}',
+  '.mark{width:1.5rem;height:1.5rem;flex:none}.mark text{fill:var(--mark-cut,var(--brand));font-family:inherit}',
   ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}',
   'a{color:var(--link)}',
   '.error{background:var(--error-bg);color:var(--error-text);border:1px solid var(--error-border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}',

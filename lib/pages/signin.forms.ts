@@ -1,6 +1,7 @@
 // The parts of the sign-in page: a provider's button or form, and the error message of a form.
 import type { CredentialInput } from '../providers/credentials.types.js';
 import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
+import { providerMark } from './provider-mark.js';
 import { ERROR_ID, fieldId, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { signInErrorMessage, stableErrorType } from './signin.messages.js';
@@ -50,7 +51,7 @@ export function oauthButton(
   if (bg) {
     const text = safeCssColor(provider.style?.text) ?? readableTextColor(bg);
     // Classes by position: a provider id never reaches the style sheet.
-    css.push(`.provider-${index}{background:${bg};color:${text};border-color:var(--border)}`);
+    css.push(`.provider-${index}{background:${bg};color:${text};border-color:var(--border);--mark-cut:${bg}}`);
   }
   const logo = safeUrl(provider.style?.logo, true);
   if (logo) images.push(logo);
@@ -58,7 +59,7 @@ export function oauthButton(
     `<form class="provider" action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
     `<button type="submit" class="button${bg ? ` provider-${index}` : ''}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
-    logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : '',
+    logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : providerMark(provider.name),
     `<span>Sign in with ${escapeHtml(provider.name)}</span>`,
     '</button>',
     error?.html ?? '',
