@@ -6,6 +6,8 @@ import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from
 export interface PageDocument {
   /** The `<title>` (escaped here). */
   title: string;
+  /** The document's language (`<html lang>`, the `lang` message): `en` when absent. */
+  lang?: string;
   theme: Required<Theme>;
   /** The page's content: HTML whose dynamic values the page already escaped. */
   body: string;
@@ -125,7 +127,7 @@ export function renderPage(doc: PageDocument): string {
 
   return [
     '<!DOCTYPE html>',
-    '<html lang="en">',
+    `<html lang="${escapeAttr(doc.lang && /^[a-zA-Z]{2,8}(-[a-zA-Z0-9]{1,8})*$/.test(doc.lang) ? doc.lang : 'en')}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

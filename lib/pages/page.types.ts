@@ -1,6 +1,7 @@
 import type { Theme } from '../config/auth-options.interface.js';
 import type { CredentialInput } from '../providers/credentials.types.js';
 import type { ProviderType } from '../providers/provider.types.js';
+import type { PageMessages } from './messages/page-messages.js';
 
 /** Button styling a provider may carry (`style` of an OAuth provider). */
 export interface PageProviderStyle {
@@ -65,6 +66,8 @@ export interface SignInPageParams {
   signInUrl?: string;
   /** `?step=`: `email` shows the address field again (pre-filled); otherwise an address shows step 2. */
   step?: string;
+  /** The sentences (the `messages` option over English); English when absent. */
+  messages?: PageMessages;
   /** URL of the browser half of passkeys, served by this library; without it no passkey form is shown. */
   webauthnScriptUrl?: string;
 }
@@ -76,6 +79,8 @@ export interface SignOutPageParams {
   /** Absolute URL of `POST {basePath}/signout`. */
   signOutUrl: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }
 
 /** What the "check your email" page needs. */
@@ -89,6 +94,8 @@ export interface VerifyRequestPageParams {
   /** The site's origin; the page links back to it. */
   url: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }
 
 /** What the error page needs. */
@@ -100,4 +107,6 @@ export interface ErrorPageParams {
   /** Absolute URL of `GET {basePath}/signin`. */
   signInUrl: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }

@@ -4,6 +4,7 @@ import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from
 import { providerMark } from './provider-mark.js';
 import { ERROR_ID, fieldId, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from './messages/page-messages.js';
 import { signInErrorMessage, stableErrorType } from './signin.messages.js';
 
 /** Whether the page shows a form or button for this provider. */
@@ -26,11 +27,16 @@ export function isShown(provider: SignInPageProvider, p: SignInPageParams): bool
  * The message of an `?error=` type: the human sentence, with the stable type in `data-error`.
  * `div` is the box above the forms; `p` the message inside the form that failed.
  */
-export function errorMessage(type: string, code: string | undefined, tag: 'div' | 'p'): string {
-  const message = escapeHtml(signInErrorMessage(type));
+export function errorMessage(
+  type: string,
+  code: string | undefined,
+  tag: 'div' | 'p',
+  m: PageMessages = ENGLISH_MESSAGES,
+): string {
+  const message = escapeHtml(signInErrorMessage(type, m));
   // A code is the app's own identifier (CredentialsSignin subclasses); show it only if it looks like one.
   const showCode = type === 'CredentialsSignin' && code && code !== 'credentials' && /^[\w.-]{1,64}$/.test(code);
-  const reason = showCode ? `Reason: ${escapeHtml(code)}` : '';
+  const reason = showCode ? html(m, 'signIn.reason', { code: escapeHtml(code) }) : '';
   // Unknown types are not echoed, not even in the attribute.
   const stable = stableErrorType(type);
   if (tag === 'p') {
@@ -46,6 +52,7 @@ export function oauthButton(
   css: string[],
   images: string[],
   error?: FormError,
+  m: PageMessages = ENGLISH_MESSAGES,
 ): string {
   const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
   if (bg) {
@@ -60,7 +67,7 @@ export function oauthButton(
     hidden,
     `<button type="submit" class="button${bg ? ` provider-${index}` : ''}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
     logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : providerMark(provider.name),
-    `<span>Sign in with ${escapeHtml(provider.name)}</span>`,
+    `<span>${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</span>`,
     '</button>',
     error?.html ?? '',
     '</form>',
@@ -74,13 +81,14 @@ export function emailForm(
   error?: FormError,
 ): string {
   const id = fieldId(provider, 'email');
+  const m = p.messages ?? ENGLISH_MESSAGES;
   return [
     `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
-    `<label for="${id}">Email</label>`,
-    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
+    `<label for="${id}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
+    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
     error?.html ?? '',
-    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
+    `<button type="submit" class="button">${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</button>`,
     '</form>',
   ].join('\n');
 }
@@ -122,6 +130,7 @@ export function passkeyForm(
   hidden: string,
   error?: FormError,
 ): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const fields = { ...(provider.formFields ?? {}) };
   if (provider.enableConditionalUI) {
     // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.
@@ -140,20 +149,20 @@ export function passkeyForm(
     ...Object.entries(fields).map(([name, input]) =>
       inputField(provider, name, input, name === 'email' ? p.email : undefined, error, name === 'email'),
     ),
-    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
+    `<button type="submit" class="button">${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</button>`,
     // Registration is its own button: the server never decides it from the address typed (that
     // would tell anyone which addresses have an account), so the user says it.
     ...(Object.hasOwn(fields, 'email')
       ? [
-          '<p class="muted">New here? Enter your email, then create a passkey.</p>',
-          '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+          `<p class="muted">${escapeHtml(m['signIn.passkeyNewHere'])}</p>`,
+          `<button type="submit" class="button button-secondary" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>`,
         ]
       : []),
     // The script writes its errors here; a failure the server reported is already in it.
     error
       ? error.html.replace('<p class="error"', '<p class="error" data-webauthn-error')
       : '<p class="error" role="alert" data-webauthn-error hidden></p>',
-    `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
+    `<noscript><p class="muted">${escapeHtml(text(m, 'signIn.needsJavaScript', { provider: provider.name }))}</p></noscript>`,
     '</form>',
   ].join('\n');
 }

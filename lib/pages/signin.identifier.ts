@@ -9,6 +9,7 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { ERROR_ID, hiddenInputs, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
+import { ENGLISH_MESSAGES, text, type PageMessages } from './messages/page-messages.js';
 import { isShown } from './signin.forms.js';
 
 /** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. */
@@ -73,9 +74,10 @@ export function identifierFirst(p: SignInPageParams): IdentifierPlan | undefined
  * that signs in with a discoverable passkey, no address needed.
  */
 export function identifierStep(p: SignInPageParams, plan: IdentifierPlan, hidden: string): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const error: FormError | undefined = plan.invalidEmail
     ? {
-        html: `<p class="error" id="${ERROR_ID}" role="alert" data-error="InvalidEmail">Enter a valid email address, like name@example.com.</p>`,
+        html: `<p class="error" id="${ERROR_ID}" role="alert" data-error="InvalidEmail">${escapeHtml(m['signIn.invalidEmail'])}</p>`,
       }
     : undefined;
   const passkey = plan.methods.find((x) => x.type === 'webauthn');
@@ -85,23 +87,23 @@ export function identifierStep(p: SignInPageParams, plan: IdentifierPlan, hidden
   return [
     `<form action="${escapeAttr(safeUrl(p.signInUrl)!)}" method="get" data-form="identifier"${autofill}>`,
     hiddenInputs({ callbackUrl: p.callbackUrl, step: 'methods' }),
-    `<label for="${IDENTIFIER_FIELD_ID}">Email</label>`,
-    `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
+    `<label for="${IDENTIFIER_FIELD_ID}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
+    `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
     error?.html ?? '',
-    '<button type="submit" class="button">Continue</button>',
+    `<button type="submit" class="button">${escapeHtml(m['signIn.continue'])}</button>`,
     '</form>',
-    passkey ? passkeyButton(passkey, hidden) : '',
+    passkey ? passkeyButton(passkey, hidden, m) : '',
   ].join('\n');
 }
 
 /** A passkey sign-in that needs no address: the browser offers this site's discoverable passkeys. */
-function passkeyButton(provider: SignInPageProvider, hidden: string): string {
+function passkeyButton(provider: SignInPageProvider, hidden: string, m: PageMessages): string {
   return [
     `<form class="passkey" action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}">`,
     hidden,
-    '<button type="submit" class="button button-secondary" data-webauthn-action="authenticate">Sign in with a passkey</button>',
+    `<button type="submit" class="button button-secondary" data-webauthn-action="authenticate">${escapeHtml(m['signIn.passkey'])}</button>`,
     '<p class="error" role="alert" data-webauthn-error hidden></p>',
-    '<noscript><p class="muted">Passkeys need JavaScript.</p></noscript>',
+    `<noscript><p class="muted">${escapeHtml(m['signIn.passkeyNeedsJavaScript'])}</p></noscript>`,
     '</form>',
   ].join('\n');
 }
@@ -117,19 +119,20 @@ export function methodsStep(
   inline: (provider: SignInPageProvider) => FormError | undefined,
 ): string {
   const email = plan.email!;
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const back = new URL(safeUrl(p.signInUrl)!);
   back.searchParams.set('callbackUrl', p.callbackUrl);
   back.searchParams.set('email', email);
   back.searchParams.set('step', 'email');
   const ordered = [...plan.methods].sort((a, b) => RANK[a.type]! - RANK[b.type]!);
   const failed = ordered.find((x) => inline(x));
-  const forms = ordered.map((x, i) => methodForm(x, email, hidden, i === 0, !failed && i === 0, inline(x)));
+  const forms = ordered.map((x, i) => methodForm(x, email, hidden, m, i === 0, !failed && i === 0, inline(x)));
   return [
-    `<p class="identity"><span class="muted">Signing in as</span><br><strong data-email>${escapeHtml(email)}</strong></p>`,
+    `<p class="identity"><span class="muted">${escapeHtml(m['signIn.signingInAs'])}</span><br><strong data-email>${escapeHtml(email)}</strong></p>`,
     forms[0],
-    forms.length > 1 ? '<div class="divider" aria-hidden="true">or</div>' : '',
+    forms.length > 1 ? `<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>` : '',
     forms.length > 1 ? `<div class="actions">${forms.slice(1).join('\n')}</div>` : '',
-    `<p class="muted switch"><a href="${escapeAttr(back.href)}">Use another address or sign-in method</a></p>`,
+    `<p class="muted switch"><a href="${escapeAttr(back.href)}">${escapeHtml(m['signIn.switch'])}</a></p>`,
   ].join('\n');
 }
 
@@ -137,6 +140,7 @@ function methodForm(
   provider: SignInPageProvider,
   email: string,
   hidden: string,
+  m: PageMessages,
   primary: boolean,
   focus: boolean,
   error?: FormError,
@@ -161,7 +165,7 @@ function methodForm(
       address(id),
       ...fields,
       error?.html ?? '',
-      `<button type="submit" class="${button}">Sign in with ${escapeHtml(provider.name)}</button>`,
+      `<button type="submit" class="${button}">${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</button>`,
       '</form>',
     ].join('\n');
   }
@@ -171,7 +175,7 @@ function methodForm(
       hidden,
       `<input type="hidden" name="email" value="${escapeAttr(email)}">`,
       error?.html ?? '',
-      `<button type="submit" class="${button}"${described}>Email me a sign-in link</button>`,
+      `<button type="submit" class="${button}"${described}>${escapeHtml(m['signIn.emailLink'])}</button>`,
       '</form>',
     ].join('\n');
   }
@@ -180,12 +184,12 @@ function methodForm(
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}">`,
     hidden,
     `<input type="hidden" name="email" value="${escapeAttr(email)}">`,
-    `<button type="submit" class="${button}"${described}>Sign in with a passkey</button>`,
-    '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+    `<button type="submit" class="${button}"${described}>${escapeHtml(m['signIn.passkey'])}</button>`,
+    `<button type="submit" class="button button-secondary" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>`,
     error
       ? error.html.replace('<p class="error"', '<p class="error" data-webauthn-error')
       : '<p class="error" role="alert" data-webauthn-error hidden></p>',
-    `<noscript><p class="muted">Passkeys need JavaScript.</p></noscript>`,
+    `<noscript><p class="muted">${escapeHtml(m['signIn.passkeyNeedsJavaScript'])}</p></noscript>`,
     '</form>',
   ].join('\n');
 }

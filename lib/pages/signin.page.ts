@@ -4,6 +4,7 @@ import { renderPage } from './page-layout.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { emailForm, errorMessage, fieldsForm, isShown, oauthButton, passkeyForm } from './signin.forms.js';
 import { identifierFirst, identifierStep, methodsStep, type IdentifierPlan } from './signin.identifier.js';
+import { ENGLISH_MESSAGES, text } from './messages/page-messages.js';
 import { NOTICE_TYPES, signInErrorMessage } from './signin.messages.js';
 
 export { signInErrorMessage, signInErrorTypes } from './signin.messages.js';
@@ -18,6 +19,7 @@ export function renderSignInPage(p: SignInPageParams): string {
   const css: string[] = [];
   const images: string[] = [];
   const plan = identifierFirst(p);
+  const m = p.messages ?? ENGLISH_MESSAGES;
 
   // An error goes into the form that failed (`?provider=`) when that form is on the page; a notice
   // (SessionRequired) and an error of no form shown here go above the forms.
@@ -26,7 +28,7 @@ export function renderSignInPage(p: SignInPageParams): string {
   const failed =
     p.error && !notice && p.errorProvider ? p.providers.find((x) => x.id === p.errorProvider && onPage(x)) : undefined;
   const inline = (provider: SignInPageProvider): FormError | undefined =>
-    failed === provider ? { html: errorMessage(p.error!, p.code, 'p') } : undefined;
+    failed === provider ? { html: errorMessage(p.error!, p.code, 'p', m) } : undefined;
 
   const sections = plan
     ? identifierSections(p, plan, hidden, css, images, inline)
@@ -37,18 +39,19 @@ export function renderSignInPage(p: SignInPageParams): string {
 
   let top = '';
   if (notice) {
-    top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!))}</p></div>`;
-  } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div');
+    top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!, m))}</p></div>`;
+  } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div', m);
   const body = [
-    '<h1>Sign in</h1>',
+    `<h1>${escapeHtml(m['signIn.title'])}</h1>`,
     top,
     sections.length
-      ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n')
-      : '<p>No sign-in method is configured.</p>',
+      ? sections.join(`\n<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>\n`)
+      : `<p>${escapeHtml(m['signIn.none'])}</p>`,
   ].join('\n');
 
   return renderPage({
-    title: 'Sign in',
+    title: m['signIn.title'],
+    lang: m.lang,
     theme: p.theme,
     body,
     css: css.join(''),
@@ -64,7 +67,7 @@ type Inline = (provider: SignInPageProvider) => FormError | undefined;
 function allSections(p: SignInPageParams, hidden: string, css: string[], images: string[], inline: Inline): string[] {
   const sections: string[] = [];
   const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
-  if (oauth.length) sections.push(oauthButtons(oauth, hidden, css, images, inline));
+  if (oauth.length) sections.push(oauthButtons(oauth, p, hidden, css, images, inline));
   for (const provider of p.providers) {
     if (!isShown(provider, p) || provider.type === 'oauth' || provider.type === 'oidc') continue;
     sections.push(providerForm(provider, p, hidden, inline(provider)));
@@ -87,7 +90,7 @@ function identifierSections(
   if (plan.step === 'methods') return [methodsStep(p, plan, hidden, inline)];
   const sections: string[] = [];
   const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
-  if (oauth.length) sections.push(oauthButtons(oauth, hidden, css, images, inline));
+  if (oauth.length) sections.push(oauthButtons(oauth, p, hidden, css, images, inline));
   sections.push(identifierStep(p, plan, hidden));
   for (const provider of p.providers) {
     if (provider.type === 'oauth' || provider.type === 'oidc' || !isShown(provider, p) || !plan.shown(provider))
@@ -99,12 +102,15 @@ function identifierSections(
 
 function oauthButtons(
   oauth: SignInPageProvider[],
+  p: SignInPageParams,
   hidden: string,
   css: string[],
   images: string[],
   inline: Inline,
 ): string {
-  return oauth.map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider))).join('\n');
+  return oauth
+    .map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider), p.messages))
+    .join('\n');
 }
 
 /** The full form of an email, credentials or passkey provider. */
@@ -116,7 +122,7 @@ function providerForm(provider: SignInPageProvider, p: SignInPageParams, hidden:
       provider.credentials!,
       hidden,
       'credentials',
-      `Sign in with ${provider.name}`,
+      text(p.messages ?? ENGLISH_MESSAGES, 'signIn.withProvider', { provider: provider.name }),
       p.email,
       error,
     );
