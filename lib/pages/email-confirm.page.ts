@@ -1,6 +1,6 @@
 import type { Theme } from '../config/auth-options.interface.js';
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
-import { ENGLISH_MESSAGES, html, type PageMessages } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, html, type PageMessages } from '../config/messages/page-messages.js';
 import { renderPage } from './page-layout.js';
 
 /** What the magic-link confirmation page shows and submits. */

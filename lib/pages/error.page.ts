@@ -1,6 +1,6 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { renderPage } from './page-layout.js';
-import { ENGLISH_MESSAGES } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
 import type { ErrorPageParams } from './page.types.js';
 
 /** What the error page says for a type, and which way it points the user. */
@@ -103,5 +103,11 @@ export function renderErrorPage(p: ErrorPageParams): string {
     `<p>${escapeHtml(m[`errorPage.${content.key}.message`])}</p>`,
     links.length ? `<div class="actions">${links.join('\n')}</div>` : '',
   ].join('\n');
-  return renderPage({ title: heading, lang: m.lang, theme: p.theme, body });
+  return renderPage({
+    title: heading,
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+  });
 }

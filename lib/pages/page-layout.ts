@@ -19,6 +19,8 @@ export interface PageDocument {
   busyStates?: boolean;
   /** Scripts loaded with `<script src>` (already passed through `safeUrl`). */
   scriptUrls?: string[];
+  /** A per-response nonce: `<script nonce>` and `<style nonce>` in the body (a render hook's) are allowed. */
+  nonce?: string;
 }
 
 /** The default brand colour: white text on it passes WCAG AA. */
@@ -110,13 +112,15 @@ export function renderPage(doc: PageDocument): string {
   const logo = safeUrl(doc.theme.logo, true);
   const images = [...(doc.imageUrls ?? []), ...(logo ? [logo] : [])];
   const scripts = doc.scriptUrls ?? [];
+  // Base64 characters only: anything else could end the CSP source.
+  const nonce = doc.nonce && /^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(doc.nonce) ? `'nonce-${doc.nonce}'` : '';
 
   const csp = [
     "default-src 'none'",
-    `style-src '${sha256(css)}'`,
+    `style-src '${sha256(css)}'${nonce ? ` ${nonce}` : ''}`,
     images.length ? `img-src ${sources(images)}` : undefined,
-    doc.busyStates || scripts.length
-      ? `script-src ${[doc.busyStates ? `'${sha256(BUSY_SCRIPT)}'` : '', scripts.length ? sources(scripts) : ''].filter(Boolean).join(' ')}`
+    doc.busyStates || scripts.length || nonce
+      ? `script-src ${[doc.busyStates ? `'${sha256(BUSY_SCRIPT)}'` : '', scripts.length ? sources(scripts) : '', nonce].filter(Boolean).join(' ')}`
       : undefined,
     // The passkey script asks this site for options; nothing else may be fetched.
     scripts.length ? "connect-src 'self'" : undefined,

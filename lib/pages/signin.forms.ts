@@ -4,7 +4,7 @@ import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from
 import { providerMark } from './provider-mark.js';
 import { ERROR_ID, fieldId, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
-import { ENGLISH_MESSAGES, html, text, type PageMessages } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
 import { signInErrorMessage, stableErrorType } from './signin.messages.js';
 
 /** Whether the page shows a form or button for this provider. */

@@ -9,7 +9,7 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { ERROR_ID, hiddenInputs, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
-import { ENGLISH_MESSAGES, text, type PageMessages } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
 import { isShown } from './signin.forms.js';
 
 /** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. */

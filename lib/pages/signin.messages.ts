@@ -1,6 +1,6 @@
 // The sentences the sign-in page shows for each `?error=` type (issue 20): one place, so the page,
 // the passkey script and the tests agree. The sentences themselves are messages (`error.<type>`).
-import { ENGLISH_MESSAGES, type PageMessages } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, type PageMessages } from '../config/messages/page-messages.js';
 
 const ERROR_TYPES = Object.keys(ENGLISH_MESSAGES)
   .filter((k) => k.startsWith('error.') && k !== 'error.Unknown')

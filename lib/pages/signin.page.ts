@@ -4,7 +4,7 @@ import { renderPage } from './page-layout.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { emailForm, errorMessage, fieldsForm, isShown, oauthButton, passkeyForm } from './signin.forms.js';
 import { identifierFirst, identifierStep, methodsStep, type IdentifierPlan } from './signin.identifier.js';
-import { ENGLISH_MESSAGES, text } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, text } from '../config/messages/page-messages.js';
 import { NOTICE_TYPES, signInErrorMessage } from './signin.messages.js';
 
 export { signInErrorMessage, signInErrorTypes } from './signin.messages.js';
@@ -53,7 +53,8 @@ export function renderSignInPage(p: SignInPageParams): string {
     title: m['signIn.title'],
     lang: m.lang,
     theme: p.theme,
-    body,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
     css: css.join(''),
     imageUrls: images,
     busyStates: true,

@@ -1,5 +1,5 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
-import { ENGLISH_MESSAGES } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
 import { renderPage } from './page-layout.js';
 import type { SignOutPageParams } from './page.types.js';
 
@@ -22,5 +22,12 @@ export function renderSignOutPage(p: SignOutPageParams): string {
     '</div>',
     '</form>',
   ].join('\n');
-  return renderPage({ title: m['signOut.title'], lang: m.lang, theme: p.theme, body, busyStates: true });
+  return renderPage({
+    title: m['signOut.title'],
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+    busyStates: true,
+  });
 }

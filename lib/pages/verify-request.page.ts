@@ -1,6 +1,6 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { renderPage } from './page-layout.js';
-import { ENGLISH_MESSAGES, html, text, type PageMessages } from './messages/page-messages.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
 import type { VerifyRequestPageParams } from './page.types.js';
 
 /** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. Anything else is not shown. */
@@ -38,7 +38,13 @@ export function renderVerifyRequestPage(p: VerifyRequestPageParams): string {
       : '',
     '</div>',
   ].join('\n');
-  return renderPage({ title: m['verifyRequest.title'], lang: m.lang, theme: p.theme, body });
+  return renderPage({
+    title: m['verifyRequest.title'],
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+  });
 }
 
 /** "24 hours", "15 minutes", "1 hour and 30 minutes": how long a link lasts, in words. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { ENGLISH_MESSAGES, type PageMessages } from '../config/messages/page-messages.js';
 import { signInErrorMessage, signInErrorTypes } from './signin.page.js';
 
 /**
@@ -9,14 +10,21 @@ import { signInErrorMessage, signInErrorTypes } from './signin.page.js';
  * followed by {@link WEBAUTHN_CLIENT_SCRIPT}, which wires the sign-in page's passkey forms and
  * buttons by data attributes.
  */
-export function webAuthnClientScript(): { contentType: string; body: string } {
+export function webAuthnClientScript(messages: PageMessages = ENGLISH_MESSAGES): { contentType: string; body: string } {
   // The sign-in page's sentences, so a passkey failure reads like any other (never a raw type).
-  const messages = Object.fromEntries(signInErrorTypes().map((t) => [t, signInErrorMessage(t)]));
-  cached ??= `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT.replace(MESSAGES_SLOT, JSON.stringify(messages))}`;
-  return { contentType: 'text/javascript; charset=utf-8', body: cached };
+  let body = cached.get(messages);
+  if (body === undefined) {
+    const sentences = Object.fromEntries(signInErrorTypes().map((t) => [t, signInErrorMessage(t, messages)]));
+    // `<` escaped: the sentences are the app's, and the script must not be able to close itself.
+    const literal = JSON.stringify(sentences).replace(/</g, '\\u003c');
+    body = `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT.replace(MESSAGES_SLOT, () => literal)}`;
+    cached.set(messages, body);
+  }
+  return { contentType: 'text/javascript; charset=utf-8', body };
 }
 
-let cached: string | undefined;
+/** The script per set of messages (one per configuration: the resolved object is reused). */
+const cached = new WeakMap<PageMessages, string>();
 /** Where {@link webAuthnClientScript} puts the messages of the error types. */
 const MESSAGES_SLOT = '/*MESSAGES*/{}';
 
