@@ -27,6 +27,8 @@ const LISTED = [
   'SkipSessionCache',
   'SKIP_SESSION_CACHE_KEY',
   'AUTH_DEFAULTS',
+  'ENGLISH_MESSAGES',
+  'GERMAN_MESSAGES',
   // storage
   'Adapter',
   'InjectAuthAdapter',
