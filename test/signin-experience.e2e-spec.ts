@@ -1,35 +1,33 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { hashPassword, verifyPassword } from '../lib/flows/credentials/password.js';
 import { signInErrorMessage } from '../lib/pages/signin.page.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
-import { Email } from '../lib/providers/email.provider.js';
 import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
-import { createTestApp, TEST_PLATFORM, type TestApp } from './setup/app.js';
-import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
-import { startSmtpServer } from './setup/smtp.js';
+import type { TestApp } from './setup/app.js';
+import { databaseTargets } from './setup/databases.js';
+import {
+  checkState as check,
+  CHROMIUM_ARGS,
+  DESKTOP,
+  focused as focusedIn,
+  PASSWORD,
+  PHONE,
+  shotsDir,
+  startSignInApp,
+  toMethods,
+} from './setup/signin-browser.js';
 
 /**
  * The built-in sign-in page as a person meets it, in real Chromium: errors shown in the form that
  * failed (typed address kept, field marked and focused), "please sign in" as a notice, busy buttons
  * that cannot be pressed twice, and axe (WCAG A/AA) with 0 violations in each state, on a desktop and
- * a phone. Screenshots go to test-output/signin-<platform>/.
+ * a phone. Screenshots go to test-output/signin-<platform>/. Identifier-first itself, the phone fit
+ * and the keyboard walk are in test/identifier-first.e2e-spec.ts.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
-const SHOTS = join(process.cwd(), 'test-output', `signin-${TEST_PLATFORM}`);
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'correct horse battery staple';
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && process.env.CI === 'true') throw new Error(`Chromium is required in CI (${CHROMIUM}).`);
 if (!hasChromium) console.log(`signin-experience.e2e-spec: skipped, no Chromium at ${CHROMIUM}.`);
@@ -38,48 +36,22 @@ const [sqlite] = await databaseTargets(['sqlite']);
 const describeBrowser = hasChromium ? sqlite!.describe : describe.skip;
 
 describeBrowser('the sign-in page in Chromium', () => {
-  let db: TestDatabase;
+  let app: { t: TestApp; close(): Promise<void> };
   let t: TestApp;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let hash: string;
+  const SHOTS = shotsDir('signin');
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    hash = await hashPassword(PASSWORD);
-    // A mail server that is gone: the email sign-in fails for real (EmailSignin).
-    const down = await startSmtpServer();
-    await down.close();
-    db = await createDatabase(sqlite!, 'signin_experience');
-    t = await createTestApp({
-      imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })],
-      auth: {
-        session: { strategy: 'jwt' },
-        logger: { error: () => undefined, warn: () => undefined },
-        providers: [
-          Email({ server: down.url, from: 'auth@example.test' }),
-          Credentials({
-            name: 'Password',
-            credentials: {
-              email: { label: 'Email address', type: 'email', required: true },
-              password: { label: 'Password', type: 'password', required: true },
-            },
-            async authorize(credentials) {
-              const ok = await verifyPassword(String(credentials.password ?? ''), hash);
-              return ok && credentials.email === 'ada@example.test' ? { id: 'ada', email: 'ada@example.test' } : null;
-            },
-          }),
-        ],
-      },
-    });
+    app = await startSignInApp(sqlite!, 'signin_experience');
+    t = app.t;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
-    await dropDatabase(db);
+    await app?.close();
   });
 
   beforeEach(async () => {
@@ -89,143 +61,8 @@ describeBrowser('the sign-in page in Chromium', () => {
     page = await context.newPage();
   });
 
-  /** axe's WCAG 2 A/AA rules on the page as it is now: the violations' ids and targets. */
-  async function axe(): Promise<string[]> {
-    await page.addScriptTag({ path: AXE_SOURCE }).catch(async () => {
-      // The page's CSP refuses inline scripts: evaluate the source instead (DevTools is not bound by it).
-      const { readFileSync } = await import('node:fs');
-      await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
-    });
-    return page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: {
-            run(
-              ctx: Document,
-              opts: object,
-            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-    });
-  }
-
-  /** axe on a desktop and on a phone, with a screenshot of each. */
-  async function checkState(name: string): Promise<void> {
-    for (const [size, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      expect({ state: name, size, violations: await axe() }).toEqual({ state: name, size, violations: [] });
-      await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true });
-    }
-    await page.setViewportSize(DESKTOP);
-  }
-
-  /** What the focused element is: its name attribute and whether it is marked invalid and described. */
-  function focused() {
-    return page.evaluate(() => {
-      const el = document.activeElement as HTMLInputElement | null;
-      const describedBy = el?.getAttribute('aria-describedby');
-      return {
-        name: el?.getAttribute('name') ?? el?.tagName,
-        invalid: el?.getAttribute('aria-invalid'),
-        description: describedBy ? document.getElementById(describedBy)?.textContent : undefined,
-      };
-    });
-  }
-
-  /** Step 1 of identifier-first: types the address, presses Continue, lands on step 2. */
-  async function toMethods(target: Page, email: string): Promise<void> {
-    await target.getByLabel('Email', { exact: true }).fill(email);
-    await target.getByRole('button', { name: 'Continue' }).click();
-    await target.waitForURL((u) => u.searchParams.get('step') === 'methods');
-  }
-
-  /**
-   * Words of the card's text (addresses aside) that the browser split over two lines: each word's
-   * range has one line box, or it was broken mid-word.
-   */
-  function brokenWords(target: Page): Promise<string[]> {
-    return target.evaluate(() => {
-      const broken: string[] = [];
-      const walker = document.createTreeWalker(document.querySelector('.card')!, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        for (const m of text.matchAll(/\S+/g)) {
-          if (m[0].includes('@')) continue;
-          const range = document.createRange();
-          range.setStart(node, m.index!);
-          range.setEnd(node, m.index! + m[0].length);
-          const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
-          if (tops.size > 1) broken.push(m[0]);
-        }
-      }
-      return broken;
-    });
-  }
-
-  // promise: pages.identifier-first
-  it('identifier-first: the address first, then the methods for it, at 390×844 too', async () => {
-    for (const viewport of [DESKTOP, PHONE]) {
-      await page.setViewportSize(viewport);
-      await page.goto(`${t.url}/auth/signin`);
-      expect(await page.locator('input:visible').count()).toBe(1);
-      await toMethods(page, 'ada@example.test');
-      await expect(page.locator('[data-email]').textContent()).resolves.toBe('ada@example.test');
-      expect(await page.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).toBe(true);
-      // The password field is focused: type and press Enter.
-      expect(await focused()).toEqual({ name: 'password', invalid: null, description: undefined });
-      // Another address or method: back to step 1, the address kept.
-      await page.getByRole('link', { name: 'Use another address or sign-in method' }).click();
-      await expect(page.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe('ada@example.test');
-    }
-    await page.goto(`${t.url}/auth/signin`);
-    await toMethods(page, 'ada@example.test');
-    await checkState('methods');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await checkState('methods-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    // Not an address (the browser's own check bypassed): step 1 again, the error under the field.
-    await page.goto(`${t.url}/auth/signin?step=methods&email=nope`);
-    expect(await focused()).toEqual({ name: 'email', invalid: 'true', description: expect.stringContaining('valid') });
-    await checkState('invalid-email');
-  });
-
-  // promise: pages.no-break-mid-word
-  it('on a 390 px phone a long address wraps inside the card and no word breaks mid-word', async () => {
-    await page.setViewportSize(PHONE);
-    const long = `${'a'.repeat(30)}.${'b'.repeat(30)}@${'sub.'.repeat(8)}example.test`;
-    await page.goto(`${t.url}/auth/signin?step=methods&email=${encodeURIComponent(long)}`);
-    const sizes = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      address: document.querySelector('[data-email]')!.getClientRects().length,
-    }));
-    expect(sizes.scroll).toBeLessThanOrEqual(390);
-    expect(sizes.address).toBeGreaterThan(1);
-    expect(await brokenWords(page)).toEqual([]);
-    await page.goto(`${t.url}/auth/signin?error=OAuthAccountNotLinked`);
-    expect(await brokenWords(page)).toEqual([]);
-    await page.screenshot({ path: join(SHOTS, 'long-address-phone.png'), fullPage: true });
-  });
-
-  // promise: pages.keyboard
-  it('signs in by keyboard alone: Tab to the address, Enter, the password, Enter', async () => {
-    await page.goto(`${t.url}/auth/signin`);
-    await page.keyboard.press('Tab');
-    expect((await focused()).name).toBe('email');
-    await page.keyboard.type('ada@example.test');
-    await page.keyboard.press('Enter');
-    await page.waitForURL((u) => u.searchParams.get('step') === 'methods');
-    expect((await focused()).name).toBe('password');
-    await page.keyboard.type(PASSWORD);
-    await page.keyboard.press('Enter');
-    await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));
-    const session = await (await context.request.get(`${t.url}/auth/session`)).json();
-    expect(session.user.email).toBe('ada@example.test');
-  });
+  const checkState = (name: string) => check(page, SHOTS, name);
+  const focused = () => focusedIn(page);
 
   // promise: pages.inline-errors
   it('a wrong password: the message is in the credentials form, the address kept, the field marked and focused', async () => {
