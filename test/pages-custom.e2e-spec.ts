@@ -13,6 +13,7 @@ import { Email } from '../lib/providers/email.provider.js';
 import { createTestApp, TEST_PLATFORM, type TestApp } from './setup/app.js';
 import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 import { startSmtpServer, type TestSmtpServer } from './setup/smtp.js';
+import { brokenWords } from './setup/signin-browser.js';
 
 /**
  * The built-in pages in another language (`messages: GERMAN_MESSAGES`) and replaced by a render hook
@@ -140,6 +141,8 @@ describeBrowser('custom pages in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await axe(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'german-error-dark-phone.png'), fullPage: true });
+    // German's long compounds wrap whole: no word broken mid-word at 390 px.
+    expect(await brokenWords(page)).toEqual([]);
     await page.getByLabel('Passwort').fill(PASSWORD);
     await page.getByLabel('Passwort').press('Enter');
     await page.waitForURL((u) => !u.pathname.startsWith('/auth/'));

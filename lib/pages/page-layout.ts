@@ -72,7 +72,7 @@ const BASE_CSS = [
   '@keyframes spin{to{transform:rotate(360deg)}}',
   '@media (prefers-reduced-motion:reduce){button[data-busy]::after{animation:none}}',
   '.actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1rem}',
-  '.passkey{margin-top:.75rem}',
+  '.passkey{margin-top:.75rem}[data-form] .button+.button{margin-top:.75rem}',
   '.identity{text-align:center;margin:0 0 1rem}',
   '.switch{text-align:center;margin:1.25rem 0 0}',
 ].join('');
