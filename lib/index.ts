@@ -34,6 +34,9 @@ export * from './errors/auth.errors.js';
 export { AuthModule } from './auth.module.js';
 export type * from './config/auth-options.interface.js';
 export { AUTH_DEFAULTS } from './config/defaults.js';
+// ---- built-in pages: their sentences (`messages`) and render hooks (`pages.render`) ----
+export { ENGLISH_MESSAGES, GERMAN_MESSAGES, type PageMessages } from './config/messages/page-messages.js';
+export type { PageRenderContext, PageRenderHooks, RenderablePage } from './config/page-render.types.js';
 
 // ---- storage: MemoryAdapter (TypeORM: `nestjs-auth/typeorm`, so an app without TypeORM never loads it) ----
 export { MemoryAdapter } from './adapters/memory.adapter.js';

@@ -30,6 +30,8 @@ const LISTED = [
   'REQUIRE_RECENT_SIGN_IN_KEY',
   'assertRecentSignIn',
   'AUTH_DEFAULTS',
+  'ENGLISH_MESSAGES',
+  'GERMAN_MESSAGES',
   // storage
   'Adapter',
   'InjectAuthAdapter',

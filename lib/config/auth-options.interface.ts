@@ -12,6 +12,8 @@ import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { RevocationBus, RevocationBusOption } from '../bus/revocation-bus.js';
 import type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
+import type { PageMessages } from './messages/en.messages.js';
+import type { PageRenderHooks } from './page-render.types.js';
 
 export type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
 
@@ -108,6 +110,11 @@ export interface PagesOptions {
   verifyRequest: string;
   /** Where new users land after their first sign-in (`?callbackUrl=` is appended). */
   newUser: string;
+  /**
+   * Render hooks: replace the content of a built-in page while the module keeps its CSRF token,
+   * errors, theme and CSP (`pages.render.signIn(context) => html`). A path in `pages` wins over a hook.
+   */
+  render: PageRenderHooks;
 }
 
 /** One cookie's name and attributes. */
@@ -191,6 +198,11 @@ export interface AuthModuleOptions {
   events?: Partial<EventCallbacks>;
   pages?: Partial<PagesOptions>;
   theme?: Theme;
+  /**
+   * The sentences of the built-in pages, by key: English by default; any subset replaces those keys
+   * (the rest stay English), an unknown key is refused at bootstrap. `GERMAN_MESSAGES` is shipped.
+   */
+  messages?: Partial<PageMessages>;
   /** Cookie names and attributes, merged over the defaults. */
   cookies?: Partial<CookiesOptions>;
   /** Use `__Secure-`/`__Host-` cookies. @default true when the request URL is https */

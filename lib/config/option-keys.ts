@@ -10,6 +10,7 @@ const OPTION_KEYS = Object.keys({
   events: 0,
   pages: 0,
   theme: 0,
+  messages: 0,
   cookies: 0,
   useSecureCookies: 0,
   trustHost: 0,

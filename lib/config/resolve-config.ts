@@ -5,7 +5,9 @@ import { REQUIRED_ADAPTER_METHODS, requireAdapterMethods } from './adapter-requi
 import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
 import { AUTH_DEFAULTS, defaultCallbacks, defaultSessionToken } from './defaults.js';
 import { createLogger } from './logger.js';
+import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
+import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
@@ -92,13 +94,7 @@ export function resolveConfig(
   const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, problems);
 
   // ---- pages, url, cookies ----
-  for (const [key, value] of Object.entries(options.pages ?? {})) {
-    if (typeof value !== 'string' || !(value.startsWith('/') || /^https?:\/\//.test(value))) {
-      problems.push(
-        `pages.${key} must be a path starting with '/' (or an absolute http(s) URL), not ${JSON.stringify(value)}.`,
-      );
-    }
-  }
+  problems.push(...pageOptionProblems(options.pages), ...messageProblems(options.messages));
   let url: URL | undefined;
   const rawUrl = options.url ?? env.AUTH_URL;
   if (rawUrl) {
@@ -160,6 +156,7 @@ export function resolveConfig(
     events: options.events ?? {},
     pages: options.pages ?? {},
     theme: { ...AUTH_DEFAULTS.theme, ...(options.theme ?? {}) },
+    messages: resolveMessages(options.messages),
     cookies: {
       plain: mergeCookies(defaultCookies(false), options.cookies),
       secure: mergeCookies(defaultCookies(true), options.cookies),

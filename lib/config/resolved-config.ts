@@ -10,6 +10,7 @@ import type {
 } from './auth-options.interface.js';
 import type { InternalProvider } from '../providers/internal-provider.js';
 import type { StoreIpMode } from '../rate-limit/client-ip.js';
+import type { PageMessages } from './messages/en.messages.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -49,6 +50,8 @@ export interface ResolvedAuthConfig {
   events: Partial<EventCallbacks>;
   pages: Partial<PagesOptions>;
   theme: Required<Theme>;
+  /** The built-in pages' sentences: the `messages` option over English. */
+  messages: PageMessages;
   /** Cookie names and options for plain-HTTP and for secure requests. */
   cookies: { plain: CookiesOptions; secure: CookiesOptions };
   /** Forced secure cookies (`true`/`false`), or `undefined` to follow the request's protocol. */
