@@ -7,7 +7,16 @@ import type { ErrorPageParams } from './page.types.js';
 interface ErrorContent {
   status: number;
   /** Its sentences: messages `errorPage.<key>.heading` and `errorPage.<key>.message`. */
-  key: 'server' | 'badRequest' | 'accessDenied' | 'verification' | 'passkey' | 'expired' | 'rateLimited' | 'default';
+  key:
+    | 'server'
+    | 'badRequest'
+    | 'accessDenied'
+    | 'verification'
+    | 'passkey'
+    | 'expired'
+    | 'alreadyLinked'
+    | 'rateLimited'
+    | 'default';
   /** Offer a link back to the sign-in page (otherwise to the site's home). */
   signIn: boolean;
 }
@@ -54,9 +63,7 @@ const ERROR_PAGES: Record<string, ErrorContent> = {
   },
   AccountAlreadyLinked: {
     status: 409,
-    heading: 'Account already linked',
-    message:
-      'That account is already linked to another user, so it was not linked to yours. Sign in with it to use that user, or unlink it there first.',
+    key: 'alreadyLinked',
     signIn: false,
   },
   InvalidRequest: BAD_REQUEST,

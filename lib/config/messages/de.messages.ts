@@ -99,6 +99,9 @@ export const GERMAN_MESSAGES: PageMessages = {
   'errorPage.expired.heading': 'Anmeldung abgelaufen',
   'errorPage.expired.message':
     'Die Anmeldung hat zu lange gedauert oder wurde in einem anderen Browser oder Tab begonnen. Bitte beginnen Sie erneut.',
+  'errorPage.alreadyLinked.heading': 'Konto bereits verknüpft',
+  'errorPage.alreadyLinked.message':
+    'Dieses Konto ist bereits mit einem anderen Benutzer verknüpft und wurde daher nicht mit Ihrem verknüpft. Melden Sie sich damit an, um diesen Benutzer zu verwenden, oder heben Sie die Verknüpfung dort zuerst auf.',
   'errorPage.rateLimited.heading': 'Zu viele Versuche',
   'errorPage.rateLimited.message': 'Warten Sie einige Minuten und versuchen Sie es dann erneut.',
   'errorPage.default.heading': 'Fehler',

@@ -96,6 +96,9 @@ export const ENGLISH_MESSAGES = {
   'errorPage.expired.heading': 'Sign-in expired',
   'errorPage.expired.message':
     'The sign-in took too long, or it was started in another browser or tab. Please start again.',
+  'errorPage.alreadyLinked.heading': 'Account already linked',
+  'errorPage.alreadyLinked.message':
+    'That account is already linked to another user, so it was not linked to yours. Sign in with it to use that user, or unlink it there first.',
   'errorPage.rateLimited.heading': 'Too many attempts',
   'errorPage.rateLimited.message': 'Wait a few minutes, then try again.',
   'errorPage.default.heading': 'Error',
