@@ -6,6 +6,7 @@ import { AUTH_CONFIG } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from './rate-limit/rate-limit.store.js';
+import { RevocationBus } from './bus/revocation-bus.js';
 import type { AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
 import { AUTH_DEFAULTS } from './config/defaults.js';
 import { providerFromOption, type OptionProvider } from './config/option-provider.js';
@@ -21,6 +22,7 @@ const EXTRAS_DEFAULTS: AuthModuleExtras = {
   dataSource: undefined,
   globalGuard: false,
   rateLimitStore: undefined,
+  revocationBus: undefined,
 } satisfies Record<keyof AuthModuleExtras, unknown>;
 
 export const { ConfigurableModuleClass: ConfigurableAuthModule, MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS } =
@@ -34,6 +36,7 @@ export const { ConfigurableModuleClass: ConfigurableAuthModule, MODULE_OPTIONS_T
 function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras): DynamicModule {
   const adapter = adapterProvider(extras);
   const store = rateLimitStoreProvider(extras);
+  const bus = revocationBusProvider(extras);
   const given = givenExtras(definition, extras);
   const providers: Provider[] = [
     ...(definition.providers ?? []),
@@ -46,13 +49,14 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
     },
     ...AUTH_SERVICES,
     store.provider,
+    bus.provider,
     AuthGuard,
     ...(extras.globalGuard ? [{ provide: APP_GUARD, useExisting: AuthGuard }] : []),
   ];
   return {
     ...definition,
     global: extras.isGlobal,
-    imports: [...(definition.imports ?? []), ...adapter.imports, ...store.imports],
+    imports: [...(definition.imports ?? []), ...adapter.imports, ...store.imports, ...bus.imports],
     controllers: [...(definition.controllers ?? []), createAuthController(extras.basePath ?? AUTH_DEFAULTS.basePath)],
     providers,
     exports: [...(definition.exports ?? []), AUTH_CONFIG, Adapter, RateLimitStore, AuthGuard, ...AUTH_SERVICES],
@@ -98,6 +102,19 @@ function rateLimitStoreProvider({ rateLimitStore }: AuthModuleExtras): OptionPro
       provide: RateLimitStore,
       inject: [AUTH_MODULE_OPTIONS],
       useFactory: (options: AuthModuleOptions) => options.rateLimit?.store ?? new MemoryRateLimitStore(),
+    },
+    imports: [],
+  };
+}
+
+/** The `RevocationBus` provider: the `revocationBus` extra, else `session.revocationBus`, else `null` (no bus). */
+function revocationBusProvider({ revocationBus }: AuthModuleExtras): OptionProvider {
+  if (revocationBus !== undefined && revocationBus !== null) return providerFromOption(RevocationBus, revocationBus);
+  return {
+    provider: {
+      provide: RevocationBus,
+      inject: [AUTH_MODULE_OPTIONS],
+      useFactory: (options: AuthModuleOptions) => options.session?.revocationBus ?? null,
     },
     imports: [],
   };

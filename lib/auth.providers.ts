@@ -17,14 +17,20 @@ import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
 import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
 import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
 import { ProviderTokens } from './flows/oauth/provider-tokens.js';
+import { SessionProviderTokens } from './flows/oauth/session-provider-tokens.js';
+import { TokenRefresh } from './flows/oauth/token-refresh.js';
 import { OAuthLogout } from './flows/oauth/oauth-logout.js';
 import { OAuthProviders } from './flows/oauth/oauth-providers.js';
 import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
+import { LogoutReplayMemory } from './flows/oauth/logout-replay.js';
+import { BackchannelSessions } from './flows/oauth/backchannel-sessions.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
 import { UserCreationService } from './sign-in/user-creation.service.js';
+import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
+import { AccountManagementService } from './sign-in/account-management.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
 import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
@@ -53,6 +59,8 @@ export const AUTH_SERVICES: Provider[] = [
   SignInService,
   AccountLinkingService,
   UserCreationService,
+  ExplicitLinkService,
+  AccountManagementService,
   RequestContextFactory,
   AuthRouterService,
   AuthService,
@@ -66,9 +74,13 @@ export const AUTH_SERVICES: Provider[] = [
   OAuthTokenExchange,
   IdTokenVerifier,
   ProviderTokens,
+  TokenRefresh,
+  SessionProviderTokens,
   OAuthLogout,
   OAuthProviders,
   BackchannelLogout,
+  LogoutReplayMemory,
+  BackchannelSessions,
   ProviderAccessTokenPipe,
   WebAuthnService,
   WebAuthnOptionsService,

@@ -18,7 +18,12 @@ export type {
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
   AccountTokensAdapter,
+  PrivateAccountTokensAdapter,
   AccountTokens,
+  UserDeletionAdapter,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
+  SessionListingAdapter,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 export type { SynchronousSessionLookupAdapter } from './adapters/sync-session-lookup.js';
@@ -30,6 +35,9 @@ export * from './errors/auth.errors.js';
 export { AuthModule } from './auth.module.js';
 export type * from './config/auth-options.interface.js';
 export { AUTH_DEFAULTS } from './config/defaults.js';
+// ---- built-in pages: their sentences (`messages`) and render hooks (`pages.render`) ----
+export { ENGLISH_MESSAGES, GERMAN_MESSAGES, type PageMessages } from './config/messages/page-messages.js';
+export type { PageRenderContext, PageRenderHooks, RenderablePage } from './config/page-render.types.js';
 
 // ---- storage: MemoryAdapter (TypeORM: `nestjs-auth/typeorm`, so an app without TypeORM never loads it) ----
 export { MemoryAdapter } from './adapters/memory.adapter.js';
@@ -37,7 +45,15 @@ export { MemoryAdapter } from './adapters/memory.adapter.js';
 // ---- sessions, guard, decorators, services ----
 export { AuthGuard, requestSession, type AuthenticatedRequest } from './guard/auth.guard.js';
 export { CurrentUser, AuthSession } from './guard/current-user.decorator.js';
-export { Public, IS_PUBLIC_KEY, SkipSessionCache, SKIP_SESSION_CACHE_KEY } from './core/public.decorator.js';
+export {
+  Public,
+  IS_PUBLIC_KEY,
+  SkipSessionCache,
+  SKIP_SESSION_CACHE_KEY,
+  RequireRecentSignIn,
+  REQUIRE_RECENT_SIGN_IN_KEY,
+} from './core/public.decorator.js';
+export { assertRecentSignIn } from './session/recent-sign-in.js';
 export { AuthService } from './guard/auth.service.js';
 export {
   graphqlContext,
@@ -46,7 +62,7 @@ export {
   type GraphqlWsConnection,
 } from './guard/graphql-ws.js';
 export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
-export type { AuthUser } from './session/session.service.js';
+export type { AuthUser, SessionInfo } from './session/session.service.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';
 export { encode, decode } from './session/jwt.js';
@@ -174,6 +190,8 @@ export { renderVerificationEmail, type VerificationEmail } from './providers/ema
 export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
 export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provider.js';
 export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
+export type { LinkedAccountInfo } from './sign-in/account-management.service.js';
+export type { SensitiveActionProof } from './guard/sensitive-action.js';
 
 // ---- passwords, rate limits ----
 export {
@@ -191,3 +209,19 @@ export {
   type RedisRateLimitStoreOptions,
 } from './rate-limit/redis-rate-limit.store.js';
 export { RateLimiterService, type RateLimitRule } from './rate-limit/rate-limiter.service.js';
+export { RevocationBus, type RevocationBusListener, type RevocationBusOption } from './bus/revocation-bus.js';
+export {
+  RedisRevocationBus,
+  type RedisPubSubClient,
+  type RedisSubscriberConnection,
+  type RedisRevocationBusOptions,
+} from './bus/redis-revocation.bus.js';
+export {
+  PostgresRevocationBus,
+  type PgListenClient,
+  type PgPoolLike,
+  type PostgresBusConnection,
+  type PostgresDataSourceLike,
+  type PostgresRevocationBusOptions,
+} from './bus/postgres-revocation.bus.js';
+export { RevocationBroadcast, type RevocationBusStats } from './session/revocation-broadcast.js';

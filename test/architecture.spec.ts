@@ -19,6 +19,7 @@ export const LAYERS: Record<string, number> = {
   errors: 0,
   util: 1,
   'rate-limit': 2,
+  bus: 2,
   providers: 3,
   adapters: 4,
   config: 5,

@@ -47,6 +47,8 @@ interface Case {
   conformance?: boolean;
   /** Session and verification-token dates keep whole seconds only. */
   wholeSeconds?: boolean;
+  /** The tables have the optional session columns of the device list, mapped. */
+  sessionDetails?: boolean;
 }
 
 // pg and better-sqlite3 ship no types here.
@@ -118,6 +120,7 @@ const CASES: Case[] = [
     db,
     authenticators: true,
     unique: true,
+    sessionDetails: true,
   })),
 ];
 
@@ -168,6 +171,9 @@ for (const target of targets) {
             'deleteVerificationTokensByIdentifier',
             'listAccountsByUserId',
             'updateAccountTokens',
+            'deleteUserCascade',
+            'deleteAuthenticator',
+            ...(c.sessionDetails ? (['listSessionsByUserId'] as const) : []),
           ],
           // What a preset's tables cannot hold (no authenticator table, no unique keys) is not a test
           // here: a strict CI run reports no skipped test.
@@ -176,6 +182,12 @@ for (const target of targets) {
 
       it('the bootstrap check finds nothing to report on the real tables', async () => {
         await new TypeOrmAdapter(ds, {}, { schema: c.preset }).onModuleInit();
+      });
+
+      it('keeps account tokens plain unless asked: an Auth.js app reads these tables', () => {
+        // promise: storage.tokens-encrypted-by-default (its exception: the Auth.js presets)
+        expect(new TypeOrmAdapter(ds, {}, { schema: c.preset }).privateAccountTokens).toBe(false);
+        expect(new TypeOrmAdapter(ds).privateAccountTokens).toBe(true);
       });
 
       if (c.theirs)

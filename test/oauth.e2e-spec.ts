@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
+import { AdapterService } from '../lib/core/adapter.service.js';
 import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../lib/config/resolved-config.js';
 import type { Profile } from '../lib/types/common.types.js';
@@ -566,7 +567,12 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
         expires_at: expect.any(Number),
         scope: expect.stringContaining('openid'),
       });
-      const stored = await adapter.getAccount!('link-tokens', 'a');
+      const raw = await adapter.getAccount!('link-tokens', 'a');
+      // promise: storage.tokens-encrypted-by-default: TypeOrmAdapter's own tables hold ciphertext,
+      // MemoryAdapter (nothing at rest) the plain tokens; the module reads them opened either way.
+      for (const column of ['access_token', 'id_token'] as const)
+        expect(raw![column]).toEqual(target ? expect.stringMatching(/^enc\.v1\./) : account![column]);
+      const stored = app.app.get(AdapterService).openAccount(raw);
       expect(stored).toMatchObject({
         access_token: account!.access_token,
         id_token: account!.id_token,

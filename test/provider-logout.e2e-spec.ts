@@ -215,7 +215,8 @@ describe('back-channel logout', () => {
       ['a nonce', logoutToken({ nonce: 'n' }), /nonce/i],
       ['no jti', logoutToken({ jti: undefined }), /jti/i],
       ['neither sub nor sid', logoutToken({ sub: undefined }), /neither/i],
-      ['only a sid', logoutToken({ sub: undefined, sid: 'op-session' }), /sid/i],
+      ['a sid that is not a string', logoutToken({ sid: 42 }), /sid that is not/i],
+      ['an empty sub', logoutToken({ sub: '' }), /sub or sid that is not/i],
       ['typed as an ID token', logoutToken({}, { typ: 'JWT' }), /logout\+jwt/i],
       ['not a JWT', Promise.resolve('garbage'), /not a JWT/i],
     ];

@@ -80,6 +80,45 @@ describe("README: Calling the provider's API", () => {
   });
 });
 
+describe("README: Calling the provider's API with JWT sessions (session.tokens)", () => {
+  let app: TestApp;
+  const clientId = 'readme-corp-jwt';
+
+  beforeAll(async () => {
+    const { CorpController } = await importSnippet('session-tokens');
+    app = await createTestApp({
+      auth: {
+        session: { strategy: 'jwt', tokens: true },
+        providers: [
+          { id: 'corp', name: 'Corp', type: 'oidc', issuer: op.issuer, clientId, clientSecret: `${clientId}-secret` },
+        ],
+      },
+      controllers: [CorpController as Type<unknown>],
+    });
+    await op.addClient({
+      client_id: clientId,
+      client_secret: `${clientId}-secret`,
+      redirect_uris: [`${app.url}/auth/callback/corp`],
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+  });
+  afterAll(() => app?.close());
+
+  it('both routes hand out the token kept in the session, without a database', async () => {
+    const client = new TestClient(app.url);
+    const csrfToken = await client.csrf();
+    const start = await client.post('/auth/signin/corp', { csrfToken, callbackUrl: `${app.url}/me` });
+    const back = await followToApp(client, start, app.url);
+    expect((await client.get(back.url.href)).status).toBe(302);
+    const { token } = (await (await client.get('/api/token')).json()) as { token: string };
+    expect(token).toEqual(expect.any(String));
+    expect(await (await client.get('/api/token-from-service')).json()).toEqual({ token });
+    const userinfo = await fetch(`${op.issuer}/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(userinfo.status).toBe(200);
+    expect((await new TestClient(app.url).get('/api/token-from-service')).status).toBe(401);
+  });
+});
+
 describe('README: Logging out everywhere', () => {
   it('the configuration runs as written, with both options on the provider', async () => {
     const before = { ...process.env };

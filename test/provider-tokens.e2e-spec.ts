@@ -9,6 +9,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AccountTokensAdapter, AdapterAccount } from '../lib/adapters/adapter.interface.js';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
+import { AdapterService } from '../lib/core/adapter.service.js';
 import { RefreshTokenError } from '../lib/errors/auth.errors.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { AuthService } from '../lib/guard/auth.service.js';
@@ -327,7 +328,9 @@ postgres!.describe('getAccessToken: two app instances on one PostgreSQL', () => 
     expect(new Set(tokens).size).toBe(1);
     expect(await opAccepts(tokens[0]!)).toBe(true);
     const after = await account(b.app.get(Adapter) as unknown as TokensAdapter, userId, 'idp');
-    expect(after.access_token).toBe(tokens[0]);
+    // The library's own tables: tokens encrypted at rest by default (promise: storage.tokens-encrypted-by-default).
+    expect(after.access_token).toMatch(/^enc\.v1\./);
+    expect(b.app.get(AdapterService).openAccount(after).access_token).toBe(tokens[0]);
     expect(after.refresh_token).not.toBe(stored.refresh_token);
     expect(after.expires_at).toBeGreaterThan(Date.now() / 1000);
   });

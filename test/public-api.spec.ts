@@ -26,7 +26,12 @@ const LISTED = [
   'IS_PUBLIC_KEY',
   'SkipSessionCache',
   'SKIP_SESSION_CACHE_KEY',
+  'RequireRecentSignIn',
+  'REQUIRE_RECENT_SIGN_IN_KEY',
+  'assertRecentSignIn',
   'AUTH_DEFAULTS',
+  'ENGLISH_MESSAGES',
+  'GERMAN_MESSAGES',
   // storage
   'Adapter',
   'InjectAuthAdapter',
@@ -57,6 +62,11 @@ const LISTED = [
   'MemoryRateLimitStore',
   'RedisRateLimitStore',
   'RateLimiterService',
+  // several instances: revocations between them
+  'RevocationBus',
+  'RedisRevocationBus',
+  'PostgresRevocationBus',
+  'RevocationBroadcast',
 ];
 
 /** Every value `nestjs-auth/typeorm` exports: TypeORM is an optional peer, so the main entry has none of them. */
@@ -77,6 +87,12 @@ const TYPEORM_LISTED = [
   'authMigrationsMysql',
   'authMigrationsSqlite',
   'authSchemaEntities',
+  'AuthPasskeyNamesPostgres1764720000000',
+  'AuthPasskeyNamesMysql1764720000000',
+  'AuthPasskeyNamesSqlite1764720000000',
+  'AuthSessionDetailsPostgres1764806400000',
+  'AuthSessionDetailsMysql1764806400000',
+  'AuthSessionDetailsSqlite1764806400000',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */

@@ -30,7 +30,7 @@ const CHROMIUM_ARGS = [
 const SHOTS = join(process.cwd(), 'test-output', `sample-${process.env.AUTH_TEST_PLATFORM ?? 'express'}`);
 const DESKTOP = { width: 1280, height: 800 };
 /** The pages photographed that have inputs (and so a label check that means something). */
-const PAGES_WITH_INPUTS = new Set(['signin', 'signin-error']);
+const PAGES_WITH_INPUTS = new Set(['signin', 'signin-methods', 'signin-error']);
 const PHONE = { width: 390, height: 844 };
 
 const hasChromium = chromiumAvailable('the sample app in Chromium');
@@ -83,7 +83,7 @@ describeBrowser('the sample app in Chromium', () => {
       let visible = 0;
       for (const el of Array.from(document.querySelectorAll('input, select, textarea'))) {
         const input = el as HTMLInputElement;
-        if (input.type === 'hidden') continue;
+        if (input.type === 'hidden' || input.hidden) continue;
         visible++;
         const labelled =
           (input.labels && input.labels.length > 0) ||
@@ -195,6 +195,13 @@ describeBrowser('the sample app in Chromium', () => {
     }
   }
 
+  /** Identifier-first step 1: the address, Continue; waits for step 2. */
+  async function toMethods(page: Page, email: string): Promise<void> {
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.searchParams.get('step') === 'methods');
+  }
+
   /** Signs out, and shows the protected page now sends the browser to the sign-in page. */
   async function signOut(page: Page): Promise<void> {
     await signOutTo(page);
@@ -211,21 +218,51 @@ describeBrowser('the sample app in Chromium', () => {
     await page.goto(`${app}/private`);
     expect(new URL(page.url()).pathname).toBe('/auth/signin');
     expect(new URL(page.url()).searchParams.get('callbackUrl')).toBe('/private');
-    for (const name of [
-      'Sign in with Demo IdP',
-      'Sign in with Email',
-      'Sign in with Password',
-      'Sign in with Passkey',
-    ]) {
+    // Identifier-first: the provider button, one email field, a passkey button.
+    for (const name of ['Sign in with Demo IdP', 'Continue', 'Sign in with a passkey']) {
       await expect(page.getByRole('button', { name }).isVisible()).resolves.toBe(true);
     }
     await inspect(page, 'signin');
+
+    // promise: pages.phone-fit
+    // On a 390×844 phone the email field, its button and the first provider button are on the first screen.
+    await page.setViewportSize(PHONE);
+    const bottoms: Record<string, number> = {};
+    for (const [name, locator] of [
+      ['provider', page.getByRole('button', { name: 'Sign in with Demo IdP' })],
+      ['email', page.getByLabel('Email', { exact: true })],
+      ['continue', page.getByRole('button', { name: 'Continue' })],
+    ] as const) {
+      const box = (await locator.boundingBox())!;
+      bottoms[name] = Math.round(box.y + box.height);
+    }
+    console.log(`sample sign-in page at 390×844: bottoms ${JSON.stringify(bottoms)}`);
+    for (const bottom of Object.values(bottoms)) expect(bottom).toBeLessThan(844);
+    await page.setViewportSize(DESKTOP);
+
+    // Step 2: the methods for the address typed.
+    await toMethods(page, DEMO_USER.email);
+    for (const name of [
+      'Sign in with Password',
+      'Email me a sign-in link',
+      'Sign in with a passkey',
+      'Create a passkey',
+    ]) {
+      await expect(page.getByRole('button', { name }).isVisible()).resolves.toBe(true);
+    }
+    await inspect(page, 'signin-methods');
+    await page.goBack();
 
     // Keyboard: Tab reaches the first provider button, which shows a focus ring.
     await page.keyboard.press('Tab');
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
-      return { tag: el.tagName, text: el.textContent, outline: getComputedStyle(el).outlineStyle };
+      // The button's own text (its mark is an aria-hidden SVG with the initial).
+      return {
+        tag: el.tagName,
+        text: el.querySelector('span')?.textContent,
+        outline: getComputedStyle(el).outlineStyle,
+      };
     });
     expect(focused).toMatchObject({ tag: 'BUTTON', text: 'Sign in with Demo IdP', outline: 'solid' });
     await context.close();
@@ -254,12 +291,34 @@ describeBrowser('the sample app in Chromium', () => {
     await context.close();
   });
 
+  // promise: pages.no-js
+  it('without JavaScript: signs in with an emailed link (both identifier-first steps rendered by the server)', async () => {
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const page = await context.newPage();
+    const email = `nojs.user.${Date.now()}@example.com`;
+    await page.goto(`${app}/private`);
+    await toMethods(page, email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/verify-request');
+    await page.goto(`${app}/dev/inbox`);
+    const link = await page
+      .locator('section', { hasText: `To ${email}` })
+      .locator('a[href*="/auth/callback/email"]')
+      .first()
+      .getAttribute('href');
+    await page.goto(link!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${app}/private`);
+    expect(await privatePageUser(page)).toContain(email);
+    await context.close();
+  });
+
   it('signs in with an emailed link read from the development inbox', async () => {
     const { context, page } = await newPage();
     const email = `mail.user.${Date.now()}@example.com`;
     await page.goto(`${app}/private`);
-    await page.locator('form[action$="/auth/signin/email"]').getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Sign in with Email' }).click();
+    await toMethods(page, email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/verify-request');
     // Where the link went, and how long it lasts.
     await expect(page.locator('[data-email]').innerText()).resolves.toBe(email);
@@ -294,8 +353,8 @@ describeBrowser('the sample app in Chromium', () => {
   it('signs in with the seeded credentials user, after a wrong password', async () => {
     const { context, page } = await newPage();
     await page.goto(`${app}/private`);
+    await toMethods(page, DEMO_USER.email);
     const form = page.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email').fill(DEMO_USER.email);
     await form.getByLabel('Password').fill('not-the-password');
     await form.getByRole('button', { name: 'Sign in with Password' }).click();
     await page.waitForURL((url) => url.searchParams.get('error') === 'CredentialsSignin');
@@ -304,7 +363,6 @@ describeBrowser('the sample app in Chromium', () => {
     );
     await inspect(page, 'signin-error');
 
-    await form.getByLabel('Email').fill(DEMO_USER.email);
     await form.getByLabel('Password').fill(DEMO_USER.password);
     await form.getByLabel('Password').press('Enter');
     await page.waitForURL(`${app}/private`);
@@ -320,9 +378,8 @@ describeBrowser('the sample app in Chromium', () => {
 
     // A new user: type an email, press "Create a passkey".
     await page.goto(`${app}/private`);
-    const form = page.locator('form[data-webauthn-provider="passkey"]');
-    await form.getByLabel('Email').fill(email);
-    await form.getByRole('button', { name: 'Create a passkey' }).click();
+    await toMethods(page, email);
+    await page.getByRole('button', { name: 'Create a passkey' }).click();
     await page.waitForURL(`${app}/private`);
     expect(await privatePageUser(page)).toContain(email);
     await expect(page.locator('section', { hasText: 'Passkeys' }).innerText()).resolves.not.toContain('No passkey yet');
@@ -357,7 +414,7 @@ describeBrowser('the sample app in Chromium', () => {
     expect(new URL(second.url()).pathname).toBe('/auth/signin');
     await second
       .locator('form[data-webauthn-provider="passkey"]')
-      .getByRole('button', { name: 'Sign in with Passkey' })
+      .getByRole('button', { name: 'Sign in with a passkey' })
       .click();
     await second.waitForURL(`${app}/private`);
     expect(await privatePageUser(second)).toContain(email);
@@ -376,7 +433,7 @@ describeBrowser('the sample app in Chromium', () => {
   });
 
   it('wrote a non-empty screenshot of every page at both widths', () => {
-    expect(photographed).toHaveLength(2 * 11);
+    expect(photographed).toHaveLength(2 * 12);
     for (const file of photographed) expect(statSync(file).size).toBeGreaterThan(2000);
   });
 });

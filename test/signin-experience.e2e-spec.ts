@@ -1,35 +1,33 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { hashPassword, verifyPassword } from '../lib/flows/credentials/password.js';
 import { signInErrorMessage } from '../lib/pages/signin.page.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
-import { Email } from '../lib/providers/email.provider.js';
 import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
-import { createTestApp, TEST_PLATFORM, type TestApp } from './setup/app.js';
-import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
-import { startSmtpServer } from './setup/smtp.js';
+import type { TestApp } from './setup/app.js';
+import { databaseTargets } from './setup/databases.js';
+import {
+  checkState as check,
+  CHROMIUM_ARGS,
+  DESKTOP,
+  focused as focusedIn,
+  PASSWORD,
+  PHONE,
+  shotsDir,
+  startSignInApp,
+  toMethods,
+} from './setup/signin-browser.js';
 
 /**
  * The built-in sign-in page as a person meets it, in real Chromium: errors shown in the form that
  * failed (typed address kept, field marked and focused), "please sign in" as a notice, busy buttons
  * that cannot be pressed twice, and axe (WCAG A/AA) with 0 violations in each state, on a desktop and
- * a phone. Screenshots go to test-output/signin-<platform>/.
+ * a phone. Screenshots go to test-output/signin-<platform>/. Identifier-first itself, the phone fit
+ * and the keyboard walk are in test/identifier-first.e2e-spec.ts.
  */
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'];
-const SHOTS = join(process.cwd(), 'test-output', `signin-${TEST_PLATFORM}`);
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const PASSWORD = 'correct horse battery staple';
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium && process.env.CI === 'true') throw new Error(`Chromium is required in CI (${CHROMIUM}).`);
 if (!hasChromium) console.log(`signin-experience.e2e-spec: skipped, no Chromium at ${CHROMIUM}.`);
@@ -38,48 +36,22 @@ const [sqlite] = await databaseTargets(['sqlite']);
 const describeBrowser = hasChromium ? sqlite!.describe : describe.skip;
 
 describeBrowser('the sign-in page in Chromium', () => {
-  let db: TestDatabase;
+  let app: { t: TestApp; close(): Promise<void> };
   let t: TestApp;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let hash: string;
+  const SHOTS = shotsDir('signin');
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    hash = await hashPassword(PASSWORD);
-    // A mail server that is gone: the email sign-in fails for real (EmailSignin).
-    const down = await startSmtpServer();
-    await down.close();
-    db = await createDatabase(sqlite!, 'signin_experience');
-    t = await createTestApp({
-      imports: [TypeOrmModule.forRoot({ ...db.options, autoLoadEntities: true, synchronize: true })],
-      auth: {
-        session: { strategy: 'jwt' },
-        logger: { error: () => undefined, warn: () => undefined },
-        providers: [
-          Email({ server: down.url, from: 'auth@example.test' }),
-          Credentials({
-            name: 'Password',
-            credentials: {
-              email: { label: 'Email address', type: 'email', required: true },
-              password: { label: 'Password', type: 'password', required: true },
-            },
-            async authorize(credentials) {
-              const ok = await verifyPassword(String(credentials.password ?? ''), hash);
-              return ok && credentials.email === 'ada@example.test' ? { id: 'ada', email: 'ada@example.test' } : null;
-            },
-          }),
-        ],
-      },
-    });
+    app = await startSignInApp(sqlite!, 'signin_experience');
+    t = app.t;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await t?.close();
-    await dropDatabase(db);
+    await app?.close();
   });
 
   beforeEach(async () => {
@@ -89,60 +61,18 @@ describeBrowser('the sign-in page in Chromium', () => {
     page = await context.newPage();
   });
 
-  /** axe's WCAG 2 A/AA rules on the page as it is now: the violations' ids and targets. */
-  async function axe(): Promise<string[]> {
-    await page.addScriptTag({ path: AXE_SOURCE }).catch(async () => {
-      // The page's CSP refuses inline scripts: evaluate the source instead (DevTools is not bound by it).
-      const { readFileSync } = await import('node:fs');
-      await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
-    });
-    return page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: {
-            run(
-              ctx: Document,
-              opts: object,
-            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-    });
-  }
-
-  /** axe on a desktop and on a phone, with a screenshot of each. */
-  async function checkState(name: string): Promise<void> {
-    for (const [size, viewport] of [
-      ['desktop', DESKTOP],
-      ['phone', PHONE],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      expect({ state: name, size, violations: await axe() }).toEqual({ state: name, size, violations: [] });
-      await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true });
-    }
-    await page.setViewportSize(DESKTOP);
-  }
-
-  /** What the focused element is: its name attribute and whether it is marked invalid and described. */
-  function focused() {
-    return page.evaluate(() => {
-      const el = document.activeElement as HTMLInputElement | null;
-      const describedBy = el?.getAttribute('aria-describedby');
-      return {
-        name: el?.getAttribute('name') ?? el?.tagName,
-        invalid: el?.getAttribute('aria-invalid'),
-        description: describedBy ? document.getElementById(describedBy)?.textContent : undefined,
-      };
-    });
-  }
+  const checkState = (name: string) => check(page, SHOTS, name);
+  const focused = () => focusedIn(page);
 
   // promise: pages.inline-errors
   it('a wrong password: the message is in the credentials form, the address kept, the field marked and focused', async () => {
     await page.goto(`${t.url}/auth/signin`);
     await checkState('default');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkState('default-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill('wrong password');
     await form.getByRole('button').click();
     await page.waitForURL(/error=CredentialsSignin/);
@@ -157,10 +87,11 @@ describeBrowser('the sign-in page in Chromium', () => {
     await expect(message.textContent()).resolves.toBe(signInErrorMessage('CredentialsSignin'));
     expect(await message.getAttribute('data-error')).toBe('CredentialsSignin');
     expect(await page.locator('[data-error]').count()).toBe(1);
-    await expect(form.getByLabel('Email address').inputValue()).resolves.toBe('ada@example.test');
+    await expect(page.locator('[data-email]').textContent()).resolves.toBe('ada@example.test');
+    await expect(form.locator('input[name="email"]').inputValue()).resolves.toBe('ada@example.test');
     await expect(form.getByLabel('Password').inputValue()).resolves.toBe('');
     expect(await focused()).toEqual({
-      name: 'email',
+      name: 'password',
       invalid: 'true',
       description: signInErrorMessage('CredentialsSignin'),
     });
@@ -179,15 +110,16 @@ describeBrowser('the sign-in page in Chromium', () => {
 
   it('an email that could not be sent: the message under the email field, the address kept and focused', async () => {
     await page.goto(`${t.url}/auth/signin`);
+    await toMethods(page, 'grace@example.test');
     const form = page.locator(`form[action$="/auth/signin/email"]`);
-    await form.getByLabel('Email', { exact: true }).fill('grace@example.test');
     await form.getByRole('button').click();
     await page.waitForURL(/error=EmailSignin/);
     await expect(form.locator('[data-error="EmailSignin"]').textContent()).resolves.toBe(
       signInErrorMessage('EmailSignin'),
     );
-    expect(await focused()).toEqual({ name: 'email', invalid: 'true', description: signInErrorMessage('EmailSignin') });
-    await expect(form.getByLabel('Email', { exact: true }).inputValue()).resolves.toBe('grace@example.test');
+    // The button that failed is focused and described by the message; the address is still there.
+    expect(await focused()).toEqual({ name: 'BUTTON', invalid: null, description: signInErrorMessage('EmailSignin') });
+    await expect(page.locator('[data-email]').textContent()).resolves.toBe('grace@example.test');
     await checkState('error-email');
   });
 
@@ -223,8 +155,8 @@ describeBrowser('the sign-in page in Chromium', () => {
    */
   async function impatientSignIn(target: Page): Promise<number> {
     await target.goto(`${t.url}/auth/signin`);
+    await toMethods(target, 'ada@example.test');
     const form = target.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill(PASSWORD);
     const posts: string[] = [];
     target.on('request', (r) => {
@@ -253,8 +185,8 @@ describeBrowser('the sign-in page in Chromium', () => {
     // stays to be looked at (a real sign-in follows below).
     await page.route('**/auth/callback/credentials', (route) => route.fulfill({ status: 204 }));
     await page.goto(`${t.url}/auth/signin`);
+    await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
-    await form.getByLabel('Email address').fill('ada@example.test');
     await form.getByLabel('Password').fill(PASSWORD);
     await form.getByRole('button').click({ noWaitAfter: true });
     const state = () =>
@@ -291,13 +223,13 @@ describeBrowser('the sign-in page in Chromium', () => {
   });
 
   // promise: pages.no-js
-  it('without JavaScript the credentials form still signs in (the busy state is an enhancement)', async () => {
+  it('without JavaScript identifier-first still signs in with a password (both steps rendered by the server)', async () => {
     const noJs = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
     try {
       const p = await noJs.newPage();
       await p.goto(`${t.url}/auth/signin`);
+      await toMethods(p, 'ada@example.test');
       const form = p.locator('form[data-form="credentials"]');
-      await form.getByLabel('Email address').fill('ada@example.test');
       await form.getByLabel('Password').fill(PASSWORD);
       await form.getByRole('button').click();
       await p.waitForURL((u) => !u.pathname.startsWith('/auth/'));

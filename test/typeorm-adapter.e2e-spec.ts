@@ -146,6 +146,11 @@ for (const target of targets) {
           'deleteVerificationTokensByIdentifier',
           'listAccountsByUserId',
           'updateAccountTokens',
+          'deleteUserCascade',
+          'updateAuthenticatorName',
+          'deleteAuthenticator',
+          'listSessionsByUserId',
+          'listSessionsByProviderSid',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
@@ -253,7 +258,8 @@ for (const target of targets) {
         const scratch = await createDatabase(target, 'schema_revert');
         const other = await openDataSource(scratch, 'migrations');
         try {
-          await other.undoLastMigration();
+          // Newest first, each migration's `down`, until none is left.
+          for (let i = 0; i < MIGRATIONS[db.target.name].length; i++) await other.undoLastMigration();
           const runner = other.createQueryRunner();
           try {
             for (const table of ['users', 'accounts', 'sessions', 'verification_tokens', 'authenticators']) {

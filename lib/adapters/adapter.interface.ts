@@ -57,11 +57,32 @@ export interface Authenticator {
   credentialBackedUp: boolean;
   /** Comma-separated transports (`usb,nfc,internal`...). */
   transports?: string | null;
+  /**
+   * Beyond SPEC: the name the user gave the passkey. Adapters without the column leave it out;
+   * `TypeOrmAdapter` and `MemoryAdapter` store it (`PasskeyNamesAdapter.updateAuthenticatorName`).
+   */
+  name?: string | null;
+  /**
+   * Beyond SPEC: when the passkey last signed in, set by `updateAuthenticatorCounter` (the same write)
+   * in adapters that have the column (`TypeOrmAdapter`, `MemoryAdapter`).
+   */
+  lastUsedAt?: Date | null;
 }
 
 /** A stored authenticator, assigned to a user (SPEC 2.12). */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string;
+}
+
+/**
+ * Beyond SPEC's contract: passkey management (`AuthService.renamePasskey`, `deletePasskey`).
+ * `TypeOrmAdapter` and `MemoryAdapter` implement it.
+ */
+export interface PasskeyNamesAdapter {
+  /** Sets (or clears, with `null`) the authenticator's name; `null` when the credential is unknown. */
+  updateAuthenticatorName(credentialID: string, name: string | null): Awaitable<AdapterAuthenticator | null>;
+  /** Deletes the authenticator row; `true` when one went. */
+  deleteAuthenticator(credentialID: string): Awaitable<boolean>;
 }
 
 /**
@@ -71,6 +92,58 @@ export interface AdapterAuthenticator extends Authenticator {
 export interface SessionsByUserAdapter {
   /** Deletes every session of the user; returns how many went. */
   deleteSessionsByUserId(userId: string): Awaitable<number>;
+}
+
+/**
+ * What a session row may record beyond SPEC's three fields, for the user's list of devices: all
+ * optional and nullable, so an adapter (or an Auth.js table) without these columns still conforms.
+ * `getSessionAndUser` never returns them; {@link SessionListingAdapter.listSessionsByUserId} does.
+ */
+export interface AdapterSessionDetails {
+  /** When the session was created: the user's sign-in (the recent sign-in check reads it). */
+  createdAt?: Date | null;
+  /** When the session was last used, written at most once per `session.updateAge`. */
+  lastSeenAt?: Date | null;
+  /** A label of the browser and system, e.g. "Chrome on macOS" (never the raw User-Agent header). */
+  userAgent?: string | null;
+  /** The client's address, coarse by default (IPv4 /24, IPv6 /48; `session.storeIp`). */
+  ip?: string | null;
+  /** The OpenID Provider's session id (`sid` claim) of the sign-in, for back-channel logout. */
+  providerSid?: string | null;
+}
+
+/** The properties of {@link AdapterSessionDetails}: the optional columns of the sessions table. */
+export const SESSION_DETAIL_FIELDS = Object.freeze([
+  'createdAt',
+  'lastSeenAt',
+  'userAgent',
+  'ip',
+  'providerSid',
+] as const satisfies readonly (keyof AdapterSessionDetails)[]);
+
+/** A stored session as the device list reads it: SPEC's fields plus {@link AdapterSessionDetails}. */
+export type AdapterSessionInfo = AdapterSession & AdapterSessionDetails;
+
+/**
+ * Beyond SPEC's contract: the sessions signed in from one OpenID Provider session, for a
+ * back-channel logout token that names only its `sid`. `TypeOrmAdapter` and `MemoryAdapter`
+ * implement it; without it such a token is refused (one with `sub` and `sid` needs only
+ * `listSessionsByUserId`).
+ */
+export interface SessionsByProviderSidAdapter {
+  /** Every session (database sessions and JWT index rows) whose `providerSid` is this one. */
+  listSessionsByProviderSid(providerSid: string): Awaitable<AdapterSessionInfo[]>;
+}
+
+/**
+ * Beyond SPEC's contract: what `AuthService.listSessions` / `endSession` / `endOtherSessions` and
+ * the recent sign-in check of database sessions need. `TypeOrmAdapter` and `MemoryAdapter`
+ * implement it; the conformance suite checks it. `createSession` and `updateSession` of such an
+ * adapter store the {@link AdapterSessionDetails} they are given.
+ */
+export interface SessionListingAdapter {
+  /** Every session of the user (expired ones may be included), with their details where stored. */
+  listSessionsByUserId(userId: string): Awaitable<AdapterSessionInfo[]>;
 }
 
 /** The token columns of an account that a token refresh rewrites (`null` clears a column). */
@@ -114,6 +187,21 @@ export interface AccountTokensAdapter {
 export interface VerificationTokensByIdentifierAdapter {
   /** Deletes every verification token of the identifier (an email address); returns how many went. */
   deleteVerificationTokensByIdentifier(identifier: string): Awaitable<number>;
+}
+
+/**
+ * Beyond SPEC's contract: what `AuthService.deleteAccount` uses to delete a user and everything
+ * that points at it as one unit. `TypeOrmAdapter` (one transaction) and `MemoryAdapter` (one
+ * synchronous step) implement it; without it, `deleteAccount` deletes the sessions, the user (the
+ * adapter's `deleteUser`, which cascades in Auth.js adapters) and the verification tokens one after
+ * the other.
+ */
+export interface UserDeletionAdapter {
+  /**
+   * Deletes the user, its sessions, accounts and authenticators, and the verification tokens of its
+   * address, all or nothing. Returns the user as it was, or `null` (writing nothing) when there was none.
+   */
+  deleteUserCascade(userId: string): Awaitable<AdapterUser | null>;
 }
 
 /**
@@ -205,4 +293,14 @@ export function isDate(value: any): any {
   if (typeof value !== 'string' || value.length < 10) return false;
   const parsed = new Date(value);
   return !Number.isNaN(parsed.getTime()) && /^\d{4}-\d{2}-\d{2}/.test(value);
+}
+
+/**
+ * An adapter that says whether its accounts' token columns are read by this library alone (its own
+ * default tables) or possibly by others (an Auth.js app sharing the tables, a third-party schema).
+ * `encryptAccountTokens` defaults to on when it is `true`. `TypeOrmAdapter` says `true` without a
+ * `schema` preset, `false` with one.
+ */
+export interface PrivateAccountTokensAdapter {
+  readonly privateAccountTokens: boolean;
 }

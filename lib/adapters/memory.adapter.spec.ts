@@ -11,6 +11,11 @@ runAdapterConformanceTests({
     'deleteVerificationTokensByIdentifier',
     'listAccountsByUserId',
     'updateAccountTokens',
+    'deleteUserCascade',
+    'updateAuthenticatorName',
+    'deleteAuthenticator',
+    'listSessionsByUserId',
+    'listSessionsByProviderSid',
   ],
 });
 

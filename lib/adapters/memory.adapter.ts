@@ -7,11 +7,16 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
   AdapterUser,
+  UserDeletionAdapter,
+  PasskeyNamesAdapter,
+  SessionListingAdapter,
+  SessionsByProviderSidAdapter,
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
-
 import {
   accountKey,
   copy,
@@ -19,6 +24,8 @@ import {
   definedOnly,
   deleteWhere,
   hasEmail,
+  sessionDetailsOf,
+  specSession,
   tokenKey,
   type AccountKey,
 } from './memory-store.helpers.js';
@@ -38,12 +45,21 @@ import {
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter, AccountTokensAdapter {
+export class MemoryAdapter
+  implements
+    Adapter,
+    AccountTokensAdapter,
+    UserDeletionAdapter,
+    PasskeyNamesAdapter,
+    SessionListingAdapter,
+    SessionsByProviderSidAdapter
+{
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
   private readonly accounts = new Map<string, AdapterAccount>();
-  private readonly sessions = new Map<string, AdapterSession>();
+  /** Sessions with their optional details (device list); lookups return SPEC's fields only. */
+  private readonly sessions = new Map<string, AdapterSessionInfo>();
   private readonly verificationTokens = new Map<string, VerificationToken>();
   private readonly authenticators = new Map<string, AdapterAuthenticator>();
 
@@ -101,6 +117,13 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     return copy(user);
   }
 
+  /** `deleteUser` plus the address's verification tokens, in one synchronous step (`UserDeletionAdapter`). */
+  async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
+    const user = this.users.get(userId);
+    if (user && hasEmail(user)) deleteWhere(this.verificationTokens, (t) => t.identifier === user.email);
+    return this.deleteUser(userId);
+  }
+
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
     const key = accountKey(account);
     if (!this.users.has(account.userId))
@@ -124,7 +147,9 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     return copyOrNull(this.accounts.get(accountKey({ provider, providerAccountId })));
   }
 
-  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+  async createSession(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionDetails,
+  ): Promise<AdapterSession> {
     if (!this.users.has(session.userId))
       throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
     if (this.sessions.has(session.sessionToken)) throw new AdapterConflictError('session');
@@ -133,18 +158,28 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
       userId: session.userId,
       expires: new Date(session.expires),
     };
-    this.sessions.set(stored.sessionToken, stored);
+    this.sessions.set(stored.sessionToken, { ...stored, ...sessionDetailsOf(session) });
     return copy(stored);
+  }
+
+  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
+  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
+    return [...this.sessions.values()].filter((s) => s.userId === userId).map(copy);
+  }
+
+  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`). */
+  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
+    return [...this.sessions.values()].filter((s) => providerSid && s.providerSid === providerSid).map(copy);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     const session = this.sessions.get(sessionToken);
     const user = session && this.users.get(session.userId);
-    return session && user ? { session: copy(session), user: copy(user) } : null;
+    return session && user ? { session: specSession(session), user: copy(user) } : null;
   }
 
   async updateSession(
-    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'> & AdapterSessionDetails,
   ): Promise<AdapterSession | null> {
     const current = this.sessions.get(session.sessionToken);
     if (!current) return null;
@@ -154,7 +189,7 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
       userId: session.userId ?? current.userId,
       expires: session.expires ? new Date(session.expires) : current.expires,
     };
-    this.sessions.set(next.sessionToken, next);
+    this.sessions.set(next.sessionToken, { ...current, ...sessionDetailsOf(session), ...next });
     return copy(next);
   }
 
@@ -197,7 +232,7 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     const session = this.sessions.get(sessionToken);
     if (!session) return null;
     this.sessions.delete(sessionToken);
-    return copy(session);
+    return specSession(session);
   }
 
   async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
@@ -228,6 +263,8 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
     const stored: AdapterAuthenticator = {
       ...copy(definedOnly(authenticator)),
       transports: authenticator.transports ?? null,
+      name: authenticator.name ?? null,
+      lastUsedAt: authenticator.lastUsedAt ?? null,
     };
     this.authenticators.set(stored.credentialID, stored);
     return copy(stored);
@@ -254,8 +291,23 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter {
         'The authenticator was used concurrently: its counter changed since it was read.',
       );
     }
-    const next: AdapterAuthenticator = { ...current, counter: newCounter };
+    // The same write records when the passkey was last used (beyond SPEC).
+    const next: AdapterAuthenticator = { ...current, counter: newCounter, lastUsedAt: new Date() };
     this.authenticators.set(credentialID, next);
     return copy(next);
+  }
+
+  /** Sets or clears the authenticator's name (beyond SPEC: `PasskeyNamesAdapter`). */
+  async updateAuthenticatorName(credentialID: string, name: string | null): Promise<AdapterAuthenticator | null> {
+    const current = this.authenticators.get(credentialID);
+    if (!current) return null;
+    const next: AdapterAuthenticator = { ...current, name };
+    this.authenticators.set(credentialID, next);
+    return copy(next);
+  }
+
+  /** Deletes the authenticator (beyond SPEC: `PasskeyNamesAdapter`). */
+  async deleteAuthenticator(credentialID: string): Promise<boolean> {
+    return this.authenticators.delete(credentialID);
   }
 }

@@ -10,7 +10,10 @@ import type { Awaitable, JWT, Theme } from '../types/common.types.js';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
+import type { RevocationBus, RevocationBusOption } from '../bus/revocation-bus.js';
 import type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
+import type { PageMessages } from './messages/en.messages.js';
+import type { PageRenderHooks } from './page-render.types.js';
 
 export type { CallbacksOptions, EventCallbacks } from './callbacks.types.js';
 
@@ -31,9 +34,17 @@ export interface SessionOptions {
   /**
    * Database strategy: keep a looked-up session in memory for this many seconds, so the guard does
    * not query the database on every request. A revoked session may then be accepted for up to this
-   * long on other instances (sign-out on the same instance evicts at once). @default 0 (off)
+   * long on other instances (sign-out on the same instance evicts at once), unless a
+   * `revocationBus` tells them. @default 0 (off)
    */
   cacheTtl?: number;
+  /**
+   * Several instances: revocations reach the other instances' session caches within a second
+   * (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`); while it is not
+   * subscribed, the database session cache is bypassed. Or the `revocationBus` setting (not both).
+   * @default none: revocations reach this instance's cache only
+   */
+  revocationBus?: RevocationBus;
   /**
    * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
    * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
@@ -48,6 +59,21 @@ export interface SessionOptions {
    * @default false
    */
   hashTokens?: boolean;
+  /**
+   * What a session records of the client's address, for the user's list of sessions (database
+   * sessions, and JWT sessions with `jwtRevocation`): `'coarse'` the network only (IPv4 /24, IPv6
+   * /48), `'full'` the address, `'none'` or `false` nothing. The address is the request's `ip` (the
+   * platform's trusted-proxy setting decides it), never a header read here. @default 'coarse'
+   */
+  storeIp?: 'coarse' | 'full' | 'none' | false;
+  /**
+   * JWT strategy: keep the provider's access token, refresh token and expiry of an OAuth/OIDC
+   * sign-in in the session JWT (claim `providerTokens`, encrypted with the session), so
+   * `AuthService.getAccessToken(request, provider)` and `@ProviderAccessToken()` can hand them out
+   * and refresh them without a database; a refresh rewrites the session cookie. The ID token is not
+   * kept (cookie size). Not with the database strategy (tokens live on the accounts). @default false
+   */
+  tokens?: boolean;
 }
 
 /** Options of the JWT session codec. */
@@ -84,6 +110,11 @@ export interface PagesOptions {
   verifyRequest: string;
   /** Where new users land after their first sign-in (`?callbackUrl=` is appended). */
   newUser: string;
+  /**
+   * Render hooks: replace the content of a built-in page while the module keeps its CSRF token,
+   * errors, theme and CSP (`pages.render.signIn(context) => html`). A path in `pages` wins over a hook.
+   */
+  render: PageRenderHooks;
 }
 
 /** One cookie's name and attributes. */
@@ -139,6 +170,17 @@ export type RateLimitStoreOption =
   | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
   | { useExisting: InjectionToken; imports?: ModuleMetadata['imports'] };
 
+/** Account and session management. */
+export interface AccountOptions {
+  /**
+   * Seconds since the last sign-in within which a sensitive action is allowed without signing in
+   * again (`@RequireRecentSignIn()`, `AuthService.requireRecentSignIn`, and every account change
+   * that asks for it: ending other sessions, unlinking, deleting the account, changing the email or
+   * password, renaming or removing a passkey). @default 600 (10 minutes)
+   */
+  recentSignInMaxAge?: number;
+}
+
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
 export interface AuthModuleOptions {
   /**
@@ -156,6 +198,11 @@ export interface AuthModuleOptions {
   events?: Partial<EventCallbacks>;
   pages?: Partial<PagesOptions>;
   theme?: Theme;
+  /**
+   * The sentences of the built-in pages, by key: English by default; any subset replaces those keys
+   * (the rest stay English), an unknown key is refused at bootstrap. `GERMAN_MESSAGES` is shipped.
+   */
+  messages?: Partial<PageMessages>;
   /** Cookie names and attributes, merged over the defaults. */
   cookies?: Partial<CookiesOptions>;
   /** Use `__Secure-`/`__Host-` cookies. @default true when the request URL is https */
@@ -177,7 +224,9 @@ export interface AuthModuleOptions {
   /**
    * Store the accounts' `access_token`, `refresh_token` and `id_token` encrypted (AES-256-GCM, key
    * derived from the secret; with a secret list the first encrypts and any decrypts). Rows written
-   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext. @default false
+   * before stay readable. Tools reading the table directly (Auth.js) then see ciphertext.
+   * @default true with `TypeOrmAdapter`'s own tables (no `schema` preset); false with an Auth.js
+   *   `schema` preset, `MemoryAdapter` and other adapters
    */
   encryptAccountTokens?: boolean;
   /**
@@ -190,6 +239,8 @@ export interface AuthModuleOptions {
   /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
   logger?: Partial<LoggerInstance>;
   /** Where brute-force counters (credentials lockout, email sends) are kept. */
+  /** Account and session management (the recent sign-in window). */
+  account?: AccountOptions;
   rateLimit?: {
     /**
      * The counters' store. Give several instances of the app one shared store (e.g.
@@ -227,6 +278,11 @@ export interface AuthModuleExtras {
    * `rateLimit.store`. @default `rateLimit.store`, else a `MemoryRateLimitStore` per process
    */
   rateLimitStore?: RateLimitStoreOption;
+  /**
+   * The revocation bus as a provider (see {@link RevocationBusOption}); replaces
+   * `session.revocationBus`. @default `session.revocationBus`, else none
+   */
+  revocationBus?: RevocationBusOption;
 }
 
 /**

@@ -13,6 +13,8 @@ export const AUTH_DEFAULTS = {
   sessionUpdateAge: 24 * 60 * 60,
   /** Seconds a looked-up database session may be served from memory: off. */
   sessionCacheTtl: 0,
+  /** Seconds a sign-in counts as recent for sensitive actions: 10 minutes. */
+  recentSignInMaxAge: 10 * 60,
   /** Minimum length of a secret. */
   minSecretLength: 32,
   /** Check cookies (PKCE, state, nonce, challenge) live 15 minutes. */

@@ -10,6 +10,7 @@ const OPTION_KEYS = Object.keys({
   events: 0,
   pages: 0,
   theme: 0,
+  messages: 0,
   cookies: 0,
   useSecureCookies: 0,
   trustHost: 0,
@@ -20,6 +21,7 @@ const OPTION_KEYS = Object.keys({
   rpc: 0,
   logger: 0,
   rateLimit: 0,
+  account: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
   isGlobal: 0,
@@ -28,6 +30,7 @@ const EXTRA_KEYS = Object.keys({
   dataSource: 0,
   globalGuard: 0,
   rateLimitStore: 0,
+  revocationBus: 0,
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**

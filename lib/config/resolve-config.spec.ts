@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
 import { resolveConfig } from './resolve-config.js';
+import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { defaultRedirect } from './defaults.js';
 import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-rate-limit.store.js';
@@ -104,6 +105,24 @@ describe('resolveConfig', () => {
       resolveConfig({ secret: SECRET, providers: [], session: { jwtRevocation: true } }, {}, null, {}).session
         .jwtRevocation,
     ).toBe(true);
+  });
+
+  it('session.tokens: only with the JWT strategy, and only true or false', () => {
+    expect(
+      resolveConfig({ secret: SECRET, providers: [], session: { tokens: true } }, {}, null, {}).session.tokens,
+    ).toBe(true);
+    expect(resolveConfig({ secret: SECRET, providers: [] }, {}, null, {}).session.tokens).toBe(false);
+    expect(() =>
+      resolveConfig(
+        { secret: SECRET, providers: [], session: { strategy: 'database', tokens: true } },
+        {},
+        new MemoryAdapter(),
+        {},
+      ),
+    ).toThrow(/session\.tokens keeps provider tokens in the JWT session/);
+    expect(() =>
+      resolveConfig({ secret: SECRET, providers: [], session: { tokens: 'yes' as never } }, {}, null, {}),
+    ).toThrow(/session\.tokens must be true or false/);
   });
 
   it('applies the documented defaults', () => {
@@ -212,7 +231,9 @@ describe('unknown option keys', () => {
 
   it('lists the known keys when nothing is close', () => {
     expect(problemsWith({ secret: SECRET, providers: [], frobnicate: 1 })).toEqual([
-      expect.stringMatching(/unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore\./),
+      expect.stringMatching(
+        /unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore, revocationBus\./,
+      ),
     ]);
   });
 

@@ -5,8 +5,11 @@ import { REQUIRED_ADAPTER_METHODS, requireAdapterMethods } from './adapter-requi
 import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
 import { AUTH_DEFAULTS, defaultCallbacks, defaultSessionToken } from './defaults.js';
 import { createLogger } from './logger.js';
+import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
+import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
+import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
 import { isHttpUrl, nonNegativeNumber, positiveNumber } from './value-checks.js';
 
@@ -61,25 +64,37 @@ export function resolveConfig(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
-  for (const flag of ['jwtRevocation', 'hashTokens'] as const) {
+  for (const flag of ['jwtRevocation', 'hashTokens', 'tokens'] as const) {
     if (session[flag] !== undefined && typeof session[flag] !== 'boolean') {
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
     }
   }
+  if (session.tokens === true && strategy !== 'jwt') {
+    problems.push(
+      "session.tokens keeps provider tokens in the JWT session: use it with session.strategy 'jwt' (with database sessions the tokens are on the accounts, for AuthService.getAccessToken).",
+    );
+  }
+  const storeIp = session.storeIp === false ? 'none' : (session.storeIp ?? 'coarse');
+  if (storeIp !== 'coarse' && storeIp !== 'full' && storeIp !== 'none')
+    problems.push(`session.storeIp must be 'coarse', 'full', 'none' or false, not ${JSON.stringify(storeIp)}.`);
   if (strategy === 'database')
     requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
+
+  // ---- account ----
+  const account = options.account ?? {};
+  if (typeof account !== 'object' || account === null) problems.push('account must be an object.');
+  const recentSignInMaxAge = positiveNumber(
+    (account as { recentSignInMaxAge?: unknown }).recentSignInMaxAge,
+    AUTH_DEFAULTS.recentSignInMaxAge,
+    'account.recentSignInMaxAge',
+    problems,
+  );
 
   // ---- providers ----
   const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, problems);
 
   // ---- pages, url, cookies ----
-  for (const [key, value] of Object.entries(options.pages ?? {})) {
-    if (typeof value !== 'string' || !(value.startsWith('/') || /^https?:\/\//.test(value))) {
-      problems.push(
-        `pages.${key} must be a path starting with '/' (or an absolute http(s) URL), not ${JSON.stringify(value)}.`,
-      );
-    }
-  }
+  problems.push(...pageOptionProblems(options.pages), ...messageProblems(options.messages));
   let url: URL | undefined;
   const rawUrl = options.url ?? env.AUTH_URL;
   if (rawUrl) {
@@ -102,12 +117,16 @@ export function resolveConfig(
       '`rateLimit.store` and `rateLimitStore` are both set: give the rate-limit store once (`rateLimitStore` to have Nest build it).',
     );
   }
+  problems.push(...revocationBusProblems(session.revocationBus, extras.revocationBus));
   if (!hasAdapter && strategy === 'database' && session.strategy === 'database') {
     problems.push(
       "session.strategy is 'database' but no adapter is available: configure a TypeORM data source (TypeOrmModule.forRoot with autoLoadEntities) or pass `adapter`.",
     );
   }
 
+  if (options.encryptAccountTokens !== undefined && typeof options.encryptAccountTokens !== 'boolean') {
+    problems.push(`encryptAccountTokens must be true or false, not ${JSON.stringify(options.encryptAccountTokens)}.`);
+  }
   if (options.rpc !== undefined && options.rpc !== 'token' && options.rpc !== 'skip') {
     problems.push(`rpc must be 'token' or 'skip', not ${JSON.stringify(options.rpc)}.`);
   }
@@ -127,13 +146,17 @@ export function resolveConfig(
       cacheTtl,
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
+      tokens: session.tokens === true,
+      storeIp,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
+    account: { recentSignInMaxAge },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
     callbacks: { ...defaultCallbacks, ...(options.callbacks ?? {}) },
     events: options.events ?? {},
     pages: options.pages ?? {},
     theme: { ...AUTH_DEFAULTS.theme, ...(options.theme ?? {}) },
+    messages: resolveMessages(options.messages),
     cookies: {
       plain: mergeCookies(defaultCookies(false), options.cookies),
       secure: mergeCookies(defaultCookies(true), options.cookies),
@@ -147,7 +170,7 @@ export function resolveConfig(
     url,
     redirectProxyUrl,
     debug,
-    encryptAccountTokens: options.encryptAccountTokens === true,
+    encryptAccountTokens: options.encryptAccountTokens,
     rpc: options.rpc ?? 'token',
     logger: createLogger(options.logger, debug),
     hasAdapter,

@@ -9,6 +9,8 @@ import type {
   Theme,
 } from './auth-options.interface.js';
 import type { InternalProvider } from '../providers/internal-provider.js';
+import type { StoreIpMode } from '../rate-limit/client-ip.js';
+import type { PageMessages } from './messages/en.messages.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -33,12 +35,23 @@ export interface ResolvedAuthConfig {
     cacheTtl: number;
     jwtRevocation: boolean;
     hashTokens: boolean;
+    /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
+    tokens: boolean;
+    /** `session.storeIp`, `false` read as `'none'`. */
+    storeIp: StoreIpMode;
+  };
+  /** Account and session management. */
+  account: {
+    /** Seconds a sign-in counts as recent (`account.recentSignInMaxAge`). */
+    recentSignInMaxAge: number;
   };
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;
   pages: Partial<PagesOptions>;
   theme: Required<Theme>;
+  /** The built-in pages' sentences: the `messages` option over English. */
+  messages: PageMessages;
   /** Cookie names and options for plain-HTTP and for secure requests. */
   cookies: { plain: CookiesOptions; secure: CookiesOptions };
   /** Forced secure cookies (`true`/`false`), or `undefined` to follow the request's protocol. */
@@ -48,8 +61,11 @@ export interface ResolvedAuthConfig {
   url?: URL;
   redirectProxyUrl?: string;
   debug: boolean;
-  /** Account tokens stored encrypted (the `encryptAccountTokens` option). */
-  encryptAccountTokens: boolean;
+  /**
+   * Account tokens stored encrypted (the `encryptAccountTokens` option); `undefined` when not set:
+   * then on for adapters whose token columns only this library reads (see `AdapterService`).
+   */
+  encryptAccountTokens: boolean | undefined;
   /** How the guard treats RPC handlers (the `rpc` option). */
   rpc: 'token' | 'skip';
   logger: LoggerInstance;

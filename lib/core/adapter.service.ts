@@ -4,7 +4,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterError, AuthError, MissingAdapterMethods } from '../errors/auth.errors.js';
 import { TokenCipher } from '../util/token-cipher.js';
-import type { AccountTokens, AdapterAccount } from '../adapters/adapter.interface.js';
+import type { AccountTokens, AdapterAccount, PrivateAccountTokensAdapter } from '../adapters/adapter.interface.js';
 
 /** The account columns `encryptAccountTokens` encrypts. */
 const SEALED_COLUMNS = ['access_token', 'refresh_token', 'id_token'] as const;
@@ -20,6 +20,12 @@ type Required_<K extends AdapterMethod> = { [P in K]-?: NonNullable<Adapter[P]> 
 export class AdapterService {
   private readonly wrapped = new Map<AdapterMethod, (...args: any[]) => Promise<unknown>>();
 
+  /**
+   * Whether account tokens are stored encrypted: `encryptAccountTokens` when set, otherwise on for
+   * an adapter that declares `privateAccountTokens` (the library's own tables), off for the rest.
+   */
+  readonly encryptsTokens: boolean;
+
   /** Encrypts and decrypts account tokens when `encryptAccountTokens` is on. */
   private readonly cipher?: TokenCipher;
 
@@ -27,7 +33,11 @@ export class AdapterService {
     @Optional() @Inject(Adapter) private readonly adapter: Adapter | null,
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
   ) {
-    if (config.encryptAccountTokens) this.cipher = new TokenCipher(config.secrets);
+    // Unset: on for an adapter whose token columns only this library reads (TypeOrmAdapter's own tables).
+    this.encryptsTokens =
+      config.encryptAccountTokens ??
+      (adapter as Partial<PrivateAccountTokensAdapter> | null)?.privateAccountTokens === true;
+    if (this.encryptsTokens) this.cipher = new TokenCipher(config.secrets);
     if (!adapter) return;
     // Methods may live on the prototype (classes) or on the object (literals): read both once.
     for (const name of ADAPTER_METHODS) {

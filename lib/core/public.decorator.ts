@@ -20,3 +20,17 @@ export const SKIP_SESSION_CACHE_KEY = 'nestjs-auth:skip-session-cache';
  */
 export const SkipSessionCache = (skip = true): MethodDecorator & ClassDecorator =>
   SetMetadata(SKIP_SESSION_CACHE_KEY, skip);
+
+/** Metadata key read by `AuthGuard`: the recent sign-in window of a route, or `true` for the configured one. */
+export const REQUIRE_RECENT_SIGN_IN_KEY = 'nestjs-auth:require-recent-sign-in';
+
+/**
+ * On a handler or controller: the guard lets the request in only when the user signed in within
+ * `seconds` (default `account.recentSignInMaxAge`, 600); otherwise it refuses it like a missing
+ * session, with the reason `ReauthenticationRequired` (an unknown sign-in time counts as too old).
+ */
+export const RequireRecentSignIn = (seconds?: number): MethodDecorator & ClassDecorator => {
+  if (seconds !== undefined && (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0))
+    throw new TypeError(`@RequireRecentSignIn(seconds): seconds must be a positive number, not ${String(seconds)}.`);
+  return SetMetadata(REQUIRE_RECENT_SIGN_IN_KEY, seconds ?? true);
+};

@@ -119,7 +119,9 @@ export type RefreshTokenFailure =
   /** The provider could not be reached or failed (after retries); the stored tokens are untouched. */
   | 'ProviderUnavailable'
   /** Another instance's refresh overtook this one (its lease ran out); try again. */
-  | 'Conflict';
+  | 'Conflict'
+  /** The request given to `getAccessToken(request, provider)` has no valid session. */
+  | 'NoSession';
 
 /** A provider's access token could not be returned; `reason` says why (never a token in the message). */
 export class RefreshTokenError extends AuthError {
@@ -193,15 +195,44 @@ export class AccountNotLinked extends SignInError {
 export class WebAuthnVerificationError extends AuthError {
   static override readonly type = 'WebAuthnVerificationError';
 }
-/** Removing this passkey would leave the user no way to sign in (add another passkey or account first). */
+/**
+ * Removing this passkey or account would leave the user no way to sign in (add another passkey or
+ * account first).
+ */
 export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
+}
+/**
+ * The link flow (`POST /link/:provider`) reached a provider account that is already linked to
+ * another user: nothing was written, and nobody was signed in.
+ */
+export class AccountAlreadyLinked extends AuthError {
+  static override readonly type = 'AccountAlreadyLinked';
+}
+/** The action needs a signed-in user (e.g. `POST /link/:provider` without a session). */
+export class SessionRequired extends SignInError {
+  static override readonly type = 'SessionRequired';
+}
+
+/**
+ * The action needs a recent sign-in (`@RequireRecentSignIn()`, `account.recentSignInMaxAge`): the
+ * user signed in longer ago than the window allows, or when is unknown. Sign in again, then retry.
+ */
+export class ReauthenticationRequired extends SignInError {
+  static override readonly type = 'ReauthenticationRequired';
+  constructor(
+    /** The window the action asked for, in seconds. */
+    readonly maxAge: number,
+    message = `This action needs a sign-in within the last ${maxAge} seconds: sign in again, then retry.`,
+  ) {
+    super(message);
+  }
 }
 
 // ---- the guard -----------------------------------------------------------------------------------
 
 /** Reasons the guard refuses a request (the `type` of its 401 body). */
-export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession';
+export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession' | 'ReauthenticationRequired';
 
 /**
  * Types safe to show to the client as-is; every other error is shown as `Configuration` (server
@@ -216,6 +247,9 @@ const CLIENT_SAFE = new Set<string>([
   Verification.type,
   MissingCSRF.type,
   AccountNotLinked.type,
+  AccountAlreadyLinked.type,
+  SessionRequired.type,
+  LastSignInMethod.type,
   WebAuthnVerificationError.type,
   EmailSignInError.type,
   RateLimited.type,
@@ -226,6 +260,7 @@ const CLIENT_SAFE = new Set<string>([
   MissingAdapterMethods.type,
   OAuthSignInError.type,
   OAuthProfileParseError.type,
+  ReauthenticationRequired.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

@@ -15,7 +15,8 @@ import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
-import { IS_PUBLIC_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import { isRecentSignIn } from '../session/recent-sign-in.js';
 import { contextRefusal, contextSource, loadContextException, setContextUser } from './guard-context.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
@@ -35,20 +36,42 @@ export function requestSession(req: object): Session | undefined {
   return sessionsByRequest.get(req);
 }
 
+/**
+ * The responses of the requests the guard let in, kept only with `session.tokens` (JWT strategy):
+ * where `AuthService.getAccessToken(request, provider)` writes the session cookie a refresh rewrote.
+ */
+const responsesByRequest = new WeakMap<object, object>();
+
+/** The HTTP response (Express response, Fastify reply) of a request `AuthGuard` let in, with `session.tokens`. */
+export function requestResponse(req: object): object | undefined {
+  return responsesByRequest.get(req);
+}
+
 /** What a route's decorators ask of the guard, read once per route. */
 interface RoutePolicy {
   /** `@Public()` */
   public: boolean;
   /** `@SkipSessionCache()` */
   uncached: boolean;
+  /** `@RequireRecentSignIn()`: the window in seconds, or undefined. */
+  recentSignIn: number | undefined;
 }
 
 const FRESH = Object.freeze({ fresh: true });
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
+
+/** The window of `@RequireRecentSignIn(seconds?)` metadata: its seconds, the default for `true`, else none. */
+function recentWindow(value: number | boolean | undefined, fallback: number): number | undefined {
+  if (typeof value === 'number') return value;
+  return value === true ? fallback : undefined;
+}
 
 const MESSAGES: Record<GuardRejection, string> = {
   SessionRequired: 'Sign in to access this resource.',
   SessionExpired: 'Your session has expired. Sign in again.',
   InvalidSession: 'The session is invalid or was revoked. Sign in again.',
+  ReauthenticationRequired: 'This action needs a recent sign-in. Sign in again, then retry.',
 };
 
 /**
@@ -63,6 +86,8 @@ export class AuthGuard implements CanActivate {
   private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
   /** A subclass that overrides `getRequest` reads every context itself, as before contexts were read here. */
   private readonly ownRequest = this.getRequest !== AuthGuard.prototype.getRequest;
+  /** `session.tokens`: a refresh may rewrite the cookie, so the response is kept for the route. */
+  private readonly keepResponses: boolean;
 
   constructor(
     protected readonly reflector: Reflector,
@@ -70,19 +95,22 @@ export class AuthGuard implements CanActivate {
     @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
     // Optional, so subclasses written against the three-argument constructor keep working.
     @Optional() private readonly errorLog?: RequestErrorLog,
-  ) {}
+  ) {
+    this.keepResponses = config.session.strategy === 'jwt' && config.session.tokens === true;
+  }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.shouldSkip(context)) return true;
     if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = sessionLookupOf(req, this.config);
-    if (this.policy(context).uncached) return this.readAndDecide(context, req, lookup, FRESH);
+    const policy = this.policy(context);
+    if (policy.uncached) return this.readAndDecide(context, req, lookup, FRESH, policy);
     // A cache hit, a JWT the default decoder reads, or no token at all is decided without a
     // promise: this runs on every request.
     const known = this.sessions.readCached(lookup);
-    if (known) return this.decide(context, req, known);
-    return this.readAndDecide(context, req, lookup, undefined);
+    if (known) return this.decide(context, req, known, policy);
+    return this.readAndDecide(context, req, lookup, undefined, policy);
   }
 
   /** The asynchronous read (database lookup, custom callbacks), then the decision; no closures. */
@@ -91,6 +119,7 @@ export class AuthGuard implements CanActivate {
     req: AuthenticatedRequest,
     lookup: SessionLookup,
     options: { fresh?: boolean } | undefined,
+    policy: RoutePolicy,
   ): Promise<boolean> {
     let state: SessionState;
     try {
@@ -98,7 +127,7 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       return this.failed(context, error);
     }
-    return this.decide(context, req, state);
+    return this.decide(context, req, state, policy);
   }
 
   /**
@@ -115,10 +144,17 @@ export class AuthGuard implements CanActivate {
     setContextUser(context, holder, undefined);
     const http = sessionLookupOf(request as Request, this.config);
     const lookup: SessionLookup = { ...http, authorization: authorization ?? http.authorization };
-    const uncached = this.policy(context).uncached;
-    const known = uncached ? undefined : this.sessions.readCached(lookup);
-    if (known) return this.admitContext(context, request as AuthenticatedRequest, holder, known);
-    return this.readAndAdmit(context, request as AuthenticatedRequest, holder, lookup, uncached ? FRESH : undefined);
+    const policy = this.policy(context);
+    const known = policy.uncached ? undefined : this.sessions.readCached(lookup);
+    if (known) return this.admitContext(context, request as AuthenticatedRequest, holder, known, policy);
+    return this.readAndAdmit(
+      context,
+      request as AuthenticatedRequest,
+      holder,
+      lookup,
+      policy.uncached ? FRESH : undefined,
+      policy,
+    );
   }
 
   /** The asynchronous read of a non-HTTP context, then its decision; no closures. */
@@ -128,6 +164,7 @@ export class AuthGuard implements CanActivate {
     holder: object,
     lookup: SessionLookup,
     options: { fresh?: boolean } | undefined,
+    policy: RoutePolicy,
   ): Promise<boolean> {
     let state: SessionState;
     try {
@@ -135,7 +172,7 @@ export class AuthGuard implements CanActivate {
     } catch (error) {
       return this.failed(context, error);
     }
-    return this.admitContext(context, request, holder, state);
+    return this.admitContext(context, request, holder, state, policy);
   }
 
   /** Lets a non-HTTP context through with its user left where `@CurrentUser()` looks, or refuses it. */
@@ -144,8 +181,10 @@ export class AuthGuard implements CanActivate {
     request: AuthenticatedRequest,
     holder: object,
     state: SessionState,
-  ): boolean {
-    if (state.status !== 'active') return this.decide(context, request, state);
+    policy: RoutePolicy,
+  ): boolean | Promise<boolean> {
+    if (state.status !== 'active') return this.decide(context, request, state, policy);
+    if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, true);
     setContextUser(context, holder, state.user);
     sessionsByRequest.set(holder, state.session);
     return true;
@@ -164,10 +203,20 @@ export class AuthGuard implements CanActivate {
   }
 
   /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */
-  private decide(context: ExecutionContext, req: AuthenticatedRequest, state: SessionState): boolean {
+  private decide(
+    context: ExecutionContext,
+    req: AuthenticatedRequest,
+    state: SessionState,
+    policy: RoutePolicy,
+  ): boolean | Promise<boolean> {
     if (state.status === 'active') {
+      if (policy.recentSignIn !== undefined) return this.checkRecent(context, req, state, policy.recentSignIn, false);
       req.user = state.user;
       sessionsByRequest.set(req, state.session);
+      if (this.keepResponses) {
+        const res = this.getResponse(context);
+        if (res) responsesByRequest.set(req, res);
+      }
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
@@ -175,6 +224,37 @@ export class AuthGuard implements CanActivate {
       context,
       state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession',
     );
+  }
+
+  /**
+   * `@RequireRecentSignIn()`: lets an active session in only when its user signed in within
+   * `seconds` (a database session's sign-in time is looked up once, then cached with it); refuses
+   * it as `ReauthenticationRequired` otherwise, an unknown time included.
+   */
+  private checkRecent(
+    context: ExecutionContext,
+    holder: object,
+    state: ActiveState,
+    seconds: number,
+    other: boolean,
+  ): boolean | Promise<boolean> {
+    const admit = (signedInAt: Date | null): boolean => {
+      if (!isRecentSignIn(signedInAt, seconds, Date.now()))
+        return this.handleUnauthenticated(context, 'ReauthenticationRequired');
+      if (other) setContextUser(context, holder, state.user);
+      else (holder as AuthenticatedRequest).user = state.user;
+      sessionsByRequest.set(holder, state.session);
+      return true;
+    };
+    let signedInAt: ReturnType<SessionService['signedInAt']>;
+    try {
+      signedInAt = this.sessions.signedInAt(state);
+    } catch (error) {
+      return this.failed(context, error);
+    }
+    return signedInAt instanceof Promise
+      ? signedInAt.then(admit, (error) => this.failed(context, error))
+      : admit(signedInAt);
   }
 
   /** True for routes marked `@Public()` (handler first, then controller). */
@@ -194,6 +274,10 @@ export class AuthGuard implements CanActivate {
     const policy: RoutePolicy = {
       public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
       uncached: this.reflector.getAllAndOverride<boolean>(SKIP_SESSION_CACHE_KEY, targets) === true,
+      recentSignIn: recentWindow(
+        this.reflector.getAllAndOverride<number | boolean | undefined>(REQUIRE_RECENT_SIGN_IN_KEY, targets),
+        this.config.account.recentSignInMaxAge,
+      ),
     };
     if (typeof handler === 'function') {
       if (byController) byController.set(controller, policy);

@@ -1,15 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
-import { MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
+import { MissingAdapterMethods, RefreshTokenError, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
+import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
-import { SessionService, type AuthUser } from '../session/session.service.js';
+import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
 import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
+import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
+import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
+import { SessionProviderTokens } from '../flows/oauth/session-provider-tokens.js';
+import { providerTokensOf } from '../session/session-tokens.js';
+import { requestResponse } from './auth.guard.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -21,6 +27,8 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly adapters: AdapterService,
     private readonly providerTokens: ProviderTokens,
+    private readonly accounts: AccountManagementService,
+    private readonly sessionTokens: SessionProviderTokens,
   ) {}
 
   /**
@@ -35,8 +43,43 @@ export class AuthService {
    *   provider refused the refresh token: it was cleared, `events.refreshTokenError` fired; the user
    *   must sign in again), `ProviderUnavailable` (after retries; nothing stored changed) or `Conflict`
    */
-  getAccessToken(userId: string, provider: string): Promise<string> {
-    return this.providerTokens.getAccessToken(userId, provider);
+  getAccessToken(userId: string, provider: string): Promise<string>;
+  /**
+   * The same from a request's session (Express or Fastify request): with the JWT strategy and
+   * `session.tokens`, the tokens the session JWT holds, refreshed when needed; the rewritten session
+   * cookie goes on `response` (default: the response of the request `AuthGuard` let in, or Express's
+   * `req.res`). Otherwise the signed-in user's stored account, as with a user id.
+   *
+   * @throws RefreshTokenError as above, and `NoSession` when the request has no valid session
+   */
+  getAccessToken(request: HttpRequestLike, provider: string, response?: object): Promise<string>;
+  async getAccessToken(user: string | HttpRequestLike, provider: string, response?: object): Promise<string> {
+    const inSession = this.config.session.strategy === 'jwt' && this.config.session.tokens;
+    if (typeof user === 'string') {
+      if (inSession && !this.config.hasAdapter) {
+        throw new RefreshTokenError(
+          'NoAccount',
+          'With session.tokens and no adapter the provider tokens are in the session: call getAccessToken(request, provider).',
+        );
+      }
+      return this.providerTokens.getAccessToken(user, provider);
+    }
+    const lookup = sessionLookupOf(user, this.config);
+    const state = await this.sessions.read(lookup);
+    if (state.status !== 'active') throw new RefreshTokenError('NoSession', 'The request has no valid session.');
+    // Tokens the session holds come first; without them, the accounts (when there is an adapter).
+    if (
+      inSession &&
+      state.strategy === 'jwt' &&
+      (!this.config.hasAdapter || providerTokensOf(state.token ?? {}, provider))
+    ) {
+      const result = await this.sessionTokens.access(state, lookup, provider);
+      const res = response ?? requestResponse(user) ?? (user as { res?: object }).res;
+      if (res) for (const cookie of result.cookies) appendSetCookie(res, cookie);
+      if (result.error) throw result.error;
+      return result.accessToken;
+    }
+    return this.providerTokens.getAccessToken(state.user.id, provider);
   }
 
   /**
@@ -49,6 +92,20 @@ export class AuthService {
   ): Promise<{ user: AuthUser; session: Session } | null> {
     const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
+  }
+
+  /**
+   * Throws `ReauthenticationRequired` unless the request's user signed in within `seconds` (default
+   * `account.recentSignInMaxAge`, 600): call it before a sensitive change. A request without a
+   * session, or whose sign-in time is unknown (an old JWT, a sessions table without `createdAt`),
+   * is refused the same way: the answer is always "sign in again". The route decorator
+   * `@RequireRecentSignIn()` does the same in the guard.
+   */
+  async requireRecentSignIn(request: HttpRequestLike, seconds?: number): Promise<void> {
+    const maxAge = seconds ?? this.config.account.recentSignInMaxAge;
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    assertRecentSignIn(signedInAt, maxAge);
   }
 
   /**
@@ -100,9 +157,98 @@ export class AuthService {
     return count;
   }
 
-  /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */
-  async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
-    await this.adapters.require('unlinkAccount').unlinkAccount(account);
+  /**
+   * The user's linked accounts (OAuth/OIDC, and the `credentials` and `webauthn` rows storage
+   * keeps), with the provider's display name; never a token. Needs an adapter with
+   * `listAccountsByUserId` (TypeOrmAdapter, MemoryAdapter).
+   */
+  listAccounts(userId: string): Promise<LinkedAccountInfo[]> {
+    return this.accounts.listAccounts(userId);
+  }
+
+  /**
+   * Removes one of the user's linked accounts, unless it is their last way to sign in (another
+   * linked account, a passkey, a verified address with an email provider, or a password must
+   * remain). `proof` is the acting request, which must be signed in as `userId` recently
+   * (`account.recentSignInMaxAge`), or `{ recentSignIn: false }` from trusted server code. Fires
+   * `events.unlinkAccount`.
+   *
+   * @throws ReauthenticationRequired when the request's sign-in is not recent (or it has none);
+   *   LastSignInMethod when it is the last way in; InvalidRequest when the user has no such account
+   *   (also when it belongs to another user), it is a passkey (use `deletePasskey`), or the request
+   *   is signed in as someone else. Nothing is changed on any of them.
+   */
+  unlinkAccount(
+    userId: string,
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof: SensitiveActionProof,
+  ): Promise<void>;
+  /**
+   * @deprecated Removes the account whoever owns it, with no "last sign-in method" or recent
+   * sign-in check: use `unlinkAccount(userId, account, { request })`.
+   */
+  unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
+  async unlinkAccount(
+    first: string | Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    account?: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof?: SensitiveActionProof,
+  ): Promise<void> {
+    if (typeof first !== 'string') {
+      await this.adapters.require('unlinkAccount').unlinkAccount(first);
+      return;
+    }
+    await assertSensitiveAction(this.sessions, this.config, first, proof);
+    return this.accounts.unlinkAccount(first, account!);
+  }
+
+  /**
+   * Deletes the user and everything that lets them in: sessions, accounts, passkeys and the
+   * verification tokens of their address, in one transaction when the adapter has
+   * `deleteUserCascade` (TypeOrmAdapter, MemoryAdapter). Forgets their cached sessions and fires
+   * `events.deleteUser`. `proof` as for `unlinkAccount` (a recent sign-in as `userId`). With JWT
+   * sessions and `session.jwtRevocation` the user's JWTs are revoked first; without it a JWT stays
+   * valid until it expires. Clear the caller's session cookie afterwards (e.g. redirect to sign-out).
+   *
+   * @throws ReauthenticationRequired when the request's sign-in is not recent; InvalidRequest when
+   *   there is no such user or the request is signed in as someone else
+   */
+  async deleteAccount(userId: string, proof: SensitiveActionProof): Promise<void> {
+    await assertSensitiveAction(this.sessions, this.config, userId, proof);
+    return this.accounts.deleteAccount(userId);
+  }
+
+  /**
+   * The user's sessions as devices: `{ id, current, createdAt, lastSeenAt, expires, userAgent, ip }`
+   * each, the request's own session (when it is this user's) first and marked `current`, then the
+   * most recently used. `id` is a public id derived from the token, never the token. Database
+   * sessions, or JWT sessions with `session.jwtRevocation` (else `AuthConfigurationError`); needs an
+   * adapter with `listSessionsByUserId` (TypeOrmAdapter, MemoryAdapter).
+   */
+  async listSessions(userId: string, request?: HttpRequestLike): Promise<SessionInfo[]> {
+    const state = request ? await this.sessions.read(sessionLookupOf(request, this.config)) : undefined;
+    return this.sessions.listSessions(userId, state?.status === 'active' ? state : undefined);
+  }
+
+  /**
+   * Ends one of the user's sessions by its `id` (from `listSessions`): a database session's row is
+   * deleted, a JWT session's `sid` revoked; the next request with it is refused. Only the user's
+   * own sessions are considered (`InvalidRequest` otherwise). Ask for a recent sign-in before
+   * ending a session other than the current one.
+   */
+  async endSession(userId: string, id: string): Promise<void> {
+    await this.sessions.endSession(userId, id);
+  }
+
+  /**
+   * Ends every session of the request's user except the request's own ("sign out of all other
+   * devices"); returns how many ended. Requires a recent sign-in (`account.recentSignInMaxAge`):
+   * throws `ReauthenticationRequired` otherwise, and without a session.
+   */
+  async endOtherSessions(request: HttpRequestLike): Promise<number> {
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    assertRecentSignIn(signedInAt, this.config.account.recentSignInMaxAge);
+    return this.sessions.endOtherSessions(state as Extract<typeof state, { status: 'active' }>);
   }
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */

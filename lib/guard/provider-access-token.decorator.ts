@@ -3,20 +3,26 @@ import {
   createParamDecorator,
   ForbiddenException,
   HttpException,
+  Inject,
   Injectable,
   ServiceUnavailableException,
   UnauthorizedException,
   type ExecutionContext,
   type PipeTransform,
 } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { RefreshTokenError } from '../errors/auth.errors.js';
+import type { HttpRequestLike } from '../http/auth-request.factory.js';
 import type { AuthenticatedRequest } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
 
-/** What the decorator hands its pipe: the signed-in user's id (if any) and the provider. */
+/** What the decorator hands its pipe: the signed-in user's id (if any), the provider, the request and response. */
 interface AccessTokenRequest {
   userId: string | undefined;
   provider: string;
+  request: HttpRequestLike | undefined;
+  response: object | undefined;
 }
 
 /**
@@ -25,12 +31,22 @@ interface AccessTokenRequest {
  */
 @Injectable()
 export class ProviderAccessTokenPipe implements PipeTransform<AccessTokenRequest, Promise<string>> {
-  constructor(private readonly auth: AuthService) {}
+  /** `session.tokens`: the tokens are in the request's session, and a refresh rewrites its cookie. */
+  private readonly inSession: boolean;
+
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(AUTH_CONFIG) config: ResolvedAuthConfig,
+  ) {
+    this.inSession = config.session.strategy === 'jwt' && config.session.tokens;
+  }
 
   async transform(value: AccessTokenRequest): Promise<string> {
     // A route without AuthGuard (or a @Public() one) has no user: nothing to look up.
     if (!value.userId) throw new UnauthorizedException();
     try {
+      if (this.inSession && value.request)
+        return await this.auth.getAccessToken(value.request, value.provider, value.response);
       return await this.auth.getAccessToken(value.userId, value.provider);
     } catch (error) {
       if (error instanceof RefreshTokenError) throw refreshTokenHttpError(error);
@@ -51,15 +67,24 @@ export function refreshTokenHttpError(error: RefreshTokenError): HttpException {
       return new ServiceUnavailableException(body);
     case 'Conflict':
       return new ConflictException(body);
+    case 'NoSession':
+      return new UnauthorizedException(body);
     default:
       return new ForbiddenException(body);
   }
 }
 
-const accessTokenRequest = createParamDecorator((provider: string, context: ExecutionContext): AccessTokenRequest => ({
-  userId: context.getArgByIndex<AuthenticatedRequest>(0)?.user?.id as string | undefined,
-  provider,
-}));
+const accessTokenRequest = createParamDecorator((provider: string, context: ExecutionContext): AccessTokenRequest => {
+  const request = context.getArgByIndex<AuthenticatedRequest>(0);
+  const http = context.getType() === 'http';
+  return {
+    userId: request?.user?.id as string | undefined,
+    provider,
+    request: http ? request : undefined,
+    // Express's response or Fastify's reply: where a refresh's session cookie goes (`session.tokens`).
+    response: http ? context.getArgByIndex<object>(1) : undefined,
+  };
+});
 
 /**
  * Injects a valid access token of the signed-in user's account at `provider` (an HTTP route behind

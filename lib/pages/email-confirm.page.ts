@@ -1,5 +1,6 @@
 import type { Theme } from '../config/auth-options.interface.js';
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { ENGLISH_MESSAGES, html, type PageMessages } from '../config/messages/page-messages.js';
 import { renderPage } from './page-layout.js';
 
 /** What the magic-link confirmation page shows and submits. */
@@ -13,6 +14,8 @@ export interface EmailConfirmPageParams {
   /** The validated callback URL (submitted back). */
   callbackUrl: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }
 
 /**
@@ -23,16 +26,17 @@ export interface EmailConfirmPageParams {
  */
 export function renderEmailConfirmPage(p: EmailConfirmPageParams): string {
   const action = safeUrl(p.action) ?? '';
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const body = [
-    '<h1>Sign in</h1>',
-    `<p>Continue as <strong>${escapeHtml(p.email)}</strong>?</p>`,
-    '<p class="muted">If you did not ask to sign in, close this page: nothing happens until you press the button.</p>',
+    `<h1>${escapeHtml(m['emailConfirm.title'])}</h1>`,
+    `<p>${html(m, 'emailConfirm.continueAs', { email: `<strong>${escapeHtml(p.email)}</strong>` })}</p>`,
+    `<p class="muted">${escapeHtml(m['emailConfirm.notYou'])}</p>`,
     `<form method="post" action="${escapeAttr(action)}">`,
     `<input type="hidden" name="token" value="${escapeAttr(p.token)}">`,
     `<input type="hidden" name="email" value="${escapeAttr(p.email)}">`,
     `<input type="hidden" name="callbackUrl" value="${escapeAttr(p.callbackUrl)}">`,
-    '<button class="button" type="submit">Sign in</button>',
+    `<button class="button" type="submit">${escapeHtml(m['emailConfirm.button'])}</button>`,
     '</form>',
   ].join('\n');
-  return renderPage({ title: 'Sign in', theme: p.theme, body });
+  return renderPage({ title: m['emailConfirm.title'], lang: m.lang, theme: p.theme, body });
 }

@@ -1,28 +1,35 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { renderPage } from './page-layout.js';
+import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
 import type { ErrorPageParams } from './page.types.js';
 
 /** What the error page says for a type, and which way it points the user. */
 interface ErrorContent {
   status: number;
-  heading: string;
-  message: string;
+  /** Its sentences: messages `errorPage.<key>.heading` and `errorPage.<key>.message`. */
+  key:
+    | 'server'
+    | 'badRequest'
+    | 'accessDenied'
+    | 'verification'
+    | 'passkey'
+    | 'expired'
+    | 'alreadyLinked'
+    | 'rateLimited'
+    | 'default';
   /** Offer a link back to the sign-in page (otherwise to the site's home). */
   signIn: boolean;
 }
 
 const SERVER_PROBLEM: ErrorContent = {
   status: 500,
-  heading: 'Server error',
-  message:
-    'There is a problem with the server configuration. The site administrators can find the details in the server logs.',
+  key: 'server',
   signIn: false,
 };
 
 const BAD_REQUEST: ErrorContent = {
   status: 400,
-  heading: 'Something went wrong',
-  message: 'The sign-in request could not be understood. Please start again from the sign-in page.',
+  key: 'badRequest',
   signIn: true,
 };
 
@@ -36,44 +43,42 @@ const ERROR_PAGES: Record<string, ErrorContent> = {
   MissingAdapterMethods: SERVER_PROBLEM,
   AccessDenied: {
     status: 403,
-    heading: 'Access denied',
-    message: 'You do not have permission to sign in.',
+    key: 'accessDenied',
     signIn: true,
   },
   Verification: {
     status: 403,
-    heading: 'Unable to sign in',
-    message:
-      'The sign-in link is no longer valid. It may have been used already, or it may have expired. Request a new one from the sign-in page.',
+    key: 'verification',
     signIn: true,
   },
   WebAuthnVerificationError: {
     status: 403,
-    heading: 'Passkey not accepted',
-    message: 'Your passkey could not be verified. Try again, or sign in another way.',
+    key: 'passkey',
     signIn: true,
   },
   InvalidCheck: {
     status: 400,
-    heading: 'Sign-in expired',
-    message: 'The sign-in took too long, or it was started in another browser or tab. Please start again.',
+    key: 'expired',
     signIn: true,
+  },
+  AccountAlreadyLinked: {
+    status: 409,
+    key: 'alreadyLinked',
+    signIn: false,
   },
   InvalidRequest: BAD_REQUEST,
   InvalidProvider: BAD_REQUEST,
   UnknownAction: BAD_REQUEST,
   RateLimited: {
     status: 429,
-    heading: 'Too many attempts',
-    message: 'Wait a few minutes, then try again.',
+    key: 'rateLimited',
     signIn: true,
   },
 };
 
 const DEFAULT_CONTENT: ErrorContent = {
   status: 200,
-  heading: 'Error',
-  message: 'Something went wrong while signing in.',
+  key: 'default',
   signIn: true,
 };
 
@@ -95,18 +100,28 @@ export function errorPageStatus(type?: string): number {
 /** The built-in error page. The raw `?error=` value is never echoed: unknown types get a generic text. */
 export function renderErrorPage(p: ErrorPageParams): string {
   const content = contentFor(p.error);
+  const m = p.messages ?? ENGLISH_MESSAGES;
+  const heading = m[`errorPage.${content.key}.heading`];
   const home = safeUrl(p.url);
   const signIn = safeUrl(p.signInUrl);
   const links = [
-    content.signIn && signIn ? `<a class="button" href="${escapeAttr(signIn)}">Sign in</a>` : '',
+    content.signIn && signIn
+      ? `<a class="button" href="${escapeAttr(signIn)}">${escapeHtml(m['errorPage.signIn'])}</a>`
+      : '',
     home
-      ? `<a class="button${content.signIn && signIn ? ' button-secondary' : ''}" href="${escapeAttr(home)}">Go to the home page</a>`
+      ? `<a class="button${content.signIn && signIn ? ' button-secondary' : ''}" href="${escapeAttr(home)}">${escapeHtml(m['errorPage.home'])}</a>`
       : '',
   ].filter(Boolean);
   const body = [
-    `<h1>${escapeHtml(content.heading)}</h1>`,
-    `<p>${escapeHtml(content.message)}</p>`,
+    `<h1>${escapeHtml(heading)}</h1>`,
+    `<p>${escapeHtml(m[`errorPage.${content.key}.message`])}</p>`,
     links.length ? `<div class="actions">${links.join('\n')}</div>` : '',
   ].join('\n');
-  return renderPage({ title: content.heading, theme: p.theme, body });
+  return renderPage({
+    title: heading,
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+  });
 }

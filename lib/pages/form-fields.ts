@@ -50,6 +50,7 @@ export function inputField(
   prefill?: string,
   error?: FormError,
   focus = false,
+  autofocus = false,
 ): string {
   const type = typeof input.type === 'string' && INPUT_TYPES.has(input.type) ? input.type : 'text';
   const value = prefill ?? (typeof input.value === 'string' ? input.value : undefined);
@@ -69,7 +70,8 @@ export function inputField(
   for (const [k, v] of Object.entries(given)) attrs.push(`${PASSED_ATTRIBUTES[k]}="${escapeAttr(v)}"`);
   if (input.required === true) attrs.push('required');
   if (value !== undefined) attrs.push(`value="${escapeAttr(value)}"`);
-  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}${invalidAttrs(error, focus)}>`;
+  const focusOnly = !error && autofocus ? ' autofocus' : '';
+  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}${invalidAttrs(error, focus)}${focusOnly}>`;
 }
 
 /** What password managers need to fill the form correctly when the provider did not say. */

@@ -6,6 +6,8 @@ import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from
 export interface PageDocument {
   /** The `<title>` (escaped here). */
   title: string;
+  /** The document's language (`<html lang>`, the `lang` message): `en` when absent. */
+  lang?: string;
   theme: Required<Theme>;
   /** The page's content: HTML whose dynamic values the page already escaped. */
   body: string;
@@ -17,6 +19,8 @@ export interface PageDocument {
   busyStates?: boolean;
   /** Scripts loaded with `<script src>` (already passed through `safeUrl`). */
   scriptUrls?: string[];
+  /** A per-response nonce: `<script nonce>` and `<style nonce>` in the body (a render hook's) are allowed. */
+  nonce?: string;
 }
 
 /** The default brand colour: white text on it passes WCAG AA. */
@@ -30,6 +34,8 @@ const DARK =
 // Plain CSS, no framework: the pages must render offline, without JavaScript, on any width.
 const BASE_CSS = [
   '*,*::before,*::after{box-sizing:border-box}',
+  // `hidden` wins over the display rules below (the identifier-first username field, empty errors).
+  '[hidden]{display:none!important}',
   'html{-webkit-text-size-adjust:100%;text-size-adjust:100%}',
   'body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1rem;',
   'font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;font-size:1rem;line-height:1.5;background:var(--bg);color:var(--text)}',
@@ -38,7 +44,7 @@ const BASE_CSS = [
   `@media (prefers-color-scheme:dark){.theme-auto{${DARK}}}`,
   'main{width:100%;max-width:24rem}',
   '.logo{display:block;max-width:10rem;max-height:4.5rem;margin:0 auto 1.5rem}',
-  '.card{background:var(--card);border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgb(0 0 0/.2);overflow-wrap:anywhere}',
+  '.card{background:var(--card);border-radius:.75rem;padding:1.5rem;box-shadow:0 1px 3px rgb(0 0 0/.2);overflow-wrap:break-word}',
   'h1{font-size:1.375rem;line-height:1.3;margin:0 0 1rem;text-align:center}',
   'p{margin:0 0 1rem}',
   'form{margin:0}',
@@ -52,6 +58,7 @@ const BASE_CSS = [
   '.button:hover{filter:brightness(1.1)}',
   '.button-secondary{background:transparent;color:var(--text);border-color:var(--border)}',
   '.button img{width:1.5rem;height:1.5rem;object-fit:contain;flex:none}',
+  '.mark{width:1.5rem;height:1.5rem;flex:none}.mark text{fill:var(--mark-cut,var(--brand));font-family:inherit}',
   ':focus-visible{outline:3px solid var(--focus);outline-offset:2px}',
   'a{color:var(--link)}',
   '.error{background:var(--error-bg);color:var(--error-text);border:1px solid var(--error-border);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}',
@@ -65,6 +72,9 @@ const BASE_CSS = [
   '@keyframes spin{to{transform:rotate(360deg)}}',
   '@media (prefers-reduced-motion:reduce){button[data-busy]::after{animation:none}}',
   '.actions{display:flex;flex-direction:column;gap:.75rem;margin-top:1rem}',
+  '.passkey{margin-top:.75rem}[data-form] .button+.button{margin-top:.75rem}',
+  '.identity{text-align:center;margin:0 0 1rem}',
+  '.switch{text-align:center;margin:1.25rem 0 0}',
 ].join('');
 
 /**
@@ -102,13 +112,15 @@ export function renderPage(doc: PageDocument): string {
   const logo = safeUrl(doc.theme.logo, true);
   const images = [...(doc.imageUrls ?? []), ...(logo ? [logo] : [])];
   const scripts = doc.scriptUrls ?? [];
+  // Base64 characters only: anything else could end the CSP source.
+  const nonce = doc.nonce && /^[A-Za-z0-9+/_-]{16,}={0,2}$/.test(doc.nonce) ? `'nonce-${doc.nonce}'` : '';
 
   const csp = [
     "default-src 'none'",
-    `style-src '${sha256(css)}'`,
+    `style-src '${sha256(css)}'${nonce ? ` ${nonce}` : ''}`,
     images.length ? `img-src ${sources(images)}` : undefined,
-    doc.busyStates || scripts.length
-      ? `script-src ${[doc.busyStates ? `'${sha256(BUSY_SCRIPT)}'` : '', scripts.length ? sources(scripts) : ''].filter(Boolean).join(' ')}`
+    doc.busyStates || scripts.length || nonce
+      ? `script-src ${[doc.busyStates ? `'${sha256(BUSY_SCRIPT)}'` : '', scripts.length ? sources(scripts) : '', nonce].filter(Boolean).join(' ')}`
       : undefined,
     // The passkey script asks this site for options; nothing else may be fetched.
     scripts.length ? "connect-src 'self'" : undefined,
@@ -119,7 +131,7 @@ export function renderPage(doc: PageDocument): string {
 
   return [
     '<!DOCTYPE html>',
-    '<html lang="en">',
+    `<html lang="${escapeAttr(doc.lang && /^[a-zA-Z]{2,8}(-[a-zA-Z0-9]{1,8})*$/.test(doc.lang) ? doc.lang : 'en')}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

@@ -1,6 +1,15 @@
 import type { Theme } from '../config/auth-options.interface.js';
 import type { CredentialInput } from '../providers/credentials.types.js';
 import type { ProviderType } from '../providers/provider.types.js';
+import type { PageMessages } from '../config/messages/page-messages.js';
+
+/** What a page rendered through a render hook (`pages.render.<page>`) also gets. */
+export interface PageHookParams {
+  /** Replaces the page's content HTML (the hook, with its fallback); the document around it stays. */
+  replaceBody?: (html: string) => string;
+  /** Allowed by the page's CSP for the hook's own `<script nonce>` and `<style nonce>`. */
+  nonce?: string;
+}
 
 /** Button styling a provider may carry (`style` of an OAuth provider). */
 export interface PageProviderStyle {
@@ -41,7 +50,7 @@ export interface SignInPageProvider {
  * `data-webauthn-error`: the attributes the script at `webauthnScriptUrl` wires
  * (`lib/pages/webauthn-client.ts`).
  */
-export interface SignInPageParams {
+export interface SignInPageParams extends PageHookParams {
   providers: SignInPageProvider[];
   csrfToken: string;
   /** Where to go after signing in; sent back in every form. */
@@ -58,21 +67,32 @@ export interface SignInPageParams {
   /** Pre-fills the email fields. */
   email?: string;
   theme: Required<Theme>;
+  /**
+   * Absolute URL of `GET {basePath}/signin`. With it, and two or more shown methods that need an
+   * email address, the page is identifier-first: the address, then (`?step=methods&email=`) the methods.
+   */
+  signInUrl?: string;
+  /** `?step=`: `email` shows the address field again (pre-filled); otherwise an address shows step 2. */
+  step?: string;
+  /** The sentences (the `messages` option over English); English when absent. */
+  messages?: PageMessages;
   /** URL of the browser half of passkeys, served by this library; without it no passkey form is shown. */
   webauthnScriptUrl?: string;
 }
 
 /** What the sign-out page needs. */
-export interface SignOutPageParams {
+export interface SignOutPageParams extends PageHookParams {
   csrfToken: string;
   callbackUrl: string;
   /** Absolute URL of `POST {basePath}/signout`. */
   signOutUrl: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }
 
 /** What the "check your email" page needs. */
-export interface VerifyRequestPageParams {
+export interface VerifyRequestPageParams extends PageHookParams {
   /** Where the link went (`?email=`); shown when it looks like an address. */
   email?: string;
   /** How long the link lasts, in seconds (the email provider's `maxAge`). */
@@ -82,10 +102,12 @@ export interface VerifyRequestPageParams {
   /** The site's origin; the page links back to it. */
   url: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }
 
 /** What the error page needs. */
-export interface ErrorPageParams {
+export interface ErrorPageParams extends PageHookParams {
   /** The `?error=` type; unknown or absent types get a generic message. */
   error?: string;
   /** The site's origin; the page links back to it. */
@@ -93,4 +115,6 @@ export interface ErrorPageParams {
   /** Absolute URL of `GET {basePath}/signin`. */
   signInUrl: string;
   theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
 }

@@ -57,7 +57,12 @@ describe('renderSignInPage', () => {
           (c): c is typeof errors.SignInError => typeof c === 'function' && c.prototype instanceof errors.SignInError,
         )
         .map((c) => c.type);
-      const guard: errors.GuardRejection[] = ['SessionRequired', 'SessionExpired', 'InvalidSession'];
+      const guard: errors.GuardRejection[] = [
+        'SessionRequired',
+        'SessionExpired',
+        'InvalidSession',
+        'ReauthenticationRequired',
+      ];
       // Types of the error page that a passkey or a callback can also send to the sign-in page.
       const alsoHere = ['WebAuthnVerificationError', 'Verification', 'AccessDenied', 'InvalidCheck', 'Configuration'];
       const all = [...new Set([...types, ...guard, ...alsoHere])];

@@ -1,73 +1,60 @@
-import type { CredentialInput } from '../providers/credentials.types.js';
-import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { hiddenInputs, type FormError } from './form-fields.js';
 import { renderPage } from './page-layout.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
-import { NOTICE_TYPES, signInErrorMessage, stableErrorType } from './signin.messages.js';
+import { emailForm, errorMessage, fieldsForm, isShown, oauthButton, passkeyForm } from './signin.forms.js';
+import { identifierFirst, identifierStep, methodsStep, type IdentifierPlan } from './signin.identifier.js';
+import { ENGLISH_MESSAGES, text } from '../config/messages/page-messages.js';
+import { NOTICE_TYPES, signInErrorMessage } from './signin.messages.js';
 
 export { signInErrorMessage, signInErrorTypes } from './signin.messages.js';
-import { ERROR_ID, fieldId, hiddenInputs, inputField, invalidAttrs, type FormError } from './form-fields.js';
 
-/** The built-in sign-in page: a button per OAuth/OIDC provider, then the email, credentials and passkey forms. */
+/**
+ * The built-in sign-in page: a button per OAuth/OIDC provider, then the email, credentials and
+ * passkey forms. When several methods need an email address (and `signInUrl` is given), the page is
+ * identifier-first: one email field, then a second step offering what fits (see signin.identifier.ts).
+ */
 export function renderSignInPage(p: SignInPageParams): string {
   const hidden = hiddenInputs({ csrfToken: p.csrfToken, callbackUrl: p.callbackUrl });
   const css: string[] = [];
   const images: string[] = [];
-  const sections: string[] = [];
-  let needsScript = false;
+  const plan = identifierFirst(p);
+  const m = p.messages ?? ENGLISH_MESSAGES;
 
   // An error goes into the form that failed (`?provider=`) when that form is on the page; a notice
   // (SessionRequired) and an error of no form shown here go above the forms.
   const notice = p.error !== undefined && NOTICE_TYPES.has(p.error);
+  const onPage = (x: SignInPageProvider) => isShown(x, p) && (!plan || plan.shown(x));
   const failed =
-    p.error && !notice && p.errorProvider
-      ? p.providers.find((x) => x.id === p.errorProvider && isShown(x, p))
-      : undefined;
+    p.error && !notice && p.errorProvider ? p.providers.find((x) => x.id === p.errorProvider && onPage(x)) : undefined;
   const inline = (provider: SignInPageProvider): FormError | undefined =>
-    failed === provider ? { html: errorMessage(p.error!, p.code, 'p') } : undefined;
+    failed === provider ? { html: errorMessage(p.error!, p.code, 'p', m) } : undefined;
 
-  const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
-  if (oauth.length) {
-    sections.push(
-      oauth.map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider))).join('\n'),
-    );
-  }
-  for (const provider of p.providers) {
-    if (!isShown(provider, p)) continue;
-    if (provider.type === 'email') sections.push(emailForm(provider, p, hidden, inline(provider)));
-    else if (provider.type === 'credentials') {
-      sections.push(
-        fieldsForm(
-          provider,
-          provider.credentials!,
-          hidden,
-          'credentials',
-          `Sign in with ${provider.name}`,
-          p.email,
-          inline(provider),
-        ),
-      );
-    } else if (provider.type === 'webauthn') {
-      sections.push(passkeyForm(provider, p, hidden, inline(provider)));
-      needsScript = true;
-    }
-  }
+  const sections = plan
+    ? identifierSections(p, plan, hidden, css, images, inline)
+    : allSections(p, hidden, css, images, inline);
+  const needsScript =
+    p.providers.some((x) => x.type === 'webauthn' && onPage(x)) ||
+    Boolean(plan?.methods.some((x) => x.type === 'webauthn'));
 
   let top = '';
   if (notice) {
-    top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!))}</p></div>`;
-  } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div');
+    top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!, m))}</p></div>`;
+  } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div', m);
   const body = [
-    '<h1>Sign in</h1>',
+    `<h1>${escapeHtml(m['signIn.title'])}</h1>`,
     top,
     sections.length
-      ? sections.join('\n<div class="divider" aria-hidden="true">or</div>\n')
-      : '<p>No sign-in method is configured.</p>',
+      ? sections.join(`\n<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>\n`)
+      : `<p>${escapeHtml(m['signIn.none'])}</p>`,
   ].join('\n');
 
   return renderPage({
-    title: 'Sign in',
+    title: m['signIn.title'],
+    lang: m.lang,
     theme: p.theme,
-    body,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
     css: css.join(''),
     imageUrls: images,
     busyStates: true,
@@ -75,144 +62,70 @@ export function renderSignInPage(p: SignInPageParams): string {
   });
 }
 
-/** Whether the page shows a form or button for this provider. */
-function isShown(provider: SignInPageProvider, p: SignInPageParams): boolean {
-  switch (provider.type) {
-    case 'oauth':
-    case 'oidc':
-    case 'email':
-      return true;
-    case 'credentials':
-      return Boolean(provider.credentials && Object.keys(provider.credentials).length);
-    case 'webauthn':
-      return Boolean(p.webauthnScriptUrl && safeUrl(p.webauthnScriptUrl));
-    default:
-      return false;
+type Inline = (provider: SignInPageProvider) => FormError | undefined;
+
+/** Every method on one page: OAuth buttons, then one form per email, credentials and passkey provider. */
+function allSections(p: SignInPageParams, hidden: string, css: string[], images: string[], inline: Inline): string[] {
+  const sections: string[] = [];
+  const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
+  if (oauth.length) sections.push(oauthButtons(oauth, p, hidden, css, images, inline));
+  for (const provider of p.providers) {
+    if (!isShown(provider, p) || provider.type === 'oauth' || provider.type === 'oidc') continue;
+    sections.push(providerForm(provider, p, hidden, inline(provider)));
   }
+  return sections;
 }
 
 /**
- * The message of an `?error=` type: the human sentence, with the stable type in `data-error`.
- * `div` is the box above the forms; `p` the message inside the form that failed.
+ * Identifier-first: step 1 is the OAuth buttons, the email field and the methods that need no
+ * address; step 2 (an address given) is the methods that use it, for that address.
  */
-function errorMessage(type: string, code: string | undefined, tag: 'div' | 'p'): string {
-  const message = escapeHtml(signInErrorMessage(type));
-  // A code is the app's own identifier (CredentialsSignin subclasses); show it only if it looks like one.
-  const showCode = type === 'CredentialsSignin' && code && code !== 'credentials' && /^[\w.-]{1,64}$/.test(code);
-  const reason = showCode ? `Reason: ${escapeHtml(code)}` : '';
-  // Unknown types are not echoed, not even in the attribute.
-  const stable = stableErrorType(type);
-  if (tag === 'p') {
-    return `<p class="error" id="${ERROR_ID}" role="alert" data-error="${escapeAttr(stable)}">${message}${reason ? `<br><span class="muted">${reason}</span>` : ''}</p>`;
-  }
-  return `<div class="error" role="alert" data-error="${escapeAttr(stable)}"><p>${message}</p>${reason ? `<p class="muted">${reason}</p>` : ''}</div>`;
-}
-
-function oauthButton(
-  provider: SignInPageProvider,
-  index: number,
+function identifierSections(
+  p: SignInPageParams,
+  plan: IdentifierPlan,
   hidden: string,
   css: string[],
   images: string[],
-  error?: FormError,
-): string {
-  const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
-  if (bg) {
-    const text = safeCssColor(provider.style?.text) ?? readableTextColor(bg);
-    // Classes by position: a provider id never reaches the style sheet.
-    css.push(`.provider-${index}{background:${bg};color:${text};border-color:var(--border)}`);
+  inline: Inline,
+): string[] {
+  if (plan.step === 'methods') return [methodsStep(p, plan, hidden, inline)];
+  const sections: string[] = [];
+  const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
+  if (oauth.length) sections.push(oauthButtons(oauth, p, hidden, css, images, inline));
+  sections.push(identifierStep(p, plan, hidden));
+  for (const provider of p.providers) {
+    if (provider.type === 'oauth' || provider.type === 'oidc' || !isShown(provider, p) || !plan.shown(provider))
+      continue;
+    sections.push(providerForm(provider, p, hidden, inline(provider)));
   }
-  const logo = safeUrl(provider.style?.logo, true);
-  if (logo) images.push(logo);
-  return [
-    `<form class="provider" action="${escapeAttr(provider.signinUrl)}" method="post">`,
-    hidden,
-    `<button type="submit" class="button${bg ? ` provider-${index}` : ''}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
-    logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : '',
-    `<span>Sign in with ${escapeHtml(provider.name)}</span>`,
-    '</button>',
-    error?.html ?? '',
-    '</form>',
-  ].join('');
+  return sections;
 }
 
-function emailForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
-  const id = fieldId(provider, 'email');
-  return [
-    `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
-    hidden,
-    `<label for="${id}">Email</label>`,
-    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="email@example.com" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
-    error?.html ?? '',
-    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
-    '</form>',
-  ].join('\n');
-}
-
-/** The credentials form: one labelled input per field, posted to the provider's callback URL. */
-function fieldsForm(
-  provider: SignInPageProvider,
-  fields: Record<string, CredentialInput>,
+function oauthButtons(
+  oauth: SignInPageProvider[],
+  p: SignInPageParams,
   hidden: string,
-  kind: string,
-  buttonText: string,
-  email?: string,
-  error?: FormError,
+  css: string[],
+  images: string[],
+  inline: Inline,
 ): string {
-  let first = true;
-  return [
-    `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="${escapeAttr(kind)}">`,
-    hidden,
-    ...Object.entries(fields).map(([name, input]) => {
-      // The typed address comes back after a failure; a password never does.
-      const prefill = name === 'email' && input.type !== 'password' ? email : undefined;
-      const focus = first && input.type !== 'hidden';
-      if (focus) first = false;
-      return inputField(provider, name, input, prefill, error, focus);
-    }),
-    error?.html ?? '',
-    `<button type="submit" class="button">${escapeHtml(buttonText)}</button>`,
-    '</form>',
-  ].join('\n');
+  return oauth
+    .map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider), p.messages))
+    .join('\n');
 }
 
-/**
- * The passkey form. It works only with the script (the browser's WebAuthn API is JavaScript-only),
- * so a `<noscript>` says so; the other forms on the page keep working without it.
- */
-function passkeyForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
-  const fields = { ...(provider.formFields ?? {}) };
-  if (provider.enableConditionalUI) {
-    // Conditional UI needs `webauthn` in the autocomplete token list of the field the browser fills.
-    for (const [name, input] of Object.entries(fields)) {
-      const ac = typeof input.autocomplete === 'string' ? input.autocomplete : '';
-      if (name === 'email' && !/\bwebauthn\b/.test(ac))
-        fields[name] = { ...input, autocomplete: `${ac || 'username'} webauthn` };
-    }
-  }
-  return [
-    // The script wires forms by these attributes (see lib/pages/webauthn-client.ts); the form's
-    // csrfToken, callbackUrl and email inputs are what it sends.
-    `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}"` +
-      `${provider.enableConditionalUI ? ' data-webauthn-conditional-ui' : ''}>`,
-    hidden,
-    ...Object.entries(fields).map(([name, input]) =>
-      inputField(provider, name, input, name === 'email' ? p.email : undefined, error, name === 'email'),
-    ),
-    `<button type="submit" class="button">Sign in with ${escapeHtml(provider.name)}</button>`,
-    // Registration is its own button: the server never decides it from the address typed (that
-    // would tell anyone which addresses have an account), so the user says it.
-    ...(Object.hasOwn(fields, 'email')
-      ? [
-          '<p class="muted">New here? Enter your email, then create a passkey.</p>',
-          '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
-        ]
-      : []),
-    // The script writes its errors here; a failure the server reported is already in it.
-    error
-      ? error.html.replace('<p class="error"', '<p class="error" data-webauthn-error')
-      : '<p class="error" role="alert" data-webauthn-error hidden></p>',
-    `<noscript><p class="muted">Signing in with ${escapeHtml(provider.name)} needs JavaScript.</p></noscript>`,
-    '</form>',
-  ].join('\n');
+/** The full form of an email, credentials or passkey provider. */
+function providerForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
+  if (provider.type === 'email') return emailForm(provider, p, hidden, error);
+  if (provider.type === 'credentials')
+    return fieldsForm(
+      provider,
+      provider.credentials!,
+      hidden,
+      'credentials',
+      text(p.messages ?? ENGLISH_MESSAGES, 'signIn.withProvider', { provider: provider.name }),
+      p.email,
+      error,
+    );
+  return passkeyForm(provider, p, hidden, error);
 }

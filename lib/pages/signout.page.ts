@@ -1,4 +1,5 @@
-import { escapeAttr, safeUrl } from '../util/html-escape.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
 import { renderPage } from './page-layout.js';
 import type { SignOutPageParams } from './page.types.js';
 
@@ -8,17 +9,25 @@ import type { SignOutPageParams } from './page.types.js';
  */
 export function renderSignOutPage(p: SignOutPageParams): string {
   const back = safeUrl(p.callbackUrl);
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const body = [
-    '<h1>Sign out</h1>',
-    '<p>Are you sure you want to sign out?</p>',
+    `<h1>${escapeHtml(m['signOut.title'])}</h1>`,
+    `<p>${escapeHtml(m['signOut.question'])}</p>`,
     `<form action="${escapeAttr(p.signOutUrl)}" method="post">`,
     `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`,
     `<input type="hidden" name="callbackUrl" value="${escapeAttr(p.callbackUrl)}">`,
     '<div class="actions">',
-    '<button type="submit" class="button">Sign out</button>',
-    back ? `<a class="button button-secondary" href="${escapeAttr(back)}">Cancel</a>` : '',
+    `<button type="submit" class="button">${escapeHtml(m['signOut.button'])}</button>`,
+    back ? `<a class="button button-secondary" href="${escapeAttr(back)}">${escapeHtml(m['signOut.cancel'])}</a>` : '',
     '</div>',
     '</form>',
   ].join('\n');
-  return renderPage({ title: 'Sign out', theme: p.theme, body, busyStates: true });
+  return renderPage({
+    title: m['signOut.title'],
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+    busyStates: true,
+  });
 }

@@ -1,5 +1,6 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { renderPage } from './page-layout.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
 import type { VerifyRequestPageParams } from './page.types.js';
 
 /** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. Anything else is not shown. */
@@ -10,33 +11,44 @@ const ADDRESS = /^[^\s@\p{Cc}<>"']{1,64}@[^\s@\p{Cc}<>"']{1,255}$/u;
  * went, how long it lasts, and a way to ask for one at another address (the sign-in page, pre-filled).
  */
 export function renderVerifyRequestPage(p: VerifyRequestPageParams): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const home = safeUrl(p.url);
   const host = home ? hostOf(home) : undefined;
   const email = p.email && ADDRESS.test(p.email) ? p.email : undefined;
-  const lasts = p.maxAge !== undefined ? duration(p.maxAge) : undefined;
+  const lasts = p.maxAge !== undefined ? duration(p.maxAge, m) : undefined;
   const signIn = p.signInUrl ? safeUrl(p.signInUrl) : undefined;
   const again = signIn && email ? withEmail(signIn, email) : signIn;
   const body = [
-    '<h1>Check your email</h1>',
+    `<h1>${escapeHtml(m['verifyRequest.title'])}</h1>`,
     email
-      ? `<p>A sign-in link has been sent to <strong data-email>${escapeHtml(email)}</strong>.</p>`
-      : '<p>A sign-in link has been sent to your email address.</p>',
-    `<p>Open it on this device or any other to sign in. ${
-      lasts ? `It works once and expires in <span data-expires>${escapeHtml(lasts)}</span>.` : 'It works once.'
+      ? `<p>${html(m, 'verifyRequest.sentTo', { email: `<strong data-email>${escapeHtml(email)}</strong>` })}</p>`
+      : `<p>${escapeHtml(m['verifyRequest.sent'])}</p>`,
+    `<p>${escapeHtml(m['verifyRequest.openIt'])} ${
+      lasts
+        ? html(m, 'verifyRequest.expires', { duration: `<span data-expires>${escapeHtml(lasts)}</span>` })
+        : escapeHtml(m['verifyRequest.once'])
     }</p>`,
-    '<p class="muted">If it does not arrive within a few minutes, check your spam folder.</p>',
+    `<p class="muted">${escapeHtml(m['verifyRequest.spam'])}</p>`,
     '<div class="actions">',
     again
-      ? `<a class="button button-secondary" href="${escapeAttr(again)}">${email ? 'Wrong address, or no email? Send a new link' : 'Send a new link'}</a>`
+      ? `<a class="button button-secondary" href="${escapeAttr(again)}">${escapeHtml(m[email ? 'verifyRequest.resendOther' : 'verifyRequest.resend'])}</a>`
       : '',
-    home ? `<a href="${escapeAttr(home)}">Back to ${escapeHtml(host ?? home)}</a>` : '',
+    home
+      ? `<a href="${escapeAttr(home)}">${escapeHtml(text(m, 'verifyRequest.back', { site: host ?? home }))}</a>`
+      : '',
     '</div>',
   ].join('\n');
-  return renderPage({ title: 'Check your email', theme: p.theme, body });
+  return renderPage({
+    title: m['verifyRequest.title'],
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    nonce: p.nonce,
+  });
 }
 
 /** "24 hours", "15 minutes", "1 hour and 30 minutes": how long a link lasts, in words. */
-export function duration(seconds: number): string | undefined {
+export function duration(seconds: number, m: PageMessages = ENGLISH_MESSAGES): string | undefined {
   if (!Number.isFinite(seconds) || seconds <= 0) return undefined;
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3600);
@@ -44,15 +56,15 @@ export function duration(seconds: number): string | undefined {
   // Whole days read as hours up to two days ("24 hours", "48 hours"): what people expect of a link.
   const h = days <= 2 ? days * 24 + hours : hours;
   const parts = [
-    days > 2 ? unit(days, 'day') : '',
-    h ? unit(h, 'hour') : '',
-    minutes ? unit(minutes, 'minute') : '',
+    days > 2 ? unit(m, days, 'day') : '',
+    h ? unit(m, h, 'hour') : '',
+    minutes ? unit(m, minutes, 'minute') : '',
   ].filter(Boolean);
-  return parts.length ? parts.join(' and ') : unit(1, 'minute');
+  return parts.length ? parts.join(m['duration.and']) : unit(m, 1, 'minute');
 }
 
-function unit(n: number, name: string): string {
-  return `${n} ${name}${n === 1 ? '' : 's'}`;
+function unit(m: PageMessages, n: number, name: 'day' | 'hour' | 'minute'): string {
+  return text(m, n === 1 ? `duration.${name}` : `duration.${name}s`, { n });
 }
 
 function withEmail(url: string, email: string): string {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { ENGLISH_MESSAGES, type PageMessages } from '../config/messages/page-messages.js';
 import { signInErrorMessage, signInErrorTypes } from './signin.page.js';
 
 /**
@@ -9,14 +10,21 @@ import { signInErrorMessage, signInErrorTypes } from './signin.page.js';
  * followed by {@link WEBAUTHN_CLIENT_SCRIPT}, which wires the sign-in page's passkey forms and
  * buttons by data attributes.
  */
-export function webAuthnClientScript(): { contentType: string; body: string } {
+export function webAuthnClientScript(messages: PageMessages = ENGLISH_MESSAGES): { contentType: string; body: string } {
   // The sign-in page's sentences, so a passkey failure reads like any other (never a raw type).
-  const messages = Object.fromEntries(signInErrorTypes().map((t) => [t, signInErrorMessage(t)]));
-  cached ??= `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT.replace(MESSAGES_SLOT, JSON.stringify(messages))}`;
-  return { contentType: 'text/javascript; charset=utf-8', body: cached };
+  let body = cached.get(messages);
+  if (body === undefined) {
+    const sentences = Object.fromEntries(signInErrorTypes().map((t) => [t, signInErrorMessage(t, messages)]));
+    // `<` escaped: the sentences are the app's, and the script must not be able to close itself.
+    const literal = JSON.stringify(sentences).replace(/</g, '\\u003c');
+    body = `${readBrowserBundle()}\n${WEBAUTHN_CLIENT_SCRIPT.replace(MESSAGES_SLOT, () => literal)}`;
+    cached.set(messages, body);
+  }
+  return { contentType: 'text/javascript; charset=utf-8', body };
 }
 
-let cached: string | undefined;
+/** The script per set of messages (one per configuration: the resolved object is reused). */
+const cached = new WeakMap<PageMessages, string>();
 /** Where {@link webAuthnClientScript} puts the messages of the error types. */
 const MESSAGES_SLOT = '/*MESSAGES*/{}';
 
@@ -39,6 +47,9 @@ function readBrowserBundle(): string {
  *   `data-callback-url`) where to go afterwards.
  * - `data-webauthn-conditional-ui` on a form: offers passkeys in the autofill of its input whose
  *   `autocomplete` contains `webauthn`, as soon as the page loads.
+ * - `data-webauthn-autofill="<id>"` on any other form (the identifier-first email step): the same
+ *   autofill offer with that provider, without taking over the form's submit; the CSRF token comes
+ *   from its `data-csrf-token` attribute.
  * - `data-webauthn-error` on an element of the form (or the page): receives the error message;
  *   `data-webauthn-base-url` overrides where the auth routes are (default: where this script is).
  * - `window.nestjsAuthWebAuthn.signIn(provider, { action, email, callbackUrl })` for custom pages.
@@ -121,7 +132,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
       action: el.getAttribute('data-webauthn-action') || closestAttr(el, 'data-webauthn-action') || undefined,
       email: field(form, 'email'),
       callbackUrl: field(form, 'callbackUrl') || closestAttr(el, 'data-callback-url') || undefined,
-      csrfToken: field(form, 'csrfToken'),
+      csrfToken: field(form, 'csrfToken') || closestAttr(el, 'data-csrf-token') || undefined,
       baseUrl: closestAttr(el, 'data-webauthn-base-url') || undefined,
     };
   }
@@ -157,14 +168,14 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
   });
 
   async function startConditionalUI() {
-    var form = document.querySelector('form[data-webauthn-conditional-ui][data-webauthn-provider]');
+    var form = document.querySelector('form[data-webauthn-conditional-ui][data-webauthn-provider], form[data-webauthn-autofill]');
     if (!form || !SWA || !(await SWA.browserSupportsWebAuthnAutofill())) return;
     var opts = optionsFor(form);
     opts.action = 'authenticate';
     opts.email = undefined;
     opts.autofill = true;
     try {
-      await signIn(form.getAttribute('data-webauthn-provider'), opts);
+      await signIn(form.getAttribute('data-webauthn-provider') || form.getAttribute('data-webauthn-autofill'), opts);
     } catch (e) {
       var cancelled = e && (e.name === 'NotAllowedError' || e.name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED');
       if (!cancelled) showError(form, (e && e.message) || 'Passkey sign-in failed.', e && e.type);

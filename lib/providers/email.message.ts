@@ -19,9 +19,14 @@ const DEFAULT_BRAND = '#2563eb';
  * host, the theme): never the address the user typed, so a crafted address cannot inject markup
  * into the message (CVE-2022-31127). Each value is escaped anyway.
  */
-export function renderVerificationEmail(params: { url: string; theme?: Theme }): VerificationEmail {
+export function renderVerificationEmail(params: {
+  url: string;
+  theme?: Theme;
+  purpose?: EmailPurpose;
+}): VerificationEmail {
   const { url } = params;
   const host = new URL(url).host;
+  const copy = EMAIL_COPY[params.purpose ?? 'signin'];
   const theme = params.theme ?? {};
   const brand = safeCssColor(theme.brandColor) ?? DEFAULT_BRAND;
   const buttonText = safeCssColor(theme.buttonText) ?? readableTextColor(brand);
@@ -39,7 +44,7 @@ export function renderVerificationEmail(params: { url: string; theme?: Theme }):
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Sign in to ${escapeHtml(host)}</title></head>`,
+    `<title>${escapeHtml(copy.title)} ${escapeHtml(host)}</title></head>`,
     `<body style="margin:0;padding:0;background:${background};">`,
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${background};padding:24px 0;">`,
     '<tr><td align="center">',
@@ -47,11 +52,11 @@ export function renderVerificationEmail(params: { url: string; theme?: Theme }):
     logo
       ? `<tr><td align="center" style="padding-bottom:16px;"><img src="${escapeAttr(logo)}" alt="" style="max-width:160px;max-height:72px;"></td></tr>`
       : '',
-    `<tr><td align="center" style="font-size:20px;line-height:1.4;padding-bottom:16px;">Sign in to <strong>${hostHtml}</strong></td></tr>`,
+    `<tr><td align="center" style="font-size:20px;line-height:1.4;padding-bottom:16px;">${escapeHtml(copy.title)} <strong>${hostHtml}</strong></td></tr>`,
     '<tr><td align="center" style="padding-bottom:16px;">',
-    `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${brand};color:${buttonText};font-size:16px;font-weight:600;text-decoration:none;">Sign in</a>`,
+    `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${brand};color:${buttonText};font-size:16px;font-weight:600;text-decoration:none;">${escapeHtml(copy.button)}</a>`,
     '</td></tr>',
-    `<tr><td align="center" style="font-size:14px;line-height:1.5;color:${muted};">If you did not request this email you can safely ignore it.</td></tr>`,
+    `<tr><td align="center" style="font-size:14px;line-height:1.5;color:${muted};">${escapeHtml(copy.footer)}</td></tr>`,
     '</table>',
     '</td></tr>',
     '</table>',
@@ -62,8 +67,33 @@ export function renderVerificationEmail(params: { url: string; theme?: Theme }):
     .join('\n');
 
   return {
-    subject: `Sign in to ${host}`,
-    text: `Sign in to ${host}\n\n${url}\n\nIf you did not request this email you can safely ignore it.\n`,
+    subject: `${copy.title} ${host}`,
+    text: `${copy.title} ${host}\n\n${url}\n\n${copy.footer}\n`,
     html,
   };
 }
+
+/**
+ * What an email sent through the provider's sender is for: a sign-in link (the default), the link
+ * that confirms a new address (`AuthService.changeEmail`), or the notice to the old address once
+ * the change is done (its link opens the account page).
+ */
+export type EmailPurpose = 'signin' | 'email-change' | 'email-change-notice';
+
+const EMAIL_COPY: Record<EmailPurpose, { title: string; button: string; footer: string }> = {
+  signin: {
+    title: 'Sign in to',
+    button: 'Sign in',
+    footer: 'If you did not request this email you can safely ignore it.',
+  },
+  'email-change': {
+    title: 'Confirm your new email address on',
+    button: 'Confirm this address',
+    footer: 'If you did not ask to use this address, ignore this email: nothing changes.',
+  },
+  'email-change-notice': {
+    title: 'Your email address was changed on',
+    button: 'Review your account',
+    footer: 'If you did not make this change, sign in and secure your account, or contact support.',
+  },
+};

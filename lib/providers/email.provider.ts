@@ -68,7 +68,7 @@ export async function sendVerificationRequestWithNodemailer(params: SendVerifica
     throw new Error('The recipient is not a single plain address; check normalizeIdentifier.');
   }
 
-  const message = renderVerificationEmail({ url, theme });
+  const message = renderVerificationEmail({ url, theme, purpose: params.purpose });
   const transport = createTransport(provider.server as string | SMTPTransportOptions);
   try {
     const info = await transport.sendMail({

@@ -1,6 +1,7 @@
 import type { Awaitable } from '../types/common.types.js';
 import type { CommonProviderOptions, InternalProviderOptions } from './provider.types.js';
 import type { Theme } from '../types/common.types.js';
+import type { EmailPurpose } from './email.message.js';
 
 /** The type of email (magic-link) providers. */
 export type EmailProviderType = 'email';
@@ -21,6 +22,12 @@ export interface SendVerificationRequestParams {
   theme: Theme;
   /** The request that asked for the link. */
   request: Request;
+  /**
+   * Beyond Auth.js: what the mail is for. Absent for sign-in links; `email-change` for the link that
+   * confirms a new address (`url` confirms it), `email-change-notice` for the notice sent to the old
+   * address after a change (`url` is the account page; `token` is empty).
+   */
+  purpose?: EmailPurpose;
 }
 
 /** An email (magic-link) provider. */

@@ -92,6 +92,15 @@ describe('AuthRouterService', () => {
       ).toBe(true);
     });
 
+    it('GET /csrf for a signed-in browser without a CSRF cookie mints a token its next POST can use', async () => {
+      await client.post('/callback/credentials', { username: 'ada', password: 'right' });
+      delete client.jar['authjs.csrf-token'];
+      const { csrfToken } = (await client.send('GET', '/csrf')).json as { csrfToken: string };
+      expect(csrfToken).toMatch(/^[0-9a-f]{64}\.[\w-]+$/);
+      const updated = await client.send('POST', '/session', { body: { csrfToken, data: { theme: 'dark' } } });
+      expect(updated.json).toMatchObject({ user: { name: 'ada' } });
+    });
+
     it('GET /session answers null without a session; POST /session with the token updates it', async () => {
       expect((await client.send('GET', '/session')).json).toBeNull();
       await client.post('/callback/credentials', { username: 'ada', password: 'right' });

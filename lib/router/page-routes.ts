@@ -8,6 +8,7 @@ import { renderSignOutPage } from '../pages/signout.page.js';
 import { renderVerifyRequestPage } from '../pages/verify-request.page.js';
 import { webAuthnClientScript } from '../pages/webauthn-client.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+import { renderHook } from './page-render.js';
 
 // The answers of the page routes (GET signin, signout, verify-request, error, the passkey script):
 // the built-in pages, or redirects to the app's own `pages`.
@@ -38,7 +39,16 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
       code: query.code?.slice(0, 64),
       errorProvider: query.provider?.slice(0, 64),
       email: query.email?.slice(0, 320),
+      step: query.step?.slice(0, 16),
+      signInUrl: `${ctx.authUrl}/signin`,
       theme: config.theme,
+      messages: config.messages,
+      ...renderHook(config, ctx, 'signIn', {
+        email: query.email?.slice(0, 320),
+        step: query.step?.slice(0, 16),
+        error: query.error?.slice(0, 64),
+        errorProvider: query.provider?.slice(0, 64),
+      }),
       webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
         ? `${ctx.authUrl}/webauthn-client.js`
         : undefined,
@@ -55,6 +65,8 @@ export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Au
       callbackUrl: ctx.callbackUrl,
       signOutUrl: `${ctx.authUrl}/signout`,
       theme: config.theme,
+      messages: config.messages,
+      ...renderHook(config, ctx, 'signOut'),
     }),
   };
 }
@@ -72,6 +84,8 @@ export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContex
       email: query.email?.slice(0, 320),
       maxAge: typeof maxAge === 'number' ? maxAge : undefined,
       signInUrl: `${ctx.authUrl}/signin`,
+      messages: config.messages,
+      ...renderHook(config, ctx, 'verifyRequest', { email: query.email?.slice(0, 320) }),
     }),
   };
 }
@@ -82,7 +96,14 @@ export function errorPage(config: ResolvedAuthConfig, ctx: RequestContext): Auth
   if (config.pages.error) return { redirect: pageUrl(ctx, config.pages.error, type ? { error: type } : {}) };
   return {
     status: errorPageStatus(type),
-    html: renderErrorPage({ error: type, url: ctx.origin, signInUrl: `${ctx.authUrl}/signin`, theme: config.theme }),
+    html: renderErrorPage({
+      error: type,
+      url: ctx.origin,
+      signInUrl: `${ctx.authUrl}/signin`,
+      theme: config.theme,
+      messages: config.messages,
+      ...renderHook(config, ctx, 'error', { error: type }),
+    }),
   };
 }
 
@@ -92,7 +113,7 @@ export function webauthnClient(config: ResolvedAuthConfig, request: AuthRequest)
     throw new UnknownAction(
       `${clientText(request.method, 16)} ${config.basePath}/webauthn-client.js is not supported.`,
     );
-  const script = webAuthnClientScript();
+  const script = webAuthnClientScript(config.messages);
   return {
     headers: { 'Cache-Control': 'public, max-age=3600' },
     body: { contentType: script.contentType, content: script.body },

@@ -31,11 +31,12 @@ export class RequestContextFactory {
     const origin = request.url.origin;
     const isPost = request.method === 'POST';
     const csrfCookie = request.cookies[cookies.csrfToken.name];
-    // The CSRF token is bound to the signed-in user: looked up where a token is checked or shown.
-    const boundTo =
-      csrfCookie && (isPost || SHOWS_CSRF_TOKEN.has(action))
-        ? await this.csrfSubject(request.cookies, secure)
-        : undefined;
+    // The CSRF token is bound to the signed-in user: looked up where a token is checked (a POST
+    // without the cookie fails anyway) or shown (also when the cookie is new: a token minted for a
+    // signed-in browser without one must be bound to its user, or its next POST is refused).
+    const boundTo = (isPost ? csrfCookie : SHOWS_CSRF_TOKEN.has(action))
+      ? await this.csrfSubject(request.cookies, secure)
+      : undefined;
     const csrf = resolveCsrf(csrfCookie, request.body.csrfToken, isPost, config.secrets, cookies.csrfToken, boundTo);
     const callback = await resolveCallbackUrl({
       bodyValue: request.body.callbackUrl,

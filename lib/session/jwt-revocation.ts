@@ -6,26 +6,51 @@ import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { JWT } from '../types/common.types.js';
 import { numericDateMs } from '../util/instant.js';
 import { ExpiringMap } from '../util/expiring-map.js';
+import { RevocationBroadcast } from './revocation-broadcast.js';
 
 /** Revoked JWT ids kept in memory (each until its token's expiry); the oldest goes when full. */
 export const JWT_REVOKED_MAX = 100_000;
+/** Keyed hashes of JWT ids remembered (with a revocation bus); all are forgotten when full. */
+const JWT_HASHES_MAX = 10_000;
 
 /**
  * The revoked JWT sessions of `session.jwtRevocation`: kept in this process (bounded) and, when
- * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them.
+ * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them. With a
+ * revocation bus, every other instance also adds them to its own list at once (by keyed hash: the
+ * list is then keyed by that hash).
  */
 @Injectable()
 export class JwtRevocation {
   /** Revoked ids (`sid:` or `jti:`) and when their tokens expire. */
   private readonly revoked = new ExpiringMap<string, true>(JWT_REVOKED_MAX);
+  /** With a revocation bus: the keyed hashes of recently checked ids. */
+  private readonly hashes = new Map<string, string>();
   /** The shared store revocations go to and every JWT read asks, or null (in-memory store). */
   private readonly store: RateLimitStore | null;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     @Inject(RateLimitStore) store: RateLimitStore,
+    private readonly broadcast: RevocationBroadcast,
   ) {
     this.store = config.session.jwtRevocation && !(store instanceof MemoryRateLimitStore) ? store : null;
+    if (broadcast.enabled && config.session.jwtRevocation)
+      broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
+  }
+
+  /**
+   * The key of `id` in the local list: the id itself, or with a revocation bus its keyed hash
+   * (remembered: an HMAC costs microseconds, and a cached JWT is checked on every request).
+   */
+  private local(id: string): string {
+    if (!this.broadcast.enabled) return id;
+    let hash = this.hashes.get(id);
+    if (hash === undefined) {
+      if (this.hashes.size >= JWT_HASHES_MAX) this.hashes.clear();
+      hash = this.broadcast.keyOf('j', id);
+      this.hashes.set(id, hash);
+    }
+    return hash;
   }
 
   /**
@@ -43,13 +68,13 @@ export class JwtRevocation {
    * revoked here. The session cache answers synchronously only then.
    */
   clearedLocally(id: string | undefined, now: number): boolean {
-    return !this.store && this.revoked.get(id ?? '', now) === undefined;
+    return !this.store && (id === undefined || this.revoked.get(this.local(id), now) === undefined);
   }
 
   /** Whether a token is revoked, here or (when shared) in the store. Throws when the store fails. */
   async isRevoked(token: JWT, now: number): Promise<boolean> {
     const id = this.idOf(token);
-    if (id !== undefined && this.revoked.get(id, now) !== undefined) return true;
+    if (id !== undefined && this.revoked.get(this.local(id), now) !== undefined) return true;
     if (!id || !this.store) return false;
     const record = await this.store.get(`jwt-revoked:${id}`);
     return record !== null && record.count > 0;
@@ -65,7 +90,22 @@ export class JwtRevocation {
     const now = Date.now();
     const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
-    this.revoked.set(id, true, until, now);
+    await this.revokeId(id, until);
+  }
+
+  /**
+   * Revokes a JWT session by its id (`sid:…` or `jti:…`, see {@link idOf}) until `until` (epoch ms):
+   * here, in the shared store when there is one, and on every other instance through the revocation
+   * bus when there is one. Every revocation of a JWT goes through here.
+   */
+  async revokeId(id: string, until: number): Promise<void> {
+    const now = Date.now();
+    if (until <= now) return;
+    const local = this.local(id);
+    this.revoked.set(local, true, until, now);
+    // Sent before the caller answers (a sign-out's response), so other instances know about as soon.
+    const published = this.config.session.jwtRevocation ? this.broadcast.publish('j', local, until) : undefined;
     await this.store?.increment(`jwt-revoked:${id}`, until - now);
+    await published;
   }
 }

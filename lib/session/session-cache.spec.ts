@@ -20,6 +20,7 @@ function jwtEntry(overrides: Partial<CachedJwt> = {}): CachedJwt {
     expMs,
     expires: new Date(expMs).toISOString(),
     user: { id: 'u1', name: null, email: 'a@b.test', image: null },
+    signedInAt: null,
     ...overrides,
   };
 }

@@ -4,9 +4,11 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import { defaultCallbacks } from '../config/defaults.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { JWT, Session } from '../types/common.types.js';
+import { ExpiringMap } from '../util/expiring-map.js';
 import { isExpiredDate } from '../util/instant.js';
 import { EvictionOrder } from './eviction-order.js';
 import { JwtRevocation } from './jwt-revocation.js';
+import { RevocationBroadcast } from './revocation-broadcast.js';
 import type { AuthUser, SessionState } from './session.types.js';
 
 /** A decoded JWT, kept per exact cookie value until it expires. */
@@ -19,6 +21,8 @@ export interface CachedJwt {
   user?: AuthUser;
   /** With `session.jwtRevocation`: the id the token is revoked by. */
   revocationId?: string;
+  /** The token's `auth_time` (when the user signed in), or null. */
+  signedInAt: Date | null;
 }
 
 /** A looked-up database session, served from memory until `until` (`session.cacheTtl`). */
@@ -28,6 +32,8 @@ export interface CachedDb {
   until: number;
   /** What the default `session` callback makes of it; absent with a custom callback. */
   shaped?: { user: AuthUser; session: Session };
+  /** The session's `createdAt`, once a recent sign-in check looked it up (it never changes). */
+  signedInAt?: Date | null;
 }
 
 /** Decoded JWTs kept at most; the oldest goes when full. */
@@ -46,6 +52,12 @@ export const CACHE_MAX_BYTES = 32 * 1024 * 1024;
 export const jwtEntryBytes = (raw: string) => 4 * raw.length + 256;
 /** The memory a cached database session is counted for: its token, and the session and user rows. */
 export const dbEntryBytes = (raw: string) => 2 * raw.length + 1024;
+/**
+ * With a revocation bus: how long (ms) a revoked token or user is not cached again. A revocation is
+ * broadcast when the cache forgets it, which may be before the row is deleted: a lookup in between
+ * still finds the row, and must not put it back in a cache for `cacheTtl`.
+ */
+export const REVOKED_NOT_CACHED_MS = 10_000;
 
 /**
  * The sessions this process remembers, by raw token: decoded JWTs (until they expire) and database
@@ -65,13 +77,29 @@ export class SessionCache {
   private dbBytes = 0;
   /** True with the default `jwt` and `session` callbacks: entries keep their shaped user. */
   readonly shapes: boolean;
+  /** Database sessions with a revocation bus: forgetting a session or a user tells the other instances. */
+  private readonly broadcasts: boolean;
+  /** With a revocation bus: each cached token's keyed hashes (token, user), and token hash → token. */
+  private readonly hashes = new Map<string, { token: string; user: string }>();
+  private readonly byHash = new Map<string, string>();
+  /** With a revocation bus: token and user hashes revoked a moment ago (`s:`/`u:` + hash), not cached again. */
+  private readonly revoked = new ExpiringMap<string, true>(DB_CACHE_MAX);
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly revocation: JwtRevocation,
+    private readonly broadcast: RevocationBroadcast,
   ) {
     this.shapes =
       config.callbacks.session === defaultCallbacks.session && config.callbacks.jwt === defaultCallbacks.jwt;
+    this.broadcasts = broadcast.enabled && config.session.strategy === 'database';
+    if (this.broadcasts) {
+      broadcast.on({
+        s: (hash) => this.revokedHere('s', hash),
+        u: (hash) => this.revokedHere('u', hash),
+        reset: () => this.dropAllDbs(),
+      });
+    }
   }
 
   /** The active session served from memory, when the token is cached, current and needs no callback. */
@@ -85,7 +113,8 @@ export class SessionCache {
         return undefined;
       return this.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     }
-    const cached = this.dbs.get(raw);
+    // `live` is false while a revocation bus is not subscribed: revocations may be missed.
+    const cached = this.broadcast.live ? this.dbs.get(raw) : undefined;
     if (!cached?.shaped || cached.until <= now || isExpiredDate(cached.session.expires, now)) return undefined;
     const user = { ...cached.shaped.user };
     return {
@@ -96,6 +125,7 @@ export class SessionCache {
       stored: cached.session,
       sessionToken: raw,
       bearer,
+      signedInAt: cached.signedInAt,
     };
   }
 
@@ -111,6 +141,7 @@ export class SessionCache {
       token: cached.token,
       sessionToken: raw,
       bearer,
+      signedInAt: cached.signedInAt,
     };
   }
 
@@ -141,30 +172,86 @@ export class SessionCache {
     return { jwts: this.jwts.size, jwtBytes: this.jwtBytes, dbs: this.dbs.size, dbBytes: this.dbBytes };
   }
 
-  /** The database session kept for a token (current or not), or undefined. */
+  /** The database session kept for a token (current or not), or undefined (always, while a bus is down). */
   db(raw: string): CachedDb | undefined {
-    return this.dbs.get(raw);
+    return this.broadcast.live ? this.dbs.get(raw) : undefined;
   }
 
-  /** Keeps a looked-up database session; the oldest entry goes when the cache is full. */
+  /**
+   * Keeps a looked-up database session; the oldest entry goes when the cache is full. With a
+   * revocation bus, nothing is kept while it is down, nor a token or user revoked a moment ago.
+   */
   keepDb(raw: string, entry: CachedDb): void {
-    this.forgetDb(raw);
+    this.dropDb(raw);
     const bytes = dbEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
+    let hashes: { token: string; user: string } | undefined;
+    if (this.broadcasts) {
+      if (!this.broadcast.live) return;
+      hashes = { token: this.broadcast.keyOf('s', raw), user: this.broadcast.keyOf('u', entry.user.id) };
+      if (this.revoked.get(`s:${hashes.token}`) || this.revoked.get(`u:${hashes.user}`)) return;
+    }
     while (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES)
-      this.forgetDb(this.dbOrder.oldest(this.dbs) ?? this.dbs.keys().next().value!);
+      this.dropDb(this.dbOrder.oldest(this.dbs) ?? this.dbs.keys().next().value!);
     this.dbs.set(raw, entry);
     this.dbOrder.push(raw, entry, this.dbs);
     this.dbBytes += bytes;
+    if (hashes) {
+      this.hashes.set(raw, hashes);
+      this.byHash.set(hashes.token, raw);
+    }
   }
 
-  /** Forgets a token's database session. */
+  /**
+   * Forgets a token's database session because it ends (signed out, revoked): here, and on every
+   * other instance through the revocation bus, when there is one.
+   */
   forgetDb(raw: string): void {
-    if (this.dbs.delete(raw)) this.dbBytes -= dbEntryBytes(raw);
+    this.dropDb(raw);
+    if (this.broadcasts) this.revokeEverywhere('s', this.broadcast.keyOf('s', raw));
   }
 
-  /** Forgets the cached database sessions of a user (after they were deleted). */
+  /** Forgets a token's database session in this instance only (the row is gone, or the entry is replaced). */
+  dropDb(raw: string): void {
+    if (this.dbs.delete(raw)) this.dbBytes -= dbEntryBytes(raw);
+    const hashes = this.hashes.get(raw);
+    if (hashes) {
+      this.hashes.delete(raw);
+      this.byHash.delete(hashes.token);
+    }
+  }
+
+  /**
+   * Forgets the cached database sessions of a user (after they were deleted): here, and on every
+   * other instance through the revocation bus, when there is one.
+   */
   forgetUser(userId: string): void {
-    for (const [token, entry] of this.dbs) if (entry.user.id === userId) this.forgetDb(token);
+    for (const [token, entry] of this.dbs) if (entry.user.id === userId) this.dropDb(token);
+    if (this.broadcasts) this.revokeEverywhere('u', this.broadcast.keyOf('u', userId));
+  }
+
+  /** Marks a revoked token or user hash here (not cached again for a moment) and tells the other instances. */
+  private revokeEverywhere(kind: 's' | 'u', hash: string): void {
+    this.revoked.set(`${kind}:${hash}`, true, Date.now() + REVOKED_NOT_CACHED_MS);
+    void this.broadcast.publish(kind, hash);
+  }
+
+  /** Another instance revoked a token or a user (by hash): dropped from this cache, and not cached again for a moment. */
+  private revokedHere(kind: 's' | 'u', hash: string): void {
+    this.revoked.set(`${kind}:${hash}`, true, Date.now() + REVOKED_NOT_CACHED_MS);
+    if (kind === 's') {
+      const raw = this.byHash.get(hash);
+      if (raw !== undefined) this.dropDb(raw);
+      return;
+    }
+    for (const [raw, hashes] of this.hashes) if (hashes.user === hash) this.dropDb(raw);
+  }
+
+  /** Empties the database session cache (the bus connection changed: messages may have been missed). */
+  private dropAllDbs(): void {
+    this.dbs.clear();
+    this.hashes.clear();
+    this.byHash.clear();
+    this.dbBytes = 0;
   }
 }

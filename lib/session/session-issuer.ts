@@ -8,11 +8,24 @@ import { EventError, SessionTokenError, SignOutError } from '../errors/auth.erro
 import type { Account, JWT, Profile, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { JwtRevocation } from './jwt-revocation.js';
+import { SIGNED_IN_AT_CLAIM } from './recent-sign-in.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
+import { SessionDevices } from './session-devices.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
+import { PROVIDER_TOKENS_CLAIM, sessionTokensOf } from './session-tokens.js';
+import { PROVIDER_SID_CLAIM, providerSidOf } from './provider-sid.js';
+
+/** What a sign-in tells the new session. */
+export interface SignInDetails {
+  account?: Account | null;
+  profile?: Profile;
+  isNewUser?: boolean;
+  /** The OpenID Provider's session id (`sid` of the ID token), kept with the session for back-channel logout. */
+  providerSid?: string | null;
+}
 
 /**
  * Starts, rolls and ends sessions, and writes their cookies: a new session on every sign-in, the
@@ -28,28 +41,37 @@ export class SessionIssuer {
     private readonly reader: SessionReader,
     private readonly store: DatabaseSessionStore,
     private readonly revocation: JwtRevocation,
+    private readonly devices: SessionDevices,
   ) {}
 
   /**
    * Starts a new session for `user` after a successful sign-in (a new token every time) and returns
    * the cookies to set: clearing ones when the `jwt` callback ended the session.
    */
-  async create(
-    ctx: RequestContext,
-    user: User & { id?: string },
-    details: { account?: Account | null; profile?: Profile; isNewUser?: boolean },
-  ): Promise<ResponseCookie[]> {
+  async create(ctx: RequestContext, user: User & { id?: string }, details: SignInDetails): Promise<ResponseCookie[]> {
     const cookie = ctx.cookies.sessionToken;
-    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const now = Date.now();
+    const expires = new Date(now + this.config.session.maxAge * 1000);
+    // The OP session it came from (back-channel logout by `sid`): recorded with the session's details.
+    const providerSid = details.providerSid ?? providerSidOf(this.config, details.account);
+    const device = this.devices.recording ? this.devices.detailsOf(ctx.request, now, providerSid) : undefined;
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = {
         name: user.name ?? null,
         email: user.email ?? null,
         picture: user.image ?? null,
         sub: user.id,
+        // When the user signed in (OpenID Connect's claim name), kept when the cookie is re-issued:
+        // what a recent sign-in check reads.
+        [SIGNED_IN_AT_CLAIM]: Math.floor(Date.now() / 1000),
       };
       // A session id that survives re-issued cookies, so revoking it revokes every copy.
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
+      // The OP session it came from (back-channel logout by `sid`), kept when the cookie is re-issued.
+      if (providerSid) defaults[PROVIDER_SID_CLAIM] = providerSid;
+      // `session.tokens`: the provider's tokens ride in the (encrypted) session, for getAccessToken.
+      const tokens = this.config.session.tokens ? sessionTokensOf(details.account) : undefined;
+      if (tokens && details.account) defaults[PROVIDER_TOKENS_CLAIM] = { [details.account.provider]: tokens };
       const token = await this.config.callbacks.jwt({
         token: defaults,
         user,
@@ -60,11 +82,14 @@ export class SessionIssuer {
       });
       if (!token) return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
       const value = await this.codec.encode(ctx.secure, token);
+      // With jwtRevocation, the session's row in the index that lists and ends JWT sessions.
+      if (device && this.config.session.jwtRevocation && user.id)
+        await this.devices.indexJwt(token, user.id, expires, device);
       return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires });
     }
     if (!user.id)
       throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
-    const created = await this.store.create(user.id, expires);
+    const created = await this.store.create(user.id, expires, device);
     return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, {
       ...cookie.options,
       expires: created.expires,
@@ -125,6 +150,20 @@ export class SessionIssuer {
     return { json: session, cookies };
   }
 
+  /**
+   * The cookies of a JWT session re-issued with new claims (`session.tokens` after a refresh): the
+   * same session, a new expiry (as the `/session` route rolls it), chunked like every session cookie.
+   */
+  async reissueJwt(
+    lookup: { cookies: Record<string, string>; secure: boolean },
+    token: JWT,
+  ): Promise<ResponseCookie[]> {
+    const cookie = this.codec.cookiesFor(lookup.secure).sessionToken;
+    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const value = await this.codec.encode(lookup.secure, token);
+    return writeSessionCookie(lookup.cookies, cookie.name, value, { ...cookie.options, expires });
+  }
+
   /** Ends the request's session: deletes the database row (if any) and returns the clearing cookies. */
   async signOut(ctx: RequestContext): Promise<ResponseCookie[]> {
     const cookie = ctx.cookies.sessionToken;
@@ -140,8 +179,10 @@ export class SessionIssuer {
         const state = await this.reader.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
         const decoded = this.cache.jwt(raw)?.token;
         this.cache.forgetJwt(raw);
-        if (state.status === 'active' && decoded && this.config.session.jwtRevocation)
+        if (state.status === 'active' && decoded && this.config.session.jwtRevocation) {
           await this.revocation.revoke(decoded);
+          await this.devices.forgetJwt(decoded);
+        }
         this.emit('signOut', { token: state.status === 'active' ? (state.token ?? null) : null });
       }
     } catch (error) {
@@ -162,7 +203,10 @@ export class SessionIssuer {
     const decoded = this.cache.jwt(sessionToken)?.token;
     this.cache.forgetJwt(sessionToken);
     if (this.config.session.strategy === 'database') await this.store.delete(sessionToken);
-    else if (decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
+    else if (decoded && this.config.session.jwtRevocation) {
+      await this.revocation.revoke(decoded);
+      await this.devices.forgetJwt(decoded);
+    }
   }
 
   /** Fires an event; a handler that throws is logged and never breaks the request. */

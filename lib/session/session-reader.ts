@@ -8,7 +8,9 @@ import { dateMs } from '../util/instant.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
+import { SessionDevices } from './session-devices.js';
 import { DatabaseSessionStore, type StoredSession } from './session-store.js';
+import { signedInAtOfToken } from './recent-sign-in.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
 
 /**
@@ -25,6 +27,7 @@ export class SessionReader {
     private readonly cache: SessionCache,
     private readonly revocation: JwtRevocation,
     private readonly store: DatabaseSessionStore,
+    private readonly devices: SessionDevices,
   ) {
     this.syncJwt =
       config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
@@ -103,7 +106,12 @@ export class SessionReader {
 
   /** The cache entry of a decoded JWT: with its shaped user under the default callbacks. */
   private entryOf(token: JWT, expMs: number): CachedJwt {
-    const cached: CachedJwt = { token, expMs, expires: new Date(expMs).toISOString() };
+    const cached: CachedJwt = {
+      token,
+      expMs,
+      expires: new Date(expMs).toISOString(),
+      signedInAt: signedInAtOfToken(token),
+    };
     if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
     if (this.cache.shapes) {
       cached.user = {
@@ -140,6 +148,8 @@ export class SessionReader {
         return { status: 'invalid', clearCookies: [] };
       }
       if (revoked) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+      // The session index's "last seen", at most once per updateAge (never on a cache hit).
+      this.devices.touchJwt(cached.token, now);
     }
     if (cached.user) return this.cache.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     const { token, expires } = cached;
@@ -157,7 +167,8 @@ export class SessionReader {
       ...(session.user ?? {}),
       id: String((session.user as User | undefined)?.id ?? shaped.sub ?? ''),
     } as AuthUser;
-    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer };
+    const { signedInAt } = cached;
+    return { status: 'active', strategy: 'jwt', user, session, token: shaped, sessionToken: raw, bearer, signedInAt };
   }
 
   /** Reads a database session: one `getSessionAndUser` (none within `session.cacheTtl`), then the `session` callback. */
@@ -203,7 +214,8 @@ export class SessionReader {
     bearer: boolean,
   ): SessionState {
     if (status === 'failed') return { status: 'invalid', clearCookies: [] };
-    this.cache.forgetDb(raw);
+    // The row is gone: every instance will find out from the store; nothing to broadcast.
+    this.cache.dropDb(raw);
     return { status: status === 'expired' ? 'expired' : 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
   }
 
@@ -224,6 +236,7 @@ export class SessionReader {
     } as AuthUser;
     if (ttl > 0 && found !== cached) {
       const entry: CachedDb = { ...found, until: Math.min(now + ttl * 1000, expiresMs) };
+      if (cached?.signedInAt !== undefined) entry.signedInAt = cached.signedInAt;
       if (this.cache.shapes) entry.shaped = { user: { ...user }, session: { ...shaped, user: { ...user } } };
       this.cache.keepDb(raw, entry);
     }
@@ -235,6 +248,7 @@ export class SessionReader {
       stored: found.session,
       sessionToken: raw,
       bearer,
+      signedInAt: cached?.signedInAt,
     };
   }
 }

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import type {
+  AdapterSession,
+  AdapterSessionDetails,
+  AdapterUser,
+  SessionListingAdapter,
+} from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthError, SessionTokenError } from '../errors/auth.errors.js';
 import { dateMs, isExpiredDate } from '../util/instant.js';
 import { synchronousLookupOf, type SynchronousSessionLookupAdapter } from '../adapters/sync-session-lookup.js';
+import { SessionDevices } from './session-devices.js';
 
 /** A stored session with its user. */
 export interface StoredSession {
@@ -30,6 +36,7 @@ export class DatabaseSessionStore {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
+    private readonly devices: SessionDevices,
   ) {}
 
   /** The adapter methods a lookup uses, checked once (the adapter does not change while the app runs). */
@@ -112,11 +119,18 @@ export class DatabaseSessionStore {
    * Stores a new session for a user. Returns the cookie's value (the token itself, even when the
    * store holds only its hash) and the expiry the store kept.
    */
-  async create(userId: string, expires: Date): Promise<{ value: string; expires: Date }> {
+  async create(
+    userId: string,
+    expires: Date,
+    details?: AdapterSessionDetails,
+  ): Promise<{ value: string; expires: Date }> {
     const sessionToken = this.config.session.generateSessionToken();
+    // The details go only to an adapter that stores them (it lists sessions): another adapter's
+    // createSession may refuse fields it does not know.
+    const extra = details && this.devices.recording ? details : {};
     const created = await this.adapters
       .require('createSession')
-      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires });
+      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires, ...extra });
     return { value: this.config.session.hashTokens ? sessionToken : created.sessionToken, expires: created.expires };
   }
 
@@ -125,8 +139,22 @@ export class DatabaseSessionStore {
     return await this.adapters.require('deleteSession').deleteSession(this.storedToken(raw));
   }
 
+  /**
+   * When a database session was created (its user signed in), from the adapter's
+   * `listSessionsByUserId`; `null` when the adapter cannot say (no such method, no `createdAt`
+   * column, the session is gone). Throws when the adapter fails.
+   */
+  async signedInAt(raw: string, userId: string): Promise<Date | null> {
+    const adapter = this.adapters.raw as Partial<SessionListingAdapter> | null;
+    if (typeof adapter?.listSessionsByUserId !== 'function') return null;
+    const stored = this.storedToken(raw);
+    const rows = await adapter.listSessionsByUserId(userId);
+    const row = Array.isArray(rows) ? rows.find((r) => r?.sessionToken === stored && r.userId === userId) : undefined;
+    return row && dateMs(row.createdAt) !== undefined ? row.createdAt! : null;
+  }
+
   /** What the store keys a database session by: the token, or with `session.hashTokens` its SHA-256. */
-  private storedToken(raw: string): string {
+  storedToken(raw: string): string {
     return this.config.session.hashTokens ? createHash('sha256').update(raw).digest('hex') : raw;
   }
 
@@ -139,9 +167,11 @@ export class DatabaseSessionStore {
     if (!this.isDue(found, now)) return found;
     const { maxAge } = this.config.session;
     const expires = new Date(now + maxAge * 1000);
+    // The same write records when the session was last used (no more often than updateAge).
+    const seen = this.devices.recording ? { lastSeenAt: new Date(now) } : {};
     const updated = await this.adapters
       .require('updateSession')
-      .updateSession({ sessionToken: found.session.sessionToken, expires });
+      .updateSession({ sessionToken: found.session.sessionToken, expires, ...seen });
     if (updated === null) return null;
     return { session: updated ?? { ...found.session, expires }, user: found.user };
   }

@@ -31,6 +31,12 @@ export type SessionState =
       stored?: AdapterSession;
       /** True when the token came from `Authorization: Bearer`. */
       bearer: boolean;
+      /**
+       * When the user last proved who they are (signed in): a JWT's `auth_time` claim, a database
+       * session's `createdAt`. `null`: unknown (a recent sign-in check refuses it). `undefined`: not
+       * read yet (database sessions: `SessionService.signedInAt(state)` looks it up).
+       */
+      signedInAt?: Date | null;
     };
 
 /** Where a request's session token came from, or the verdict when there is none to look up. */

@@ -57,7 +57,10 @@ export function visibleInputs(html: string): string[] {
 
 function visibleInputTags(tags: ReturnType<typeof parseTags>): ReturnType<typeof parseTags> {
   return tags.filter(
-    (t) => (t.name === 'input' && t.attrs.type !== 'hidden') || t.name === 'select' || t.name === 'textarea',
+    // An element with the `hidden` attribute is not rendered (like identifier-first's username field).
+    (t) =>
+      !('hidden' in t.attrs) &&
+      ((t.name === 'input' && t.attrs.type !== 'hidden') || t.name === 'select' || t.name === 'textarea'),
   );
 }
 

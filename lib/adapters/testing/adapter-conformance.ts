@@ -10,6 +10,8 @@ import type {
 } from './conformance-context.js';
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
+import { describePasskeyNames } from './passkeys.conformance.js';
+import { describeSessionDevices } from './session-devices.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
 import { describeUsers } from './users.conformance.js';
 import { describeVerificationTokens } from './verification-tokens.conformance.js';
@@ -36,8 +38,10 @@ export interface AdapterConformanceOptions {
   concurrency?: number;
   /**
    * Optional methods beyond the contract that the adapter implements, to be checked too:
-   * `deleteSessionsByUserId` (`SessionsByUserAdapter`) and `deleteVerificationTokensByIdentifier`
-   * (`VerificationTokensByIdentifierAdapter`). Tests of the others are skipped. @default none
+   * `deleteSessionsByUserId` (`SessionsByUserAdapter`), `deleteVerificationTokensByIdentifier`
+   * (`VerificationTokensByIdentifierAdapter`), `listAccountsByUserId` and `updateAccountTokens`
+   * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`). Tests of the others are
+   * skipped. @default none
    */
   extensions?: readonly ConformanceExtension[];
   /**
@@ -147,6 +151,8 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeAccounts(ctx);
     describeSessions(ctx);
     describeOptionalMethods(ctx);
+    describePasskeyNames(ctx);
+    describeSessionDevices(ctx);
     describeVerificationTokens(ctx);
     describeAuthenticators(ctx);
   });

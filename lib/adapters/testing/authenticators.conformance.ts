@@ -13,9 +13,9 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
       async () => {
         const user = await createUser();
         const input = newAuthenticator(user.id);
-        check.equals(await ctx.adapter.createAuthenticator(input), input);
+        check.equals(specOf(await ctx.adapter.createAuthenticator(input)), input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        check.equals(read, input);
+        check.equals(specOf(read), input);
         check.is(typeof read?.counter, 'number');
         check.is(read?.credentialBackedUp, true);
         const row = await raw(db.authenticator, input.credentialID);
@@ -36,7 +36,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         });
         await ctx.adapter.createAuthenticator(input);
         const read = await ctx.adapter.getAuthenticator(input.credentialID);
-        check.equals(read, { ...input, transports: null });
+        check.equals(specOf(read), { ...input, transports: null });
       },
     );
 
@@ -73,7 +73,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         check.lengthOf(list, 2);
         const byId = (a: { credentialID?: string }, b: { credentialID?: string }) =>
           (a.credentialID ?? '').localeCompare(b.credentialID ?? '');
-        check.equals([...list].sort(byId), [a1, a2].sort(byId));
+        check.equals([...list].map((a) => specOf(a)).sort(byId), [a1, a2].map((a) => specOf(a)).sort(byId));
         check.equals(await ctx.adapter.listAuthenticatorsByUserId(randomUUID()), []);
       },
     );
@@ -85,7 +85,7 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
         const user = await createUser();
         const input = await ctx.adapter.createAuthenticator(newAuthenticator(user.id, { counter: 10 }));
         const updated = await ctx.adapter.updateAuthenticatorCounter(input.credentialID, 11);
-        check.equals(updated, { ...input, counter: 11 });
+        check.equals(specOf(updated, 'lastUsedAt'), specOf({ ...input, counter: 11 }));
         check.is((await ctx.adapter.getAuthenticator(input.credentialID))?.counter, 11);
       },
     );
@@ -133,4 +133,16 @@ export function describeAuthenticators(ctx: ConformanceContext): void {
       },
     );
   });
+}
+
+/**
+ * The SPEC fields of an authenticator: the beyond-SPEC `name` and `lastUsedAt` are left out when
+ * empty (adapters with the columns return them as `null`), or always when listed in `drop`.
+ */
+function specOf<T extends object | null | undefined>(a: T, ...drop: string[]): T {
+  if (!a) return a;
+  const out = { ...a } as Record<string, unknown>;
+  for (const key of ['name', 'lastUsedAt'])
+    if (drop.includes(key) || out[key] === null || out[key] === undefined) delete out[key];
+  return out as T;
 }

@@ -18,7 +18,19 @@ export interface ConformanceDb {
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
 export type ConformanceExtension =
-  'deleteSessionsByUserId' | 'deleteVerificationTokensByIdentifier' | 'listAccountsByUserId' | 'updateAccountTokens';
+  | 'deleteSessionsByUserId'
+  | 'deleteVerificationTokensByIdentifier'
+  | 'listAccountsByUserId'
+  | 'updateAccountTokens'
+  | 'deleteUserCascade'
+  /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
+  | 'updateAuthenticatorName'
+  /** `PasskeyNamesAdapter.deleteAuthenticator`. */
+  | 'deleteAuthenticator'
+  /** `SessionsByProviderSidAdapter.listSessionsByProviderSid` (sessions recording `providerSid`). */
+  | 'listSessionsByProviderSid'
+  /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
+  | 'listSessionsByUserId';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;

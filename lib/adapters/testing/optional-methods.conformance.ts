@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { check } from './conformance-assert.js';
 import type {
   AccountTokensAdapter,
+  SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
@@ -174,6 +175,34 @@ export function describeOptionalMethods(ctx: ConformanceContext): void {
         check.lengthOf(winners, 1);
         const stored = await ctx.adapter.getAccount(key.providerAccountId, key.provider);
         check.is(stored?.refresh_token, winners[0]!.refresh_token);
+      },
+    );
+
+    optional(
+      'listSessionsByProviderSid lists the sessions of that OP session only, with their providerSid',
+      'listSessionsByProviderSid',
+      ['createUser', 'createSession'],
+      async () => {
+        const [mine, theirs] = [await createUser(), await createUser()];
+        const [sid, other] = [`sid-${randomUUID()}`, `sid-${randomUUID()}`];
+        const tokens = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+        const create = (sessionToken: string, userId: string, providerSid?: string) =>
+          ctx.adapter.createSession({ sessionToken, userId, expires: futureDate(30), providerSid } as never);
+        await create(tokens[0]!, mine.id, sid);
+        await create(tokens[1]!, theirs.id, sid);
+        await create(tokens[2]!, mine.id, other);
+        await create(tokens[3]!, mine.id);
+        const found = await (
+          ctx.adapter as unknown as Required<SessionsByProviderSidAdapter>
+        ).listSessionsByProviderSid(sid);
+        check.equals(found.map((s) => s.sessionToken).sort(), [tokens[0]!, tokens[1]!].sort());
+        for (const session of found) check.is(session.providerSid, sid);
+        check.lengthOf(
+          await (ctx.adapter as unknown as Required<SessionsByProviderSidAdapter>).listSessionsByProviderSid(
+            `sid-${randomUUID()}`,
+          ),
+          0,
+        );
       },
     );
   });

@@ -5,7 +5,7 @@ import { bigintToNumber } from './column-transformers.js';
 /**
  * A WebAuthn authenticator (SPEC 2.12), table `authenticators`, keyed by its credential id
  * (base64url, up to 512 characters). Deleting the user deletes its authenticators
- * (`ON DELETE CASCADE`).
+ * (`ON DELETE CASCADE`). `name` and `lastUsedAt` are beyond SPEC (passkey management, issue 21).
  */
 @Entity('authenticators')
 export class AuthenticatorEntity implements AdapterAuthenticator {
@@ -35,4 +35,12 @@ export class AuthenticatorEntity implements AdapterAuthenticator {
 
   @Column({ type: 'varchar', length: 255, nullable: true })
   transports!: string | null;
+
+  /** The name the user gave the passkey (beyond SPEC; migration `AuthPasskeyNames…`). */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  name!: string | null;
+
+  /** When the passkey last signed in, written with the counter (beyond SPEC; millisecond precision). */
+  @Column({ type: Date, precision: 3, nullable: true })
+  lastUsedAt!: Date | null;
 }

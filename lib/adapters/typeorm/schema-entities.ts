@@ -4,6 +4,7 @@ import type { TypeOrmAdapterEntities } from './auth-entities.js';
 import { bigintToNumber } from './column-transformers.js';
 import {
   AUTH_FIELDS,
+  OPTIONAL_AUTH_FIELDS,
   PRESET_DIALECTS,
   presetMapping,
   type AuthDateStorage,
@@ -125,6 +126,11 @@ function entitySchema<R extends AuthRecord>(
     if (record === 'user' && field === 'id' && mapping.userId === 'database') column.generated = 'increment';
     columns[field] = column;
   }
+  // Beyond SPEC, only when the mapping names the column (Auth.js's tables do not have them).
+  for (const field of OPTIONAL_AUTH_FIELDS[record] as readonly string[]) {
+    const name = (table.columns as Partial<Record<string, string>> | undefined)?.[field];
+    if (name) columns[field] = { name, nullable: true, ...typeOf(field, mapping, dialect) };
+  }
   if (table.rowId) {
     columns[ROW_ID] = {
       name: table.rowId.column,
@@ -136,12 +142,15 @@ function entitySchema<R extends AuthRecord>(
   return new EntitySchema({ name, tableName: table.table, columns, synchronize: false });
 }
 
+/** The fields stored as dates (SPEC's and the optional ones). */
+export const DATE_FIELDS = new Set(['emailVerified', 'expires', 'lastUsedAt', 'createdAt', 'lastSeenAt']);
+
 type ColumnType = Pick<EntitySchemaColumnOptions, 'type' | 'transformer' | 'precision'>;
 
 function typeOf(field: string, mapping: AuthSchemaMapping, dialect: AuthSchemaDialect): ColumnType {
   if (field === 'id' || field === 'userId')
     return mapping.idType === 'integer' ? { type: 'integer', transformer: integerId } : { type: 'varchar' };
-  if (field === 'emailVerified' || field === 'expires') return dateType(mapping.dates ?? 'native', dialect);
+  if (DATE_FIELDS.has(field)) return dateType(mapping.dates ?? 'native', dialect);
   if (field === 'expires_at' || field === 'counter') return { type: 'bigint', transformer: bigintToNumber };
   if (field === 'credentialBackedUp') return { type: 'boolean' };
   return { type: 'varchar' };

@@ -59,12 +59,27 @@ export const AUTH_FIELDS = {
 export type AuthRecord = keyof typeof AUTH_FIELDS;
 export type AuthField<R extends AuthRecord> = (typeof AUTH_FIELDS)[R][number];
 
+/**
+ * Fields beyond SPEC that Auth.js's tables do not have: mapped only when `columns` names their
+ * column (absent by default, so Auth.js's tables stay as they are). Authenticators: the passkey's
+ * `name` (text) and `lastUsedAt` (a date, stored as the mapping's `dates`). Sessions: the device list's
+ * `createdAt` and `lastSeenAt` (dates), `userAgent`, `ip` and `providerSid` (text).
+ */
+export const OPTIONAL_AUTH_FIELDS = {
+  user: [],
+  account: [],
+  session: ['createdAt', 'lastSeenAt', 'userAgent', 'ip', 'providerSid'],
+  verificationToken: [],
+  authenticator: ['name', 'lastUsedAt'],
+} as const;
+export type OptionalAuthField<R extends AuthRecord> = (typeof OPTIONAL_AUTH_FIELDS)[R][number];
+
 /** Where one record lives. */
 export interface AuthTableMapping<R extends AuthRecord> {
   /** The table name, as created (case matters on PostgreSQL). */
   table: string;
   /** Column names that differ from the SPEC field names (`{ userId: 'user_id' }`). */
-  columns?: Partial<Record<AuthField<R>, string>>;
+  columns?: Partial<Record<AuthField<R> | OptionalAuthField<R>, string>>;
   /**
    * A surrogate key the record has in SQL but not in SPEC (`accounts.id SERIAL`): the adapter fills
    * it (or lets the database) and never returns it.

@@ -3,6 +3,7 @@ import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
 import { LookupBatcher } from './lookup-batcher.js';
 import { plainRowReader } from './plain-row-reader.js';
+import { isSessionDetail } from './session-details.query.js';
 
 // The one query of `TypeOrmAdapter.getSessionAndUser`, which runs on every guarded request: its SQL
 // is built once from the entities' metadata and, where the driver allows, prepared once.
@@ -74,7 +75,11 @@ export function buildSessionLookup(
       .filter((c) => !properties || properties.includes(c.propertyPath))
       .map((c, i) => ({ alias: `${prefix}${i}`, column: c })),
   });
+  // The optional session columns (device list) stay out: the lookup returns SPEC's fields.
   const session = part(sessionMeta, 's', only?.session);
+  session.columns = session.columns
+    .filter(({ column: c }) => !isSessionDetail(c.propertyName))
+    .map(({ column: c }, i) => ({ alias: `s${i}`, column: c }));
   const user = part(userMeta, 'u', only?.user);
   const select = (tableAlias: string, p: LookupPart) =>
     p.columns.map(({ alias, column: c }) => `${esc(tableAlias)}.${esc(c.databaseName)} AS ${esc(alias)}`);

@@ -8,13 +8,22 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
   AdapterUser,
+  UserDeletionAdapter,
+  SessionListingAdapter,
+  SessionsByProviderSidAdapter,
+  PasskeyNamesAdapter,
+  PrivateAccountTokensAdapter,
   VerificationToken,
 } from '../adapter.interface.js';
+import { updateName, usedNow } from './authenticator-names.query.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
 import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
+import { sessionInfoOf, specSessionOf, storableDetails } from './session-details.query.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
 import { swapAccountTokens, type AccountTokensMatch } from './account-tokens.query.js';
@@ -42,11 +51,26 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  */
 @Injectable()
-export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, SynchronousSessionLookupAdapter, OnModuleInit {
+export class TypeOrmAdapter
+  implements
+    Adapter,
+    AccountTokensAdapter,
+    UserDeletionAdapter,
+    PasskeyNamesAdapter,
+    PrivateAccountTokensAdapter,
+    SessionListingAdapter,
+    SessionsByProviderSidAdapter,
+    SynchronousSessionLookupAdapter,
+    OnModuleInit
+{
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
   readonly schema?: ResolvedAuthSchema;
+  /** Own tables (no Auth.js `schema` preset): `encryptAccountTokens` defaults to on. */
+  get privateAccountTokens(): boolean {
+    return !this.schema;
+  }
   private readonly queries: TypeOrmQueries;
   private readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
@@ -132,6 +156,18 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, Synchronou
     return plain(rows[0]);
   }
 
+  /**
+   * Deletes the user with its sessions, accounts, authenticators and its address's verification
+   * tokens in one transaction (beyond SPEC: `UserDeletionAdapter`, for `AuthService.deleteAccount`).
+   */
+  async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(userId)) return null;
+    const { User, Session, Account, Authenticator, VerificationToken } = this.entities;
+    const children: EntityClass<ObjectLiteral>[] = [Session, Account];
+    if (!this.schema || this.schema.mapping.authenticator) children.push(Authenticator);
+    return plain(await this.queries.deleteWithRows(User, children, userId, VerificationToken));
+  }
+
   // ---- accounts ---------------------------------------------------------------------------------
 
   async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
@@ -161,15 +197,29 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, Synchronou
 
   // ---- sessions ---------------------------------------------------------------------------------
 
-  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+  async createSession(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionDetails,
+  ): Promise<AdapterSession> {
     const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
     if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
-    await this.queries.insert(
-      this.repo(this.entities.Session),
-      { ...value, ...this.ids.rowId('session') },
-      () => 'session',
-    );
+    const repo = this.repo(this.entities.Session);
+    const details = storableDetails(repo, session);
+    await this.queries.insert(repo, { ...value, ...details, ...this.ids.rowId('session') }, () => 'session');
     return { ...value };
+  }
+
+  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
+  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
+    if (!this.ids.validUserId(userId)) return [];
+    const rows = await this.queries.select(this.entities.Session, 's', { userId }).getMany();
+    return rows.map(sessionInfoOf);
+  }
+
+  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`; none without the column). */
+  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
+    const repo = this.dataSource.getRepository(this.entities.Session);
+    if (!providerSid || !repo.metadata.findColumnWithPropertyName('providerSid')) return [];
+    return (await this.queries.select(this.entities.Session, 's', { providerSid }).getMany()).map(sessionInfoOf);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
@@ -188,18 +238,16 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, Synchronou
   }
 
   async updateSession(
-    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'> & AdapterSessionDetails,
   ): Promise<AdapterSession | null> {
     const { sessionToken, ...rest } = session;
     await this.queries.update(this.entities.Session, { sessionToken }, rest, () => 'session');
-    return plain(
-      await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne(),
-    ) as AdapterSession | null;
+    return specSessionOf(await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne());
   }
 
   async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
     const rows = await this.deleteReturning(this.entities.Session, { sessionToken });
-    return (plain(rows[0]) as AdapterSession | null) ?? null;
+    return specSessionOf(rows[0]);
   }
 
   // ---- verification tokens ------------------------------------------------------------------------
@@ -259,7 +307,8 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, Synchronou
     const [where, params] = this.queries.where(repo.metadata, keys);
     // Compare-and-set: the WHERE carries the counter that was read, so of concurrent updates from
     // the same value exactly one changes a row.
-    const result = await repo.createQueryBuilder().update().set({ counter: newCounter }).where(where, params).execute();
+    const set = { counter: newCounter, ...usedNow(repo) };
+    const result = await repo.createQueryBuilder().update().set(set).where(where, params).execute();
     const current = await this.getAuthenticator(credentialID);
     if (!current) throw new AdapterNotFoundError('authenticator');
     if (result.affected === 0 || (result.affected === undefined && current.counter !== newCounter)) {
@@ -269,6 +318,20 @@ export class TypeOrmAdapter implements Adapter, AccountTokensAdapter, Synchronou
       );
     }
     return current;
+  }
+
+  /** Sets or clears a passkey's name (beyond SPEC: `PasskeyNamesAdapter`); `null` for an unknown credential. */
+  async updateAuthenticatorName(credentialID: string, name: string | null): Promise<AdapterAuthenticator | null> {
+    this.authenticatorTable();
+    const repo = this.repo(this.entities.Authenticator);
+    const [where, params] = this.queries.where(repo.metadata, { credentialID });
+    return (await updateName(repo, where, params, name)) ? this.getAuthenticator(credentialID) : null;
+  }
+
+  /** Deletes an authenticator (beyond SPEC: `PasskeyNamesAdapter`); `true` when a row went. */
+  async deleteAuthenticator(credentialID: string): Promise<boolean> {
+    this.authenticatorTable();
+    return (await this.queries.deleteAll(this.entities.Authenticator, { credentialID })) > 0;
   }
 
   /** The user's accounts (beyond SPEC: `AccountTokensAdapter`, for `AuthService.getAccessToken`). */

@@ -174,6 +174,7 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
           email: identifier,
           callbackUrl: ctx.callbackUrl,
           theme: this.config.theme,
+          messages: this.config.messages,
         }),
       };
     }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import type { SessionsByUserAdapter } from '../../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
@@ -16,8 +15,9 @@ import {
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
-import { ExpiringMap } from '../../util/expiring-map.js';
+import { BackchannelSessions } from './backchannel-sessions.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
+import { LogoutReplayMemory } from './logout-replay.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { OAuthProviders } from './oauth-providers.js';
 import { describe } from './oauth-errors.js';
@@ -35,14 +35,13 @@ const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
  * `POST {basePath}/backchannel-logout/:provider` (OpenID Connect Back-Channel Logout 1.0): the
  * provider tells the app that a user signed out there. The logout token is verified (signature by
  * the provider's JWKS, `iss`, `aud`, `iat` within {@link LOGOUT_TOKEN_MAX_AGE_S}, `exp` if present,
- * the back-channel `events` claim, no `nonce`, a `sub`, a `jti` not seen before in this process,
- * `typ` `logout+jwt` when typed) and every database session of the user of that provider account
- * ends. Only providers with `backchannelLogout: true`.
+ * the back-channel `events` claim, no `nonce`, a `sub` and/or `sid`, a `jti` not seen before (in this
+ * process, and in `rateLimit.store` when it is shared), `typ` `logout+jwt` when typed) and the
+ * sessions it names end ({@link BackchannelSessions}: that OP session's with `sid`, every one of the
+ * user's with `sub` alone; database and JWT sessions). Only providers with `backchannelLogout: true`.
  */
 @Injectable()
 export class BackchannelLogout {
-  private readonly seen = new ExpiringMap<string, true>(50_000);
-
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
@@ -50,6 +49,8 @@ export class BackchannelLogout {
     private readonly idTokens: IdTokenVerifier,
     private readonly sessions: SessionService,
     private readonly providers: OAuthProviders,
+    private readonly replays: LogoutReplayMemory,
+    private readonly ending: BackchannelSessions,
   ) {}
 
   async logout(ctx: ProviderContext): Promise<AuthResponse> {
@@ -59,37 +60,45 @@ export class BackchannelLogout {
     const token = ctx.request.body?.logout_token;
     if (typeof token !== 'string' || !token || token.length > MAX_LOGOUT_TOKEN_LENGTH)
       throw new LogoutTokenError('Missing', 'The request carries no logout_token.');
-    const { sub, jti } = await this.verify(p, token);
-
-    if (this.config.session.strategy !== 'database') {
-      throw new SignOutError(
-        'Back-channel logout ends database sessions; JWT sessions cannot be ended by user. Use database sessions.',
-      );
+    const { sub, sid, jti } = await this.verify(p, token);
+    // What cannot be ended here is said before the token's jti is used up: 400, as the spec asks of
+    // a logout that failed (logged as the configuration problem it is).
+    try {
+      this.ending.check({ sub, sid });
+    } catch (error) {
+      if (!(error instanceof SignOutError || error instanceof MissingAdapterMethods)) throw error;
+      this.config.logger.error(error);
+      return {
+        status: 400,
+        headers: { 'Cache-Control': 'no-store' },
+        json: { error: error.type, message: error.message },
+      };
     }
-    const adapter = this.adapters.raw as Partial<SessionsByUserAdapter> | null;
-    if (typeof adapter?.deleteSessionsByUserId !== 'function' || !this.adapters.has('getAccount'))
-      throw new MissingAdapterMethods(
-        ['getAccount', 'deleteSessionsByUserId'],
-        'Back-channel logout needs an adapter with getAccount and deleteSessionsByUserId (TypeOrmAdapter, MemoryAdapter).',
-      );
     // Replays are refused only once the token is otherwise valid (a forged one cannot burn a jti).
-    const now = Date.now();
     const key = createHash('sha256').update(`${p.id}\0${jti}`).digest('base64url');
-    if (!this.seen.remember(key, true, now + (LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_SKEW_S) * 1000, now))
-      throw new LogoutTokenError('Replay', 'This logout token was already used.');
-
-    const account = await this.adapters.require('getAccount').getAccount(sub, p.id);
-    if (account) {
-      const ended = await adapter.deleteSessionsByUserId(account.userId);
-      this.sessions.forgetUser(account.userId);
-      this.config.logger.debug('backchannel_logout', { provider: p.id, sessions: ended });
+    let first: boolean;
+    try {
+      first = await this.replays.firstUse(key, (LOGOUT_TOKEN_MAX_AGE_S + LOGOUT_TOKEN_SKEW_S) * 1000);
+    } catch (error) {
+      this.config.logger.error(
+        new LogoutTokenError('Replay', 'The shared store did not answer; the logout token was not used.', {
+          cause: error,
+        }),
+      );
+      throw new LogoutTokenError('Replay', 'The logout token could not be checked for replays; send it again.');
     }
-    // An unknown subject is not an error (the user may never have signed in here): nothing to end.
+    if (!first) throw new LogoutTokenError('Replay', 'This logout token was already used.');
+
+    const ended = await this.ending.end(p.id, { sub, sid });
+    this.config.logger.debug('backchannel_logout', { provider: p.id, sessions: ended, by: sid ? 'sid' : 'sub' });
     return { status: 200, headers: { 'Cache-Control': 'no-store' }, json: {} };
   }
 
   /** The verified claims the logout acts on; `LogoutTokenError` naming the broken rule otherwise. */
-  private async verify(p: NormalizedOAuthProvider, token: string): Promise<{ sub: string; jti: string }> {
+  private async verify(
+    p: NormalizedOAuthProvider,
+    token: string,
+  ): Promise<{ sub?: string; sid?: string; jti: string }> {
     let header: Record<string, unknown>;
     let claims: Record<string, unknown>;
     try {
@@ -133,14 +142,11 @@ export class BackchannelLogout {
     if (claims.nonce !== undefined) throw new LogoutTokenError('Nonce', 'A logout token must not carry a nonce.');
     if (typeof claims.jti !== 'string' || !claims.jti)
       throw new LogoutTokenError('Replay', 'The logout token has no jti.');
-    if (typeof claims.sub !== 'string' || !claims.sub) {
-      throw new LogoutTokenError(
-        'Subject',
-        typeof claims.sid === 'string'
-          ? 'The logout token names only a sid; logouts by provider session alone are not supported (the provider must send sub).'
-          : 'The logout token names neither sub nor sid.',
-      );
-    }
-    return { sub: claims.sub, jti: claims.jti };
+    const sub = typeof claims.sub === 'string' && claims.sub ? claims.sub : undefined;
+    const sid = typeof claims.sid === 'string' && claims.sid ? claims.sid : undefined;
+    if ((claims.sub !== undefined && !sub) || (claims.sid !== undefined && !sid))
+      throw new LogoutTokenError('Subject', 'The logout token has a sub or sid that is not a non-empty string.');
+    if (!sub && !sid) throw new LogoutTokenError('Subject', 'The logout token names neither sub nor sid.');
+    return { sub, sid, jti: claims.jti };
   }
 }

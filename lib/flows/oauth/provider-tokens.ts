@@ -1,26 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as o from 'oauth4webapi';
-import type { AccountTokens, AccountTokensAdapter, AdapterAccount } from '../../adapters/adapter.interface.js';
+import type { AccountTokensAdapter, AdapterAccount } from '../../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { AdapterError, AuthError, MissingAdapterMethods, RefreshTokenError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
-import type { TokenSet } from '../../types/common.types.js';
-import { describe } from './oauth-errors.js';
 import { OAuthProviders } from './oauth-providers.js';
-import { OAuthTokenExchange } from './oauth-token.js';
+import { delay, TokenRefresh, type RefreshOutcome } from './token-refresh.js';
 
-/** An access token this close to its expiry (seconds) is refreshed before it is handed out. */
-export const ACCESS_TOKEN_SKEW_S = 60;
+export { ACCESS_TOKEN_SKEW_S, REFRESH_RETRY_DELAYS_MS } from './token-refresh.js';
 /**
  * How long (seconds) one instance may hold an account's refresh before others take over: longer than
  * every attempt of a refresh with its retries (3 requests of at most 10 s each, plus backoff).
  */
 export const REFRESH_LEASE_S = 60;
-/** Delays (ms) before the 2nd and 3rd attempt of a refresh that failed on the network or with a 5xx. */
-export const REFRESH_RETRY_DELAYS_MS = [250, 1000];
 
 type TokensAdapter = AccountTokensAdapter;
 type Match = Parameters<AccountTokensAdapter['updateAccountTokens']>[0];
@@ -51,7 +45,7 @@ export class ProviderTokens {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly exchange: OAuthTokenExchange,
+    private readonly refresh: TokenRefresh,
     private readonly sessions: SessionService,
     private readonly providers: OAuthProviders,
   ) {}
@@ -79,8 +73,7 @@ export class ProviderTokens {
       const now = Math.floor(Date.now() / 1000);
       const expiresAt = typeof account.expires_at === 'number' ? account.expires_at : null;
       const leased = expiresAt !== null && expiresAt < 0;
-      if (!leased && account.access_token && (expiresAt === null || expiresAt - ACCESS_TOKEN_SKEW_S > now))
-        return account.access_token;
+      if (!leased && account.access_token && TokenRefresh.fresh(expiresAt, now)) return account.access_token;
       if (!account.refresh_token) {
         throw new RefreshTokenError(
           'NoRefreshToken',
@@ -117,60 +110,32 @@ export class ProviderTokens {
     held: Match,
     previousExpiresAt: number | null,
   ): Promise<string> {
-    let tokens: TokenSet;
+    let outcome: RefreshOutcome;
     try {
-      tokens = await this.refreshWithRetry(p, account.refresh_token!);
+      outcome = await this.refresh.refresh(p, account.refresh_token!);
     } catch (error) {
-      if (error instanceof o.ResponseBodyError && error.error === 'invalid_grant') {
-        await this.call('updateAccountTokens', () =>
-          adapter.updateAccountTokens(held, {
-            access_token: null,
-            refresh_token: null,
-            expires_at: null,
-          }),
-        );
-        this.config.logger.debug('refresh_token_invalid_grant', { provider: p.id });
-        this.sessions.emit('refreshTokenError', {
-          userId,
-          provider: p.id,
-          providerAccountId: account.providerAccountId,
-          error: error.error,
-        });
-        throw new RefreshTokenError(
-          'InvalidGrant',
-          `${p.name} refused the refresh token (invalid_grant): the user must sign in with ${p.name} again.`,
-        );
-      }
       // Release the lease; the stored tokens stay as they were.
       await this.call('updateAccountTokens', () =>
         adapter.updateAccountTokens(held, { expires_at: previousExpiresAt }),
       );
-      if (error instanceof o.ResponseBodyError) {
-        throw new RefreshTokenError('ProviderUnavailable', `${p.name} refused the refresh (${error.error}).`, {
-          cause: { error: error.error, status: error.status },
-        });
-      }
-      if (error instanceof AuthError) throw error;
-      throw new RefreshTokenError('ProviderUnavailable', `Could not refresh the ${p.name} token: ${describe(error)}`, {
-        cause: error,
-      });
+      throw error;
     }
-    if (typeof tokens.access_token !== 'string' || !tokens.access_token) {
+    if (outcome.status === 'invalid_grant') {
       await this.call('updateAccountTokens', () =>
-        adapter.updateAccountTokens(held, { expires_at: previousExpiresAt }),
+        adapter.updateAccountTokens(held, { access_token: null, refresh_token: null, expires_at: null }),
       );
-      throw new RefreshTokenError('ProviderUnavailable', `${p.name} answered the refresh without an access token.`);
+      this.sessions.emit('refreshTokenError', {
+        userId,
+        provider: p.id,
+        providerAccountId: account.providerAccountId,
+        error: 'invalid_grant',
+      });
+      throw new RefreshTokenError(
+        'InvalidGrant',
+        `${p.name} refused the refresh token (invalid_grant): the user must sign in with ${p.name} again.`,
+      );
     }
-    const next: AccountTokens = {
-      access_token: tokens.access_token,
-      // A provider that does not rotate sends no new refresh token: the current one stays.
-      refresh_token:
-        typeof tokens.refresh_token === 'string' && tokens.refresh_token ? tokens.refresh_token : account.refresh_token,
-      expires_at: typeof tokens.expires_at === 'number' ? tokens.expires_at : null,
-    };
-    if (typeof tokens.id_token === 'string') next.id_token = tokens.id_token;
-    if (typeof tokens.token_type === 'string') next.token_type = tokens.token_type.toLowerCase();
-    if (typeof tokens.scope === 'string') next.scope = tokens.scope;
+    const next = outcome.tokens;
     const saved = await this.call('updateAccountTokens', () =>
       adapter.updateAccountTokens(held, this.adapters.sealTokens(next)),
     );
@@ -180,24 +145,7 @@ export class ProviderTokens {
         `The ${p.name} refresh took longer than its lease and another instance took over; try again.`,
       );
     }
-    return tokens.access_token;
-  }
-
-  /** The refresh grant, retried after network errors and 5xx answers (never after an OAuth error). */
-  private async refreshWithRetry(p: NormalizedOAuthProvider, refreshToken: string): Promise<TokenSet> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.exchange.refresh(p, refreshToken);
-      } catch (error) {
-        const final =
-          attempt >= REFRESH_RETRY_DELAYS_MS.length ||
-          error instanceof AuthError ||
-          (error instanceof o.ResponseBodyError && error.status < 500);
-        if (final) throw error;
-        this.config.logger.debug('refresh_token_retry', { provider: p.id, attempt: attempt + 1 });
-        await delay(REFRESH_RETRY_DELAYS_MS[attempt]!);
-      }
-    }
+    return next.access_token!;
   }
 
   private tokensAdapter(): TokensAdapter {
@@ -223,8 +171,4 @@ export class ProviderTokens {
       throw new AdapterError(`The adapter's ${name} failed (${(error as Error)?.name ?? 'Error'}).`, { cause: error });
     }
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

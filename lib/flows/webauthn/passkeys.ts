@@ -1,7 +1,8 @@
-import type { AdapterAccount, AdapterAuthenticator } from '../../adapters/adapter.interface.js';
+import type { AdapterAuthenticator } from '../../adapters/adapter.interface.js';
 import type { AdapterService } from '../../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
-import { AdapterError, InvalidRequest, LastSignInMethod } from '../../errors/auth.errors.js';
+import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../../errors/auth.errors.js';
+import { assertKeepsSignInMethod, passkeyProvider } from '../../sign-in/sign-in-methods.js';
 
 /** A passkey as application code sees it (no public key). */
 export interface PasskeyInfo {
@@ -17,12 +18,19 @@ export interface PasskeyInfo {
   credentialBackedUp: boolean;
   /** How the browser can reach the authenticator (`internal`, `hybrid`, `usb`...). */
   transports: string[];
+  /** The name the user gave it (`renamePasskey`), or `null`. */
+  name: string | null;
+  /** When it last signed in, or `null` (never, or an adapter without the column). */
+  lastUsedAt: Date | null;
 }
+
+/** The longest passkey name, in characters. */
+export const PASSKEY_NAME_MAX = 64;
 
 /** Optional adapter extras used when present (TypeORM and Memory adapters may offer them). */
 interface AdapterExtras {
   deleteAuthenticator?(credentialID: string): unknown;
-  listAccounts?(userId: string): Promise<AdapterAccount[]> | AdapterAccount[];
+  updateAuthenticatorName?(credentialID: string, name: string | null): unknown;
 }
 
 /**
@@ -37,7 +45,7 @@ export async function listPasskeys(
   const adapter = adapters.require('listAuthenticatorsByUserId', 'getAccount');
   const out: PasskeyInfo[] = [];
   for (const a of await adapter.listAuthenticatorsByUserId(userId)) {
-    const provider = await providerOf(adapters, config, a);
+    const provider = await passkeyProvider(adapters, config, a);
     if (!provider) continue;
     out.push({
       credentialID: a.credentialID,
@@ -46,16 +54,18 @@ export async function listPasskeys(
       credentialDeviceType: a.credentialDeviceType,
       credentialBackedUp: a.credentialBackedUp,
       transports: a.transports ? a.transports.split(',').filter(Boolean) : [],
+      name: typeof a.name === 'string' ? a.name : null,
+      lastUsedAt: a.lastUsedAt instanceof Date && !Number.isNaN(a.lastUsedAt.getTime()) ? a.lastUsedAt : null,
     });
   }
   return out;
 }
 
 /**
- * Removes one of the user's passkeys, unless it is their last way to sign in: another passkey,
- * another linked account (when the adapter can list accounts), or an email provider and an
- * address on the user must remain. The account link goes first (the passkey then no longer signs
- * in); the authenticator row is deleted when the adapter has `deleteAuthenticator`.
+ * Removes one of the user's passkeys, unless it is their last way to sign in (the rule of
+ * `sign-in/sign-in-methods.ts`, shared with unlinking accounts). The account link goes first (the
+ * passkey then no longer signs in); the authenticator row is deleted when the adapter has
+ * `deleteAuthenticator`.
  */
 export async function deletePasskey(
   adapters: AdapterService,
@@ -70,18 +80,15 @@ export async function deletePasskey(
     'unlinkAccount',
     'getUser',
   );
-  const authenticator =
-    typeof credentialID === 'string' && credentialID ? await adapter.getAuthenticator(credentialID) : null;
-  const provider =
-    authenticator && authenticator.userId === userId ? await providerOf(adapters, config, authenticator) : undefined;
-  if (!authenticator || !provider) throw new InvalidRequest('This user has no such passkey.');
+  const { authenticator, provider } = await ownPasskey(adapters, config, userId, credentialID);
 
-  const others = (await listPasskeys(adapters, config, userId)).filter((p) => p.credentialID !== credentialID);
-  if (others.length === 0 && !(await hasOtherWayIn(adapters, config, userId))) {
-    throw new LastSignInMethod(
-      "This is the user's only way to sign in: add another passkey or link another account first.",
-    );
-  }
+  await assertKeepsSignInMethod(
+    adapters,
+    config,
+    userId,
+    (m) => m.kind === 'passkey' && m.providerAccountId === credentialID,
+    'This passkey',
+  );
 
   await adapter.unlinkAccount({ provider, providerAccountId: authenticator.providerAccountId });
   const raw = adapters.raw as AdapterExtras | null;
@@ -97,31 +104,61 @@ export async function deletePasskey(
   }
 }
 
-/** The WebAuthn provider through which an authenticator is linked to its owner, if any. */
-async function providerOf(
+/**
+ * Names one of the user's passkeys (`null` or blank clears the name). The name is trimmed, at most
+ * {@link PASSKEY_NAME_MAX} characters, without control characters; anything else is `InvalidRequest`,
+ * as is a passkey of another user. Needs an adapter with `updateAuthenticatorName`.
+ */
+export async function renamePasskey(
   adapters: AdapterService,
   config: ResolvedAuthConfig,
-  a: AdapterAuthenticator,
-): Promise<string | undefined> {
-  const { getAccount } = adapters.require('getAccount');
-  for (const p of config.providers) {
-    if (p.type !== 'webauthn') continue;
-    const account = await getAccount(a.providerAccountId, p.id);
-    if (account && account.userId === a.userId) return p.id;
-  }
-  return undefined;
+  userId: string,
+  credentialID: string,
+  name: string | null,
+): Promise<PasskeyInfo> {
+  const clean = passkeyName(name);
+  const raw = adapters.raw as AdapterExtras | null;
+  if (typeof raw?.updateAuthenticatorName !== 'function')
+    throw new MissingAdapterMethods(
+      ['updateAuthenticatorName'],
+      'Naming passkeys needs an adapter with updateAuthenticatorName (TypeOrmAdapter and MemoryAdapter have it).',
+    );
+  await ownPasskey(adapters, config, userId, credentialID);
+  await raw.updateAuthenticatorName(credentialID, clean);
+  const renamed = (await listPasskeys(adapters, config, userId)).find((p) => p.credentialID === credentialID);
+  if (!renamed) throw new InvalidRequest('This user has no such passkey.');
+  return renamed;
 }
 
-/** Whether the user can sign in without passkeys: a non-WebAuthn account, or email sign-in. */
-async function hasOtherWayIn(adapters: AdapterService, config: ResolvedAuthConfig, userId: string): Promise<boolean> {
-  const raw = adapters.raw as AdapterExtras | null;
-  if (typeof raw?.listAccounts === 'function') {
-    const accounts = await raw.listAccounts(userId);
-    if (accounts.some((a) => a.type !== 'webauthn')) return true;
-  }
-  if (config.providers.some((p) => p.type === 'email')) {
-    const user = await adapters.require('getUser').getUser(userId);
-    if (user?.email) return true;
-  }
-  return false;
+/** A passkey name as stored: trimmed, `null` when blank; `InvalidRequest` when too long or not text. */
+export function passkeyName(name: unknown): string | null {
+  if (name === null || name === undefined) return null;
+  if (typeof name !== 'string') throw new InvalidRequest('A passkey name is text.');
+  const clean = name.normalize('NFC').trim();
+  if (clean === '') return null;
+  if ([...clean].length > PASSKEY_NAME_MAX)
+    throw new InvalidRequest(`A passkey name has at most ${PASSKEY_NAME_MAX} characters.`);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(clean))
+    throw new InvalidRequest('A passkey name cannot contain control characters.');
+  return clean;
+}
+
+/** The user's authenticator `credentialID` and its provider, or `InvalidRequest` (never another user's). */
+async function ownPasskey(
+  adapters: AdapterService,
+  config: ResolvedAuthConfig,
+  userId: string,
+  credentialID: string,
+): Promise<{ authenticator: AdapterAuthenticator; provider: string }> {
+  const { getAuthenticator } = adapters.require('getAuthenticator');
+  const authenticator =
+    typeof credentialID === 'string' && credentialID && credentialID.length <= 1400
+      ? await getAuthenticator(credentialID)
+      : null;
+  const provider =
+    authenticator && authenticator.userId === userId
+      ? await passkeyProvider(adapters, config, authenticator)
+      : undefined;
+  if (!authenticator || !provider) throw new InvalidRequest('This user has no such passkey.');
+  return { authenticator, provider };
 }
