@@ -52,6 +52,9 @@ export function parseRawResponse(text: string): RawResponse {
     headers[name] = name in headers ? `${headers[name]}\n${value}` : value;
   }
   if (headers['transfer-encoding']?.includes('chunked')) body = unchunk(body);
+  // The body ends where its length says: a server that also answered a pipelined request wrote that
+  // answer after it on the same connection (latin1 here: one character per byte).
+  else if (/^\d+$/.test(headers['content-length'] ?? '')) body = body.slice(0, Number(headers['content-length']));
   return { status, headers, setCookies, body: Buffer.from(body, 'latin1').toString('utf8'), head };
 }
 
