@@ -197,6 +197,14 @@ export class WebAuthnVerificationError extends AuthError {
 export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
 }
+/** The new email address of `AuthService.changeEmail` already belongs to another user. */
+export class EmailInUse extends AuthError {
+  static override readonly type = 'EmailInUse';
+}
+/** `AuthService.setPassword`: the current password was missing or wrong (the user has one). */
+export class WrongPassword extends AuthError {
+  static override readonly type = 'WrongPassword';
+}
 
 /**
  * The action needs a recent sign-in (`@RequireRecentSignIn()`, `account.recentSignInMaxAge`): the
@@ -242,6 +250,9 @@ const CLIENT_SAFE = new Set<string>([
   OAuthSignInError.type,
   OAuthProfileParseError.type,
   ReauthenticationRequired.type,
+  LastSignInMethod.type,
+  EmailInUse.type,
+  WrongPassword.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

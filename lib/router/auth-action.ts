@@ -11,4 +11,5 @@ export type AuthAction =
   | 'webauthn-options'
   | 'webauthn-client'
   | 'backchannel-logout'
+  | 'account'
   | 'unknown';

@@ -1,0 +1,195 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import {
+  isClientError,
+  MissingCSRF,
+  RateLimited,
+  ReauthenticationRequired,
+  UnknownAction,
+} from '../errors/auth.errors.js';
+import type { RequestContext } from '../core/request-context.js';
+import { RequestErrorLog } from '../core/error-log.js';
+import { clientIpBucket } from '../rate-limit/client-ip.js';
+import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { SessionService, type AuthUser } from '../session/session.service.js';
+import type { SessionState } from '../session/session.types.js';
+import { toWebRequest } from '../core/web-request.js';
+import type { AuthResponse } from '../types/http.types.js';
+import { AccountService } from './account.service.js';
+import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
+
+/** The signed-in request an account action works with. */
+export interface AccountRequest {
+  ctx: RequestContext;
+  user: AuthUser;
+  state: Extract<SessionState, { status: 'active' }>;
+}
+
+/** One state-changing action: its answer (JSON), the page's notice, and whether it needs a recent sign-in. */
+interface AccountAction {
+  recent: boolean;
+  run(
+    req: AccountRequest,
+    body: Record<string, unknown>,
+  ): Promise<{ json: unknown; notice?: string; redirect?: string }>;
+}
+
+/** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
+const LIMIT = { perUser: 30, perIp: 100, windowSeconds: 600 };
+
+/**
+ * `{basePath}/account` and below: the account page (`GET /account`), its JSON twin for SPAs (the
+ * same URL with `Accept: application/json`) and the actions, all `POST`: forms are redirected back
+ * to the page with `?notice=` or `?error=`, JSON requests get JSON (`{ error, message }` with
+ * 401/403/429/400 on failure). Every action needs the session, the CSRF token (`csrfToken` in the
+ * body or the `X-CSRF-Token` header) and passes the rate limit; sensitive ones a recent sign-in
+ * (`account.recentSignInMaxAge`): refused with `ReauthenticationRequired`, and a form is sent to
+ * sign in again and come back to the page.
+ */
+@Injectable()
+export class AccountRoutes {
+  private readonly actions = new Map<string, AccountAction>();
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly sessions: SessionService,
+    private readonly account: AccountService,
+    private readonly limiter: RateLimiterService,
+    private readonly errorLog: RequestErrorLog,
+  ) {
+    this.register('passkeys/rename', true, async ({ user }, b) => ({
+      json: { passkey: await this.account.renamePasskey(user.id, String(b.credentialID ?? ''), nullable(b.name)) },
+      notice: 'passkey-renamed',
+    }));
+    this.register('passkeys/delete', true, async ({ user }, b) => {
+      await this.account.deletePasskey(user.id, String(b.credentialID ?? ''));
+      return { json: { ok: true }, notice: 'passkey-removed' };
+    });
+    this.register('email', true, async ({ ctx, user }, b) => {
+      const sent = await this.account.changeEmail(user.id, b.email, this.links(ctx));
+      return { json: { ok: true, email: sent.email, expires: sent.expires }, notice: 'email-sent' };
+    });
+    // Following the link is the proof (of the new address); the session says whose account changes.
+    this.register('email/confirm', false, async ({ ctx, user }, b) => {
+      const done = await this.account.confirmEmailChange(user.id, b.token, b.email, this.links(ctx));
+      return { json: { ok: true, email: done.email }, notice: 'email-changed' };
+    });
+    this.register('password', true, async ({ user }, b) => {
+      await this.account.setPassword(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
+      return { json: { ok: true }, notice: 'password-set' };
+    });
+  }
+
+  /** Adds (or replaces) an action: how the integrations of other parts plug in. */
+  register(path: string, recent: boolean, run: AccountAction['run']): void {
+    this.actions.set(path, { recent, run });
+  }
+
+  /** Answers `{basePath}/account/{path}` (`path` empty for the page itself). Never throws. */
+  async handle(ctx: RequestContext, path: string): Promise<AuthResponse> {
+    const json = isJsonRequest(ctx.request);
+    try {
+      const req = await this.signedIn(ctx);
+      const method = ctx.request.method;
+      if (method === 'GET' || method === 'HEAD') {
+        if (path === '') return await accountPage(this.config, this.account, req, json, (r) => this.sections(r));
+        if (path === 'passkeys') return { json: { passkeys: await this.account.listPasskeys(req.user.id) } };
+        if (path === 'email/confirm' && !json) return emailConfirmPage(this.config, ctx);
+        throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
+      }
+      const action = method === 'POST' ? this.actions.get(path) : undefined;
+      if (!action)
+        throw new UnknownAction(`${method} ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
+      if (!ctx.csrfVerified)
+        throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
+      await this.count(ctx, req.user.id);
+      if (action.recent)
+        assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);
+      const result = await action.run(req, ctx.request.body);
+      if (json) return { json: result.json };
+      const target = new URL(result.redirect ?? this.pageUrl(ctx));
+      if (result.notice) target.searchParams.set('notice', result.notice);
+      return { redirect: target.href };
+    } catch (error) {
+      return this.failure(ctx, error, json);
+    }
+  }
+
+  /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
+  private async sections(_req: AccountRequest): Promise<AccountSections> {
+    return {};
+  }
+
+  private async signedIn(ctx: RequestContext): Promise<AccountRequest> {
+    const state = await this.sessions.read({
+      cookies: ctx.request.cookies,
+      authorization: ctx.request.headers.authorization,
+      secure: ctx.secure,
+    });
+    if (state.status !== 'active') throw new SessionRequiredError();
+    return { ctx, user: state.user, state };
+  }
+
+  private async count(ctx: RequestContext, userId: string): Promise<void> {
+    const hits = [{ key: `account:user:${userId}`, limit: LIMIT.perUser, windowSeconds: LIMIT.windowSeconds }];
+    const ip = clientIpBucket(ctx.request.ip);
+    if (ip) hits.push({ key: `account:ip:${ip}`, limit: LIMIT.perIp, windowSeconds: LIMIT.windowSeconds });
+    await this.limiter.hitAll(hits);
+  }
+
+  private failure(ctx: RequestContext, error: unknown, json: boolean): AuthResponse {
+    const noSession = error instanceof SessionRequiredError;
+    if (!noSession) this.errorLog.report(error);
+    const type = noSession ? 'SessionRequired' : isClientError(error) ? error.type : 'Configuration';
+    const message = noSession
+      ? 'Sign in first.'
+      : isClientError(error)
+        ? error.message
+        : 'There was a problem with the server configuration. Check the server logs.';
+    if (json) {
+      const status = noSession
+        ? 401
+        : error instanceof ReauthenticationRequired
+          ? 403
+          : error instanceof RateLimited
+            ? 429
+            : error instanceof UnknownAction
+              ? 404
+              : type === 'Configuration'
+                ? 500
+                : 400;
+      const headers: Record<string, string> =
+        error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
+      return { status, headers, json: { error: type, message } };
+    }
+    // A page: sign in (again) and come back here; or back to the page with the error.
+    if (noSession || error instanceof ReauthenticationRequired) {
+      const back = ctx.request.method === 'GET' ? ctx.request.url.href : this.pageUrl(ctx);
+      const signIn = new URL(this.config.pages.signIn ?? `${ctx.authUrl}/signin`, ctx.origin);
+      signIn.searchParams.set('callbackUrl', back);
+      if (!noSession) signIn.searchParams.set('error', type);
+      return { redirect: signIn.href };
+    }
+    const target = new URL(this.pageUrl(ctx));
+    target.searchParams.set('error', type);
+    return { redirect: target.href };
+  }
+
+  private pageUrl(ctx: RequestContext): string {
+    return `${ctx.authUrl}/account`;
+  }
+
+  private links(ctx: RequestContext) {
+    return { authUrl: ctx.authUrl, request: toWebRequest(ctx.request, { cookies: false, omit: ['csrfToken'] }) };
+  }
+}
+
+/** No signed-in session: 401 for JSON, the sign-in page for a browser. */
+class SessionRequiredError extends Error {}
+
+/** A form's optional text field: `null` when absent. */
+function nullable(value: unknown): string | null {
+  return value === undefined || value === null ? null : (value as string);
+}
