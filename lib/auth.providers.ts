@@ -25,6 +25,8 @@ import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
 import { UserCreationService } from './sign-in/user-creation.service.js';
+import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
+import { AccountManagementService } from './sign-in/account-management.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
 import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
@@ -57,6 +59,8 @@ export const AUTH_SERVICES: Provider[] = [
   SignInService,
   AccountLinkingService,
   UserCreationService,
+  ExplicitLinkService,
+  AccountManagementService,
   RequestContextFactory,
   AuthRouterService,
   AuthService,

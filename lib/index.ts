@@ -19,6 +19,7 @@ export type {
   VerificationTokensByIdentifierAdapter,
   AccountTokensAdapter,
   AccountTokens,
+  UserDeletionAdapter,
   AdapterSessionDetails,
   AdapterSessionInfo,
   SessionListingAdapter,
@@ -184,6 +185,8 @@ export { renderVerificationEmail, type VerificationEmail } from './providers/ema
 export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
 export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provider.js';
 export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
+export type { LinkedAccountInfo } from './sign-in/account-management.service.js';
+export type { SensitiveActionProof } from './guard/sensitive-action.js';
 
 // ---- passwords, rate limits ----
 export {

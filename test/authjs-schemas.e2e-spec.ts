@@ -168,6 +168,7 @@ for (const target of targets) {
             'deleteVerificationTokensByIdentifier',
             'listAccountsByUserId',
             'updateAccountTokens',
+            'deleteUserCascade',
             'deleteAuthenticator',
           ],
           // What a preset's tables cannot hold (no authenticator table, no unique keys) is not a test

@@ -146,6 +146,7 @@ for (const target of targets) {
           'deleteVerificationTokensByIdentifier',
           'listAccountsByUserId',
           'updateAccountTokens',
+          'deleteUserCascade',
           'updateAuthenticatorName',
           'deleteAuthenticator',
         ],

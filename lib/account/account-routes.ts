@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import {
+  InvalidRequest,
   isClientError,
   MissingCSRF,
   RateLimited,
@@ -16,8 +17,9 @@ import { assertRecentSignIn } from '../session/recent-sign-in.js';
 import { SessionService, type AuthUser } from '../session/session.service.js';
 import type { SessionState } from '../session/session.types.js';
 import { toWebRequest } from '../core/web-request.js';
-import type { AuthResponse } from '../types/http.types.js';
+import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { AccountService } from './account.service.js';
+import { AccountManagementService } from '../sign-in/account-management.service.js';
 import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
 
 /** The signed-in request an account action works with. */
@@ -33,7 +35,7 @@ interface AccountAction {
   run(
     req: AccountRequest,
     body: Record<string, unknown>,
-  ): Promise<{ json: unknown; notice?: string; redirect?: string }>;
+  ): Promise<{ json: unknown; notice?: string; redirect?: string; cookies?: ResponseCookie[] }>;
 }
 
 /** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
@@ -58,6 +60,7 @@ export class AccountRoutes {
     private readonly account: AccountService,
     private readonly limiter: RateLimiterService,
     private readonly errorLog: RequestErrorLog,
+    private readonly accounts: AccountManagementService,
   ) {
     this.register('passkeys/rename', true, async ({ user }, b) => ({
       json: { passkey: await this.account.renamePasskey(user.id, String(b.credentialID ?? ''), nullable(b.name)) },
@@ -75,6 +78,25 @@ export class AccountRoutes {
     this.register('email/confirm', false, async ({ ctx, user }, b) => {
       const done = await this.account.confirmEmailChange(user.id, b.token, b.email, this.links(ctx));
       return { json: { ok: true, email: done.email }, notice: 'email-changed' };
+    });
+    this.register('accounts/unlink', true, async ({ user }, b) => {
+      const key = { provider: b.provider as string, providerAccountId: b.providerAccountId as string };
+      await this.accounts.unlinkAccount(user.id, key);
+      this.sessions.emit('accountChange', {
+        action: 'account.unlink',
+        userId: user.id,
+        detail: { provider: key.provider },
+      });
+      return { json: { ok: true }, notice: 'account-unlinked' };
+    });
+    this.register('delete', true, async ({ ctx, user }, b) => {
+      if (b.confirm !== 'yes' && b.confirm !== true)
+        throw new InvalidRequest("Deleting the account needs `confirm: true` (the form's checkbox).");
+      await this.accounts.deleteAccount(user.id);
+      this.sessions.emit('accountChange', { action: 'user.delete', userId: user.id });
+      // The session went with the user; clear the cookie (a JWT is revoked when revocation is on).
+      const cookies = await this.sessions.signOut(ctx).catch(() => undefined);
+      return { json: { ok: true }, redirect: ctx.origin, cookies };
     });
     this.register('password', true, async ({ user }, b) => {
       await this.account.setPassword(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
@@ -108,18 +130,28 @@ export class AccountRoutes {
       if (action.recent)
         assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);
       const result = await action.run(req, ctx.request.body);
-      if (json) return { json: result.json };
+      const cookies = result.cookies;
+      if (json) return { json: result.json, cookies };
       const target = new URL(result.redirect ?? this.pageUrl(ctx));
-      if (result.notice) target.searchParams.set('notice', result.notice);
-      return { redirect: target.href };
+      if (result.notice && !result.redirect) target.searchParams.set('notice', result.notice);
+      return { redirect: target.href, cookies };
     } catch (error) {
       return this.failure(ctx, error, json);
     }
   }
 
   /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
-  private async sections(_req: AccountRequest): Promise<AccountSections> {
-    return {};
+  private async sections({ user }: AccountRequest): Promise<AccountSections> {
+    const linked = await this.accounts.listAccounts(user.id).catch(() => undefined);
+    const oauth = this.config.providers.filter((p) => p.type === 'oauth' || p.type === 'oidc');
+    const accounts = linked && {
+      linked: linked.filter((a) => a.type === 'oauth' || a.type === 'oidc'),
+      linkable: oauth.filter((p) => !linked.some((a) => a.provider === p.id)).map((p) => ({ id: p.id, name: p.name })),
+    };
+    return {
+      accounts: accounts && (accounts.linked.length || accounts.linkable.length) ? accounts : undefined,
+      canDelete: true,
+    };
   }
 
   private async signedIn(ctx: RequestContext): Promise<AccountRequest> {

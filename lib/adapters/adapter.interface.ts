@@ -170,6 +170,21 @@ export interface VerificationTokensByIdentifierAdapter {
 }
 
 /**
+ * Beyond SPEC's contract: what `AuthService.deleteAccount` uses to delete a user and everything
+ * that points at it as one unit. `TypeOrmAdapter` (one transaction) and `MemoryAdapter` (one
+ * synchronous step) implement it; without it, `deleteAccount` deletes the sessions, the user (the
+ * adapter's `deleteUser`, which cascades in Auth.js adapters) and the verification tokens one after
+ * the other.
+ */
+export interface UserDeletionAdapter {
+  /**
+   * Deletes the user, its sessions, accounts and authenticators, and the verification tokens of its
+   * address, all or nothing. Returns the user as it was, or `null` (writing nothing) when there was none.
+   */
+  deleteUserCascade(userId: string): Awaitable<AdapterUser | null>;
+}
+
+/**
  * The storage contract (SPEC section 4). Every method is optional: the library checks at bootstrap
  * that the configured features have what they call, and fails with `MissingAdapterMethods` otherwise.
  *

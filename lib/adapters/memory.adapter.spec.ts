@@ -11,6 +11,7 @@ runAdapterConformanceTests({
     'deleteVerificationTokensByIdentifier',
     'listAccountsByUserId',
     'updateAccountTokens',
+    'deleteUserCascade',
     'updateAuthenticatorName',
     'deleteAuthenticator',
   ],

@@ -1,6 +1,6 @@
 // The `callbacks` and `events` options of AuthModule (Auth.js signatures).
 import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/common.types.js';
-import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
+import type { AdapterAccount, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import type { CredentialInput } from '../providers/credentials.types.js';
 
 /** Callbacks that shape sign-in, redirects, the session and the JWT (Auth.js signatures). */
@@ -51,6 +51,17 @@ export interface EventCallbacks {
     account: Account;
     profile?: User | AdapterUser;
   }) => Awaitable<void>;
+  /**
+   * `AuthService.unlinkAccount` removed a linked account (`account` carries no tokens).
+   */
+  unlinkAccount: (message: {
+    user: AdapterUser;
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId' | 'type' | 'userId'>;
+  }) => Awaitable<void>;
+  /**
+   * `AuthService.deleteAccount` deleted the user with its sessions, accounts and passkeys (`user` as it was).
+   */
+  deleteUser: (message: { user: AdapterUser }) => Awaitable<void>;
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
   /**
    * Beyond Auth.js: a user changed their account (the account page, the `/account/*` API, or the

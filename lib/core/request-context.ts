@@ -39,9 +39,12 @@ export interface ProviderContext extends RequestContext {
 
 /**
  * The flow of one provider type. The router calls `signIn` for `POST /signin/:provider` (after the
- * CSRF check) and `callback` for `GET|POST /callback/:provider` (after the CSRF check for credentials).
+ * CSRF check), `link` for `POST /link/:provider` (after the CSRF check) and `callback` for
+ * `GET|POST /callback/:provider` (after the CSRF check for credentials).
  */
 export interface ProviderFlow {
   signIn?(ctx: ProviderContext): Promise<AuthResponse>;
+  /** `POST /link/:provider` (OAuth/OIDC): links another account to the signed-in user. */
+  link?(ctx: ProviderContext): Promise<AuthResponse>;
   callback(ctx: ProviderContext): Promise<AuthResponse>;
 }

@@ -193,7 +193,10 @@ export class AccountNotLinked extends SignInError {
 export class WebAuthnVerificationError extends AuthError {
   static override readonly type = 'WebAuthnVerificationError';
 }
-/** Removing this passkey would leave the user no way to sign in (add another passkey or account first). */
+/**
+ * Removing this passkey or account would leave the user no way to sign in (add another passkey or
+ * account first).
+ */
 export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
 }
@@ -204,6 +207,17 @@ export class EmailInUse extends AuthError {
 /** `AuthService.setPassword`: the current password was missing or wrong (the user has one). */
 export class WrongPassword extends AuthError {
   static override readonly type = 'WrongPassword';
+}
+/**
+ * The link flow (`POST /link/:provider`) reached a provider account that is already linked to
+ * another user: nothing was written, and nobody was signed in.
+ */
+export class AccountAlreadyLinked extends AuthError {
+  static override readonly type = 'AccountAlreadyLinked';
+}
+/** The action needs a signed-in user (e.g. `POST /link/:provider` without a session). */
+export class SessionRequired extends SignInError {
+  static override readonly type = 'SessionRequired';
 }
 
 /**
@@ -239,6 +253,9 @@ const CLIENT_SAFE = new Set<string>([
   Verification.type,
   MissingCSRF.type,
   AccountNotLinked.type,
+  AccountAlreadyLinked.type,
+  SessionRequired.type,
+  LastSignInMethod.type,
   WebAuthnVerificationError.type,
   EmailSignInError.type,
   RateLimited.type,
@@ -250,7 +267,6 @@ const CLIENT_SAFE = new Set<string>([
   OAuthSignInError.type,
   OAuthProfileParseError.type,
   ReauthenticationRequired.type,
-  LastSignInMethod.type,
   EmailInUse.type,
   WrongPassword.type,
 ]);

@@ -12,6 +12,8 @@ import { AccountService } from '../account/account.service.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
+import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
+import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
 
 /**
@@ -25,6 +27,7 @@ export class AuthService {
     private readonly adapters: AdapterService,
     private readonly providerTokens: ProviderTokens,
     private readonly account: AccountService,
+    private readonly accounts: AccountManagementService,
   ) {}
 
   /**
@@ -118,9 +121,64 @@ export class AuthService {
     return count;
   }
 
-  /** Removes a linked account by (provider, providerAccountId); needs the adapter's `unlinkAccount`. */
-  async unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> {
-    await this.adapters.require('unlinkAccount').unlinkAccount(account);
+  /**
+   * The user's linked accounts (OAuth/OIDC, and the `credentials` and `webauthn` rows storage
+   * keeps), with the provider's display name; never a token. Needs an adapter with
+   * `listAccountsByUserId` (TypeOrmAdapter, MemoryAdapter).
+   */
+  listAccounts(userId: string): Promise<LinkedAccountInfo[]> {
+    return this.accounts.listAccounts(userId);
+  }
+
+  /**
+   * Removes one of the user's linked accounts, unless it is their last way to sign in (another
+   * linked account, a passkey, a verified address with an email provider, or a password must
+   * remain). `proof` is the acting request, which must be signed in as `userId` recently
+   * (`account.recentSignInMaxAge`), or `{ recentSignIn: false }` from trusted server code. Fires
+   * `events.unlinkAccount`.
+   *
+   * @throws ReauthenticationRequired when the request's sign-in is not recent (or it has none);
+   *   LastSignInMethod when it is the last way in; InvalidRequest when the user has no such account
+   *   (also when it belongs to another user), it is a passkey (use `deletePasskey`), or the request
+   *   is signed in as someone else. Nothing is changed on any of them.
+   */
+  unlinkAccount(
+    userId: string,
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof: SensitiveActionProof,
+  ): Promise<void>;
+  /**
+   * @deprecated Removes the account whoever owns it, with no "last sign-in method" or recent
+   * sign-in check: use `unlinkAccount(userId, account, { request })`.
+   */
+  unlinkAccount(account: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void>;
+  async unlinkAccount(
+    first: string | Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    account?: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+    proof?: SensitiveActionProof,
+  ): Promise<void> {
+    if (typeof first !== 'string') {
+      await this.adapters.require('unlinkAccount').unlinkAccount(first);
+      return;
+    }
+    await assertSensitiveAction(this.sessions, this.config, first, proof);
+    return this.accounts.unlinkAccount(first, account!);
+  }
+
+  /**
+   * Deletes the user and everything that lets them in: sessions, accounts, passkeys and the
+   * verification tokens of their address, in one transaction when the adapter has
+   * `deleteUserCascade` (TypeOrmAdapter, MemoryAdapter). Forgets their cached sessions and fires
+   * `events.deleteUser`. `proof` as for `unlinkAccount` (a recent sign-in as `userId`). Clear the
+   * caller's session cookie afterwards (e.g. redirect to sign-out); a JWT session cannot be ended
+   * by the server without `session.jwtRevocation`.
+   *
+   * @throws ReauthenticationRequired when the request's sign-in is not recent; InvalidRequest when
+   *   there is no such user or the request is signed in as someone else
+   */
+  async deleteAccount(userId: string, proof: SensitiveActionProof): Promise<void> {
+    await assertSensitiveAction(this.sessions, this.config, userId, proof);
+    return this.accounts.deleteAccount(userId);
   }
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */

@@ -33,6 +33,10 @@ export class AuthControllerBase {
   @Post('signin/:provider') signIn(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) {
     return this.run(req, res, 'signin', provider);
   }
+  /** Links another OAuth/OIDC account to the signed-in user (CSRF-protected; the callback is `callback/:provider`). */
+  @Post('link/:provider') link(@Req() req: Request, @Res() res: Response, @Param('provider') provider: string) {
+    return this.run(req, res, 'link', provider);
+  }
   @Get('callback/:provider') callbackGet(
     @Req() req: Request,
     @Res() res: Response,

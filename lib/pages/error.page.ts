@@ -59,6 +59,13 @@ const ERROR_PAGES: Record<string, ErrorContent> = {
     message: 'The sign-in took too long, or it was started in another browser or tab. Please start again.',
     signIn: true,
   },
+  AccountAlreadyLinked: {
+    status: 409,
+    heading: 'Account already linked',
+    message:
+      'That account is already linked to another user, so it was not linked to yours. Sign in with it to use that user, or unlink it there first.',
+    signIn: false,
+  },
   InvalidRequest: BAD_REQUEST,
   InvalidProvider: BAD_REQUEST,
   UnknownAction: BAD_REQUEST,

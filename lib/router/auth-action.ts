@@ -4,6 +4,7 @@ export type AuthAction =
   | 'csrf'
   | 'session'
   | 'signin'
+  | 'link'
   | 'signout'
   | 'callback'
   | 'verify-request'

@@ -102,6 +102,21 @@ export class AuthRouterService {
           return flow.signIn(pctx);
         }
         break;
+      case 'link':
+        if (post && providerId) {
+          if (!ctx.csrfVerified)
+            throw new MissingCSRF(
+              'The CSRF token was missing or wrong: submit the form from your account page, or send `csrfToken` from GET /csrf.',
+            );
+          const pctx = this.providerContext(ctx, providerId);
+          const flow = pctx.provider.type === 'oauth' || pctx.provider.type === 'oidc' ? this.flows.oauth : undefined;
+          if (!flow?.link)
+            throw new InvalidProvider(
+              `Only OAuth and OpenID Connect providers can be linked; ${clientText(providerId)} is not one.`,
+            );
+          return flow.link(pctx);
+        }
+        break;
       case 'callback':
         if ((get || post) && providerId) {
           if (method === 'HEAD') break;

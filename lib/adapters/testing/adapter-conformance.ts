@@ -37,8 +37,10 @@ export interface AdapterConformanceOptions {
   concurrency?: number;
   /**
    * Optional methods beyond the contract that the adapter implements, to be checked too:
-   * `deleteSessionsByUserId` (`SessionsByUserAdapter`) and `deleteVerificationTokensByIdentifier`
-   * (`VerificationTokensByIdentifierAdapter`). Tests of the others are skipped. @default none
+   * `deleteSessionsByUserId` (`SessionsByUserAdapter`), `deleteVerificationTokensByIdentifier`
+   * (`VerificationTokensByIdentifierAdapter`), `listAccountsByUserId` and `updateAccountTokens`
+   * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`). Tests of the others are
+   * skipped. @default none
    */
   extensions?: readonly ConformanceExtension[];
   /**

@@ -22,6 +22,7 @@ export type ConformanceExtension =
   | 'deleteVerificationTokensByIdentifier'
   | 'listAccountsByUserId'
   | 'updateAccountTokens'
+  | 'deleteUserCascade'
   /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
   | 'updateAuthenticatorName'
   /** `PasskeyNamesAdapter.deleteAuthenticator`. */

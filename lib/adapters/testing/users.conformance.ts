@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { check } from './conformance-assert.js';
-import type { AdapterUser } from '../adapter.interface.js';
+import type { AdapterUser, UserDeletionAdapter } from '../adapter.interface.js';
 import type { ConformanceContext } from './conformance-context.js';
 import { futureDate, newUser, newAccount, newAuthenticator } from './conformance-fixtures.js';
 
@@ -167,6 +167,61 @@ export function describeUsers(ctx: ConformanceContext): void {
         check.notNull(await ctx.adapter.getUser(other.id));
         check.notNull(await ctx.adapter.getSessionAndUser(otherSession));
         check.notNull(await ctx.adapter.getAccount(otherAccount.providerAccountId, otherAccount.provider));
+      },
+    );
+
+    ctx.testExtension(
+      "deleteUserCascade removes the user, its sessions, accounts, authenticators and its address's tokens; no one else's",
+      'deleteUserCascade',
+      [
+        'createUser',
+        'getUser',
+        'linkAccount',
+        'getAccount',
+        'createSession',
+        'getSessionAndUser',
+        'createVerificationToken',
+        'useVerificationToken',
+      ],
+      async () => {
+        const cascade = (id: string) => (ctx.adapter as unknown as UserDeletionAdapter).deleteUserCascade(id);
+        const [user, other] = [await createUser(), await createUser()];
+        const account = await linked(user.id);
+        const otherAccount = await linked(other.id);
+        const [mine, theirs] = [randomUUID(), randomUUID()];
+        await ctx.adapter.createSession({ sessionToken: mine, userId: user.id, expires: futureDate(30) });
+        await ctx.adapter.createSession({ sessionToken: theirs, userId: other.id, expires: futureDate(30) });
+        for (const u of [user, other])
+          await ctx.adapter.createVerificationToken({
+            identifier: u.email,
+            token: `t-${u.id}`,
+            expires: futureDate(1),
+          });
+        const withAuthenticators = ctx.supported.has('createAuthenticator') && ctx.supported.has('getAuthenticator');
+        const authenticator = withAuthenticators
+          ? await ctx.adapter.createAuthenticator(newAuthenticator(user.id))
+          : null;
+
+        check.equals(await cascade(user.id), user);
+        check.isNull(await ctx.adapter.getUser(user.id));
+        check.isNull(await ctx.adapter.getSessionAndUser(mine));
+        check.isNull(await ctx.adapter.getAccount(account.providerAccountId, account.provider));
+        if (authenticator) check.isNull(await ctx.adapter.getAuthenticator(authenticator.credentialID));
+        for (const row of [
+          await raw(db.user, user.id),
+          await raw(db.session, mine),
+          await raw(db.account, account.provider, account.providerAccountId),
+          await raw(db.verificationToken, user.email, `t-${user.id}`),
+        ])
+          if (row !== 'unchecked') check.isNull(row);
+        check.isNull(await ctx.adapter.useVerificationToken({ identifier: user.email, token: `t-${user.id}` }));
+        // Nobody else's data goes with it; an unknown user deletes nothing and answers null.
+        check.notNull(await ctx.adapter.getUser(other.id));
+        check.notNull(await ctx.adapter.getSessionAndUser(theirs));
+        check.notNull(await ctx.adapter.getAccount(otherAccount.providerAccountId, otherAccount.provider));
+        check.isNull(await cascade(user.id));
+        check.isNull(await cascade(randomUUID()));
+        check.notNull(await ctx.adapter.useVerificationToken({ identifier: other.email, token: `t-${other.id}` }));
       },
     );
   });

@@ -171,20 +171,28 @@ export class TypeOrmQueries {
   }
 
   /**
-   * Deletes a user and, first, its rows in `children` (by `userId`), in one transaction: for tables
-   * whose foreign keys do not cascade. Returns the user as it was, or null when there was none.
+   * Deletes a user and, first, its rows in `children` (by `userId`) and, with `tokens`, the
+   * verification tokens of its address (by `identifier`), in one transaction: for tables whose
+   * foreign keys do not cascade, and for deleting an account as one unit. The user row is locked
+   * first. Returns the user as it was, or null when there was none (nothing is deleted).
    */
   async deleteWithRows<T extends ObjectLiteral>(
     user: EntityClass<T>,
     children: EntityClass<ObjectLiteral>[],
     userId: string,
+    tokens?: EntityClass<ObjectLiteral>,
   ): Promise<T | null> {
     return this.dataSource.transaction(async (manager) => {
       const [selectWhere, selectParams] = this.where('u', { id: userId });
-      const found = await manager.createQueryBuilder(user, 'u').where(selectWhere, selectParams).getOne();
+      const query = manager.createQueryBuilder(user, 'u').where(selectWhere, selectParams);
+      if (!SQLITE_TYPES.has(this.dataSource.options.type)) query.setLock('pessimistic_write');
+      const found = await query.getOne();
       if (!found) return null;
-      for (const entity of [...children, user as EntityClass<ObjectLiteral>]) {
-        const keys: Keys = entity === user ? { id: userId } : { userId };
+      const email = (found as { email?: unknown }).email;
+      const steps: [EntityClass<ObjectLiteral>, Keys][] = children.map((entity) => [entity, { userId }]);
+      if (tokens && typeof email === 'string' && email) steps.push([tokens, { identifier: email }]);
+      steps.push([user as EntityClass<ObjectLiteral>, { id: userId }]);
+      for (const [entity, keys] of steps) {
         const [where, params] = this.where(manager.connection.getMetadata(entity), keys);
         await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
       }

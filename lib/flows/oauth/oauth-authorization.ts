@@ -3,7 +3,7 @@ import * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { ProviderContext } from '../../core/request-context.js';
-import { AuthError, InvalidRequest, OAuthSignInError } from '../../errors/auth.errors.js';
+import { AuthError, InvalidProvider, InvalidRequest, OAuthSignInError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { ChecksService } from '../../sign-in/checks.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
@@ -47,8 +47,12 @@ export class OAuthAuthorization {
     this.stateCodec = createStateCodec(config.secrets);
   }
 
-  /** Redirects to the provider's authorization endpoint. */
-  async redirect(ctx: ProviderContext, p: NormalizedOAuthProvider): Promise<AuthResponse> {
+  /**
+   * Redirects to the provider's authorization endpoint. With `linkUserId` (the link flow) that id
+   * is sealed in every check cookie, so the callback links the account to that user instead of
+   * signing in; a provider without any check cookie cannot be linked this way.
+   */
+  async redirect(ctx: ProviderContext, p: NormalizedOAuthProvider, linkUserId?: string): Promise<AuthResponse> {
     let as: o.AuthorizationServer;
     try {
       as = await this.discovery.authorizationServer(p);
@@ -73,14 +77,17 @@ export class OAuthAuthorization {
     for (const [key, value] of Object.entries(extraAuthorizationParams(ctx))) params.set(key, value);
 
     const checks = effectiveChecks(p, as);
+    if (linkUserId !== undefined && checks.size === 0)
+      throw new InvalidProvider(
+        `${p.name} uses no state, PKCE or nonce check, so an account cannot be linked with it safely: set its \`checks\`.`,
+      );
     // OIDC Core 3.1.2.1: with max_age the ID token must carry a recent enough auth_time. The value
     // (from the provider's params or this request's) rides in the check cookies to the callback.
     const maxAge = p.type === 'oidc' ? parseMaxAge(params.get('max_age')) : undefined;
-    const sealOptions = {
-      provider: p.id,
-      sameSiteNone: p.formPost,
-      ...(maxAge !== undefined ? { data: { maxAge } } : {}),
-    };
+    const data: Record<string, unknown> = {};
+    if (maxAge !== undefined) data.maxAge = maxAge;
+    if (linkUserId !== undefined) data.link = linkUserId;
+    const sealOptions = { provider: p.id, sameSiteNone: p.formPost, ...(Object.keys(data).length ? { data } : {}) };
     if (checks.has('state')) {
       const state = await this.stateCodec.encode({
         origin: viaProxy ? ctx.providerCallbackUrl : undefined,
@@ -100,7 +107,7 @@ export class OAuthAuthorization {
       params.set('nonce', nonce);
       await this.checks.seal(ctx, 'nonce', nonce, sealOptions);
     }
-    this.config.logger.debug('oauth_signin', { provider: p.id, checks: [...checks] });
+    this.config.logger.debug(linkUserId ? 'oauth_link' : 'oauth_signin', { provider: p.id, checks: [...checks] });
     return { redirect: url.href };
   }
 }

@@ -6,9 +6,10 @@ import type { ProviderContext } from '../../core/request-context.js';
 import { AuthError, InvalidCheck, InvalidRequest, OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider, OAuthCheck } from '../../providers/oauth.normalize.js';
 import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js';
-import { SignInService } from '../../sign-in/sign-in.service.js';
+import { ExplicitLinkService } from '../../sign-in/explicit-link.service.js';
+import { SignInService, type SignInInput } from '../../sign-in/sign-in.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
-import { AccountQueue } from './account-queue.js';
+import { KeyedQueue } from '../../util/keyed-queue.js';
 import { createStateCodec, effectiveChecks, parseMaxAge, type CheckValues } from './oauth-checks.js';
 import { constantTimeEqual } from '../../util/constant-time.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
@@ -31,7 +32,7 @@ const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
 export class OAuthCallback {
   private readonly stateCodec: ReturnType<typeof createStateCodec>;
   private readonly replays = new ReplayMemory();
-  private readonly accounts = new AccountQueue();
+  private readonly accounts = new KeyedQueue();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -39,6 +40,7 @@ export class OAuthCallback {
     private readonly discovery: OAuthDiscovery,
     private readonly tokens: OAuthTokenExchange,
     private readonly signInService: SignInService,
+    private readonly links: ExplicitLinkService,
   ) {
     this.stateCodec = createStateCodec(config.secrets);
   }
@@ -67,7 +69,7 @@ export class OAuthCallback {
         : new OAuthCallbackError(`Could not reach ${p.name}: ${describe(error)}`, { cause: error });
     }
     const client: o.Client = { client_id: p.clientId ?? '', ...p.client };
-    const { values, maxAge } = await this.openChecks(ctx, p, effectiveChecks(p, as));
+    const { values, maxAge, link } = await this.openChecks(ctx, p, effectiveChecks(p, as));
 
     // RFC 9207 mix-up defence first, then the state, then the provider's error (if any).
     const iss = params.get('iss');
@@ -106,36 +108,41 @@ export class OAuthCallback {
     const { profile, user, stored } = await mapProfile(p, read, tokens, validated);
     const providerAccountId = String(user.id);
     this.config.logger.debug('oauth_callback', { provider: p.id });
+    const input: SignInInput = {
+      user: {
+        ...user,
+        id: providerAccountId,
+        email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email,
+      },
+      // The callbacks see the whole token response (as in Auth.js); the row keeps what account() keeps.
+      account: { ...tokens, provider: p.id, providerAccountId, type: p.type },
+      storedAccount: { ...stored, provider: p.id, providerAccountId, type: p.type },
+      profile,
+    };
+    // A link (started by POST /link/:provider, its user sealed in the check cookies) never signs in.
     const response = await this.accounts.run(`${p.id}\0${providerAccountId}`, () =>
-      this.signInService.completeSignIn(ctx, {
-        user: {
-          ...user,
-          id: providerAccountId,
-          email: typeof user.email === 'string' ? user.email.toLowerCase() : user.email,
-        },
-        // The callbacks see the whole token response (as in Auth.js); the row keeps what account() keeps.
-        account: { ...tokens, provider: p.id, providerAccountId, type: p.type },
-        storedAccount: { ...stored, provider: p.id, providerAccountId, type: p.type },
-        profile,
-      }),
+      link !== undefined ? this.links.complete(ctx, input, link) : this.signInService.completeSignIn(ctx, input),
     );
     return { ...response, headers: { ...(response.headers ?? {}), ...NO_REFERRER } };
   }
 
   /**
-   * Opens the check cookies of the checks in force, with the `max_age` the sign-in sealed. Every
-   * check cookie is consumed (cleared) up front, so a failed callback leaves none behind.
+   * Opens the check cookies of the checks in force, with the `max_age` the sign-in sealed and the
+   * user a link was started for (`link`). Every check cookie is consumed (cleared) up front, so a
+   * failed callback leaves none behind; cookies that disagree on the link (from two flows) fail.
    */
   private async openChecks(
     ctx: ProviderContext,
     p: NormalizedOAuthProvider,
     checks: Set<OAuthCheck>,
-  ): Promise<{ values: CheckValues; maxAge: number | undefined }> {
+  ): Promise<{ values: CheckValues; maxAge: number | undefined; link: string | undefined }> {
     const values: CheckValues = {};
     let maxAge: number | undefined;
+    const links = new Set<string | undefined>();
     const keep = (key: keyof CheckValues) => (check: OpenedCheck) => {
       values[key] = check.value;
       if (typeof check.data?.maxAge === 'number') maxAge = check.data.maxAge;
+      links.add(typeof check.data?.link === 'string' && check.data.link ? check.data.link : undefined);
     };
     const opened = await Promise.allSettled([
       checks.has('state') ? this.open(ctx, 'state', p.id).then(keep('state')) : undefined,
@@ -149,7 +156,8 @@ export class OAuthCallback {
       throw failed.reason instanceof AuthError
         ? failed.reason
         : new InvalidCheck('A check cookie could not be read.', { cause: failed.reason });
-    return { values, maxAge };
+    if (links.size > 1) throw new InvalidCheck('The check cookies come from different flows (a link and a sign-in).');
+    return { values, maxAge, link: [...links][0] };
   }
 
   private async open(

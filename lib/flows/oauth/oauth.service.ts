@@ -4,6 +4,7 @@ import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { ProviderContext, ProviderFlow } from '../../core/request-context.js';
 import { providerOfType } from '../../providers/internal-provider.js';
 import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { ExplicitLinkService } from '../../sign-in/explicit-link.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { OAuthAuthorization } from './oauth-authorization.js';
 import { OAuthCallback } from './oauth-callback.js';
@@ -13,7 +14,8 @@ import { OAuthCallback } from './oauth-callback.js';
  * authorization URL with the provider's checks sealed in cookies ({@link OAuthAuthorization});
  * `GET|POST /callback/:provider` validates the response, exchanges the code, validates the ID token
  * (signature from `jwks_uri`, `iss`, `aud`/`azp`, `exp`, `iat`, `nonce`), reads the profile and
- * hands over to SignInService ({@link OAuthCallback}). Every protocol step goes through
+ * hands over to SignInService ({@link OAuthCallback}), or, for a link started by
+ * `POST /link/:provider`, to ExplicitLinkService. Every protocol step goes through
  * oauth4webapi. Codes and tokens are never logged.
  */
 @Injectable()
@@ -25,11 +27,22 @@ export class OAuthService implements ProviderFlow {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly authorization: OAuthAuthorization,
     private readonly callbacks: OAuthCallback,
+    private readonly links: ExplicitLinkService,
   ) {}
 
   /** `POST {basePath}/signin/:provider`: redirects to the provider's authorization endpoint. */
   async signIn(ctx: ProviderContext): Promise<AuthResponse> {
     return this.authorization.redirect(ctx, this.provider(ctx));
+  }
+
+  /**
+   * `POST {basePath}/link/:provider` (the router checked CSRF and the provider's type): redirects
+   * to the provider like a sign-in, with the signed-in user sealed in the check cookies, so the
+   * callback links the account to that user and signs nobody in ({@link ExplicitLinkService}).
+   */
+  async link(ctx: ProviderContext): Promise<AuthResponse> {
+    const user = await this.links.starter(ctx);
+    return this.authorization.redirect(ctx, this.provider(ctx), user.id);
   }
 
   /** `GET|POST {basePath}/callback/:provider`: completes the sign-in (or bounces it, on the redirect proxy). */

@@ -1,7 +1,8 @@
-import type { AdapterAccount, AdapterAuthenticator } from '../../adapters/adapter.interface.js';
+import type { AdapterAuthenticator } from '../../adapters/adapter.interface.js';
 import type { AdapterService } from '../../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
-import { AdapterError, InvalidRequest, LastSignInMethod, MissingAdapterMethods } from '../../errors/auth.errors.js';
+import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../../errors/auth.errors.js';
+import { assertKeepsSignInMethod, passkeyProvider } from '../../sign-in/sign-in-methods.js';
 
 /** A passkey as application code sees it (no public key). */
 export interface PasskeyInfo {
@@ -30,7 +31,6 @@ export const PASSKEY_NAME_MAX = 64;
 interface AdapterExtras {
   deleteAuthenticator?(credentialID: string): unknown;
   updateAuthenticatorName?(credentialID: string, name: string | null): unknown;
-  listAccounts?(userId: string): Promise<AdapterAccount[]> | AdapterAccount[];
 }
 
 /**
@@ -45,7 +45,7 @@ export async function listPasskeys(
   const adapter = adapters.require('listAuthenticatorsByUserId', 'getAccount');
   const out: PasskeyInfo[] = [];
   for (const a of await adapter.listAuthenticatorsByUserId(userId)) {
-    const provider = await providerOf(adapters, config, a);
+    const provider = await passkeyProvider(adapters, config, a);
     if (!provider) continue;
     out.push({
       credentialID: a.credentialID,
@@ -62,10 +62,10 @@ export async function listPasskeys(
 }
 
 /**
- * Removes one of the user's passkeys, unless it is their last way to sign in: another passkey,
- * another linked account (when the adapter can list accounts), or an email provider and an
- * address on the user must remain. The account link goes first (the passkey then no longer signs
- * in); the authenticator row is deleted when the adapter has `deleteAuthenticator`.
+ * Removes one of the user's passkeys, unless it is their last way to sign in (the rule of
+ * `sign-in/sign-in-methods.ts`, shared with unlinking accounts). The account link goes first (the
+ * passkey then no longer signs in); the authenticator row is deleted when the adapter has
+ * `deleteAuthenticator`.
  */
 export async function deletePasskey(
   adapters: AdapterService,
@@ -82,12 +82,13 @@ export async function deletePasskey(
   );
   const { authenticator, provider } = await ownPasskey(adapters, config, userId, credentialID);
 
-  const others = (await listPasskeys(adapters, config, userId)).filter((p) => p.credentialID !== credentialID);
-  if (others.length === 0 && !(await hasOtherWayIn(adapters, config, userId))) {
-    throw new LastSignInMethod(
-      "This is the user's only way to sign in: add another passkey or link another account first.",
-    );
-  }
+  await assertKeepsSignInMethod(
+    adapters,
+    config,
+    userId,
+    (m) => m.kind === 'passkey' && m.providerAccountId === credentialID,
+    'This passkey',
+  );
 
   await adapter.unlinkAccount({ provider, providerAccountId: authenticator.providerAccountId });
   const raw = adapters.raw as AdapterExtras | null;
@@ -155,36 +156,9 @@ async function ownPasskey(
       ? await getAuthenticator(credentialID)
       : null;
   const provider =
-    authenticator && authenticator.userId === userId ? await providerOf(adapters, config, authenticator) : undefined;
+    authenticator && authenticator.userId === userId
+      ? await passkeyProvider(adapters, config, authenticator)
+      : undefined;
   if (!authenticator || !provider) throw new InvalidRequest('This user has no such passkey.');
   return { authenticator, provider };
-}
-
-/** The WebAuthn provider through which an authenticator is linked to its owner, if any. */
-async function providerOf(
-  adapters: AdapterService,
-  config: ResolvedAuthConfig,
-  a: AdapterAuthenticator,
-): Promise<string | undefined> {
-  const { getAccount } = adapters.require('getAccount');
-  for (const p of config.providers) {
-    if (p.type !== 'webauthn') continue;
-    const account = await getAccount(a.providerAccountId, p.id);
-    if (account && account.userId === a.userId) return p.id;
-  }
-  return undefined;
-}
-
-/** Whether the user can sign in without passkeys: a non-WebAuthn account, or email sign-in. */
-async function hasOtherWayIn(adapters: AdapterService, config: ResolvedAuthConfig, userId: string): Promise<boolean> {
-  const raw = adapters.raw as AdapterExtras | null;
-  if (typeof raw?.listAccounts === 'function') {
-    const accounts = await raw.listAccounts(userId);
-    if (accounts.some((a) => a.type !== 'webauthn')) return true;
-  }
-  if (config.providers.some((p) => p.type === 'email')) {
-    const user = await adapters.require('getUser').getUser(userId);
-    if (user?.email) return true;
-  }
-  return false;
 }

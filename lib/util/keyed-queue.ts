@@ -1,10 +1,11 @@
 /**
- * Runs sign-ins of the same provider account one after the other (in this process). Two first
- * sign-ins racing would otherwise both create the user; the second would then find the first's
- * half-made user by email and be refused. Queued, the second finds the account and signs in.
- * Across processes the storage's unique (provider, providerAccountId) index still decides.
+ * Runs calls with the same key one after the other (in this process). The OAuth callback queues
+ * sign-ins of one provider account (two first sign-ins racing would otherwise both create the
+ * user; queued, the second finds the account and signs in); account management queues changes to
+ * one user's sign-in methods (two unlinks racing could otherwise each leave the other as the
+ * last way in, and both succeed). Across processes the storage's constraints still decide.
  */
-export class AccountQueue {
+export class KeyedQueue {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   /** Runs `fn` once every earlier call with the same key has settled; a failure does not block the next. */
@@ -20,7 +21,7 @@ export class AccountQueue {
     }
   }
 
-  /** Keys with sign-ins queued or running. */
+  /** Keys with calls queued or running. */
   get pending(): number {
     return this.queues.size;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AccountQueue } from './account-queue.js';
+import { KeyedQueue } from './keyed-queue.js';
 
 /** A promise the test settles by hand. */
 function deferred<T = void>() {
@@ -12,9 +12,9 @@ function deferred<T = void>() {
   return { promise, resolve, reject };
 }
 
-describe('AccountQueue', () => {
+describe('KeyedQueue', () => {
   it('runs sign-ins of one account one after the other, in arrival order', async () => {
-    const queue = new AccountQueue();
+    const queue = new KeyedQueue();
     const events: string[] = [];
     const first = deferred();
     const a = queue.run('idp\0u1', async () => {
@@ -35,7 +35,7 @@ describe('AccountQueue', () => {
   });
 
   it('runs different accounts side by side', async () => {
-    const queue = new AccountQueue();
+    const queue = new KeyedQueue();
     const held = deferred();
     const events: string[] = [];
     const a = queue.run('idp\0u1', async () => {
@@ -52,7 +52,7 @@ describe('AccountQueue', () => {
   });
 
   it('a failed sign-in fails alone: the next one of the account still runs', async () => {
-    const queue = new AccountQueue();
+    const queue = new KeyedQueue();
     const failing = queue.run('idp\0u1', async () => {
       throw new Error('storage down');
     });
@@ -62,7 +62,7 @@ describe('AccountQueue', () => {
   });
 
   it('keeps nothing once the queue of an account is empty', async () => {
-    const queue = new AccountQueue();
+    const queue = new KeyedQueue();
     await Promise.all([queue.run('k1', async () => 1), queue.run('k1', async () => 2), queue.run('k2', async () => 3)]);
     await queue
       .run('k3', async () => {
