@@ -57,7 +57,7 @@ export {
   type GraphqlWsConnection,
 } from './guard/graphql-ws.js';
 export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
-export type { AuthUser } from './session/session.service.js';
+export type { AuthUser, SessionInfo } from './session/session.service.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';
 export { encode, decode } from './session/jwt.js';

@@ -24,6 +24,11 @@ export {
   AuthPasskeyNamesMysql1764720000000,
   AuthPasskeyNamesSqlite1764720000000,
 } from './adapters/typeorm/migrations/passkey-names.migrations.js';
+export {
+  AuthSessionDetailsPostgres1764806400000,
+  AuthSessionDetailsMysql1764806400000,
+  AuthSessionDetailsSqlite1764806400000,
+} from './adapters/typeorm/migrations/session-details.migrations.js';
 export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
 export type {
   AuthSchemaPreset,

@@ -80,6 +80,12 @@ const TYPEORM_LISTED = [
   'authMigrationsMysql',
   'authMigrationsSqlite',
   'authSchemaEntities',
+  'AuthPasskeyNamesPostgres1764720000000',
+  'AuthPasskeyNamesMysql1764720000000',
+  'AuthPasskeyNamesSqlite1764720000000',
+  'AuthSessionDetailsPostgres1764806400000',
+  'AuthSessionDetailsMysql1764806400000',
+  'AuthSessionDetailsSqlite1764806400000',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */

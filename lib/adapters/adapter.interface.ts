@@ -112,6 +112,15 @@ export interface AdapterSessionDetails {
   providerSid?: string | null;
 }
 
+/** The properties of {@link AdapterSessionDetails}: the optional columns of the sessions table. */
+export const SESSION_DETAIL_FIELDS = Object.freeze([
+  'createdAt',
+  'lastSeenAt',
+  'userAgent',
+  'ip',
+  'providerSid',
+] as const satisfies readonly (keyof AdapterSessionDetails)[]);
+
 /** A stored session as the device list reads it: SPEC's fields plus {@link AdapterSessionDetails}. */
 export type AdapterSessionInfo = AdapterSession & AdapterSessionDetails;
 

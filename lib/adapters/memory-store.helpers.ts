@@ -1,6 +1,11 @@
 // The MemoryAdapter's store helpers: map keys for composite keys, and deep copies, so callers never
 // share an object with the store.
-import type { AdapterAccount } from './adapter.interface.js';
+import {
+  SESSION_DETAIL_FIELDS,
+  type AdapterAccount,
+  type AdapterSession,
+  type AdapterSessionDetails,
+} from './adapter.interface.js';
 
 export type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
 
@@ -51,4 +56,19 @@ export function deleteWhere<V>(map: Map<string, V>, matches: (value: V) => boole
     count++;
   }
   return count;
+}
+
+/** The session details (`SESSION_DETAIL_FIELDS`) given in `value`, copied; absent ones left out. */
+export function sessionDetailsOf(value: object): AdapterSessionDetails {
+  const out: Record<string, unknown> = {};
+  for (const field of SESSION_DETAIL_FIELDS) {
+    const v = (value as Record<string, unknown>)[field];
+    if (v !== undefined) out[field] = copy(v);
+  }
+  return out as AdapterSessionDetails;
+}
+
+/** A copy of a stored session with SPEC's fields only (what lookups return). */
+export function specSession(session: AdapterSession): AdapterSession {
+  return { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) };
 }

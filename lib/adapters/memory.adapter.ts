@@ -7,9 +7,12 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
   AdapterUser,
   UserDeletionAdapter,
   PasskeyNamesAdapter,
+  SessionListingAdapter,
   VerificationToken,
 } from './adapter.interface.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
@@ -21,6 +24,8 @@ import {
   definedOnly,
   deleteWhere,
   hasEmail,
+  sessionDetailsOf,
+  specSession,
   tokenKey,
   type AccountKey,
 } from './memory-store.helpers.js';
@@ -40,12 +45,15 @@ import {
  * AuthModule.forRoot({ secret, providers, adapter: MemoryAdapter })
  */
 @Injectable()
-export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletionAdapter, PasskeyNamesAdapter {
+export class MemoryAdapter
+  implements Adapter, AccountTokensAdapter, UserDeletionAdapter, PasskeyNamesAdapter, SessionListingAdapter
+{
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
   private readonly usersByEmail = new Map<string, string>();
   private readonly accounts = new Map<string, AdapterAccount>();
-  private readonly sessions = new Map<string, AdapterSession>();
+  /** Sessions with their optional details (device list); lookups return SPEC's fields only. */
+  private readonly sessions = new Map<string, AdapterSessionInfo>();
   private readonly verificationTokens = new Map<string, VerificationToken>();
   private readonly authenticators = new Map<string, AdapterAuthenticator>();
 
@@ -137,7 +145,9 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletio
     return copyOrNull(this.accounts.get(accountKey({ provider, providerAccountId })));
   }
 
-  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+  async createSession(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionDetails,
+  ): Promise<AdapterSession> {
     if (!this.users.has(session.userId))
       throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
     if (this.sessions.has(session.sessionToken)) throw new AdapterConflictError('session');
@@ -146,18 +156,23 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletio
       userId: session.userId,
       expires: new Date(session.expires),
     };
-    this.sessions.set(stored.sessionToken, stored);
+    this.sessions.set(stored.sessionToken, { ...stored, ...sessionDetailsOf(session) });
     return copy(stored);
+  }
+
+  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
+  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
+    return [...this.sessions.values()].filter((s) => s.userId === userId).map(copy);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     const session = this.sessions.get(sessionToken);
     const user = session && this.users.get(session.userId);
-    return session && user ? { session: copy(session), user: copy(user) } : null;
+    return session && user ? { session: specSession(session), user: copy(user) } : null;
   }
 
   async updateSession(
-    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'> & AdapterSessionDetails,
   ): Promise<AdapterSession | null> {
     const current = this.sessions.get(session.sessionToken);
     if (!current) return null;
@@ -167,7 +182,7 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletio
       userId: session.userId ?? current.userId,
       expires: session.expires ? new Date(session.expires) : current.expires,
     };
-    this.sessions.set(next.sessionToken, next);
+    this.sessions.set(next.sessionToken, { ...current, ...sessionDetailsOf(session), ...next });
     return copy(next);
   }
 
@@ -210,7 +225,7 @@ export class MemoryAdapter implements Adapter, AccountTokensAdapter, UserDeletio
     const session = this.sessions.get(sessionToken);
     if (!session) return null;
     this.sessions.delete(sessionToken);
-    return copy(session);
+    return specSession(session);
   }
 
   async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {

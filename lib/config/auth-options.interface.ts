@@ -48,6 +48,13 @@ export interface SessionOptions {
    * @default false
    */
   hashTokens?: boolean;
+  /**
+   * What a session records of the client's address, for the user's list of sessions (database
+   * sessions, and JWT sessions with `jwtRevocation`): `'coarse'` the network only (IPv4 /24, IPv6
+   * /48), `'full'` the address, `'none'` or `false` nothing. The address is the request's `ip` (the
+   * platform's trusted-proxy setting decides it), never a header read here. @default 'coarse'
+   */
+  storeIp?: 'coarse' | 'full' | 'none' | false;
 }
 
 /** Options of the JWT session codec. */

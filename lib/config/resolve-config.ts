@@ -66,6 +66,9 @@ export function resolveConfig(
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
     }
   }
+  const storeIp = session.storeIp === false ? 'none' : (session.storeIp ?? 'coarse');
+  if (storeIp !== 'coarse' && storeIp !== 'full' && storeIp !== 'none')
+    problems.push(`session.storeIp must be 'coarse', 'full', 'none' or false, not ${JSON.stringify(storeIp)}.`);
   if (strategy === 'database')
     requireAdapterMethods('database sessions', REQUIRED_ADAPTER_METHODS.database, adapter, problems);
 
@@ -137,6 +140,7 @@ export function resolveConfig(
       cacheTtl,
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
+      storeIp,
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     account: { recentSignInMaxAge },

@@ -9,6 +9,7 @@ import type {
   Theme,
 } from './auth-options.interface.js';
 import type { InternalProvider } from '../providers/internal-provider.js';
+import type { StoreIpMode } from '../rate-limit/client-ip.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -33,6 +34,8 @@ export interface ResolvedAuthConfig {
     cacheTtl: number;
     jwtRevocation: boolean;
     hashTokens: boolean;
+    /** `session.storeIp`, `false` read as `'none'`. */
+    storeIp: StoreIpMode;
   };
   /** Account and session management. */
   account: {

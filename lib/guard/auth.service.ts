@@ -6,7 +6,7 @@ import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
-import { SessionService, type AuthUser } from '../session/session.service.js';
+import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
 import type { PasskeyInfo } from '../flows/webauthn/passkeys.js';
 import { AccountService } from '../account/account.service.js';
 import { publicOrigin } from '../core/public-origin.js';
@@ -179,6 +179,40 @@ export class AuthService {
   async deleteAccount(userId: string, proof: SensitiveActionProof): Promise<void> {
     await assertSensitiveAction(this.sessions, this.config, userId, proof);
     return this.accounts.deleteAccount(userId);
+  }
+
+  /**
+   * The user's sessions as devices: `{ id, current, createdAt, lastSeenAt, expires, userAgent, ip }`
+   * each, the request's own session (when it is this user's) first and marked `current`, then the
+   * most recently used. `id` is a public id derived from the token, never the token. Database
+   * sessions, or JWT sessions with `session.jwtRevocation` (else `AuthConfigurationError`); needs an
+   * adapter with `listSessionsByUserId` (TypeOrmAdapter, MemoryAdapter).
+   */
+  async listSessions(userId: string, request?: HttpRequestLike): Promise<SessionInfo[]> {
+    const state = request ? await this.sessions.read(sessionLookupOf(request, this.config)) : undefined;
+    return this.sessions.listSessions(userId, state?.status === 'active' ? state : undefined);
+  }
+
+  /**
+   * Ends one of the user's sessions by its `id` (from `listSessions`): a database session's row is
+   * deleted, a JWT session's `sid` revoked; the next request with it is refused. Only the user's
+   * own sessions are considered (`InvalidRequest` otherwise). Ask for a recent sign-in before
+   * ending a session other than the current one.
+   */
+  async endSession(userId: string, id: string): Promise<void> {
+    await this.sessions.endSession(userId, id);
+  }
+
+  /**
+   * Ends every session of the request's user except the request's own ("sign out of all other
+   * devices"); returns how many ended. Requires a recent sign-in (`account.recentSignInMaxAge`):
+   * throws `ReauthenticationRequired` otherwise, and without a session.
+   */
+  async endOtherSessions(request: HttpRequestLike): Promise<number> {
+    const state = await this.sessions.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    assertRecentSignIn(signedInAt, this.config.account.recentSignInMaxAge);
+    return this.sessions.endOtherSessions(state as Extract<typeof state, { status: 'active' }>);
   }
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */

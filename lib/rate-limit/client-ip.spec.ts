@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { clientIpBucket } from './client-ip.js';
+import { clientIpBucket, storedClientIp } from './client-ip.js';
 
 describe('clientIpBucket', () => {
   it('keeps IPv4 addresses, unwraps IPv4-mapped IPv6', () => {
@@ -33,5 +33,28 @@ describe('clientIpBucket', () => {
     ]) {
       expect(clientIpBucket(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('storedClientIp (session.storeIp)', () => {
+  it('coarse: IPv4 by /24, IPv6 by /48, IPv4-mapped IPv6 as IPv4', () => {
+    expect(storedClientIp('203.0.113.7', 'coarse')).toBe('203.0.113.0/24');
+    expect(storedClientIp('::ffff:203.0.113.7', 'coarse')).toBe('203.0.113.0/24');
+    expect(storedClientIp('2001:db8:85a3:1234:8a2e:370:7334:1', 'coarse')).toBe('2001:db8:85a3::/48');
+    expect(storedClientIp('2001:0db8:85a3:ffff::9', 'coarse')).toBe('2001:db8:85a3::/48');
+    expect(storedClientIp('::1', 'coarse')).toBe('0:0:0::/48');
+    // Never the host part.
+    expect(storedClientIp('198.51.100.254', 'coarse')).not.toContain('254');
+  });
+
+  it('full keeps the address (normalised); none keeps nothing', () => {
+    expect(storedClientIp('203.0.113.7', 'full')).toBe('203.0.113.7');
+    expect(storedClientIp('2001:db8::1', 'full')).toBe('2001:db8:0:0:0:0:0:1');
+    expect(storedClientIp('203.0.113.7', 'none')).toBeNull();
+  });
+
+  it('null for a missing or malformed address', () => {
+    for (const bad of [undefined, '', 'localhost', '999.1.1.1', '<b>', 'x'.repeat(100)])
+      expect(storedClientIp(bad, 'coarse')).toBeNull();
   });
 });

@@ -15,6 +15,25 @@ export function clientIpBucket(ip: string | undefined): string | undefined {
   return `${expandIPv6(bare).slice(0, 4).join(':')}::/64`;
 }
 
+/** How much of a client address a session keeps (`session.storeIp`). */
+export type StoreIpMode = 'coarse' | 'full' | 'none';
+
+/**
+ * The address a session records: `coarse` keeps the network only (IPv4 /24 as `203.0.113.0/24`,
+ * IPv6 /48 as `2001:db8:1::/48`; an IPv4-mapped IPv6 address counts as IPv4), `full` the address
+ * (normalised), `none` nothing. `null` for a missing or malformed address.
+ */
+export function storedClientIp(ip: string | undefined, mode: StoreIpMode): string | null {
+  if (mode === 'none' || typeof ip !== 'string' || ip.length > 64) return null;
+  const bare = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);
+  const v4 = mapped && isIPv4(mapped[1]) ? mapped[1] : isIPv4(bare) ? bare : undefined;
+  if (v4) return mode === 'full' ? v4 : `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  if (!isIPv6(bare)) return null;
+  const groups = expandIPv6(bare);
+  return mode === 'full' ? groups.join(':') : `${groups.slice(0, 3).join(':')}::/48`;
+}
+
 /** The eight 16-bit groups of an IPv6 address, lower-case, without leading zeros. */
 function expandIPv6(ip: string): string[] {
   let text = ip.toLowerCase();

@@ -11,9 +11,19 @@ import { JwtRevocation } from './jwt-revocation.js';
 import { SIGNED_IN_AT_CLAIM } from './recent-sign-in.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
+import { SessionDevices } from './session-devices.js';
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from './session-cookie.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
+
+/** What a sign-in tells the new session. */
+export interface SignInDetails {
+  account?: Account | null;
+  profile?: Profile;
+  isNewUser?: boolean;
+  /** The OpenID Provider's session id (`sid` of the ID token), kept with the session for back-channel logout. */
+  providerSid?: string | null;
+}
 
 /**
  * Starts, rolls and ends sessions, and writes their cookies: a new session on every sign-in, the
@@ -29,19 +39,18 @@ export class SessionIssuer {
     private readonly reader: SessionReader,
     private readonly store: DatabaseSessionStore,
     private readonly revocation: JwtRevocation,
+    private readonly devices: SessionDevices,
   ) {}
 
   /**
    * Starts a new session for `user` after a successful sign-in (a new token every time) and returns
    * the cookies to set: clearing ones when the `jwt` callback ended the session.
    */
-  async create(
-    ctx: RequestContext,
-    user: User & { id?: string },
-    details: { account?: Account | null; profile?: Profile; isNewUser?: boolean },
-  ): Promise<ResponseCookie[]> {
+  async create(ctx: RequestContext, user: User & { id?: string }, details: SignInDetails): Promise<ResponseCookie[]> {
     const cookie = ctx.cookies.sessionToken;
-    const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
+    const now = Date.now();
+    const expires = new Date(now + this.config.session.maxAge * 1000);
+    const device = this.devices.recording ? this.devices.detailsOf(ctx.request, now, details.providerSid) : undefined;
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = {
         name: user.name ?? null,
@@ -64,11 +73,14 @@ export class SessionIssuer {
       });
       if (!token) return clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options);
       const value = await this.codec.encode(ctx.secure, token);
+      // With jwtRevocation, the session's row in the index that lists and ends JWT sessions.
+      if (device && this.config.session.jwtRevocation && user.id)
+        await this.devices.indexJwt(token, user.id, expires, device);
       return writeSessionCookie(ctx.request.cookies, cookie.name, value, { ...cookie.options, expires });
     }
     if (!user.id)
       throw new SessionTokenError('A database session needs a stored user; the sign-in returned no user id.');
-    const created = await this.store.create(user.id, expires);
+    const created = await this.store.create(user.id, expires, device);
     return writeSessionCookie(ctx.request.cookies, cookie.name, created.value, {
       ...cookie.options,
       expires: created.expires,
@@ -144,8 +156,10 @@ export class SessionIssuer {
         const state = await this.reader.readJwt(raw, { cookies: {}, secure: ctx.secure }, true);
         const decoded = this.cache.jwt(raw)?.token;
         this.cache.forgetJwt(raw);
-        if (state.status === 'active' && decoded && this.config.session.jwtRevocation)
+        if (state.status === 'active' && decoded && this.config.session.jwtRevocation) {
           await this.revocation.revoke(decoded);
+          await this.devices.forgetJwt(decoded);
+        }
         this.emit('signOut', { token: state.status === 'active' ? (state.token ?? null) : null });
       }
     } catch (error) {
@@ -166,7 +180,10 @@ export class SessionIssuer {
     const decoded = this.cache.jwt(sessionToken)?.token;
     this.cache.forgetJwt(sessionToken);
     if (this.config.session.strategy === 'database') await this.store.delete(sessionToken);
-    else if (decoded && this.config.session.jwtRevocation) await this.revocation.revoke(decoded);
+    else if (decoded && this.config.session.jwtRevocation) {
+      await this.revocation.revoke(decoded);
+      await this.devices.forgetJwt(decoded);
+    }
   }
 
   /** Fires an event; a handler that throws is logged and never breaks the request. */

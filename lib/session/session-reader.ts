@@ -8,6 +8,7 @@ import { dateMs } from '../util/instant.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
+import { SessionDevices } from './session-devices.js';
 import { DatabaseSessionStore, type StoredSession } from './session-store.js';
 import { signedInAtOfToken } from './recent-sign-in.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
@@ -26,6 +27,7 @@ export class SessionReader {
     private readonly cache: SessionCache,
     private readonly revocation: JwtRevocation,
     private readonly store: DatabaseSessionStore,
+    private readonly devices: SessionDevices,
   ) {
     this.syncJwt =
       config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
@@ -121,6 +123,8 @@ export class SessionReader {
         return { status: 'invalid', clearCookies: [] };
       }
       if (revoked) return { status: 'invalid', clearCookies: this.codec.clearFor(lookup, bearer) };
+      // The session index's "last seen", at most once per updateAge (never on a cache hit).
+      this.devices.touchJwt(cached.token, now);
     }
     if (cached.user) return this.cache.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
     const { token, expires } = cached;

@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterSession, AdapterUser, SessionListingAdapter } from '../adapters/adapter.interface.js';
+import type {
+  AdapterSession,
+  AdapterSessionDetails,
+  AdapterUser,
+  SessionListingAdapter,
+} from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthError, SessionTokenError } from '../errors/auth.errors.js';
 import { dateMs, isExpiredDate } from '../util/instant.js';
+import { SessionDevices } from './session-devices.js';
 
 /** A stored session with its user. */
 export interface StoredSession {
@@ -29,6 +35,7 @@ export class DatabaseSessionStore {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
+    private readonly devices: SessionDevices,
   ) {}
 
   /** The adapter methods a lookup uses, checked once (the adapter does not change while the app runs). */
@@ -65,11 +72,18 @@ export class DatabaseSessionStore {
    * Stores a new session for a user. Returns the cookie's value (the token itself, even when the
    * store holds only its hash) and the expiry the store kept.
    */
-  async create(userId: string, expires: Date): Promise<{ value: string; expires: Date }> {
+  async create(
+    userId: string,
+    expires: Date,
+    details?: AdapterSessionDetails,
+  ): Promise<{ value: string; expires: Date }> {
     const sessionToken = this.config.session.generateSessionToken();
+    // The details go only to an adapter that stores them (it lists sessions): another adapter's
+    // createSession may refuse fields it does not know.
+    const extra = details && this.devices.recording ? details : {};
     const created = await this.adapters
       .require('createSession')
-      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires });
+      .createSession({ sessionToken: this.storedToken(sessionToken), userId, expires, ...extra });
     return { value: this.config.session.hashTokens ? sessionToken : created.sessionToken, expires: created.expires };
   }
 
@@ -93,7 +107,7 @@ export class DatabaseSessionStore {
   }
 
   /** What the store keys a database session by: the token, or with `session.hashTokens` its SHA-256. */
-  private storedToken(raw: string): string {
+  storedToken(raw: string): string {
     return this.config.session.hashTokens ? createHash('sha256').update(raw).digest('hex') : raw;
   }
 
@@ -108,9 +122,11 @@ export class DatabaseSessionStore {
     const dueAt = dateMs(found.session.expires)! - maxAge * 1000 + updateAge * 1000;
     if (dueAt > now) return found;
     const expires = new Date(now + maxAge * 1000);
+    // The same write records when the session was last used (no more often than updateAge).
+    const seen = this.devices.recording ? { lastSeenAt: new Date(now) } : {};
     const updated = await this.adapters
       .require('updateSession')
-      .updateSession({ sessionToken: found.session.sessionToken, expires });
+      .updateSession({ sessionToken: found.session.sessionToken, expires, ...seen });
     if (updated === null) return null;
     return { session: updated ?? { ...found.session, expires }, user: found.user };
   }

@@ -2,16 +2,21 @@ import { Injectable } from '@nestjs/common';
 import type { CookiesOptions } from '../config/auth-options.interface.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
-import type { Account, Profile, User } from '../types/common.types.js';
+import type { User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
-import { SessionIssuer } from './session-issuer.js';
+import type { SessionInfo } from './session-devices.js';
+import { SessionIssuer, type SignInDetails } from './session-issuer.js';
+import { SessionList } from './session-list.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
 
 export type { AuthUser, SessionLookup, SessionState } from './session.types.js';
+export type { SessionInfo } from './session-devices.js';
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
 
 /**
  * Reads, creates, extends and ends sessions for both strategies; one door to the parts that do it
@@ -28,6 +33,7 @@ export class SessionService {
     private readonly issuer: SessionIssuer,
     private readonly cache: SessionCache,
     private readonly store: DatabaseSessionStore,
+    private readonly list: SessionList,
   ) {}
 
   /** The cookie names and options for a request. */
@@ -58,11 +64,7 @@ export class SessionService {
    * Starts a new session for `user` after a successful sign-in (a new token every time) and returns
    * the cookies to set: clearing ones when the `jwt` callback ended the session.
    */
-  create(
-    ctx: RequestContext,
-    user: User & { id?: string },
-    details: { account?: Account | null; profile?: Profile; isNewUser?: boolean },
-  ): Promise<ResponseCookie[]> {
+  create(ctx: RequestContext, user: User & { id?: string }, details: SignInDetails): Promise<ResponseCookie[]> {
     return this.issuer.create(ctx, user, details);
   }
 
@@ -89,7 +91,7 @@ export class SessionService {
    * a database session's `createdAt`, looked up once per session (one `listSessionsByUserId`) and
    * remembered with the cached session. `null` when unknown; throws when the adapter fails.
    */
-  signedInAt(state: Extract<SessionState, { status: 'active' }>): Date | null | Promise<Date | null> {
+  signedInAt(state: ActiveState): Date | null | Promise<Date | null> {
     if (state.signedInAt !== undefined) return state.signedInAt;
     if (state.strategy === 'jwt') return null;
     return this.store.signedInAt(state.sessionToken, state.stored?.userId ?? state.user.id).then((at) => {
@@ -98,6 +100,24 @@ export class SessionService {
       state.signedInAt = at;
       return at;
     });
+  }
+
+  /**
+   * The user's sessions as devices (see `SessionInfo`); `current`, an active session of the same
+   * user, is marked. Throws `AuthConfigurationError` for JWT sessions without `jwtRevocation`.
+   */
+  listSessions(userId: string, current?: ActiveState): Promise<SessionInfo[]> {
+    return this.list.list(userId, current);
+  }
+
+  /** Ends one of the user's sessions by its public id; `InvalidRequest` when the user has none such. */
+  endSession(userId: string, id: unknown): Promise<void> {
+    return this.list.end(userId, id);
+  }
+
+  /** Ends every session of the active session's user but that one; returns how many ended. */
+  endOtherSessions(current: ActiveState): Promise<number> {
+    return this.list.endOthers(current);
   }
 
   /** Forgets this instance's cached database sessions of a user (after they were deleted). */

@@ -1,7 +1,7 @@
 import type { DataSource, EntityMetadata } from 'typeorm';
 import { AuthConfigurationError } from '../../errors/auth.errors.js';
 import type { AuthSchemaOption } from './schema-mapping.js';
-import { dialectOf, resolveAuthSchema, ROW_ID, type ResolvedAuthSchema } from './schema-entities.js';
+import { DATE_FIELDS, dialectOf, resolveAuthSchema, ROW_ID, type ResolvedAuthSchema } from './schema-entities.js';
 
 // Existing-schema mode: the tables belong to another application, so they are checked, never
 // created or altered. Every difference is reported at once.
@@ -28,7 +28,7 @@ function accepted(schema: ResolvedAuthSchema, property: string, rowIdDatabase: b
     if (mapping.idType === 'integer') return ['integer'];
     return ['text', 'uuid'];
   }
-  if (property === 'emailVerified' || property === 'expires' || property === 'lastUsedAt') {
+  if (DATE_FIELDS.has(property)) {
     // SQLite has no date type: the declared one is whatever the DDL said (Prisma: DATETIME holding ms).
     if (schema.dialect === 'sqlite') return ['date', 'text', 'integer'];
     switch (mapping.dates ?? 'native') {
@@ -47,7 +47,19 @@ function accepted(schema: ResolvedAuthSchema, property: string, rowIdDatabase: b
 }
 
 /** SPEC fields the adapter may write `null` into; their columns must accept it. */
-const NULLABLE = new Set(['name', 'emailVerified', 'image', 'transports', 'expires_at', 'lastUsedAt']);
+const NULLABLE = new Set([
+  'name',
+  'emailVerified',
+  'image',
+  'transports',
+  'expires_at',
+  'lastUsedAt',
+  'createdAt',
+  'lastSeenAt',
+  'userAgent',
+  'ip',
+  'providerSid',
+]);
 
 /**
  * The differences between the tables a mapping needs and the database: missing tables and

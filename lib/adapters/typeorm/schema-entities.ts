@@ -142,12 +142,15 @@ function entitySchema<R extends AuthRecord>(
   return new EntitySchema({ name, tableName: table.table, columns, synchronize: false });
 }
 
+/** The fields stored as dates (SPEC's and the optional ones). */
+export const DATE_FIELDS = new Set(['emailVerified', 'expires', 'lastUsedAt', 'createdAt', 'lastSeenAt']);
+
 type ColumnType = Pick<EntitySchemaColumnOptions, 'type' | 'transformer' | 'precision'>;
 
 function typeOf(field: string, mapping: AuthSchemaMapping, dialect: AuthSchemaDialect): ColumnType {
   if (field === 'id' || field === 'userId')
     return mapping.idType === 'integer' ? { type: 'integer', transformer: integerId } : { type: 'varchar' };
-  if (field === 'emailVerified' || field === 'expires' || field === 'lastUsedAt') return dateType(mapping.dates ?? 'native', dialect);
+  if (DATE_FIELDS.has(field)) return dateType(mapping.dates ?? 'native', dialect);
   if (field === 'expires_at' || field === 'counter') return { type: 'bigint', transformer: bigintToNumber };
   if (field === 'credentialBackedUp') return { type: 'boolean' };
   return { type: 'varchar' };

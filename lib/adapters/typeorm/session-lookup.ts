@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
 import { LookupBatcher } from './lookup-batcher.js';
+import { isSessionDetail } from './session-details.query.js';
 
 // The one query of `TypeOrmAdapter.getSessionAndUser`, which runs on every guarded request: its SQL
 // is built once from the entities' metadata and, where the driver allows, prepared once.
@@ -60,7 +61,11 @@ export function buildSessionLookup(
       .filter((c) => !metadata.childEntityMetadatas.some((child) => child.target === c.target))
       .map((c, i) => ({ alias: `${prefix}${i}`, column: c })),
   });
+  // The optional session columns (device list) stay out: the lookup returns SPEC's fields.
   const session = part(sessionMeta, 's');
+  session.columns = session.columns
+    .filter(({ column: c }) => !isSessionDetail(c.propertyName))
+    .map(({ column: c }, i) => ({ alias: `s${i}`, column: c }));
   const user = part(userMeta, 'u');
   const select = (tableAlias: string, p: LookupPart) =>
     p.columns.map(({ alias, column: c }) => `${esc(tableAlias)}.${esc(c.databaseName)} AS ${esc(alias)}`);

@@ -8,8 +8,11 @@ import type {
   AdapterAccount,
   AdapterAuthenticator,
   AdapterSession,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
   AdapterUser,
   UserDeletionAdapter,
+  SessionListingAdapter,
   PasskeyNamesAdapter,
   VerificationToken,
 } from '../adapter.interface.js';
@@ -17,6 +20,7 @@ import { updateName, usedNow } from './authenticator-names.query.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
+import { sessionInfoOf, specSessionOf, storableDetails } from './session-details.query.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { constraintOf } from './write-errors.js';
 import { swapAccountTokens, type AccountTokensMatch } from './account-tokens.query.js';
@@ -45,7 +49,13 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  */
 @Injectable()
 export class TypeOrmAdapter
-  implements Adapter, AccountTokensAdapter, UserDeletionAdapter, PasskeyNamesAdapter, OnModuleInit
+  implements
+    Adapter,
+    AccountTokensAdapter,
+    UserDeletionAdapter,
+    PasskeyNamesAdapter,
+    SessionListingAdapter,
+    OnModuleInit
 {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
   readonly entities: Readonly<TypeOrmAdapterEntities>;
@@ -177,15 +187,22 @@ export class TypeOrmAdapter
 
   // ---- sessions ---------------------------------------------------------------------------------
 
-  async createSession(session: { sessionToken: string; userId: string; expires: Date }): Promise<AdapterSession> {
+  async createSession(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionDetails,
+  ): Promise<AdapterSession> {
     const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
     if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
-    await this.queries.insert(
-      this.repo(this.entities.Session),
-      { ...value, ...this.ids.rowId('session') },
-      () => 'session',
-    );
+    const repo = this.repo(this.entities.Session);
+    const details = storableDetails(repo, session);
+    await this.queries.insert(repo, { ...value, ...details, ...this.ids.rowId('session') }, () => 'session');
     return { ...value };
+  }
+
+  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
+  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
+    if (!this.ids.validUserId(userId)) return [];
+    const rows = await this.queries.select(this.entities.Session, 's', { userId }).getMany();
+    return rows.map(sessionInfoOf);
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
@@ -195,18 +212,16 @@ export class TypeOrmAdapter
   }
 
   async updateSession(
-    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'> & AdapterSessionDetails,
   ): Promise<AdapterSession | null> {
     const { sessionToken, ...rest } = session;
     await this.queries.update(this.entities.Session, { sessionToken }, rest, () => 'session');
-    return plain(
-      await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne(),
-    ) as AdapterSession | null;
+    return specSessionOf(await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne());
   }
 
   async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
     const rows = await this.deleteReturning(this.entities.Session, { sessionToken });
-    return (plain(rows[0]) as AdapterSession | null) ?? null;
+    return specSessionOf(rows[0]);
   }
 
   // ---- verification tokens ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesMysql1764720000000 } from './passkey-names.migrations.js';
+import { AuthSessionDetailsMysql1764806400000 } from './session-details.migrations.js';
 
 // Binary collation: tokens and provider ids compare byte for byte (a case-insensitive collation
 // would let `ABC` match `abc`), as on PostgreSQL and SQLite.
@@ -43,4 +44,8 @@ export class AuthSchemaMysql1764547200000 implements MigrationInterface {
 }
 
 /** Every nestjs-auth migration for MySQL and MariaDB, oldest first: add it to your data source's `migrations`. */
-export const authMigrationsMysql = [AuthSchemaMysql1764547200000, AuthPasskeyNamesMysql1764720000000];
+export const authMigrationsMysql = [
+  AuthSchemaMysql1764547200000,
+  AuthPasskeyNamesMysql1764720000000,
+  AuthSessionDetailsMysql1764806400000,
+];

@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesPostgres1764720000000 } from './passkey-names.migrations.js';
+import { AuthSessionDetailsPostgres1764806400000 } from './session-details.migrations.js';
 
 /** Creates the nestjs-auth tables on PostgreSQL (the schema of the exported entities). */
 export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
@@ -43,4 +44,8 @@ export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
 }
 
 /** Every nestjs-auth migration for PostgreSQL, oldest first: add it to your data source's `migrations`. */
-export const authMigrationsPostgres = [AuthSchemaPostgres1764547200000, AuthPasskeyNamesPostgres1764720000000];
+export const authMigrationsPostgres = [
+  AuthSchemaPostgres1764547200000,
+  AuthPasskeyNamesPostgres1764720000000,
+  AuthSessionDetailsPostgres1764806400000,
+];

@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesSqlite1764720000000 } from './passkey-names.migrations.js';
+import { AuthSessionDetailsSqlite1764806400000 } from './session-details.migrations.js';
 
 /** Creates the nestjs-auth tables on SQLite (the schema of the exported entities). */
 export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
@@ -34,4 +35,8 @@ export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
 }
 
 /** Every nestjs-auth migration for SQLite, oldest first: add it to your data source's `migrations`. */
-export const authMigrationsSqlite = [AuthSchemaSqlite1764547200000, AuthPasskeyNamesSqlite1764720000000];
+export const authMigrationsSqlite = [
+  AuthSchemaSqlite1764547200000,
+  AuthPasskeyNamesSqlite1764720000000,
+  AuthSessionDetailsSqlite1764806400000,
+];

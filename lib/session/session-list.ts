@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { JwtRevocation } from './jwt-revocation.js';
+import { SessionCache } from './session-cache.js';
+import { SessionDevices, type SessionInfo } from './session-devices.js';
+import { DatabaseSessionStore } from './session-store.js';
+import type { SessionState } from './session.types.js';
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
+
+/**
+ * A user's sessions as a list of devices, and ending them: one by public id, or all but the
+ * current one. Every ending goes through the cache's forget methods (database sessions) or the
+ * JWT revocation list (JWT sessions, by `sid`), so it reaches what this process (and, with a
+ * revocation bus or a shared store, the others) remembers.
+ */
+@Injectable()
+export class SessionList {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly devices: SessionDevices,
+    private readonly store: DatabaseSessionStore,
+    private readonly cache: SessionCache,
+    private readonly revocation: JwtRevocation,
+  ) {}
+
+  /** The user's sessions; the one of `current` (an active session of this user) marked. */
+  async list(userId: string, current?: ActiveState): Promise<SessionInfo[]> {
+    const listed = await this.devices.list(userId, this.keyOf(current, userId));
+    return listed.map(({ info }) => info);
+  }
+
+  /** Ends the user's session with public id `id` (`InvalidRequest` when the user has none such). */
+  async end(userId: string, id: unknown): Promise<void> {
+    const key = await this.devices.keyOf(userId, id);
+    await this.endKeys(userId, [key]);
+  }
+
+  /** Ends every session of the user of `current` except that one; returns how many ended. */
+  async endOthers(current: ActiveState): Promise<number> {
+    const userId = current.user.id;
+    const own = this.keyOf(current, userId);
+    const keys = (await this.devices.list(userId, own)).filter((s) => !s.info.current).map((s) => s.key);
+    await this.endKeys(userId, keys);
+    return keys.length;
+  }
+
+  /** The stored key of an active session of `userId` (a database row's key, a JWT's index key). */
+  private keyOf(state: ActiveState | undefined, userId: string): string | undefined {
+    if (!state || state.user.id !== userId) return undefined;
+    return state.strategy === 'jwt' ? this.devices.indexKeyOf(state.token) : this.store.storedToken(state.sessionToken);
+  }
+
+  private async endKeys(userId: string, keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const sid = this.devices.sidOf(key);
+      if (sid !== undefined) {
+        // Every copy of the JWT goes: its sid is revoked for as long as any copy could live.
+        await this.revocation.revoke({ sid });
+      } else if (!this.config.session.hashTokens) {
+        // The stored key is the token itself: the cache entry is found by it.
+        this.cache.forgetDb(key);
+      }
+      await this.devices.deleteStored(key);
+    }
+    // Stored hashes cannot name the cached tokens: forget the user's cached sessions instead.
+    if (this.config.session.hashTokens && keys.some((k) => this.devices.sidOf(k) === undefined))
+      this.cache.forgetUser(userId);
+  }
+}

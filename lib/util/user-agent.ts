@@ -1,0 +1,46 @@
+// A label for a User-Agent header ("Chrome on macOS"), for the list of a user's sessions. Small on
+// purpose: the common browsers and systems by their tokens, in the order that tells them apart
+// (Edge and Opera also say "Chrome", Chrome also says "Safari"). The label is built only from the
+// fixed names below, never from the header's text, so it is safe to show and store.
+
+/** Longest header read; longer ones are cut (the tokens sit near the start). */
+const MAX_LENGTH = 512;
+
+/** Browsers, most specific first: the first match names the browser. */
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
+  [/\b(?:OPR|Opera|OPT)\//, 'Opera'],
+  [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\bYaBrowser\//, 'Yandex Browser'],
+  [/\bVivaldi\//, 'Vivaldi'],
+  [/\b(?:Firefox|FxiOS)\//, 'Firefox'],
+  [/\b(?:Chrome|CriOS|Chromium)\//, 'Chrome'],
+  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  [/\b(?:iPhone|iPad|iPod)\b.*\bAppleWebKit\//, 'Safari'],
+];
+
+/** Systems, most specific first (Android says "Linux", iPadOS may say "Macintosh"). */
+const SYSTEMS: [RegExp, string][] = [
+  [/\bWindows Phone\b/, 'Windows Phone'],
+  [/\bWindows\b/, 'Windows'],
+  [/\biPhone\b|\biPod\b/, 'iOS'],
+  [/\biPad\b/, 'iPadOS'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b|\bX11\b/, 'Linux'],
+];
+
+/**
+ * "Chrome on macOS", "Safari on iOS", "Firefox" (system unknown), "Unknown browser on Android", or
+ * `null` when neither is recognised (or there is no header).
+ */
+export function userAgentLabel(header: unknown): string | null {
+  if (typeof header !== 'string' || header === '') return null;
+  const ua = header.slice(0, MAX_LENGTH);
+  const browser = BROWSERS.find(([re]) => re.test(ua))?.[1];
+  const system = SYSTEMS.find(([re]) => re.test(ua))?.[1];
+  if (!browser && !system) return null;
+  if (!system) return browser!;
+  return `${browser ?? 'Unknown browser'} on ${system}`;
+}
