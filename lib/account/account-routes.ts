@@ -164,6 +164,7 @@ export class AccountRoutes {
       linkable: oauth.filter((p) => !linked.some((a) => a.provider === p.id)).map((p) => ({ id: p.id, name: p.name })),
     };
     return {
+      sessions,
       accounts: accounts && (accounts.linked.length || accounts.linkable.length) ? accounts : undefined,
       canDelete: true,
     };

@@ -1,0 +1,308 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { AUTH_SERVICES } from '../auth.providers.js';
+import type { AccountChangeEvent } from '../config/callbacks.types.js';
+import { Credentials } from '../providers/credentials.provider.js';
+import { Email } from '../providers/email.provider.js';
+import type { SendVerificationRequestParams } from '../providers/email.types.js';
+import { Passkey } from '../providers/webauthn.provider.js';
+import { AuthRouterService } from '../router/auth-router.service.js';
+import {
+  applyCookies,
+  createAuthTestbed,
+  ORIGIN,
+  type AuthTestbed,
+  type RequestInit,
+} from '../sign-in/fixtures/auth-testbed.fixture.js';
+import type { AuthResponse } from '../types/http.types.js';
+
+const AUTH = `${ORIGIN}/auth`;
+const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
+
+/** One browser in front of the router, holding its cookies. */
+class Client {
+  jar: Record<string, string> = {};
+  constructor(private readonly bed: AuthTestbed) {}
+
+  async send(method: string, path: string, init: RequestInit = {}): Promise<AuthResponse> {
+    const request = this.bed.request(method, path, { ...init, cookies: { ...this.jar, ...init.cookies } });
+    const [first, ...rest] = path.split('?')[0]!.split('/').slice(1);
+    const response = await this.bed.get(AuthRouterService).handle(request, first as never, rest.join('/') || undefined);
+    this.jar = applyCookies(this.jar, response.cookies);
+    return response;
+  }
+
+  async csrf(): Promise<string> {
+    return ((await this.send('GET', '/csrf')).json as { csrfToken: string }).csrfToken;
+  }
+
+  /** A JSON POST with the CSRF token (or without, with `csrf: false`). */
+  async api(path: string, body: Record<string, unknown> = {}, csrf = true): Promise<AuthResponse> {
+    const token = csrf ? { csrfToken: await this.csrf() } : {};
+    return this.send('POST', path, { body: { ...token, ...body }, headers: JSON_HEADERS });
+  }
+
+  /** A form POST with the CSRF token. */
+  async form(path: string, body: Record<string, unknown> = {}): Promise<AuthResponse> {
+    return this.send('POST', path, { body: { csrfToken: await this.csrf(), ...body } });
+  }
+}
+
+describe('the /account routes', () => {
+  let bed: AuthTestbed;
+  let client: Client;
+  let mails: SendVerificationRequestParams[];
+  let events: AccountChangeEvent[];
+  let hashes: Map<string, string>;
+
+  beforeEach(async () => {
+    mails = [];
+    events = [];
+    hashes = new Map();
+    bed = await createAuthTestbed(
+      {
+        providers: [
+          Email({ sendVerificationRequest: async (params) => void mails.push(params) }),
+          Credentials({
+            credentials: { username: {}, password: {} },
+            authorize: async (c) => (c.password === 'right' ? { id: 'u1', name: String(c.username) } : null),
+            passwordStore: {
+              getPasswordHash: (id) => hashes.get(id) ?? null,
+              setPasswordHash: (id, hash) => void hashes.set(id, hash),
+              minLength: 8,
+            },
+          }),
+          Passkey(),
+        ],
+        events: { accountChange: (e) => void events.push(e) },
+      },
+      AUTH_SERVICES,
+    );
+    client = new Client(bed);
+    await client.form('/callback/credentials', { username: 'ada', password: 'right' });
+    await bed.adapter!.updateUser({ id: 'u1', email: 'old@example.com', emailVerified: new Date() });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  async function addPasskey(id: string, name: string | null = null): Promise<void> {
+    await bed.adapter!.linkAccount({ userId: 'u1', provider: 'passkey', providerAccountId: id, type: 'webauthn' });
+    await bed.adapter!.createAuthenticator({
+      credentialID: id,
+      providerAccountId: id,
+      userId: 'u1',
+      credentialPublicKey: 'cGs=',
+      counter: 0,
+      credentialDeviceType: 'multiDevice',
+      credentialBackedUp: true,
+      transports: 'internal',
+      name,
+    });
+  }
+
+  it('without a session: 401 SessionRequired for JSON, the sign-in page (coming back) for a browser', async () => {
+    const anonymous = new Client(bed);
+    const json = await anonymous.send('GET', '/account', { headers: { accept: 'application/json' } });
+    expect(json).toMatchObject({ status: 401, json: { error: 'SessionRequired' } });
+    const page = await anonymous.send('GET', '/account');
+    const target = new URL(page.redirect!);
+    expect(`${target.origin}${target.pathname}`).toBe(`${AUTH}/signin`);
+    expect(target.searchParams.get('callbackUrl')).toBe(`${AUTH}/account`);
+  });
+
+  it('GET /account: the page (passkeys, email, password, delete), or its JSON with the CSRF token', async () => {
+    await addPasskey('cred-1', 'Laptop <b>');
+    const page = await client.send('GET', '/account');
+    expect(page.html).toContain('Laptop &lt;b&gt;');
+    // The sessions, the current one marked.
+    expect(page.html).toContain('aria-current="true"');
+    expect(page.html).toContain(`action="${AUTH}/account/sessions/end-others"`.slice(0, 0));
+    expect(page.html).toContain(`action="${AUTH}/account/passkeys/rename"`);
+    expect(page.html).toContain(`action="${AUTH}/account/email"`);
+    expect(page.html).toContain(`action="${AUTH}/account/password"`);
+    expect(page.html).toContain(`action="${AUTH}/account/delete"`);
+    const json = (await client.send('GET', '/account', { headers: { accept: 'application/json' } })).json as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({ user: { id: 'u1', email: 'old@example.com' }, email: { current: 'old@example.com' } });
+    expect(typeof json.csrfToken).toBe('string');
+    expect(json.passkeys).toEqual([
+      expect.objectContaining({ credentialID: 'cred-1', name: 'Laptop <b>', lastUsedAt: null }),
+    ]);
+  });
+
+  it('refuses a state-changing request without the CSRF token, changing nothing', async () => {
+    await addPasskey('cred-1', 'Old');
+    const refused = await client.api('/account/passkeys/rename', { credentialID: 'cred-1', name: 'New' }, false);
+    expect(refused).toMatchObject({ status: 400, json: { error: 'MissingCSRF' } });
+    expect((await bed.adapter!.getAuthenticator('cred-1'))?.name).toBe('Old');
+    // The header works for SPAs.
+    const token = await client.csrf();
+    const ok = await client.send('POST', '/account/passkeys/rename', {
+      body: { credentialID: 'cred-1', name: 'New' },
+      headers: { ...JSON_HEADERS, 'x-csrf-token': token },
+    });
+    expect(ok.json).toMatchObject({ passkey: { name: 'New' } });
+  });
+
+  it('renames a passkey (JSON and form), fires accountChange, refuses another user’s passkey', async () => {
+    await addPasskey('cred-1');
+    expect(
+      (await client.api('/account/passkeys/rename', { credentialID: 'cred-1', name: ' Work key ' })).json,
+    ).toMatchObject({
+      passkey: { credentialID: 'cred-1', name: 'Work key' },
+    });
+    const form = await client.form('/account/passkeys/rename', { credentialID: 'cred-1', name: 'Home' });
+    expect(form.redirect).toBe(`${AUTH}/account?notice=passkey-renamed`);
+    expect((await bed.adapter!.getAuthenticator('cred-1'))?.name).toBe('Home');
+    expect(events.filter((e) => e.action === 'passkey.rename')).toHaveLength(2);
+
+    await bed.adapter!.createUser({ id: 'u2', email: 'u2@example.com', emailVerified: null });
+    await bed.adapter!.linkAccount({
+      userId: 'u2',
+      provider: 'passkey',
+      providerAccountId: 'theirs',
+      type: 'webauthn',
+    });
+    await bed.adapter!.createAuthenticator({
+      credentialID: 'theirs',
+      providerAccountId: 'theirs',
+      userId: 'u2',
+      credentialPublicKey: 'cGs=',
+      counter: 0,
+      credentialDeviceType: 'singleDevice',
+      credentialBackedUp: false,
+    });
+    expect((await client.api('/account/passkeys/rename', { credentialID: 'theirs', name: 'mine' })).json).toMatchObject(
+      {
+        error: 'InvalidRequest',
+      },
+    );
+    expect((await bed.adapter!.getAuthenticator('theirs'))?.name ?? null).toBeNull();
+    const tooLong = await client.api('/account/passkeys/rename', { credentialID: 'cred-1', name: 'x'.repeat(65) });
+    expect(tooLong.json).toMatchObject({ error: 'InvalidRequest' });
+  });
+
+  it('deletes a passkey, never the last way to sign in', async () => {
+    await addPasskey('cred-1');
+    // Only the passkey and the verified address remain once the password account goes: the address counts.
+    await bed.adapter!.unlinkAccount({ provider: 'credentials', providerAccountId: 'u1' });
+    await bed.adapter!.updateUser({ id: 'u1', emailVerified: null });
+    const last = await client.api('/account/passkeys/delete', { credentialID: 'cred-1' });
+    expect(last).toMatchObject({ status: 400, json: { error: 'LastSignInMethod' } });
+    expect(await bed.adapter!.getAuthenticator('cred-1')).not.toBeNull();
+
+    await addPasskey('cred-2');
+    expect((await client.api('/account/passkeys/delete', { credentialID: 'cred-1' })).json).toEqual({ ok: true });
+    expect(await bed.adapter!.getAuthenticator('cred-1')).toBeNull();
+    expect(events.map((e) => e.action)).toContain('passkey.delete');
+  });
+
+  it('requires a recent sign-in: 403 ReauthenticationRequired for JSON, sign in again for a form', async () => {
+    await addPasskey('cred-1', 'Old');
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval', 'queueMicrotask'] });
+    jest.setSystemTime(Date.now() + 11 * 60_000);
+    const json = await client.api('/account/passkeys/rename', { credentialID: 'cred-1', name: 'New' });
+    expect(json).toMatchObject({ status: 403, json: { error: 'ReauthenticationRequired' } });
+    const form = await client.form('/account/passkeys/delete', { credentialID: 'cred-1' });
+    const target = new URL(form.redirect!);
+    expect(`${target.origin}${target.pathname}`).toBe(`${AUTH}/signin`);
+    expect(target.searchParams.get('callbackUrl')).toBe(`${AUTH}/account`);
+    expect(target.searchParams.get('error')).toBe('ReauthenticationRequired');
+    expect((await bed.adapter!.getAuthenticator('cred-1'))?.name).toBe('Old');
+  });
+
+  it('changes the email through a single-use link to the new address; the old one is told', async () => {
+    const sent = await client.api('/account/email', { email: ' New@Example.com ' });
+    expect(sent.json).toMatchObject({ ok: true, email: 'new@example.com' });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ identifier: 'new@example.com', purpose: 'email-change' });
+    const link = new URL(mails[0]!.url);
+    expect(link.pathname).toBe('/auth/account/email/confirm');
+    expect((await bed.adapter!.getUser('u1'))?.email).toBe('old@example.com');
+
+    // Opening the link changes nothing (a mail scanner's GET); its button posts the token.
+    const page = await client.send('GET', '/account/email/confirm', { query: Object.fromEntries(link.searchParams) });
+    expect(page.html).toContain(`action="${AUTH}/account/email/confirm"`);
+    expect((await bed.adapter!.getUser('u1'))?.email).toBe('old@example.com');
+
+    const body = Object.fromEntries(link.searchParams);
+    const confirmed = await client.form('/account/email/confirm', body);
+    expect(confirmed.redirect).toBe(`${AUTH}/account?notice=email-changed`);
+    expect(await bed.adapter!.getUser('u1')).toMatchObject({
+      email: 'new@example.com',
+      emailVerified: expect.any(Date),
+    });
+    expect(mails[1]).toMatchObject({ identifier: 'old@example.com', purpose: 'email-change-notice' });
+    expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(['email.change-requested', 'email.changed']));
+
+    // Single use.
+    expect((await client.api('/account/email/confirm', body)).json).toMatchObject({ error: 'Verification' });
+  });
+
+  it('refuses an email change to an address another user has by the time the link is followed', async () => {
+    await client.api('/account/email', { email: 'taken@example.com' });
+    await bed.adapter!.createUser({ id: 'u2', email: 'taken@example.com', emailVerified: null });
+    const body = Object.fromEntries(new URL(mails[0]!.url).searchParams);
+    expect((await client.api('/account/email/confirm', body)).json).toMatchObject({ error: 'EmailInUse' });
+    expect((await bed.adapter!.getUser('u1'))?.email).toBe('old@example.com');
+  });
+
+  it('a link only changes the address of the user it was sent for', async () => {
+    await client.api('/account/email', { email: 'new@example.com' });
+    const body = Object.fromEntries(new URL(mails[0]!.url).searchParams);
+    const other = new Client(bed);
+    await bed.adapter!.createUser({ id: 'u1b', email: 'b@example.com', emailVerified: null });
+    // Another signed-in user (a credentials sign-in as u1b) cannot use it.
+    const authorize = bed.config.providerById.get('credentials')!.config as { authorize: unknown } as {
+      authorize: (c: Record<string, unknown>) => unknown;
+    };
+    authorize.authorize = async () => ({ id: 'u1b', name: 'b' });
+    await other.form('/callback/credentials', { username: 'b', password: 'x' });
+    expect((await other.api('/account/email/confirm', body)).json).toMatchObject({ error: 'Verification' });
+    expect((await bed.adapter!.getUser('u1b'))?.email).toBe('b@example.com');
+    // The token is still good for its user.
+    expect((await client.api('/account/email/confirm', body)).json).toMatchObject({ ok: true });
+  });
+
+  it('sets, then changes a password: the current one is required and checked', async () => {
+    expect((await client.api('/account/password', { newPassword: 'short' })).json).toMatchObject({
+      error: 'InvalidRequest',
+    });
+    expect((await client.api('/account/password', { newPassword: 'correct horse' })).json).toEqual({ ok: true });
+    const first = hashes.get('u1');
+    expect(first).toMatch(/^\$scrypt\$/);
+    expect((await client.api('/account/password', { newPassword: 'battery staple' })).json).toMatchObject({
+      error: 'WrongPassword',
+    });
+    expect(
+      (await client.api('/account/password', { newPassword: 'battery staple', currentPassword: 'wrong one' })).json,
+    ).toMatchObject({ error: 'WrongPassword' });
+    expect(hashes.get('u1')).toBe(first);
+    expect(
+      (await client.api('/account/password', { newPassword: 'battery staple', currentPassword: 'correct horse' })).json,
+    ).toEqual({ ok: true });
+    expect(hashes.get('u1')).not.toBe(first);
+    expect(events.filter((e) => e.action === 'password.set')).toHaveLength(2);
+  }, 20_000);
+
+  it('rate-limits state-changing requests per user (429 with Retry-After)', async () => {
+    await addPasskey('cred-1');
+    let last: AuthResponse | undefined;
+    for (let i = 0; i < 31; i++)
+      last = await client.api('/account/passkeys/rename', { credentialID: 'cred-1', name: `n${i}` });
+    expect(last).toMatchObject({ status: 429, json: { error: 'RateLimited' } });
+    expect(Number(last!.headers?.['Retry-After'])).toBeGreaterThan(0);
+    expect((await bed.adapter!.getAuthenticator('cred-1'))?.name).toBe('n29');
+  });
+
+  it('deletes the account with confirmation, and clears the session cookie', async () => {
+    expect((await client.api('/account/delete', {})).json).toMatchObject({ error: 'InvalidRequest' });
+    expect(await bed.adapter!.getUser('u1')).not.toBeNull();
+    const done = await client.form('/account/delete', { confirm: 'yes' });
+    expect(done.redirect).toBe(`${ORIGIN}/`);
+    expect(await bed.adapter!.getUser('u1')).toBeNull();
+    expect(client.jar['authjs.session-token']).toBeUndefined();
+  });
+});
