@@ -47,6 +47,8 @@ interface Case {
   conformance?: boolean;
   /** Session and verification-token dates keep whole seconds only. */
   wholeSeconds?: boolean;
+  /** The tables have the optional session columns of the device list, mapped. */
+  sessionDetails?: boolean;
 }
 
 // pg and better-sqlite3 ship no types here.
@@ -118,6 +120,7 @@ const CASES: Case[] = [
     db,
     authenticators: true,
     unique: true,
+    sessionDetails: true,
   })),
 ];
 
@@ -170,6 +173,7 @@ for (const target of targets) {
             'updateAccountTokens',
             'deleteUserCascade',
             'deleteAuthenticator',
+            ...(c.sessionDetails ? (['listSessionsByUserId'] as const) : []),
           ],
           // What a preset's tables cannot hold (no authenticator table, no unique keys) is not a test
           // here: a strict CI run reports no skipped test.

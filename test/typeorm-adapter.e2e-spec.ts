@@ -149,6 +149,7 @@ for (const target of targets) {
           'deleteUserCascade',
           'updateAuthenticatorName',
           'deleteAuthenticator',
+          'listSessionsByUserId',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),

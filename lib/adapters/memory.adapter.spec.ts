@@ -14,6 +14,7 @@ runAdapterConformanceTests({
     'deleteUserCascade',
     'updateAuthenticatorName',
     'deleteAuthenticator',
+    'listSessionsByUserId',
   ],
 });
 

@@ -157,6 +157,22 @@ describe('@RequireRecentSignIn() in AuthGuard', () => {
     expect(guard.reasons).toEqual(['ReauthenticationRequired']);
   });
 
+  it("database sessions: the row's createdAt decides, looked up once per session", async () => {
+    const adapter = new MemoryAdapter();
+    const { guard } = await moduleFor({ session: { strategy: 'database', cacheTtl: 60 }, adapter } as never);
+    await adapter.createUser({ id: 'u1', email: 'a@b.test', emailVerified: null });
+    const expires = new Date(Date.now() + 3_600_000);
+    await adapter.createSession({ sessionToken: 'new', userId: 'u1', expires, createdAt: new Date() } as never);
+    const old = new Date(Date.now() - 601_000);
+    await adapter.createSession({ sessionToken: 'old', userId: 'u1', expires, createdAt: old } as never);
+    const lists = jest.spyOn(adapter, 'listSessionsByUserId');
+    expect(await refusal(() => guard.canActivate(http(request('new'), 'sensitive')))).toBe('admitted');
+    expect(await refusal(() => guard.canActivate(http(request('new'), 'sensitive')))).toBe('admitted');
+    expect(lists).toHaveBeenCalledTimes(1);
+    expect(await refusal(() => guard.canActivate(http(request('old'), 'sensitive')))).toBe('ReauthenticationRequired');
+    expect(await refusal(() => guard.canActivate(http(request('old'), 'plain')))).toBe('admitted');
+  });
+
   it('database sessions: refused when the adapter cannot tell when the session began', async () => {
     const adapter = new MemoryAdapter();
     // An adapter without listSessionsByUserId (as an Auth.js-only adapter): the time is unknown.
@@ -177,6 +193,9 @@ describe('AuthService.requireRecentSignIn', () => {
     await expect(auth.requireRecentSignIn(await req(700))).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn(await req(null))).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn({ headers: {} })).rejects.toBeInstanceOf(ReauthenticationRequired);
+    // Ending the other sessions asks for it too (account.recentSignInMaxAge).
+    await expect(auth.endOtherSessions(await req(700))).rejects.toBeInstanceOf(ReauthenticationRequired);
+    await expect(auth.endOtherSessions({ headers: {} })).rejects.toBeInstanceOf(ReauthenticationRequired);
     await expect(auth.requireRecentSignIn(await req(30), 10)).rejects.toMatchObject({
       type: 'ReauthenticationRequired',
       maxAge: 10,

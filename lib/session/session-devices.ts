@@ -9,6 +9,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import {
+  AdapterNotFoundError,
   AuthConfigurationError,
   InvalidRequest,
   MissingAdapterMethods,
@@ -116,6 +117,9 @@ export class SessionDevices {
       await this.adapters.require('createSession').createSession({ sessionToken: key, userId, expires, ...details });
       this.touched.set(key, true, Date.now() + this.config.session.updateAge * 1000);
     } catch (error) {
+      // A user the adapter does not store (credentials whose `authorize` returns its own users):
+      // nothing to list them by, which is not a fault.
+      if (error instanceof AdapterNotFoundError) return this.config.logger.debug('jwt_session_index_no_user');
       this.config.logger.error(
         new SessionTokenError('The JWT session index row could not be written; the session is not listed.', {
           cause: error,

@@ -11,6 +11,7 @@ import type {
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
 import { describePasskeyNames } from './passkeys.conformance.js';
+import { describeSessionDevices } from './session-devices.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
 import { describeUsers } from './users.conformance.js';
 import { describeVerificationTokens } from './verification-tokens.conformance.js';
@@ -151,6 +152,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeSessions(ctx);
     describeOptionalMethods(ctx);
     describePasskeyNames(ctx);
+    describeSessionDevices(ctx);
     describeVerificationTokens(ctx);
     describeAuthenticators(ctx);
   });

@@ -26,7 +26,9 @@ export type ConformanceExtension =
   /** `PasskeyNamesAdapter.updateAuthenticatorName`, and `lastUsedAt` written with the counter. */
   | 'updateAuthenticatorName'
   /** `PasskeyNamesAdapter.deleteAuthenticator`. */
-  | 'deleteAuthenticator';
+  | 'deleteAuthenticator'
+  /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
+  | 'listSessionsByUserId';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
