@@ -116,6 +116,7 @@ for (const storage of storages)
       return ((await res.json()) as Json).passkeys;
     }
 
+    // promise: account.api
     it('answers 401 without a session, and refuses a state change without the CSRF token (nothing changes)', async () => {
       const anonymous = new TestClient(origin);
       const res = await anonymous.get('/auth/account', { accept: 'application/json' });
@@ -134,6 +135,8 @@ for (const storage of storages)
       expect((await passkeys(c))[0].name).toBeNull();
     });
 
+    // promise: account.passkey-add
+    // promise: account.passkey-names
     it('adds a passkey to the signed-in user, renames it, records its last use, deletes it, never the last one', async () => {
       const { c, device, userId } = await signUp('keys@example.test');
       const [first] = await passkeys(c);
@@ -197,6 +200,7 @@ for (const storage of storages)
       expect((await passkeys(c))[0].name).toBeNull();
     });
 
+    // promise: account.email-change
     it('changes the email through the real SMTP server: a link to the new address, a notice to the old one', async () => {
       const { c, userId } = await signUp('before@example.test');
       smtp.clear();

@@ -94,6 +94,7 @@ describeBrowser('the account page in Chromium (virtual authenticator)', () => {
 
   const passkeyItems = () => page.locator('li[data-passkey]');
 
+  // promise: account.page
   it('adds a passkey, renames it, removes it (never the last one), with 0 axe violations', async () => {
     // Sign up with a passkey from the built-in sign-in page, coming back to the account page.
     const account = `${origin}/auth/account`;

@@ -265,6 +265,7 @@ describe('the /account routes', () => {
     expect((await client.api('/account/email/confirm', body)).json).toMatchObject({ ok: true });
   });
 
+  // promise: account.password
   it('sets, then changes a password: the current one is required and checked', async () => {
     expect((await client.api('/account/password', { newPassword: 'short' })).json).toMatchObject({
       error: 'InvalidRequest',
