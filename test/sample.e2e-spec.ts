@@ -244,6 +244,13 @@ describeBrowser('the sample app in Chromium', () => {
     await expect(page.locator('pre').innerText()).resolves.toContain('"expires"');
     await inspect(page, 'private');
 
+    // The protected page links to the built-in account page: the linked Demo IdP account is there.
+    await page.getByRole('link', { name: 'Manage your account' }).click();
+    await page.waitForURL(`${app}/auth/account`);
+    await expect(page.locator('section', { hasText: 'Linked accounts' }).innerText()).resolves.toContain('Demo IdP');
+    await inspect(page, 'account');
+    await page.goto(`${app}/private`);
+
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${app}/auth/signout?callbackUrl=%2F`);
     await inspect(page, 'signout');
