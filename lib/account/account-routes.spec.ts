@@ -5,48 +5,11 @@ import { Credentials } from '../providers/credentials.provider.js';
 import { Email } from '../providers/email.provider.js';
 import type { SendVerificationRequestParams } from '../providers/email.types.js';
 import { Passkey } from '../providers/webauthn.provider.js';
-import { AuthRouterService } from '../router/auth-router.service.js';
-import {
-  applyCookies,
-  createAuthTestbed,
-  ORIGIN,
-  type AuthTestbed,
-  type RequestInit,
-} from '../sign-in/fixtures/auth-testbed.fixture.js';
+import { createAuthTestbed, ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
+import { Client, JSON_HEADERS } from '../router/fixtures/account-client.fixture.js';
 import type { AuthResponse } from '../types/http.types.js';
 
 const AUTH = `${ORIGIN}/auth`;
-const JSON_HEADERS = { accept: 'application/json', 'content-type': 'application/json' };
-
-/** One browser in front of the router, holding its cookies. */
-class Client {
-  jar: Record<string, string> = {};
-  constructor(private readonly bed: AuthTestbed) {}
-
-  async send(method: string, path: string, init: RequestInit = {}): Promise<AuthResponse> {
-    const request = this.bed.request(method, path, { ...init, cookies: { ...this.jar, ...init.cookies } });
-    const [first, ...rest] = path.split('?')[0]!.split('/').slice(1);
-    const response = await this.bed.get(AuthRouterService).handle(request, first as never, rest.join('/') || undefined);
-    this.jar = applyCookies(this.jar, response.cookies);
-    return response;
-  }
-
-  async csrf(): Promise<string> {
-    return ((await this.send('GET', '/csrf')).json as { csrfToken: string }).csrfToken;
-  }
-
-  /** A JSON POST with the CSRF token (or without, with `csrf: false`). */
-  async api(path: string, body: Record<string, unknown> = {}, csrf = true): Promise<AuthResponse> {
-    const token = csrf ? { csrfToken: await this.csrf() } : {};
-    return this.send('POST', path, { body: { ...token, ...body }, headers: JSON_HEADERS });
-  }
-
-  /** A form POST with the CSRF token. */
-  async form(path: string, body: Record<string, unknown> = {}): Promise<AuthResponse> {
-    return this.send('POST', path, { body: { csrfToken: await this.csrf(), ...body } });
-  }
-}
-
 describe('the /account routes', () => {
   let bed: AuthTestbed;
   let client: Client;
