@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
+import { AuthService } from '../guard/auth.service.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
 import { Credentials } from '../providers/credentials.provider.js';
 import { Email } from '../providers/email.provider.js';
@@ -267,5 +268,21 @@ describe('the /account routes', () => {
     expect(done.redirect).toBe(`${ORIGIN}/`);
     expect(await bed.adapter!.getUser('u1')).toBeNull();
     expect(client.jar['authjs.session-token']).toBeUndefined();
+  });
+
+  describe('AuthService', () => {
+    it('changeEmail needs the url option or the request for the link; setPassword replaces, or checks a given current one', async () => {
+      const auth = bed.get(AuthService);
+      await expect(auth.changeEmail('u1', 'x@example.com')).rejects.toMatchObject({ type: 'InvalidRequest' });
+      await auth.changeEmail('u1', 'x@example.com', { request: { headers: { host: '127.0.0.1:3000' } } });
+      expect(new URL(mails[0]!.url).origin).toBe(ORIGIN);
+
+      await auth.setPassword('u1', 'first password');
+      await auth.setPassword('u1', 'second password'); // no current password: the app checked the user itself
+      await expect(auth.setPassword('u1', 'third password', 'first password')).rejects.toMatchObject({
+        type: 'WrongPassword',
+      });
+      await auth.setPassword('u1', 'third password', 'second password');
+    }, 20_000);
   });
 });
