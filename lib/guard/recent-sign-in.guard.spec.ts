@@ -130,6 +130,28 @@ describe('@RequireRecentSignIn() in AuthGuard', () => {
     expect(await at(100_000, 'plain')).toBe('admitted');
   });
 
+  it('asks the same in a GraphQL context: refused with the reason, admitted when recent', async () => {
+    const { guard } = await moduleFor();
+    const graphql = (cookie: string) => {
+      const host = new ExecutionContextHost(
+        [undefined, {}, { req: request(cookie) }, {}],
+        Routes,
+        Routes.prototype.sensitive,
+      );
+      host.setType('graphql');
+      return host;
+    };
+    const old = graphql(await signedInAgo(700));
+    const refused = await Promise.resolve()
+      .then(() => guard.canActivate(old))
+      .catch((error: unknown) => error);
+    expect((refused as { extensions?: unknown }).extensions).toEqual({
+      code: 'UNAUTHENTICATED',
+      reason: 'ReauthenticationRequired',
+    });
+    expect(await guard.canActivate(graphql(await signedInAgo(5)))).toBe(true);
+  });
+
   it('still refuses a request without a session as SessionRequired', async () => {
     const { guard } = await moduleFor();
     expect(await refusal(() => guard.canActivate(http(request(), 'sensitive')))).toBe('SessionRequired');

@@ -56,6 +56,12 @@ describe('sessions as devices: what a sign-in records', () => {
     expect((await none.service.listSessions('u1'))[0]!.ip).toBeNull();
   });
 
+  it('refuses a storeIp that is not coarse, full, none or false', async () => {
+    await expect(sessionParts({ session: { storeIp: 'half' as never } })).rejects.toThrow(
+      /session\.storeIp must be 'coarse', 'full', 'none' or false/,
+    );
+  });
+
   it('ids are derived from the token, never the token: not equal, not contained, stable, distinct', async () => {
     const { signIn, service } = await signedIn();
     const a = await signIn(0, CHROME_MAC, '203.0.113.7');

@@ -155,7 +155,12 @@ export class SessionDevices {
     const key = this.indexKeyOf(token);
     if (!key || !this.recording) return;
     this.touched.delete(key);
-    await this.adapters.require('deleteSession').deleteSession(key);
+    try {
+      await this.adapters.require('deleteSession').deleteSession(key);
+    } catch (error) {
+      // The sid is revoked already; a row left behind only lists an ended session until it expires.
+      this.config.logger.error(new SessionTokenError('Deleting the JWT session index row failed.', { cause: error }));
+    }
   }
 
   /**
@@ -184,7 +189,7 @@ export class SessionDevices {
       };
       listed.push({ info, key: row.sessionToken });
     }
-    const seen = (s: SessionInfo) => (s.lastSeenAt ?? s.createdAt)?.getTime() ?? 0;
+    const seen = (s: SessionInfo) => dateMs(s.lastSeenAt ?? s.createdAt) ?? 0;
     return listed.sort((a, b) => Number(b.info.current) - Number(a.info.current) || seen(b.info) - seen(a.info));
   }
 
