@@ -118,10 +118,8 @@ describe.each(targets)('linked accounts and account deletion on $name', (target)
     const meOf = async (client: TestClient) =>
       ((await (await client.get('/me')).json()) as { user: { id: string } }).user.id;
     const request = (client: TestClient) => ({ headers: { cookie: client.cookieHeader() } });
-    // The acting request's sign-in time comes from the sessions table's createdAt (i21-sessions'
-    // listSessionsByUserId, not in the TypeORM adapter yet): until then the successful changes run
-    // as trusted server code, and the refusal of a stale sign-in is checked with maxAge 0.
-    const proof = (_client: TestClient) => ({ recentSignIn: false as const });
+    // The acting request: signed in as that user, recently (its session row's createdAt).
+    const proof = (client: TestClient) => ({ request: request(client) });
 
     // promise: accounts.link
     it('a credentials user links an OIDC account, then signs in with it as the same user', async () => {
@@ -236,6 +234,66 @@ describe.each(targets)('linked accounts and account deletion on $name', (target)
       expect((await alice.get('/me')).status).toBe(401);
       expect(await meOf(bob)).toBe(LOCAL.bob);
       expect(await signInThroughOp(t, new TestClient(t.url), 'idp')).not.toBe(LOCAL.alice);
+    });
+
+    /** Installs (or removes) a trigger that makes deleting a user row fail, on this database. */
+    async function failUserDeletes(on: boolean): Promise<void> {
+      const sql: Record<string, [string, string]> = {
+        sqlite: [
+          `CREATE TRIGGER no_user_delete BEFORE DELETE ON users BEGIN SELECT RAISE(ABORT, 'refused by trigger'); END`,
+          'DROP TRIGGER no_user_delete',
+        ],
+        postgres: [
+          `CREATE FUNCTION no_user_delete() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by trigger'; END $$ LANGUAGE plpgsql;
+           CREATE TRIGGER no_user_delete BEFORE DELETE ON users FOR EACH ROW EXECUTE FUNCTION no_user_delete()`,
+          'DROP TRIGGER no_user_delete ON users; DROP FUNCTION no_user_delete()',
+        ],
+        mariadb: [
+          `CREATE TRIGGER no_user_delete BEFORE DELETE ON users FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'refused by trigger'`,
+          'DROP TRIGGER no_user_delete',
+        ],
+      };
+      await ds.query(sql[target.name]![on ? 0 : 1]);
+    }
+
+    it('deleting is all or nothing: when the last step fails, every row of the user is still there', async () => {
+      const adapter = t.app.get<Adapter>(Adapter);
+      const carol = await adapter.createUser!({
+        id: '33333333-3333-4333-8333-333333333333',
+        email: 'carol@local.example',
+        emailVerified: null,
+      });
+      await adapter.linkAccount!({ provider: 'idp', providerAccountId: 'carol-op', type: 'oidc', userId: carol.id });
+      await adapter.createSession!({
+        sessionToken: `carol-${target.name}`,
+        userId: carol.id,
+        expires: new Date(Date.now() + 60_000),
+      });
+      await adapter.createVerificationToken!({
+        identifier: carol.email,
+        token: 'carol-token',
+        expires: new Date(Date.now() + 60_000),
+      });
+      const before = await rows(carol.id, carol.email);
+      expect(before).toMatchObject({ users: 1, accounts: 1, sessions: 1, verification_tokens: 1 });
+      await failUserDeletes(true);
+      try {
+        await expect(auth.deleteAccount(carol.id, { recentSignIn: false })).rejects.toMatchObject({
+          type: 'AdapterError',
+        });
+      } finally {
+        await failUserDeletes(false);
+      }
+      expect(await rows(carol.id, carol.email)).toEqual(before);
+      expect(events).not.toContain(`delete ${carol.id}`);
+      await auth.deleteAccount(carol.id, { recentSignIn: false });
+      expect(await rows(carol.id, carol.email)).toEqual({
+        users: 0,
+        accounts: 0,
+        sessions: 0,
+        authenticators: 0,
+        verification_tokens: 0,
+      });
     });
   });
 });

@@ -111,14 +111,10 @@ export class MemoryAdapter
     return copy(user);
   }
 
-  /**
-   * Deletes the user with its sessions, accounts, authenticators and its address's verification
-   * tokens, in one synchronous step (beyond SPEC: `UserDeletionAdapter`).
-   */
+  /** `deleteUser` plus the address's verification tokens, in one synchronous step (`UserDeletionAdapter`). */
   async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
     const user = this.users.get(userId);
-    if (!user) return null;
-    if (hasEmail(user)) deleteWhere(this.verificationTokens, (token) => token.identifier === user.email);
+    if (user && hasEmail(user)) deleteWhere(this.verificationTokens, (t) => t.identifier === user.email);
     return this.deleteUser(userId);
   }
 

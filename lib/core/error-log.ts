@@ -1,6 +1,7 @@
 import type { LoggerInstance } from '../config/auth-options.interface.js';
 import {
   AccessDenied,
+  AccountAlreadyLinked,
   AccountNotLinked,
   AuthError,
   CredentialsSignin,
@@ -12,6 +13,7 @@ import {
   OAuthAccountNotLinked,
   OAuthCallbackError,
   RateLimited,
+  SessionRequired,
   UnknownAction,
   Verification,
   WebAuthnVerificationError,
@@ -25,6 +27,7 @@ import {
  */
 const CLIENT_MISTAKES = new Set<string>([
   AccessDenied.type,
+  AccountAlreadyLinked.type,
   AccountNotLinked.type,
   CredentialsSignin.type,
   EmailSignInError.type,
@@ -35,6 +38,7 @@ const CLIENT_MISTAKES = new Set<string>([
   OAuthAccountNotLinked.type,
   OAuthCallbackError.type,
   RateLimited.type,
+  SessionRequired.type,
   UnknownAction.type,
   Verification.type,
   WebAuthnVerificationError.type,

@@ -169,9 +169,9 @@ export class AuthService {
    * Deletes the user and everything that lets them in: sessions, accounts, passkeys and the
    * verification tokens of their address, in one transaction when the adapter has
    * `deleteUserCascade` (TypeOrmAdapter, MemoryAdapter). Forgets their cached sessions and fires
-   * `events.deleteUser`. `proof` as for `unlinkAccount` (a recent sign-in as `userId`). Clear the
-   * caller's session cookie afterwards (e.g. redirect to sign-out); a JWT session cannot be ended
-   * by the server without `session.jwtRevocation`.
+   * `events.deleteUser`. `proof` as for `unlinkAccount` (a recent sign-in as `userId`). With JWT
+   * sessions and `session.jwtRevocation` the user's JWTs are revoked first; without it a JWT stays
+   * valid until it expires. Clear the caller's session cookie afterwards (e.g. redirect to sign-out).
    *
    * @throws ReauthenticationRequired when the request's sign-in is not recent; InvalidRequest when
    *   there is no such user or the request is signed in as someone else

@@ -82,6 +82,13 @@ describe('POST /link/:provider (the action table)', () => {
     expect(errorOf(await client.link(provider, { csrfToken: await client.csrf() }))).toBe('InvalidProvider');
   });
 
+  it('refuses a provider without any check cookie to carry the link (InvalidProvider)', async () => {
+    bed = await createAuthTestbed({ providers: everyProvider([], { checks: ['none'] }) }, AUTH_SERVICES);
+    client = new Client(bed);
+    await client.signIn();
+    expect(errorOf(await client.link('idp', { csrfToken: await client.csrf() }))).toBe('InvalidProvider');
+  });
+
   it('answers GET with UnknownAction', async () => {
     expect((await client.send('GET', '/link/idp', 'link', 'idp')).json).toMatchObject({ error: 'UnknownAction' });
   });

@@ -6,6 +6,7 @@ import { AccountManagementService } from './account-management.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';
 import { signInMethods } from './sign-in-methods.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { SessionService } from '../session/session.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 
 const GITHUB = { provider: 'idp', providerAccountId: 'gh-1', type: 'oauth' as const };
@@ -195,6 +196,29 @@ describe('AccountManagementService', () => {
       expect(typeOf(await rejectionOf(service.deleteAccount('nobody')))).toBe('InvalidRequest');
       expect(typeOf(await rejectionOf(service.deleteAccount('')))).toBe('InvalidRequest');
       expect(events).toEqual([]);
+    });
+  });
+
+  describe('deleteAccount with JWT sessions and jwtRevocation', () => {
+    it("revokes every JWT session of the user (their cookies are refused at once), not other users'", async () => {
+      const bed = await createAuthTestbed(
+        { providers: everyProvider(), session: { strategy: 'jwt', jwtRevocation: true } },
+        AUTH_SERVICES,
+      );
+      const store = bed.adapter!;
+      const sessions = bed.get(SessionService);
+      for (const id of ['ada', 'bob']) await store.createUser({ id, email: `${id}@example.com`, emailVerified: null });
+      const cookieOf = async (id: string) => {
+        const ctx = bed.providerContext(bed.request('POST', '/callback/credentials'), 'credentials');
+        const set = await sessions.create(ctx, { id }, {});
+        return Object.fromEntries(set.filter((c) => c.value).map((c) => [c.name, c.value]));
+      };
+      const state = async (cookies: Record<string, string>) =>
+        (await sessions.read({ cookies, secure: false }, { fresh: true })).status;
+      const [ada1, ada2, bob] = [await cookieOf('ada'), await cookieOf('ada'), await cookieOf('bob')];
+      expect([await state(ada1), await state(ada2), await state(bob)]).toEqual(['active', 'active', 'active']);
+      await bed.get(AccountManagementService).deleteAccount('ada');
+      expect([await state(ada1), await state(ada2), await state(bob)]).toEqual(['invalid', 'invalid', 'active']);
     });
   });
 });

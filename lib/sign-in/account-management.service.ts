@@ -106,6 +106,10 @@ export class AccountManagementService {
       return Promise.reject(new InvalidRequest('deleteAccount takes a user id.'));
     return this.queue.run(userId, async () => {
       const raw = this.adapters.raw as Extras | null;
+      // JWT sessions live in the cookie: with the server-side index (`jwtRevocation`) each is
+      // revoked first, so none outlives the user. Database sessions go with the user's rows.
+      if (this.config.session.strategy === 'jwt' && this.config.session.jwtRevocation)
+        await this.endJwtSessions(userId);
       let user: AdapterUser | null;
       if (typeof raw?.deleteUserCascade === 'function') {
         user = await this.call('deleteUserCascade', () => raw.deleteUserCascade!(userId));
@@ -126,6 +130,15 @@ export class AccountManagementService {
       if (!user) throw new InvalidRequest('There is no such user.');
       this.sessions.emit('deleteUser', { user });
     });
+  }
+
+  private async endJwtSessions(userId: string): Promise<void> {
+    for (const session of await this.sessions.listSessions(userId)) {
+      await this.sessions.endSession(userId, session.id).catch((error: unknown) => {
+        // Ended meanwhile (expired, signed out): nothing left to revoke.
+        if (!(error instanceof InvalidRequest)) throw error;
+      });
+    }
   }
 
   private async accountsOf(userId: string): Promise<AdapterAccount[]> {

@@ -336,6 +336,7 @@ async function chooseRoute(
   const kind = rng.weighted<string>([
     [6, 'signin-page'],
     [12, 'signin'],
+    [3, 'link'],
     [14, 'callback'],
     [5, 'signout'],
     [7, 'session'],
@@ -415,6 +416,12 @@ async function chooseRoute(
       }
       if (rng.chance(0.1)) query.push(['callbackUrl', cb()]);
       return { method: 'POST', path: `/auth/signin/${providerId}`, query, body, flow };
+    }
+    case 'link': {
+      // Linking another account: CSRF-protected, needs a session, OAuth/OIDC providers only.
+      const body: Fields = [['csrfToken', csrf()]];
+      if (rng.chance(0.6)) body.push(['callbackUrl', cb()]);
+      return { method: 'POST', path: `/auth/link/${providerId}`, query: [], body, flow };
     }
     case 'callback':
       return callbackRoute(rng, m, target, fx, state, notes, flow, providerId);

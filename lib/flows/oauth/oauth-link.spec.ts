@@ -34,6 +34,7 @@ describe('the link flow (OAuthService.link, then OAuthCallback)', () => {
   let adapter: MemoryAdapter;
   let linked: string[];
   let signIns: number;
+  let allow = true;
 
   beforeAll(async () => {
     const providers = [];
@@ -61,6 +62,7 @@ describe('the link flow (OAuthService.link, then OAuthCallback)', () => {
           secret: FIXTURE_SECRET,
           providers,
           adapter,
+          callbacks: { signIn: () => allow },
           events: {
             linkAccount: (m) => void linked.push(`${m.user.id}:${m.account.provider}:${m.account.providerAccountId}`),
             signIn: () => void signIns++,
@@ -75,6 +77,7 @@ describe('the link flow (OAuthService.link, then OAuthCallback)', () => {
   beforeEach(() => {
     linked = [];
     signIns = 0;
+    allow = true;
     op.signInAs(OP_USER);
   });
 
@@ -156,6 +159,17 @@ describe('the link flow (OAuthService.link, then OAuthCallback)', () => {
       id: owner.id,
     });
     expect(await adapter.listAccountsByUserId(x.id)).toEqual([]);
+    expect(linked).toEqual([]);
+  });
+
+  it('runs the signIn callback: false refuses the link (AccessDenied), writing nothing', async () => {
+    const x = await signedIn();
+    op.signInAs({ ...OP_USER, sub: 'vetoed-1' });
+    const back = await startLink(x.cookies);
+    allow = false;
+    const ctx = providerContext(config, 'idp', { ...back, cookies: { ...back.cookies, ...x.cookies } });
+    expect(await failure(callback(ctx))).toBe('AccessDenied');
+    expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: 'vetoed-1' })).toBeNull();
     expect(linked).toEqual([]);
   });
 
