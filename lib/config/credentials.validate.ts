@@ -61,7 +61,9 @@ export function validateCredentialsProvider(
       typeof store.getPasswordHash !== 'function' ||
       typeof store.setPasswordHash !== 'function'
     ) {
-      problems.push(`${where}: passwordStore must be an object with getPasswordHash(userId) and setPasswordHash(userId, hash).`);
+      problems.push(
+        `${where}: passwordStore must be an object with getPasswordHash(userId) and setPasswordHash(userId, hash).`,
+      );
     } else if (
       store.minLength !== undefined &&
       (!Number.isInteger(store.minLength) || (store.minLength as number) < 1 || (store.minLength as number) > 1024)
