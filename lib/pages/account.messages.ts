@@ -1,57 +1,80 @@
-// Every sentence of the built-in account page, in one object (a translation replaces it whole or in
-// part: `renderAccountPage({ messages })`).
+// Every sentence of the built-in account page, by key (the flat `area.name` keys of the other
+// pages' `messages`, so a translation can carry them too): `renderAccountPage({ messages })` replaces
+// any subset. `{name}` marks a value the page fills in.
 
-/** The account page's words. Values are plain text (escaped when rendered). */
-export interface AccountMessages {
-  title: string;
-  signedInAs: string;
-  signOut: string;
-  sessionsHeading: string;
-  sessionsIntro: string;
-  thisDevice: string;
-  unknownDevice: string;
-  started: string;
-  lastSeen: string;
-  endSession: string;
-  endOtherSessions: string;
-  accountsHeading: string;
-  noAccounts: string;
-  unlink: string;
-  link: string;
-  passkeysHeading: string;
-  noPasskeys: string;
-  unnamedPasskey: string;
-  syncedPasskey: string;
-  deviceBoundPasskey: string;
-  lastUsed: string;
-  neverUsed: string;
-  passkeyName: string;
-  rename: string;
-  remove: string;
-  addPasskey: string;
-  passkeysNeedScript: string;
-  emailHeading: string;
-  currentEmail: string;
-  noEmail: string;
-  newEmail: string;
-  changeEmail: string;
-  passwordHeading: string;
-  currentPassword: string;
-  newPassword: string;
-  setPassword: string;
-  changePassword: string;
-  deleteHeading: string;
-  deleteWarning: string;
-  deleteConfirm: string;
-  deleteAccount: string;
-  confirmEmailTitle: string;
-  confirmEmailText: string;
-  confirmEmailButton: string;
-  /** Shown after an action (`?notice=`), by notice key. */
-  notices: Record<AccountNotice, string>;
-  /** Shown after a refused action (`?error=`), by error type; `default` for any other. */
-  errors: Record<string, string> & { default: string };
-}
+/** The default (English) words of the account page. Values are plain text (escaped when rendered). */
+export const ACCOUNT_MESSAGES = {
+  'account.title': 'Your account',
+  'account.signedInAs': 'Signed in as',
+  'account.signOut': 'Sign out',
+  'account.sessionsHeading': 'Where you are signed in',
+  'account.sessionsIntro': 'End a session you do not recognise.',
+  'account.thisDevice': 'This device',
+  'account.unknownDevice': 'Unknown device',
+  'account.started': 'Signed in',
+  'account.lastSeen': 'last active',
+  'account.endSession': 'End this session',
+  'account.endOtherSessions': 'Sign out everywhere else',
+  'account.accountsHeading': 'Linked accounts',
+  'account.noAccounts': 'No other account is linked.',
+  'account.unlink': 'Unlink',
+  'account.unlinkNamed': 'Unlink {name}',
+  'account.link': 'Link {provider}',
+  'account.passkeysHeading': 'Passkeys',
+  'account.noPasskeys': 'You have no passkeys yet.',
+  'account.unnamedPasskey': 'Passkey',
+  'account.syncedPasskey': 'synced',
+  'account.deviceBoundPasskey': 'on one device',
+  'account.lastUsed': 'Last used',
+  'account.neverUsed': 'Not used yet',
+  'account.passkeyName': 'Name',
+  'account.rename': 'Rename',
+  'account.renameNamed': 'Rename {name}',
+  'account.remove': 'Remove',
+  'account.removeNamed': 'Remove {name}',
+  'account.addPasskey': 'Add a passkey',
+  'account.passkeysNeedScript': 'Adding a passkey needs JavaScript.',
+  'account.emailHeading': 'Email address',
+  'account.currentEmail': 'Your address',
+  'account.noEmail': 'No address yet.',
+  'account.newEmail': 'New address',
+  'account.changeEmail': 'Send a confirmation link',
+  'account.passwordHeading': 'Password',
+  'account.currentPassword': 'Current password',
+  'account.newPassword': 'New password',
+  'account.setPassword': 'Set a password',
+  'account.changePassword': 'Change password',
+  'account.deleteHeading': 'Delete your account',
+  'account.deleteWarning':
+    'This deletes your account, your sessions, linked accounts and passkeys. It cannot be undone.',
+  'account.deleteConfirm': 'I understand, delete my account',
+  'account.deleteAccount': 'Delete account',
+  'account.confirmEmailTitle': 'Confirm your new address',
+  'account.confirmEmailText': 'Use this address for your account from now on:',
+  'account.confirmEmailButton': 'Use this address',
+  'account.notice.passkey-renamed': 'The passkey was renamed.',
+  'account.notice.passkey-removed': 'The passkey was removed.',
+  'account.notice.passkey-added': 'The passkey was added.',
+  'account.notice.email-sent': 'We sent a confirmation link to the new address. Open it to finish the change.',
+  'account.notice.email-changed': 'Your email address was changed.',
+  'account.notice.password-set': 'Your password was saved.',
+  'account.notice.session-ended': 'The session was ended.',
+  'account.notice.sessions-ended': 'You were signed out everywhere else.',
+  'account.notice.account-unlinked': 'The account was unlinked.',
+  'account.error.default': 'That did not work. Try again.',
+  'account.error.MissingCSRF': 'The form expired. Try again.',
+  'account.error.RateLimited': 'Too many attempts. Wait a few minutes, then try again.',
+  'account.error.LastSignInMethod': 'This is your only way to sign in: add another one first.',
+  'account.error.EmailInUse': 'Another account uses this email address.',
+  'account.error.EmailSignin': 'That email address cannot be used. Check it and try again.',
+  'account.error.Verification': 'The confirmation link is invalid, used or expired. Ask for a new one.',
+  'account.error.WrongPassword': 'The current password is wrong.',
+  'account.error.InvalidRequest': 'That was not valid. Check the form and try again.',
+  'account.error.ReauthenticationRequired': 'Sign in again to do this.',
+} as const;
+
+/** The account page's keys and sentences. */
+export type AccountMessages = Record<keyof typeof ACCOUNT_MESSAGES, string>;
 
 /** What the page says after a successful action (`?notice=` of the redirect back). */
 export type AccountNotice =
@@ -65,84 +88,18 @@ export type AccountNotice =
   | 'sessions-ended'
   | 'account-unlinked';
 
-/** The default (English) words of the account page. */
-export const ACCOUNT_MESSAGES: AccountMessages = {
-  title: 'Your account',
-  signedInAs: 'Signed in as',
-  signOut: 'Sign out',
-  sessionsHeading: 'Where you are signed in',
-  sessionsIntro: 'End a session you do not recognise.',
-  thisDevice: 'This device',
-  unknownDevice: 'Unknown device',
-  started: 'Signed in',
-  lastSeen: 'last active',
-  endSession: 'End this session',
-  endOtherSessions: 'Sign out everywhere else',
-  accountsHeading: 'Linked accounts',
-  noAccounts: 'No other account is linked.',
-  unlink: 'Unlink',
-  link: 'Link',
-  passkeysHeading: 'Passkeys',
-  noPasskeys: 'You have no passkeys yet.',
-  unnamedPasskey: 'Passkey',
-  syncedPasskey: 'synced',
-  deviceBoundPasskey: 'on one device',
-  lastUsed: 'Last used',
-  neverUsed: 'Not used yet',
-  passkeyName: 'Name',
-  rename: 'Rename',
-  remove: 'Remove',
-  addPasskey: 'Add a passkey',
-  passkeysNeedScript: 'Adding a passkey needs JavaScript.',
-  emailHeading: 'Email address',
-  currentEmail: 'Your address',
-  noEmail: 'No address yet.',
-  newEmail: 'New address',
-  changeEmail: 'Send a confirmation link',
-  passwordHeading: 'Password',
-  currentPassword: 'Current password',
-  newPassword: 'New password',
-  setPassword: 'Set a password',
-  changePassword: 'Change password',
-  deleteHeading: 'Delete your account',
-  deleteWarning: 'This deletes your account, your sessions, linked accounts and passkeys. It cannot be undone.',
-  deleteConfirm: 'I understand, delete my account',
-  deleteAccount: 'Delete account',
-  confirmEmailTitle: 'Confirm your new address',
-  confirmEmailText: 'Use this address for your account from now on:',
-  confirmEmailButton: 'Use this address',
-  notices: {
-    'passkey-renamed': 'The passkey was renamed.',
-    'passkey-removed': 'The passkey was removed.',
-    'passkey-added': 'The passkey was added.',
-    'email-sent': 'We sent a confirmation link to the new address. Open it to finish the change.',
-    'email-changed': 'Your email address was changed.',
-    'password-set': 'Your password was saved.',
-    'session-ended': 'The session was ended.',
-    'sessions-ended': 'You were signed out everywhere else.',
-    'account-unlinked': 'The account was unlinked.',
-  },
-  errors: {
-    default: 'That did not work. Try again.',
-    MissingCSRF: 'The form expired. Try again.',
-    RateLimited: 'Too many attempts. Wait a few minutes, then try again.',
-    LastSignInMethod: 'This is your only way to sign in: add another one first.',
-    EmailInUse: 'Another account uses this email address.',
-    EmailSignin: 'That email address cannot be used. Check it and try again.',
-    Verification: 'The confirmation link is invalid, used or expired. Ask for a new one.',
-    WrongPassword: 'The current password is wrong.',
-    InvalidRequest: 'That was not valid. Check the form and try again.',
-    ReauthenticationRequired: 'Sign in again to do this.',
-  },
-};
-
-/** The page's words with `overrides` on top (their `notices` and `errors` merged too). */
+/** The page's words with `overrides` on top, key by key. */
 export function accountMessages(overrides?: Partial<AccountMessages>): AccountMessages {
-  if (!overrides) return ACCOUNT_MESSAGES;
-  return {
-    ...ACCOUNT_MESSAGES,
-    ...overrides,
-    notices: { ...ACCOUNT_MESSAGES.notices, ...overrides.notices },
-    errors: { ...ACCOUNT_MESSAGES.errors, ...overrides.errors },
-  };
+  return overrides ? { ...ACCOUNT_MESSAGES, ...overrides } : ACCOUNT_MESSAGES;
+}
+
+/** A sentence, its `{name}` placeholders filled with `values` (plain text: the caller escapes). */
+export function say(m: AccountMessages, key: keyof AccountMessages, values: Record<string, string> = {}): string {
+  return m[key].replace(/\{(\w+)\}/g, (all, name: string) => (Object.hasOwn(values, name) ? values[name]! : all));
+}
+
+/** The sentence for a `?notice=` or `?error=` value, if the page has one. */
+export function sentenceOf(m: AccountMessages, kind: 'notice' | 'error', value: string): string | undefined {
+  const key = `account.${kind}.${value}`;
+  return Object.hasOwn(m, key) ? m[key as keyof AccountMessages] : undefined;
 }

@@ -78,20 +78,30 @@ describe('the account page', () => {
 
   it('says what happened (role=status) or what went wrong (role=alert), from one messages object', () => {
     expect(renderAccountPage({ ...base, notice: 'passkey-renamed' })).toContain(
-      `<div class="notice" role="status"><p>${ACCOUNT_MESSAGES.notices['passkey-renamed']}</p></div>`,
+      `<div class="notice" role="status"><p>${ACCOUNT_MESSAGES['account.notice.passkey-renamed']}</p></div>`,
     );
     expect(renderAccountPage({ ...base, error: 'LastSignInMethod' })).toContain(
-      ACCOUNT_MESSAGES.errors.LastSignInMethod,
+      ACCOUNT_MESSAGES['account.error.LastSignInMethod'],
     );
-    expect(renderAccountPage({ ...base, error: 'Whatever<b>' })).toContain(ACCOUNT_MESSAGES.errors.default);
+    expect(renderAccountPage({ ...base, error: 'Whatever<b>' })).toContain(ACCOUNT_MESSAGES['account.error.default']);
     expect(renderAccountPage({ ...base, notice: 'toString' })).not.toContain('role="status"');
     const translated = renderAccountPage({
       ...base,
-      messages: { title: 'Ihr Konto', notices: { 'email-sent': 'Gesendet' } as never },
+      messages: {
+        'account.title': 'Ihr Konto',
+        'account.notice.email-sent': 'Gesendet',
+        'account.removeNamed': '{name} entfernen',
+      },
+      passkeys: {
+        list: [{ credentialID: 'c', name: 'Laptop', lastUsedAt: null, credentialDeviceType: 'multiDevice' }],
+        provider: 'passkey',
+        scriptUrl: '/auth/webauthn-client.js',
+      },
       notice: 'email-sent',
     });
     expect(translated).toContain('<h1>Ihr Konto</h1>');
     expect(translated).toContain('Gesendet');
+    expect(translated).toContain('aria-label="Laptop entfernen"');
   });
 
   it('the email confirmation page posts the token; the GET itself changes nothing', () => {

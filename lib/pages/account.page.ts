@@ -1,6 +1,6 @@
 import type { Theme } from '../config/auth-options.interface.js';
 import { escapeAttr, escapeHtml } from '../util/html-escape.js';
-import { accountMessages, type AccountMessages, type AccountNotice } from './account.messages.js';
+import { accountMessages, say, sentenceOf, type AccountMessages } from './account.messages.js';
 import { renderPage } from './page-layout.js';
 
 /** A session as the account page lists it. */
@@ -74,8 +74,8 @@ export function renderAccountPage(p: AccountPageParams): string {
     `<form method="post" action="${escapeAttr(`${p.accountUrl}/${path}`)}"${extra}>${csrf}${inner}</form>`;
   const who = p.user.email ?? p.user.name ?? '';
   const body = [
-    `<h1>${escapeHtml(m.title)}</h1>`,
-    who ? `<p>${escapeHtml(m.signedInAs)} <strong>${escapeHtml(who)}</strong></p>` : '',
+    `<h1>${escapeHtml(m['account.title'])}</h1>`,
+    who ? `<p>${escapeHtml(m['account.signedInAs'])} <strong>${escapeHtml(who)}</strong></p>` : '',
     banner(m, p.notice, p.error),
     p.sessions ? sessionsSection(m, p.sessions, post) : '',
     p.accounts ? accountsSection(m, p, csrf, post) : '',
@@ -83,10 +83,10 @@ export function renderAccountPage(p: AccountPageParams): string {
     p.email ? emailSection(m, p.email.current, post) : '',
     p.password ? passwordSection(m, p.password.hasPassword, post) : '',
     p.canDelete ? deleteSection(m, post) : '',
-    `<p class="muted"><a href="${escapeAttr(`${p.authUrl}/signout`)}">${escapeHtml(m.signOut)}</a></p>`,
+    `<p class="muted"><a href="${escapeAttr(`${p.authUrl}/signout`)}">${escapeHtml(m['account.signOut'])}</a></p>`,
   ].join('\n');
   return renderPage({
-    title: m.title,
+    title: m['account.title'],
     theme: p.theme,
     body,
     css: CSS,
@@ -106,36 +106,35 @@ export function renderEmailChangeConfirmPage(p: {
 }): string {
   const m = accountMessages(p.messages);
   const body = [
-    `<h1>${escapeHtml(m.confirmEmailTitle)}</h1>`,
-    `<p>${escapeHtml(m.confirmEmailText)} <strong>${escapeHtml(p.email)}</strong></p>`,
+    `<h1>${escapeHtml(m['account.confirmEmailTitle'])}</h1>`,
+    `<p>${escapeHtml(m['account.confirmEmailText'])} <strong>${escapeHtml(p.email)}</strong></p>`,
     `<form method="post" action="${escapeAttr(p.action)}">`,
     `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`,
     `<input type="hidden" name="token" value="${escapeAttr(p.token)}">`,
     `<input type="hidden" name="email" value="${escapeAttr(p.email)}">`,
-    `<button type="submit" class="button">${escapeHtml(m.confirmEmailButton)}</button>`,
+    `<button type="submit" class="button">${escapeHtml(m['account.confirmEmailButton'])}</button>`,
     '</form>',
   ].join('\n');
-  return renderPage({ title: m.confirmEmailTitle, theme: p.theme, body, busyStates: true });
+  return renderPage({ title: m['account.confirmEmailTitle'], theme: p.theme, body, busyStates: true });
 }
 
 type Post = (path: string, inner: string, extra?: string) => string;
 
 function banner(m: AccountMessages, notice?: string, error?: string): string {
   if (error) {
-    const text = Object.hasOwn(m.errors, error) ? m.errors[error]! : m.errors.default;
+    const text = sentenceOf(m, 'error', error) ?? m['account.error.default'];
     return `<div class="error" role="alert"><p>${escapeHtml(text)}</p></div>`;
   }
-  if (notice && Object.hasOwn(m.notices, notice))
-    return `<div class="notice" role="status"><p>${escapeHtml(m.notices[notice as AccountNotice])}</p></div>`;
-  return '';
+  const text = notice ? sentenceOf(m, 'notice', notice) : undefined;
+  return text ? `<div class="notice" role="status"><p>${escapeHtml(text)}</p></div>` : '';
 }
 
 function sessionsSection(m: AccountMessages, sessions: AccountPageSession[], post: Post): string {
   const items = sessions.map((s) => {
-    const title = `${escapeHtml(s.userAgent ?? m.unknownDevice)}${s.current ? `<span class="tag">${escapeHtml(m.thisDevice)}</span>` : ''}`;
+    const title = `${escapeHtml(s.userAgent ?? m['account.unknownDevice'])}${s.current ? `<span class="tag">${escapeHtml(m['account.thisDevice'])}</span>` : ''}`;
     const when = [
-      s.createdAt ? `${escapeHtml(m.started)} ${time(s.createdAt)}` : '',
-      s.lastSeenAt ? `${escapeHtml(m.lastSeen)} ${time(s.lastSeenAt)}` : '',
+      s.createdAt ? `${escapeHtml(m['account.started'])} ${time(s.createdAt)}` : '',
+      s.lastSeenAt ? `${escapeHtml(m['account.lastSeen'])} ${time(s.lastSeenAt)}` : '',
     ]
       .filter(Boolean)
       .join(', ');
@@ -143,20 +142,20 @@ function sessionsSection(m: AccountMessages, sessions: AccountPageSession[], pos
       ? ''
       : post(
           'sessions/end',
-          `<input type="hidden" name="id" value="${escapeAttr(s.id)}"><button type="submit" class="button button-secondary">${escapeHtml(m.endSession)}</button>`,
+          `<input type="hidden" name="id" value="${escapeAttr(s.id)}"><button type="submit" class="button button-secondary">${escapeHtml(m['account.endSession'])}</button>`,
         );
     return `<li${s.current ? ' aria-current="true"' : ''}><p class="item-title">${title}</p>${when ? `<p class="muted">${when}</p>` : ''}${end}</li>`;
   });
   const others = sessions.some((s) => !s.current)
     ? post(
         'sessions/end-others',
-        `<button type="submit" class="button button-secondary">${escapeHtml(m.endOtherSessions)}</button>`,
+        `<button type="submit" class="button button-secondary">${escapeHtml(m['account.endOtherSessions'])}</button>`,
       )
     : '';
   return section(
     'sessions',
-    m.sessionsHeading,
-    `<p class="muted">${escapeHtml(m.sessionsIntro)}</p><ul class="items">${items.join('')}</ul>${others}`,
+    m['account.sessionsHeading'],
+    `<p class="muted">${escapeHtml(m['account.sessionsIntro'])}</p><ul class="items">${items.join('')}</ul>${others}`,
   );
 }
 
@@ -166,35 +165,40 @@ function accountsSection(m: AccountMessages, p: AccountPageParams, csrf: string,
     const form = post(
       'accounts/unlink',
       `<input type="hidden" name="provider" value="${escapeAttr(a.provider)}"><input type="hidden" name="providerAccountId" value="${escapeAttr(a.providerAccountId)}">` +
-        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(`${m.unlink} ${a.name}`)}">${escapeHtml(m.unlink)}</button>`,
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.unlinkNamed', { name: a.name }))}">${escapeHtml(m['account.unlink'])}</button>`,
     );
     return `<li><p class="item-title">${escapeHtml(a.name)}</p>${form}</li>`;
   });
   const links = linkable.map(
     (l) =>
       `<form method="post" action="${escapeAttr(`${p.authUrl}/link/${encodeURIComponent(l.id)}`)}">${csrf}<input type="hidden" name="callbackUrl" value="${escapeAttr(p.accountUrl)}">` +
-      `<button type="submit" class="button button-secondary">${escapeHtml(`${m.link} ${l.name}`)}</button></form>`,
+      `<button type="submit" class="button button-secondary">${escapeHtml(say(m, 'account.link', { provider: l.name }))}</button></form>`,
   );
-  const list = linked.length ? `<ul class="items">${items.join('')}</ul>` : `<p>${escapeHtml(m.noAccounts)}</p>`;
-  return section('accounts', m.accountsHeading, `${list}<div class="actions">${links.join('')}</div>`);
+  const list = linked.length
+    ? `<ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['account.noAccounts'])}</p>`;
+  return section('accounts', m['account.accountsHeading'], `${list}<div class="actions">${links.join('')}</div>`);
 }
 
 function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string, post: Post): string {
   const { list, provider } = p.passkeys!;
   const items = list.map((k, i) => {
-    const label = k.name ?? m.unnamedPasskey;
-    const kind = k.credentialDeviceType === 'multiDevice' ? m.syncedPasskey : m.deviceBoundPasskey;
-    const used = k.lastUsedAt ? `${escapeHtml(m.lastUsed)} ${time(k.lastUsedAt)}` : escapeHtml(m.neverUsed);
+    const label = k.name ?? m['account.unnamedPasskey'];
+    const kind =
+      k.credentialDeviceType === 'multiDevice' ? m['account.syncedPasskey'] : m['account.deviceBoundPasskey'];
+    const used = k.lastUsedAt
+      ? `${escapeHtml(m['account.lastUsed'])} ${time(k.lastUsedAt)}`
+      : escapeHtml(m['account.neverUsed']);
     const id = `passkey-name-${i}`;
     const hidden = `<input type="hidden" name="credentialID" value="${escapeAttr(k.credentialID)}">`;
     const rename = post(
       'passkeys/rename',
-      `${hidden}<label for="${id}">${escapeHtml(m.passkeyName)}</label><div class="row"><input id="${id}" name="name" maxlength="64" autocomplete="off" value="${escapeAttr(k.name ?? '')}">` +
-        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(`${m.rename} ${label}`)}">${escapeHtml(m.rename)}</button></div>`,
+      `${hidden}<label for="${id}">${escapeHtml(m['account.passkeyName'])}</label><div class="row"><input id="${id}" name="name" maxlength="64" autocomplete="off" value="${escapeAttr(k.name ?? '')}">` +
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.renameNamed', { name: label }))}">${escapeHtml(m['account.rename'])}</button></div>`,
     );
     const remove = post(
       'passkeys/delete',
-      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(`${m.remove} ${label}`)}">${escapeHtml(m.remove)}</button>`,
+      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.removeNamed', { name: label }))}">${escapeHtml(m['account.remove'])}</button>`,
     );
     return `<li data-passkey><p class="item-title">${escapeHtml(label)}<span class="tag">${escapeHtml(kind)}</span></p><p class="muted">${used}</p>${rename}<div class="actions">${remove}</div></li>`;
   });
@@ -202,42 +206,44 @@ function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string,
     `<form data-webauthn-provider="${escapeAttr(provider)}" data-webauthn-action="register" data-webauthn-base-url="${escapeAttr(p.authUrl)}">${csrf}` +
     `<input type="hidden" name="callbackUrl" value="${escapeAttr(`${p.accountUrl}?notice=passkey-added`)}">` +
     `<p class="error" data-webauthn-error id="passkey-error" role="alert" hidden></p>` +
-    `<button type="submit" class="button">${escapeHtml(m.addPasskey)}</button><noscript><p class="muted">${escapeHtml(m.passkeysNeedScript)}</p></noscript></form>`;
-  const listed = list.length ? `<ul class="items">${items.join('')}</ul>` : `<p>${escapeHtml(m.noPasskeys)}</p>`;
-  return section('passkeys', m.passkeysHeading, `${listed}${add}`);
+    `<button type="submit" class="button">${escapeHtml(m['account.addPasskey'])}</button><noscript><p class="muted">${escapeHtml(m['account.passkeysNeedScript'])}</p></noscript></form>`;
+  const listed = list.length
+    ? `<ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['account.noPasskeys'])}</p>`;
+  return section('passkeys', m['account.passkeysHeading'], `${listed}${add}`);
 }
 
 function emailSection(m: AccountMessages, current: string | null, post: Post): string {
   const now = current
-    ? `<p>${escapeHtml(m.currentEmail)}: <strong>${escapeHtml(current)}</strong></p>`
-    : `<p>${escapeHtml(m.noEmail)}</p>`;
+    ? `<p>${escapeHtml(m['account.currentEmail'])}: <strong>${escapeHtml(current)}</strong></p>`
+    : `<p>${escapeHtml(m['account.noEmail'])}</p>`;
   const form = post(
     'email',
-    `<label for="new-email">${escapeHtml(m.newEmail)}</label><input id="new-email" name="email" type="email" autocomplete="email" required>` +
-      `<button type="submit" class="button button-secondary">${escapeHtml(m.changeEmail)}</button>`,
+    `<label for="new-email">${escapeHtml(m['account.newEmail'])}</label><input id="new-email" name="email" type="email" autocomplete="email" required>` +
+      `<button type="submit" class="button button-secondary">${escapeHtml(m['account.changeEmail'])}</button>`,
   );
-  return section('email', m.emailHeading, `${now}${form}`);
+  return section('email', m['account.emailHeading'], `${now}${form}`);
 }
 
 function passwordSection(m: AccountMessages, hasPassword: boolean, post: Post): string {
   const current = hasPassword
-    ? `<label for="current-password">${escapeHtml(m.currentPassword)}</label><input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required>`
+    ? `<label for="current-password">${escapeHtml(m['account.currentPassword'])}</label><input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required>`
     : '';
   const form = post(
     'password',
-    `${current}<label for="new-password">${escapeHtml(m.newPassword)}</label><input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="8" required>` +
-      `<button type="submit" class="button button-secondary">${escapeHtml(hasPassword ? m.changePassword : m.setPassword)}</button>`,
+    `${current}<label for="new-password">${escapeHtml(m['account.newPassword'])}</label><input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="8" required>` +
+      `<button type="submit" class="button button-secondary">${escapeHtml(hasPassword ? m['account.changePassword'] : m['account.setPassword'])}</button>`,
   );
-  return section('password', m.passwordHeading, form);
+  return section('password', m['account.passwordHeading'], form);
 }
 
 function deleteSection(m: AccountMessages, post: Post): string {
   const form = post(
     'delete',
-    `<p>${escapeHtml(m.deleteWarning)}</p><label class="check"><input type="checkbox" name="confirm" value="yes" required> ${escapeHtml(m.deleteConfirm)}</label>` +
-      `<div class="actions"><button type="submit" class="button danger">${escapeHtml(m.deleteAccount)}</button></div>`,
+    `<p>${escapeHtml(m['account.deleteWarning'])}</p><label class="check"><input type="checkbox" name="confirm" value="yes" required> ${escapeHtml(m['account.deleteConfirm'])}</label>` +
+      `<div class="actions"><button type="submit" class="button danger">${escapeHtml(m['account.deleteAccount'])}</button></div>`,
   );
-  return section('delete', m.deleteHeading, form);
+  return section('delete', m['account.deleteHeading'], form);
 }
 
 function section(id: string, heading: string, inner: string): string {
