@@ -270,6 +270,45 @@ describe('the /account routes', () => {
     expect(client.jar['authjs.session-token']).toBeUndefined();
   });
 
+  it('answers hostile input with a typed 4xx, never a server error, and changes nothing', async () => {
+    await addPasskey('cred-1', 'Kept');
+    const hostile: unknown[] = [{}, [], 42, null, 'x'.repeat(5000), '\u0000', { toString: 'x' }, true];
+    const paths = [
+      'passkeys/rename',
+      'passkeys/delete',
+      'email',
+      'email/confirm',
+      'password',
+      'sessions/end',
+      'accounts/unlink',
+      'delete',
+      'nope',
+      'passkeys/x',
+    ];
+    const failures: string[] = [];
+    for (const path of paths)
+      for (const value of hostile) {
+        const body = {
+          credentialID: value,
+          name: value,
+          email: value,
+          token: value,
+          newPassword: value,
+          currentPassword: value,
+          id: value,
+          provider: value,
+          providerAccountId: value,
+          confirm: value,
+        };
+        const res = await client.api(`/account/${path}`, body);
+        if (![400, 404, 429].includes(res.status!) || (res.json as { error: string }).error === 'Configuration')
+          failures.push(`${path} ${JSON.stringify(value)?.slice(0, 20)}: ${res.status} ${JSON.stringify(res.json)}`);
+      }
+    expect(failures).toEqual([]);
+    expect((await bed.adapter!.getAuthenticator('cred-1'))?.name).toBe('Kept');
+    expect(await bed.adapter!.getUser('u1')).toMatchObject({ email: 'old@example.com' });
+  }, 30_000);
+
   describe('AuthService', () => {
     it('changeEmail needs the url option or the request for the link; setPassword replaces, or checks a given current one', async () => {
       const auth = bed.get(AuthService);

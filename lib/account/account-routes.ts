@@ -63,11 +63,11 @@ export class AccountRoutes {
     private readonly accounts: AccountManagementService,
   ) {
     this.register('passkeys/rename', true, async ({ user }, b) => ({
-      json: { passkey: await this.account.renamePasskey(user.id, String(b.credentialID ?? ''), nullable(b.name)) },
+      json: { passkey: await this.account.renamePasskey(user.id, textOf(b.credentialID), nullable(b.name)) },
       notice: 'passkey-renamed',
     }));
     this.register('passkeys/delete', true, async ({ user }, b) => {
-      await this.account.deletePasskey(user.id, String(b.credentialID ?? ''));
+      await this.account.deletePasskey(user.id, textOf(b.credentialID));
       return { json: { ok: true }, notice: 'passkey-removed' };
     });
     this.register('email', true, async ({ ctx, user }, b) => {
@@ -81,7 +81,7 @@ export class AccountRoutes {
     });
     this.register('sessions/end', true, async ({ user }, b) => {
       await this.sessions.endSession(user.id, b.id);
-      this.sessions.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: String(b.id) } });
+      this.sessions.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
       return { json: { ok: true }, notice: 'session-ended' };
     });
     this.register('sessions/end-others', true, async ({ user, state }) => {
@@ -236,6 +236,11 @@ export class AccountRoutes {
 
 /** No signed-in session: 401 for JSON, the sign-in page for a browser. */
 class SessionRequiredError extends Error {}
+
+/** A text field of the body, or '' for anything else (an object, an array, a number). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
 
 /** A form's optional text field: `null` when absent. */
 function nullable(value: unknown): string | null {
