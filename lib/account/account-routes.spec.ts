@@ -309,6 +309,37 @@ describe('the /account routes', () => {
     expect(await bed.adapter!.getUser('u1')).toMatchObject({ email: 'old@example.com' });
   }, 30_000);
 
+  it('a part the app does not configure is an unknown route (404), not a server fault', async () => {
+    const bare = await createAuthTestbed(
+      {
+        providers: [
+          Credentials({
+            credentials: { username: {}, password: {} },
+            authorize: async () => ({ id: 'u9', name: 'n' }),
+          }),
+        ],
+        session: { strategy: 'jwt' },
+      },
+      AUTH_SERVICES,
+    );
+    const c = new Client(bare);
+    await c.form('/callback/credentials', { username: 'n', password: 'p' });
+    for (const path of [
+      '/account/password',
+      '/account/email',
+      '/account/sessions/end-others',
+      '/account/passkeys/rename',
+    ])
+      expect(await c.api(path, { newPassword: 'long enough pw' })).toMatchObject({
+        status: 404,
+        json: { error: 'UnknownAction' },
+      });
+    const page = await c.send('GET', '/account');
+    expect(page.html).toContain('<h1>Your account</h1>');
+    expect(page.html).not.toContain('id="password-heading"');
+    expect(page.html).not.toContain('id="sessions-heading"');
+  });
+
   describe('AuthService', () => {
     it('changeEmail needs the url option or the request for the link; setPassword replaces, or checks a given current one', async () => {
       const auth = bed.get(AuthService);

@@ -125,6 +125,7 @@ export class AccountRoutes {
     try {
       const req = await this.signedIn(ctx);
       const method = ctx.request.method;
+      this.assertOffered(path);
       if (method === 'GET' || method === 'HEAD') {
         if (path === '') return await accountPage(this.config, this.account, req, json, (r) => this.sections(r));
         if (path === 'passkeys') return { json: { passkeys: await this.account.listPasskeys(req.user.id) } };
@@ -151,6 +152,28 @@ export class AccountRoutes {
     } catch (error) {
       return this.failure(ctx, error, json);
     }
+  }
+
+  /**
+   * A part the app does not configure answers like an unknown route (a client error, logged as a
+   * warning), not as a configuration fault on every request: email change without an email
+   * provider, passwords without `passwordStore`, sessions with JWTs and no `jwtRevocation`.
+   */
+  private assertOffered(path: string): void {
+    const section = path.split('/')[0];
+    const { session } = this.config;
+    const offered =
+      section === 'email'
+        ? this.account.emailChange.available
+        : section === 'password'
+          ? Boolean(this.account.passwords.store)
+          : section === 'sessions'
+            ? session.strategy === 'database' || session.jwtRevocation
+            : section === 'passkeys'
+              ? this.account.passkeysEnabled
+              : true;
+    if (!offered)
+      throw new UnknownAction(`${this.config.basePath}/account/${section} is not offered by this app's configuration.`);
   }
 
   /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
