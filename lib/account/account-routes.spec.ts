@@ -25,6 +25,16 @@ describe('the /account routes', () => {
     bed = await createAuthTestbed(
       {
         providers: [
+          {
+            id: 'idp',
+            name: 'IdP',
+            type: 'oauth',
+            clientId: 'c',
+            clientSecret: 's',
+            authorization: 'https://idp.example/authorize',
+            token: 'https://idp.example/token',
+            userinfo: 'https://idp.example/userinfo',
+          } as never,
           Email({ sendVerificationRequest: async (params) => void mails.push(params) }),
           Credentials({
             credentials: { username: {}, password: {} },
@@ -338,6 +348,59 @@ describe('the /account routes', () => {
     expect(page.html).toContain('<h1>Your account</h1>');
     expect(page.html).not.toContain('id="password-heading"');
     expect(page.html).not.toContain('id="sessions-heading"');
+  });
+
+  it('lists the sessions (the current one marked), ends another one, then every other one', async () => {
+    const laptop = new Client(bed);
+    await laptop.form('/callback/credentials', { username: 'ada', password: 'right' });
+    const phone = new Client(bed);
+    await phone.form('/callback/credentials', { username: 'ada', password: 'right' });
+    const listed = (await client.send('GET', '/account/sessions')).json as {
+      sessions: Array<{ id: string; current: boolean }>;
+    };
+    expect(listed.sessions).toHaveLength(3);
+    expect(listed.sessions.filter((x) => x.current)).toHaveLength(1);
+    const mine = ((await laptop.send('GET', '/account/sessions')).json as typeof listed).sessions.find(
+      (x) => x.current,
+    )!;
+    expect(await client.form('/account/sessions/end', { id: mine.id })).toMatchObject({
+      redirect: `${AUTH}/account?notice=session-ended`,
+    });
+    expect(await laptop.send('GET', '/account', { headers: { accept: 'application/json' } })).toMatchObject({
+      status: 401,
+    });
+    expect((await client.api('/account/sessions/end-others')).json).toEqual({ ok: true, ended: 1 });
+    expect(await phone.send('GET', '/account', { headers: { accept: 'application/json' } })).toMatchObject({
+      status: 401,
+    });
+    expect(((await client.send('GET', '/account/sessions')).json as typeof listed).sessions).toHaveLength(1);
+    expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(['session.end', 'sessions.end-others']));
+  });
+
+  it('lists linked accounts with the providers left to link, and unlinks one (never the last way in)', async () => {
+    await bed.adapter!.linkAccount({ userId: 'u1', provider: 'idp', providerAccountId: 'idp-1', type: 'oauth' });
+    const json = (await client.send('GET', '/account', { headers: { accept: 'application/json' } })).json as {
+      accounts: Array<{ provider: string }>;
+      linkable: unknown[];
+    };
+    expect(json.accounts.map((a) => a.provider)).toEqual(['idp']);
+    expect(json.linkable).toEqual([]);
+    expect(
+      (await client.api('/account/accounts/unlink', { provider: 'idp', providerAccountId: 'idp-1' })).json,
+    ).toEqual({ ok: true });
+    expect(await bed.adapter!.getAccount('idp-1', 'idp')).toBeNull();
+    const page = await client.send('GET', '/account');
+    expect(page.html).toContain(`action="${AUTH}/link/idp"`);
+    // Only the password account is left... and the verified address: take both away but the account.
+    await bed.adapter!.linkAccount({ userId: 'u1', provider: 'idp', providerAccountId: 'idp-2', type: 'oauth' });
+    await bed.adapter!.unlinkAccount({ provider: 'credentials', providerAccountId: 'u1' });
+    await bed.adapter!.updateUser({ id: 'u1', emailVerified: null });
+    expect(
+      (await client.api('/account/accounts/unlink', { provider: 'idp', providerAccountId: 'idp-2' })).json,
+    ).toMatchObject({
+      error: 'LastSignInMethod',
+    });
+    expect(await bed.adapter!.getAccount('idp-2', 'idp')).not.toBeNull();
   });
 
   describe('AuthService', () => {
