@@ -41,7 +41,8 @@ export async function accountPage(
     readSections(req),
   ]);
   const email = account.emailChange.available ? { current: user.email ?? null } : undefined;
-  const password = hasPassword === undefined ? undefined : { hasPassword };
+  const minLength = account.passwords.store?.minLength;
+  const password = hasPassword === undefined ? undefined : { hasPassword, ...(minLength ? { minLength } : {}) };
   if (json) {
     return {
       json: {

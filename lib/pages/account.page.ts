@@ -52,7 +52,7 @@ export interface AccountPageParams {
   /** Present when an email provider is configured. */
   email?: { current: string | null };
   /** Present when a credentials provider has a `passwordStore`. */
-  password?: { hasPassword: boolean };
+  password?: { hasPassword: boolean; minLength?: number };
   /** Whether the account can be deleted here. */
   canDelete?: boolean;
   messages?: Partial<AccountMessages>;
@@ -81,7 +81,7 @@ export function renderAccountPage(p: AccountPageParams): string {
     p.accounts ? accountsSection(m, p, csrf, post) : '',
     p.passkeys ? passkeysSection(m, p, csrf, post) : '',
     p.email ? emailSection(m, p.email.current, post) : '',
-    p.password ? passwordSection(m, p.password.hasPassword, post) : '',
+    p.password ? passwordSection(m, p.password.hasPassword, p.password.minLength ?? 8, post) : '',
     p.canDelete ? deleteSection(m, post) : '',
     `<p class="muted"><a href="${escapeAttr(`${p.authUrl}/signout`)}">${escapeHtml(m['account.signOut'])}</a></p>`,
   ].join('\n');
@@ -225,13 +225,13 @@ function emailSection(m: AccountMessages, current: string | null, post: Post): s
   return section('email', m['account.emailHeading'], `${now}${form}`);
 }
 
-function passwordSection(m: AccountMessages, hasPassword: boolean, post: Post): string {
+function passwordSection(m: AccountMessages, hasPassword: boolean, minLength: number, post: Post): string {
   const current = hasPassword
     ? `<label for="current-password">${escapeHtml(m['account.currentPassword'])}</label><input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required>`
     : '';
   const form = post(
     'password',
-    `${current}<label for="new-password">${escapeHtml(m['account.newPassword'])}</label><input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="8" required>` +
+    `${current}<label for="new-password">${escapeHtml(m['account.newPassword'])}</label><input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="${minLength}" required>` +
       `<button type="submit" class="button button-secondary">${escapeHtml(hasPassword ? m['account.changePassword'] : m['account.setPassword'])}</button>`,
   );
   return section('password', m['account.passwordHeading'], form);
