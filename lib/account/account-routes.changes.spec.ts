@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AuthService } from '../guard/auth.service.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
-import { Credentials } from '../providers/credentials.provider.js';
-import { Email } from '../providers/email.provider.js';
 import type { SendVerificationRequestParams } from '../providers/email.types.js';
-import { Passkey } from '../providers/webauthn.provider.js';
-import { createAuthTestbed, ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
-import { Client } from '../router/fixtures/account-client.fixture.js';
+import { ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
+import { createAccountBed, Client } from '../router/fixtures/account-client.fixture.js';
 
 const AUTH = `${ORIGIN}/auth`;
 describe('the /account routes: email, password, sessions, linked accounts', () => {
@@ -18,41 +15,7 @@ describe('the /account routes: email, password, sessions, linked accounts', () =
   let hashes: Map<string, string>;
 
   beforeEach(async () => {
-    mails = [];
-    events = [];
-    hashes = new Map();
-    bed = await createAuthTestbed(
-      {
-        providers: [
-          {
-            id: 'idp',
-            name: 'IdP',
-            type: 'oauth',
-            clientId: 'c',
-            clientSecret: 's',
-            authorization: 'https://idp.example/authorize',
-            token: 'https://idp.example/token',
-            userinfo: 'https://idp.example/userinfo',
-          } as never,
-          Email({ sendVerificationRequest: async (params) => void mails.push(params) }),
-          Credentials({
-            credentials: { username: {}, password: {} },
-            authorize: async (c) => (c.password === 'right' ? { id: 'u1', name: String(c.username) } : null),
-            passwordStore: {
-              getPasswordHash: (id) => hashes.get(id) ?? null,
-              setPasswordHash: (id, hash) => void hashes.set(id, hash),
-              minLength: 8,
-            },
-          }),
-          Passkey(),
-        ],
-        events: { accountChange: (e) => void events.push(e) },
-      },
-      AUTH_SERVICES,
-    );
-    client = new Client(bed);
-    await client.form('/callback/credentials', { username: 'ada', password: 'right' });
-    await bed.adapter!.updateUser({ id: 'u1', email: 'old@example.com', emailVerified: new Date() });
+    ({ bed, client, mails, events, hashes } = await createAccountBed(AUTH_SERVICES));
   });
   afterEach(() => {
     jest.useRealTimers();

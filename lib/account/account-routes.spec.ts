@@ -2,57 +2,18 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
 import { Credentials } from '../providers/credentials.provider.js';
-import { Email } from '../providers/email.provider.js';
-import type { SendVerificationRequestParams } from '../providers/email.types.js';
-import { Passkey } from '../providers/webauthn.provider.js';
 import { createAuthTestbed, ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
-import { Client, JSON_HEADERS } from '../router/fixtures/account-client.fixture.js';
+import { createAccountBed, Client, JSON_HEADERS } from '../router/fixtures/account-client.fixture.js';
 import type { AuthResponse } from '../types/http.types.js';
 
 const AUTH = `${ORIGIN}/auth`;
 describe('the /account routes: page, CSRF, passkeys, step-up, limits', () => {
   let bed: AuthTestbed;
   let client: Client;
-  let mails: SendVerificationRequestParams[];
   let events: AccountChangeEvent[];
-  let hashes: Map<string, string>;
 
   beforeEach(async () => {
-    mails = [];
-    events = [];
-    hashes = new Map();
-    bed = await createAuthTestbed(
-      {
-        providers: [
-          {
-            id: 'idp',
-            name: 'IdP',
-            type: 'oauth',
-            clientId: 'c',
-            clientSecret: 's',
-            authorization: 'https://idp.example/authorize',
-            token: 'https://idp.example/token',
-            userinfo: 'https://idp.example/userinfo',
-          } as never,
-          Email({ sendVerificationRequest: async (params) => void mails.push(params) }),
-          Credentials({
-            credentials: { username: {}, password: {} },
-            authorize: async (c) => (c.password === 'right' ? { id: 'u1', name: String(c.username) } : null),
-            passwordStore: {
-              getPasswordHash: (id) => hashes.get(id) ?? null,
-              setPasswordHash: (id, hash) => void hashes.set(id, hash),
-              minLength: 8,
-            },
-          }),
-          Passkey(),
-        ],
-        events: { accountChange: (e) => void events.push(e) },
-      },
-      AUTH_SERVICES,
-    );
-    client = new Client(bed);
-    await client.form('/callback/credentials', { username: 'ada', password: 'right' });
-    await bed.adapter!.updateUser({ id: 'u1', email: 'old@example.com', emailVerified: new Date() });
+    ({ bed, client, events } = await createAccountBed(AUTH_SERVICES));
   });
   afterEach(() => {
     jest.useRealTimers();
