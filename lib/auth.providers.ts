@@ -39,6 +39,10 @@ import { WebAuthnChallengeService } from './flows/webauthn/webauthn-challenge.se
 import { WebAuthnRegistrationService } from './flows/webauthn/webauthn-registration.service.js';
 import { WebAuthnAuthenticationService } from './flows/webauthn/webauthn-authentication.service.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
+import { AccountService } from './account/account.service.js';
+import { AccountRoutes } from './account/account-routes.js';
+import { EmailChangeService } from './account/email-change.service.js';
+import { PasswordChangeService } from './account/password-change.service.js';
 
 /**
  * The injectables AuthModule registers (besides config, adapter, rate-limit store and controller
@@ -87,4 +91,8 @@ export const AUTH_SERVICES: Provider[] = [
   WebAuthnChallengeService,
   WebAuthnRegistrationService,
   WebAuthnAuthenticationService,
+  AccountService,
+  AccountRoutes,
+  EmailChangeService,
+  PasswordChangeService,
 ];

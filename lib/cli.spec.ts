@@ -48,6 +48,9 @@ describe('the nestjs-auth command', () => {
         'users',
         'verification_tokens',
       ]);
+      // The later migrations are in the output too: the passkey names (issue 21).
+      const columns = db.prepare("select name from pragma_table_info('authenticators')").all();
+      expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(['name', 'lastUsedAt']));
     } finally {
       db.close();
     }

@@ -24,6 +24,7 @@ export type {
   AdapterSessionDetails,
   AdapterSessionInfo,
   SessionListingAdapter,
+  PasskeyNamesAdapter,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 export type { SynchronousSessionLookupAdapter } from './adapters/sync-session-lookup.js';
@@ -190,6 +191,9 @@ export { renderVerificationEmail, type VerificationEmail } from './providers/ema
 export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
 export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provider.js';
 export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
+export type { AccountChangeEvent } from './config/callbacks.types.js';
+export type { EmailPurpose } from './providers/email.message.js';
+export type { AccountMessages, AccountNotice } from './pages/account.messages.js';
 export type { LinkedAccountInfo } from './sign-in/account-management.service.js';
 export type { SensitiveActionProof } from './guard/sensitive-action.js';
 

@@ -117,6 +117,7 @@ ${
 <h2>Session</h2>
 <p class="muted">Strategy: ${escape(this.config.sessionStrategy)}. What <code>GET /auth/session</code> returns:</p>
 <pre>${escape(JSON.stringify(session, null, 2))}</pre>
+<p><a class="button" href="/auth/account">Manage your account</a></p>
 <p><a class="button" href="/auth/signout?callbackUrl=%2F">Sign out</a></p>
 </section>
 <script src="/auth/webauthn-client.js" defer></script>`,

@@ -31,10 +31,11 @@ export const LAYERS: Record<string, number> = {
   'flows/email': 10,
   'flows/credentials': 10,
   'flows/webauthn': 10,
-  router: 11,
-  http: 12,
-  guard: 13,
-  '.': 14,
+  account: 11,
+  router: 12,
+  http: 13,
+  guard: 14,
+  '.': 15,
 };
 /** Layers that import nothing from lib/. */
 const LEAVES = new Set(['types', 'errors']);
@@ -225,7 +226,7 @@ describe('the checker', () => {
       'an upward import',
       'session/session.service.ts',
       "import { c } from '../http/auth.controller.js';",
-      /session\/session\.service\.ts:1: import '\.\.\/http\/auth\.controller\.js': session\/ \(layer 7\) may not import http\/ \(layer 12\)/,
+      /session\/session\.service\.ts:1: import '\.\.\/http\/auth\.controller\.js': session\/ \(layer 7\) may not import http\/ \(layer 13\)/,
     ],
     [
       'a type-only upward import',

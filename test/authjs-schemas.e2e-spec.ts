@@ -173,7 +173,7 @@ for (const target of targets) {
             'updateAccountTokens',
             'deleteUserCascade',
             'deleteAuthenticator',
-            ...(c.sessionDetails ? (['listSessionsByUserId'] as const) : []),
+            ...(c.sessionDetails ? (['listSessionsByUserId', 'updateAuthenticatorName'] as const) : []),
           ],
           // What a preset's tables cannot hold (no authenticator table, no unique keys) is not a test
           // here: a strict CI run reports no skipped test.

@@ -30,7 +30,7 @@ const CHROMIUM_ARGS = [
 const SHOTS = join(process.cwd(), 'test-output', `sample-${process.env.AUTH_TEST_PLATFORM ?? 'express'}`);
 const DESKTOP = { width: 1280, height: 800 };
 /** The pages photographed that have inputs (and so a label check that means something). */
-const PAGES_WITH_INPUTS = new Set(['signin', 'signin-methods', 'signin-error']);
+const PAGES_WITH_INPUTS = new Set(['signin', 'signin-methods', 'signin-error', 'account']);
 const PHONE = { width: 390, height: 844 };
 
 const hasChromium = chromiumAvailable('the sample app in Chromium');
@@ -280,6 +280,13 @@ describeBrowser('the sample app in Chromium', () => {
     await expect(page.locator('section', { hasText: 'Linked accounts' }).innerText()).resolves.toContain('demo-idp');
     await expect(page.locator('pre').innerText()).resolves.toContain('"expires"');
     await inspect(page, 'private');
+
+    // The protected page links to the built-in account page: the linked Demo IdP account is there.
+    await page.getByRole('link', { name: 'Manage your account' }).click();
+    await page.waitForURL(`${app}/auth/account`);
+    await expect(page.getByRole('region', { name: 'Linked accounts' }).innerText()).resolves.toContain('Demo IdP');
+    await inspect(page, 'account');
+    await page.goto(`${app}/private`);
 
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.waitForURL(`${app}/auth/signout?callbackUrl=%2F`);

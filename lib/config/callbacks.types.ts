@@ -64,6 +64,11 @@ export interface EventCallbacks {
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>;
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
   /**
+   * Beyond Auth.js: a user changed their account (the account page, the `/account/*` API, or the
+   * `AuthService` method named in `action`), for an audit log. `detail` carries ids, never secrets.
+   */
+  accountChange: (message: AccountChangeEvent) => Awaitable<void>;
+  /**
    * The provider refused a stored refresh token (`invalid_grant`) during `AuthService.getAccessToken`:
    * the account's tokens were cleared, and the user must sign in with the provider again.
    */
@@ -73,4 +78,21 @@ export interface EventCallbacks {
     providerAccountId: string;
     error: string;
   }) => Awaitable<void>;
+}
+
+/** What `events.accountChange` receives. */
+export interface AccountChangeEvent {
+  action:
+    | 'passkey.rename'
+    | 'passkey.delete'
+    | 'email.change-requested'
+    | 'email.changed'
+    | 'password.set'
+    | 'session.end'
+    | 'sessions.end-others'
+    | 'account.unlink'
+    | 'user.delete';
+  userId: string;
+  /** Ids the action was about (a credential id, a provider, a session id), never a secret. */
+  detail?: Record<string, string>;
 }

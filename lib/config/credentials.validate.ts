@@ -53,6 +53,25 @@ export function validateCredentialsProvider(
     }
   }
 
+  const store = c.passwordStore as Partial<Record<string, unknown>> | undefined;
+  if (store !== undefined) {
+    if (
+      store === null ||
+      typeof store !== 'object' ||
+      typeof store.getPasswordHash !== 'function' ||
+      typeof store.setPasswordHash !== 'function'
+    ) {
+      problems.push(
+        `${where}: passwordStore must be an object with getPasswordHash(userId) and setPasswordHash(userId, hash).`,
+      );
+    } else if (
+      store.minLength !== undefined &&
+      (!Number.isInteger(store.minLength) || (store.minLength as number) < 1 || (store.minLength as number) > 1024)
+    ) {
+      problems.push(`${where}: passwordStore.minLength must be an integer from 1 to 1024.`);
+    }
+  }
+
   const max = c.maxInputLength;
   if (max !== undefined && (!Number.isInteger(max) || (max as number) < 1 || (max as number) > 65_536)) {
     problems.push(`${where}: maxInputLength must be an integer from 1 to 65536, not ${JSON.stringify(max)}.`);

@@ -202,6 +202,14 @@ export class WebAuthnVerificationError extends AuthError {
 export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
 }
+/** The new email address of `AuthService.changeEmail` already belongs to another user. */
+export class EmailInUse extends AuthError {
+  static override readonly type = 'EmailInUse';
+}
+/** `AuthService.setPassword`: the current password was missing or wrong (the user has one). */
+export class WrongPassword extends AuthError {
+  static override readonly type = 'WrongPassword';
+}
 /**
  * The link flow (`POST /link/:provider`) reached a provider account that is already linked to
  * another user: nothing was written, and nobody was signed in.
@@ -261,6 +269,8 @@ const CLIENT_SAFE = new Set<string>([
   OAuthSignInError.type,
   OAuthProfileParseError.type,
   ReauthenticationRequired.type,
+  EmailInUse.type,
+  WrongPassword.type,
 ]);
 
 /** True when the error's `type` may be shown to the client. */

@@ -1,13 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
-import { MissingAdapterMethods, RefreshTokenError, SignOutError } from '../errors/auth.errors.js';
+import { InvalidRequest, MissingAdapterMethods, RefreshTokenError, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
-import { deletePasskey, listPasskeys, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
+import type { PasskeyInfo } from '../flows/webauthn/passkeys.js';
+import { AccountService } from '../account/account.service.js';
+import { publicOrigin } from '../core/public-origin.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
@@ -27,6 +29,7 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly adapters: AdapterService,
     private readonly providerTokens: ProviderTokens,
+    private readonly account: AccountService,
     private readonly accounts: AccountManagementService,
     private readonly sessionTokens: SessionProviderTokens,
   ) {}
@@ -253,7 +256,7 @@ export class AuthService {
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */
   async listPasskeys(userId: string): Promise<PasskeyInfo[]> {
-    return listPasskeys(this.adapters, this.config, userId);
+    return this.account.listPasskeys(userId);
   }
 
   /**
@@ -262,6 +265,49 @@ export class AuthService {
    * has no such passkey. Ask for a recent sign-in before calling it.
    */
   async deletePasskey(userId: string, credentialID: string): Promise<void> {
-    await deletePasskey(this.adapters, this.config, userId, credentialID);
+    await this.account.deletePasskey(userId, credentialID);
+  }
+
+  /**
+   * Names one of the user's passkeys (`null` or blank clears it): trimmed, at most 64 characters, no
+   * control characters (`InvalidRequest` otherwise, and for a passkey of another user). Needs an
+   * adapter with `updateAuthenticatorName` (TypeOrmAdapter, MemoryAdapter). Fires
+   * `events.accountChange`. Ask for a recent sign-in before calling it.
+   */
+  async renamePasskey(userId: string, credentialID: string, name: string | null): Promise<PasskeyInfo> {
+    return this.account.renamePasskey(userId, credentialID, name);
+  }
+
+  /**
+   * Starts changing the user's email address: sends a single-use link to `newEmail` (normalised as
+   * the email sign-in does) through the email provider's sender; following it while signed in as
+   * that user confirms the change (refused with `EmailInUse` if another user has the address by
+   * then), and the old address gets a notice. The link's origin is the `url` option, else the
+   * `request`'s public origin. Ask for a recent sign-in before calling it.
+   */
+  async changeEmail(
+    userId: string,
+    newEmail: string,
+    options: { request?: HttpRequestLike } = {},
+  ): Promise<{ email: string; expires: Date }> {
+    const origin = this.config.url?.origin ?? (options.request ? this.originOf(options.request) : undefined);
+    if (!origin)
+      throw new InvalidRequest('changeEmail needs the `url` option (AUTH_URL) or the request, to build the link.');
+    return this.account.changeEmail(userId, newEmail, { authUrl: `${origin}${this.config.basePath}` });
+  }
+
+  /**
+   * Sets or changes the password of a credentials user through `hashPassword`, stored by the
+   * credentials provider's `passwordStore` (the library keeps no hashes). With `currentPassword`,
+   * it must match the stored hash (`WrongPassword`); without it the password is replaced: the app
+   * has checked the user another way (a magic link: see "Forgot password" in the README).
+   */
+  async setPassword(userId: string, newPassword: string, currentPassword?: string): Promise<void> {
+    await this.account.setPassword(userId, newPassword, currentPassword, { requireCurrent: false });
+  }
+
+  private originOf(request: HttpRequestLike): string {
+    const encrypted = Boolean((request.socket as { encrypted?: boolean } | undefined)?.encrypted);
+    return publicOrigin({ headers: request.headers, encrypted }, this.config);
   }
 }

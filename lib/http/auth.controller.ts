@@ -79,6 +79,33 @@ export class AuthControllerBase {
     return this.run(req, res, 'backchannel-logout', provider);
   }
 
+  /** The account page and its JSON API (`account`, `account/:section`, `account/:section/:action`). */
+  @Get('account') accountPage(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'account', '');
+  }
+  @Get('account/:a') accountGet(@Req() req: Request, @Res() res: Response, @Param('a') a: string) {
+    return this.run(req, res, 'account', a);
+  }
+  @Post('account/:a') accountPost(@Req() req: Request, @Res() res: Response, @Param('a') a: string) {
+    return this.run(req, res, 'account', a);
+  }
+  @Get('account/:a/:b') accountGet2(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('a') a: string,
+    @Param('b') b: string,
+  ) {
+    return this.run(req, res, 'account', `${a}/${b}`);
+  }
+  @Post('account/:a/:b') accountPost2(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('a') a: string,
+    @Param('b') b: string,
+  ) {
+    return this.run(req, res, 'account', `${a}/${b}`);
+  }
+
   /** The browser half of passkeys, served from the installed package (no CDN). */
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'webauthn-client');

@@ -110,6 +110,18 @@ describe('validateCredentialsProvider', () => {
     for (const p of problems) expect(p.startsWith('providers "credentials" (credentials): ')).toBe(true);
   });
 
+  it('checks passwordStore: both functions, and a sensible minLength', () => {
+    const base = { id: 'c', name: 'C', type: 'credentials', authorize, credentials: {} };
+    expect(problemsOf({ ...base, passwordStore: { getPasswordHash: () => null } })).toEqual([
+      expect.stringMatching(/passwordStore must be an object with getPasswordHash\(userId\) and setPasswordHash/),
+    ]);
+    const store = { getPasswordHash: () => null, setPasswordHash: () => undefined };
+    expect(problemsOf({ ...base, passwordStore: { ...store, minLength: 0 } })).toEqual([
+      expect.stringMatching(/passwordStore.minLength must be an integer from 1 to 1024/),
+    ]);
+    expect(problemsOf({ ...base, passwordStore: store })).toEqual([]);
+  });
+
   it('requires credentials to be an object and lockout an object or false', () => {
     expect(problemsOf({ id: 'c', name: 'C', type: 'credentials', authorize, credentials: [] })).toEqual([
       expect.stringMatching(/`credentials` must be an object of form fields/),

@@ -38,6 +38,22 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
    * @default 1024
    */
   maxInputLength?: number;
+  /**
+   * Where the app keeps its users' password hashes (the library stores none): lets
+   * `AuthService.setPassword` and `POST {basePath}/account/password` set or change a password with
+   * `hashPassword`/`verifyPassword`. Without it, changing passwords is not offered.
+   */
+  passwordStore?: PasswordStore;
+}
+
+/** The app's storage of password hashes, for `AuthService.setPassword` (see `CredentialsConfig.passwordStore`). */
+export interface PasswordStore {
+  /** The user's stored hash (`hashPassword`'s PHC string), or `null` when they have no password yet. */
+  getPasswordHash(userId: string): Awaitable<string | null | undefined>;
+  /** Stores the user's new hash (replacing any old one). */
+  setPasswordHash(userId: string, hash: string): Awaitable<void>;
+  /** Shortest accepted new password, in characters (after NFKC normalisation). @default 8 */
+  minLength?: number;
 }
 
 /**

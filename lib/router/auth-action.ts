@@ -12,4 +12,5 @@ export type AuthAction =
   | 'webauthn-options'
   | 'webauthn-client'
   | 'backchannel-logout'
+  | 'account'
   | 'unknown';

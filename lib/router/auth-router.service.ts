@@ -11,6 +11,7 @@ import { OAuthService } from '../flows/oauth/oauth.service.js';
 import { OAuthLogout } from '../flows/oauth/oauth-logout.js';
 import { BackchannelLogout } from '../flows/oauth/backchannel-logout.js';
 import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
+import { AccountRoutes } from '../account/account-routes.js';
 import { SessionService } from '../session/session.service.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
@@ -46,6 +47,7 @@ export class AuthRouterService {
     @Optional() private readonly webauthn?: WebAuthnService,
     @Optional() private readonly oauthLogout?: OAuthLogout,
     @Optional() private readonly backchannel?: BackchannelLogout,
+    @Optional() private readonly account?: AccountRoutes,
   ) {
     this.flows = { oauth, oidc: oauth, email, credentials, webauthn };
   }
@@ -153,6 +155,10 @@ export class AuthRouterService {
       case 'error':
         if (!get) break;
         return errorPage(this.config, ctx);
+      case 'account':
+        // The account page and its API: `providerId` is the path below `/account` ('' for the page).
+        if (this.account) return this.account.handle(ctx, providerId ?? '');
+        break;
       case 'webauthn-options':
         if (get && providerId) {
           const pctx = this.providerContext(ctx, providerId);

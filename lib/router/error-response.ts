@@ -9,7 +9,14 @@ import type { AuthAction } from './auth-action.js';
 /** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
 const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
 /** Actions that answer JSON, errors included. */
-const JSON_ACTIONS = new Set<AuthAction>(['session', 'providers', 'csrf', 'webauthn-options', 'backchannel-logout']);
+const JSON_ACTIONS = new Set<AuthAction>([
+  'session',
+  'providers',
+  'csrf',
+  'webauthn-options',
+  'backchannel-logout',
+  'account',
+]);
 const SERVER_PROBLEM = 'There was a problem with the server configuration. Check the server logs.';
 
 export interface FailedRequest {

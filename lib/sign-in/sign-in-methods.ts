@@ -4,7 +4,8 @@ import type {
   AdapterAuthenticator,
   AdapterUser,
 } from '../adapters/adapter.interface.js';
-import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { PasswordStore } from '../providers/credentials.types.js';
 import type { AdapterService } from '../core/adapter.service.js';
 import { AdapterError, LastSignInMethod } from '../errors/auth.errors.js';
 
@@ -59,7 +60,7 @@ export async function signInMethods(
   const user =
     (email || credentials) && adapters.has('getUser') ? await adapters.require('getUser').getUser(userId) : null;
   if (email && user?.email && user.emailVerified) methods.push({ kind: 'email', provider: email.id });
-  if (credentials && hasPasswordHash(user) && !methods.some((m) => m.kind === 'password'))
+  if (credentials && !methods.some((m) => m.kind === 'password') && (await hasPassword(credentials, user, userId)))
     methods.push({ kind: 'password', provider: credentials.id });
   return methods;
 }
@@ -119,6 +120,15 @@ export async function passkeyProvider(
     if (account && account.userId === a.userId) return p.id;
   }
   return undefined;
+}
+
+/** A password hash on the user, or one the credentials provider's `passwordStore` holds (i21-selfservice). */
+async function hasPassword(credentials: InternalProvider, user: AdapterUser | null, userId: string): Promise<boolean> {
+  if (hasPasswordHash(user)) return true;
+  const store = (credentials.config as { passwordStore?: PasswordStore }).passwordStore;
+  if (!store) return false;
+  const hash = await store.getPasswordHash(userId);
+  return typeof hash === 'string' && hash.length > 0;
 }
 
 /** Whether the stored user carries a password hash (a non-empty `passwordHash` string). */

@@ -337,6 +337,7 @@ async function chooseRoute(
     [6, 'signin-page'],
     [12, 'signin'],
     [3, 'link'],
+    [4, 'account'],
     [14, 'callback'],
     [5, 'signout'],
     [7, 'session'],
@@ -422,6 +423,49 @@ async function chooseRoute(
       const body: Fields = [['csrfToken', csrf()]];
       if (rng.chance(0.6)) body.push(['callbackUrl', cb()]);
       return { method: 'POST', path: `/auth/link/${providerId}`, query: [], body, flow };
+    }
+    case 'account': {
+      // The account page and API: session, CSRF, rate limit, step-up; JSON or forms.
+      const paths = [
+        '',
+        '/passkeys',
+        '/passkeys/rename',
+        '/passkeys/delete',
+        '/email',
+        '/email/confirm',
+        '/password',
+        '/sessions/end',
+        '/sessions/end-others',
+        '/accounts/unlink',
+        '/delete',
+        '/sessions',
+        '/accounts',
+      ];
+      const path = `/auth/account${paths[rng.int(paths.length)]}`;
+      if (rng.chance(0.35))
+        return {
+          method: 'GET',
+          path,
+          query: pickFields(rng, [
+            ['notice', () => junk(rng, m)],
+            ['error', () => junk(rng, m)],
+            ['token', () => junk(rng, m)],
+            ['email', () => junk(rng, m)],
+          ]),
+        };
+      const body: Fields = [
+        ['csrfToken', csrf()],
+        ...pickFields(rng, [
+          ['credentialID', () => junk(rng, m)],
+          ['name', () => junk(rng, m)],
+          ['email', () => junk(rng, m)],
+          ['token', () => junk(rng, m)],
+          ['newPassword', () => junk(rng, m)],
+          ['id', () => junk(rng, m)],
+          ['confirm', () => 'yes'],
+        ]),
+      ];
+      return { method: 'POST', path, query: [], body, preferJson: rng.chance(0.5), flow };
     }
     case 'callback':
       return callbackRoute(rng, m, target, fx, state, notes, flow, providerId);

@@ -113,6 +113,9 @@ export const SNAKE_MAPPING = {
       credentialPublicKey: 'credential_public_key',
       credentialDeviceType: 'credential_device_type',
       credentialBackedUp: 'credential_backed_up',
+      // The passkey's name and last use (beyond SPEC), mapped because these tables have them.
+      name: 'passkey_name',
+      lastUsedAt: 'last_used_at',
     },
   },
   userId: 'uuid',
@@ -127,20 +130,20 @@ export const SNAKE_DDL: Partial<Record<DatabaseName, string[]>> = {
     `CREATE TABLE auth_account (user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, type text NOT NULL, provider text NOT NULL, provider_account_id text NOT NULL, refresh_token text, access_token text, expires_at bigint, token_type text, scope text, id_token text, session_state text, PRIMARY KEY (provider, provider_account_id))`,
     `CREATE TABLE auth_session (session_token text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, expires timestamptz NOT NULL, created_at timestamptz, last_seen_at timestamptz, user_agent text, ip text, provider_sid text)`,
     `CREATE TABLE auth_verification_token (identifier text NOT NULL, token text NOT NULL, expires timestamptz NOT NULL, PRIMARY KEY (identifier, token))`,
-    `CREATE TABLE auth_authenticator (credential_id text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, provider_account_id text NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type text NOT NULL, credential_backed_up boolean NOT NULL, transports text)`,
+    `CREATE TABLE auth_authenticator (credential_id text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, provider_account_id text NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type text NOT NULL, credential_backed_up boolean NOT NULL, transports text, passkey_name text, last_used_at timestamptz)`,
   ],
   mariadb: [
     `CREATE TABLE auth_user (id varchar(64) PRIMARY KEY, name varchar(255), email varchar(255) UNIQUE, email_verified datetime(3), image text) CHARACTER SET utf8mb4`,
     `CREATE TABLE auth_account (user_id varchar(64) NOT NULL, type varchar(32) NOT NULL, provider varchar(191) NOT NULL, provider_account_id varchar(191) NOT NULL, refresh_token text, access_token text, expires_at bigint, token_type varchar(64), scope text, id_token text, session_state text, PRIMARY KEY (provider, provider_account_id), CONSTRAINT auth_account_user FOREIGN KEY (user_id) REFERENCES auth_user(id) ON DELETE CASCADE) CHARACTER SET utf8mb4`,
     `CREATE TABLE auth_session (session_token varchar(255) PRIMARY KEY, user_id varchar(64) NOT NULL, expires datetime(3) NOT NULL, created_at datetime(3), last_seen_at datetime(3), user_agent varchar(255), ip varchar(64), provider_sid varchar(255), CONSTRAINT auth_session_user FOREIGN KEY (user_id) REFERENCES auth_user(id) ON DELETE CASCADE) CHARACTER SET utf8mb4`,
     `CREATE TABLE auth_verification_token (identifier varchar(191) NOT NULL, token varchar(191) NOT NULL, expires datetime(3) NOT NULL, PRIMARY KEY (identifier, token)) CHARACTER SET utf8mb4`,
-    `CREATE TABLE auth_authenticator (credential_id varchar(512) PRIMARY KEY, user_id varchar(64) NOT NULL, provider_account_id varchar(512) NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type varchar(32) NOT NULL, credential_backed_up boolean NOT NULL, transports varchar(255), CONSTRAINT auth_authenticator_user FOREIGN KEY (user_id) REFERENCES auth_user(id) ON DELETE CASCADE) CHARACTER SET utf8mb4`,
+    `CREATE TABLE auth_authenticator (credential_id varchar(512) PRIMARY KEY, user_id varchar(64) NOT NULL, provider_account_id varchar(512) NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type varchar(32) NOT NULL, credential_backed_up boolean NOT NULL, transports varchar(255), passkey_name varchar(255), last_used_at datetime(3), CONSTRAINT auth_authenticator_user FOREIGN KEY (user_id) REFERENCES auth_user(id) ON DELETE CASCADE) CHARACTER SET utf8mb4`,
   ],
   sqlite: [
     `CREATE TABLE auth_user (id text PRIMARY KEY, name text, email text UNIQUE, email_verified datetime, image text)`,
     `CREATE TABLE auth_account (user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, type text NOT NULL, provider text NOT NULL, provider_account_id text NOT NULL, refresh_token text, access_token text, expires_at bigint, token_type text, scope text, id_token text, session_state text, PRIMARY KEY (provider, provider_account_id))`,
     `CREATE TABLE auth_session (session_token text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, expires datetime NOT NULL, created_at datetime, last_seen_at datetime, user_agent text, ip text, provider_sid text)`,
     `CREATE TABLE auth_verification_token (identifier text NOT NULL, token text NOT NULL, expires datetime NOT NULL, PRIMARY KEY (identifier, token))`,
-    `CREATE TABLE auth_authenticator (credential_id text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, provider_account_id text NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type text NOT NULL, credential_backed_up boolean NOT NULL, transports text)`,
+    `CREATE TABLE auth_authenticator (credential_id text PRIMARY KEY, user_id text NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE, provider_account_id text NOT NULL, credential_public_key text NOT NULL, counter bigint NOT NULL, credential_device_type text NOT NULL, credential_backed_up boolean NOT NULL, transports text, passkey_name text, last_used_at datetime)`,
   ],
 };

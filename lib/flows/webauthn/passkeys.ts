@@ -1,6 +1,7 @@
 import type { AdapterAuthenticator } from '../../adapters/adapter.interface.js';
 import type { AdapterService } from '../../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import { dateMs } from '../../util/instant.js';
 import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { assertKeepsSignInMethod, passkeyProvider } from '../../sign-in/sign-in-methods.js';
 
@@ -22,6 +23,12 @@ export interface PasskeyInfo {
   name: string | null;
   /** When it last signed in, or `null` (never, or an adapter without the column). */
   lastUsedAt: Date | null;
+}
+
+/** A stored last-use time as a valid `Date`, else `null` (fails closed on anything else). */
+function lastUsedOf(value: unknown): Date | null {
+  const ms = dateMs(value);
+  return ms === undefined ? null : new Date(ms);
 }
 
 /** The longest passkey name, in characters. */
@@ -55,7 +62,7 @@ export async function listPasskeys(
       credentialBackedUp: a.credentialBackedUp,
       transports: a.transports ? a.transports.split(',').filter(Boolean) : [],
       name: typeof a.name === 'string' ? a.name : null,
-      lastUsedAt: a.lastUsedAt instanceof Date && !Number.isNaN(a.lastUsedAt.getTime()) ? a.lastUsedAt : null,
+      lastUsedAt: lastUsedOf(a.lastUsedAt),
     });
   }
   return out;

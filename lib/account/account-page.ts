@@ -1,0 +1,98 @@
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { RequestContext } from '../core/request-context.js';
+import { Verification } from '../errors/auth.errors.js';
+import { isPlausibleToken } from '../flows/email/email-token.js';
+import { renderAccountPage, renderEmailChangeConfirmPage, type AccountPageParams } from '../pages/account.page.js';
+import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+import type { AccountService } from './account.service.js';
+import type { AccountRequest } from './account-routes.js';
+
+/**
+ * The parts of the account page that other parts of the module fill in (sessions, linked
+ * accounts, deleting the account), each `undefined` when not available.
+ */
+export interface AccountSections {
+  sessions?: AccountPageParams['sessions'];
+  accounts?: AccountPageParams['accounts'];
+  canDelete?: boolean;
+}
+
+/** A request that wants JSON: a JSON body, or `Accept` naming JSON and not HTML. */
+export function isJsonRequest(request: AuthRequest): boolean {
+  const type = request.headers['content-type'] ?? '';
+  if (/^application\/json\b/i.test(type)) return true;
+  const accept = request.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
+}
+
+/** `GET /account`: the page, or (JSON) what it shows, with the CSRF token for the actions. */
+export async function accountPage(
+  config: ResolvedAuthConfig,
+  account: AccountService,
+  req: AccountRequest,
+  json: boolean,
+  readSections: (req: AccountRequest) => Promise<AccountSections>,
+): Promise<AuthResponse> {
+  const { ctx, user } = req;
+  const webauthn = config.providers.find((p) => p.type === 'webauthn');
+  const [passkeys, hasPassword, sections] = await Promise.all([
+    webauthn ? account.listPasskeys(user.id) : undefined,
+    account.passwords.store ? account.passwords.hasPassword(user.id) : undefined,
+    readSections(req),
+  ]);
+  const email = account.emailChange.available ? { current: user.email ?? null } : undefined;
+  const minLength = account.passwords.store?.minLength;
+  const password = hasPassword === undefined ? undefined : { hasPassword, ...(minLength ? { minLength } : {}) };
+  if (json) {
+    return {
+      json: {
+        user: { id: user.id, name: user.name ?? null, email: user.email ?? null },
+        csrfToken: ctx.csrfToken,
+        ...(sections.sessions ? { sessions: sections.sessions } : {}),
+        ...(sections.accounts ? { accounts: sections.accounts.linked, linkable: sections.accounts.linkable } : {}),
+        ...(passkeys ? { passkeys } : {}),
+        ...(email ? { email } : {}),
+        ...(password ? { password } : {}),
+      },
+    };
+  }
+  const query = ctx.request.query;
+  return {
+    headers: { 'X-Frame-Options': 'DENY' },
+    html: renderAccountPage({
+      user,
+      csrfToken: ctx.csrfToken,
+      accountUrl: `${ctx.authUrl}/account`,
+      authUrl: ctx.authUrl,
+      theme: config.theme,
+      notice: query.notice?.slice(0, 64),
+      error: query.error?.slice(0, 64),
+      sessions: sections.sessions,
+      accounts: sections.accounts,
+      passkeys:
+        webauthn && passkeys
+          ? { list: passkeys, provider: webauthn.id, scriptUrl: `${ctx.authUrl}/webauthn-client.js` }
+          : undefined,
+      email,
+      password,
+      canDelete: sections.canDelete,
+    }),
+  };
+}
+
+/** `GET /account/email/confirm?token&email`: a button that confirms (a link scanner's GET changes nothing). */
+export function emailConfirmPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+  const { token, email } = ctx.request.query;
+  if (!isPlausibleToken(token) || typeof email !== 'string' || email.length > 320)
+    throw new Verification('The confirmation link is incomplete; open the link from the email again.');
+  return {
+    headers: { 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' },
+    html: renderEmailChangeConfirmPage({
+      action: `${ctx.authUrl}/account/email/confirm`,
+      csrfToken: ctx.csrfToken,
+      token,
+      email,
+      theme: config.theme,
+    }),
+  };
+}

@@ -1,0 +1,271 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import {
+  InvalidRequest,
+  isClientError,
+  MissingCSRF,
+  RateLimited,
+  ReauthenticationRequired,
+  UnknownAction,
+} from '../errors/auth.errors.js';
+import type { RequestContext } from '../core/request-context.js';
+import { RequestErrorLog } from '../core/error-log.js';
+import { clientIpBucket } from '../rate-limit/client-ip.js';
+import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { SessionService, type AuthUser } from '../session/session.service.js';
+import type { SessionState } from '../session/session.types.js';
+import { toWebRequest } from '../core/web-request.js';
+import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
+import { AccountService } from './account.service.js';
+import { AccountManagementService } from '../sign-in/account-management.service.js';
+import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
+
+/** The signed-in request an account action works with. */
+export interface AccountRequest {
+  ctx: RequestContext;
+  user: AuthUser;
+  state: Extract<SessionState, { status: 'active' }>;
+}
+
+/** One state-changing action: its answer (JSON), the page's notice, and whether it needs a recent sign-in. */
+interface AccountAction {
+  recent: boolean;
+  run(
+    req: AccountRequest,
+    body: Record<string, unknown>,
+  ): Promise<{ json: unknown; notice?: string; redirect?: string; cookies?: ResponseCookie[] }>;
+}
+
+/** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
+const LIMIT = { perUser: 30, perIp: 100, windowSeconds: 600 };
+
+/**
+ * `{basePath}/account` and below: the account page (`GET /account`), its JSON twin for SPAs (the
+ * same URL with `Accept: application/json`) and the actions, all `POST`: forms are redirected back
+ * to the page with `?notice=` or `?error=`, JSON requests get JSON (`{ error, message }` with
+ * 401/403/429/400 on failure). Every action needs the session, the CSRF token (`csrfToken` in the
+ * body or the `X-CSRF-Token` header) and passes the rate limit; sensitive ones a recent sign-in
+ * (`account.recentSignInMaxAge`): refused with `ReauthenticationRequired`, and a form is sent to
+ * sign in again and come back to the page.
+ */
+@Injectable()
+export class AccountRoutes {
+  private readonly actions = new Map<string, AccountAction>();
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly sessions: SessionService,
+    private readonly account: AccountService,
+    private readonly limiter: RateLimiterService,
+    private readonly errorLog: RequestErrorLog,
+    private readonly accounts: AccountManagementService,
+  ) {
+    this.register('passkeys/rename', true, async ({ user }, b) => ({
+      json: { passkey: await this.account.renamePasskey(user.id, textOf(b.credentialID), nullable(b.name)) },
+      notice: 'passkey-renamed',
+    }));
+    this.register('passkeys/delete', true, async ({ user }, b) => {
+      await this.account.deletePasskey(user.id, textOf(b.credentialID));
+      return { json: { ok: true }, notice: 'passkey-removed' };
+    });
+    this.register('email', true, async ({ ctx, user }, b) => {
+      const sent = await this.account.changeEmail(user.id, b.email, this.links(ctx));
+      return { json: { ok: true, email: sent.email, expires: sent.expires }, notice: 'email-sent' };
+    });
+    // Following the link is the proof (of the new address); the session says whose account changes.
+    this.register('email/confirm', false, async ({ ctx, user }, b) => {
+      const done = await this.account.confirmEmailChange(user.id, b.token, b.email, this.links(ctx));
+      return { json: { ok: true, email: done.email }, notice: 'email-changed' };
+    });
+    this.register('sessions/end', true, async ({ user }, b) => {
+      await this.sessions.endSession(user.id, b.id);
+      this.sessions.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
+      return { json: { ok: true }, notice: 'session-ended' };
+    });
+    this.register('sessions/end-others', true, async ({ user, state }) => {
+      const ended = await this.sessions.endOtherSessions(state);
+      this.sessions.emit('accountChange', { action: 'sessions.end-others', userId: user.id });
+      return { json: { ok: true, ended }, notice: 'sessions-ended' };
+    });
+    this.register('accounts/unlink', true, async ({ user }, b) => {
+      const key = { provider: b.provider as string, providerAccountId: b.providerAccountId as string };
+      await this.accounts.unlinkAccount(user.id, key);
+      this.sessions.emit('accountChange', {
+        action: 'account.unlink',
+        userId: user.id,
+        detail: { provider: key.provider },
+      });
+      return { json: { ok: true }, notice: 'account-unlinked' };
+    });
+    this.register('delete', true, async ({ ctx, user }, b) => {
+      if (b.confirm !== 'yes' && b.confirm !== true)
+        throw new InvalidRequest("Deleting the account needs `confirm: true` (the form's checkbox).");
+      await this.accounts.deleteAccount(user.id);
+      this.sessions.emit('accountChange', { action: 'user.delete', userId: user.id });
+      // The session went with the user; clear the cookie (a JWT is revoked when revocation is on).
+      const cookies = await this.sessions.signOut(ctx).catch(() => undefined);
+      return { json: { ok: true }, redirect: ctx.origin, cookies };
+    });
+    this.register('password', true, async ({ user }, b) => {
+      await this.account.setPassword(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
+      return { json: { ok: true }, notice: 'password-set' };
+    });
+  }
+
+  /** Adds (or replaces) an action: how the integrations of other parts plug in. */
+  register(path: string, recent: boolean, run: AccountAction['run']): void {
+    this.actions.set(path, { recent, run });
+  }
+
+  /** Answers `{basePath}/account/{path}` (`path` empty for the page itself). Never throws. */
+  async handle(ctx: RequestContext, path: string): Promise<AuthResponse> {
+    const json = isJsonRequest(ctx.request);
+    try {
+      const req = await this.signedIn(ctx);
+      const method = ctx.request.method;
+      this.assertOffered(path);
+      if (method === 'GET' || method === 'HEAD') {
+        if (path === '') return await accountPage(this.config, this.account, req, json, (r) => this.sections(r));
+        if (path === 'passkeys') return { json: { passkeys: await this.account.listPasskeys(req.user.id) } };
+        if (path === 'sessions')
+          return { json: { sessions: await this.sessions.listSessions(req.user.id, req.state) } };
+        if (path === 'accounts') return { json: { accounts: await this.accounts.listAccounts(req.user.id) } };
+        if (path === 'email/confirm' && !json) return emailConfirmPage(this.config, ctx);
+        throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
+      }
+      const action = method === 'POST' ? this.actions.get(path) : undefined;
+      if (!action)
+        throw new UnknownAction(`${method} ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
+      if (!ctx.csrfVerified)
+        throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
+      await this.count(ctx, req.user.id);
+      if (action.recent)
+        assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);
+      const result = await action.run(req, ctx.request.body);
+      const cookies = result.cookies;
+      if (json) return { json: result.json, cookies };
+      const target = new URL(result.redirect ?? this.pageUrl(ctx));
+      if (result.notice && !result.redirect) target.searchParams.set('notice', result.notice);
+      return { redirect: target.href, cookies };
+    } catch (error) {
+      return this.failure(ctx, error, json);
+    }
+  }
+
+  /**
+   * A part the app does not configure answers like an unknown route (a client error, logged as a
+   * warning), not as a configuration fault on every request: email change without an email
+   * provider, passwords without `passwordStore`, sessions with JWTs and no `jwtRevocation`.
+   */
+  private assertOffered(path: string): void {
+    const section = path.split('/')[0];
+    const { session } = this.config;
+    const offered =
+      section === 'email'
+        ? this.account.emailChange.available
+        : section === 'password'
+          ? Boolean(this.account.passwords.store)
+          : section === 'sessions'
+            ? session.strategy === 'database' || session.jwtRevocation
+            : section === 'passkeys'
+              ? this.account.passkeysEnabled
+              : true;
+    if (!offered)
+      throw new UnknownAction(`${this.config.basePath}/account/${section} is not offered by this app's configuration.`);
+  }
+
+  /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
+  private async sections({ user, state }: AccountRequest): Promise<AccountSections> {
+    // Not available (JWT sessions without revocation, an adapter that cannot list): left out.
+    const sessions = await this.sessions.listSessions(user.id, state).catch(() => undefined);
+    const linked = await this.accounts.listAccounts(user.id).catch(() => undefined);
+    const oauth = this.config.providers.filter((p) => p.type === 'oauth' || p.type === 'oidc');
+    const accounts = linked && {
+      linked: linked.filter((a) => a.type === 'oauth' || a.type === 'oidc'),
+      linkable: oauth.filter((p) => !linked.some((a) => a.provider === p.id)).map((p) => ({ id: p.id, name: p.name })),
+    };
+    return {
+      sessions,
+      accounts: accounts && (accounts.linked.length || accounts.linkable.length) ? accounts : undefined,
+      canDelete: true,
+    };
+  }
+
+  private async signedIn(ctx: RequestContext): Promise<AccountRequest> {
+    const state = await this.sessions.read({
+      cookies: ctx.request.cookies,
+      authorization: ctx.request.headers.authorization,
+      secure: ctx.secure,
+    });
+    if (state.status !== 'active') throw new SessionRequiredError();
+    return { ctx, user: state.user, state };
+  }
+
+  private async count(ctx: RequestContext, userId: string): Promise<void> {
+    const hits = [{ key: `account:user:${userId}`, limit: LIMIT.perUser, windowSeconds: LIMIT.windowSeconds }];
+    const ip = clientIpBucket(ctx.request.ip);
+    if (ip) hits.push({ key: `account:ip:${ip}`, limit: LIMIT.perIp, windowSeconds: LIMIT.windowSeconds });
+    await this.limiter.hitAll(hits);
+  }
+
+  private failure(ctx: RequestContext, error: unknown, json: boolean): AuthResponse {
+    const noSession = error instanceof SessionRequiredError;
+    if (!noSession) this.errorLog.report(error);
+    const type = noSession ? 'SessionRequired' : isClientError(error) ? error.type : 'Configuration';
+    const message = noSession
+      ? 'Sign in first.'
+      : isClientError(error)
+        ? error.message
+        : 'There was a problem with the server configuration. Check the server logs.';
+    if (json) {
+      const status = noSession
+        ? 401
+        : error instanceof ReauthenticationRequired
+          ? 403
+          : error instanceof RateLimited
+            ? 429
+            : error instanceof UnknownAction
+              ? 404
+              : type === 'Configuration'
+                ? 500
+                : 400;
+      const headers: Record<string, string> =
+        error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
+      return { status, headers, json: { error: type, message } };
+    }
+    // A page: sign in (again) and come back here; or back to the page with the error.
+    if (noSession || error instanceof ReauthenticationRequired) {
+      const back = ctx.request.method === 'GET' ? ctx.request.url.href : this.pageUrl(ctx);
+      const signIn = new URL(this.config.pages.signIn ?? `${ctx.authUrl}/signin`, ctx.origin);
+      signIn.searchParams.set('callbackUrl', back);
+      if (!noSession) signIn.searchParams.set('error', type);
+      return { redirect: signIn.href };
+    }
+    const target = new URL(this.pageUrl(ctx));
+    target.searchParams.set('error', type);
+    return { redirect: target.href };
+  }
+
+  private pageUrl(ctx: RequestContext): string {
+    return `${ctx.authUrl}/account`;
+  }
+
+  private links(ctx: RequestContext) {
+    return { authUrl: ctx.authUrl, request: toWebRequest(ctx.request, { cookies: false, omit: ['csrfToken'] }) };
+  }
+}
+
+/** No signed-in session: 401 for JSON, the sign-in page for a browser. */
+class SessionRequiredError extends Error {}
+
+/** A text field of the body, or '' for anything else (an object, an array, a number). */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** A form's optional text field: `null` when absent. */
+function nullable(value: unknown): string | null {
+  return value === undefined || value === null ? null : (value as string);
+}

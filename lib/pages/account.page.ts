@@ -1,0 +1,257 @@
+import type { Theme } from '../config/auth-options.interface.js';
+import { escapeAttr, escapeHtml } from '../util/html-escape.js';
+import { accountMessages, say, sentenceOf, type AccountMessages } from './account.messages.js';
+import { renderPage } from './page-layout.js';
+
+/** A session as the account page lists it. */
+export interface AccountPageSession {
+  id: string;
+  current: boolean;
+  /** A label like "Chrome on macOS", or null. */
+  userAgent: string | null;
+  createdAt: Date | null;
+  lastSeenAt: Date | null;
+}
+
+/** A linked account as the page lists it. */
+export interface AccountPageLinked {
+  provider: string;
+  providerAccountId: string;
+  /** The provider's display name. */
+  name: string;
+}
+
+/** A passkey as the page lists it. */
+export interface AccountPagePasskey {
+  credentialID: string;
+  name: string | null;
+  lastUsedAt: Date | null;
+  credentialDeviceType: string;
+}
+
+/**
+ * What the account page shows. A section whose data is `undefined` is left out (the feature is not
+ * configured, or the adapter cannot do it). Every string is escaped by the renderer.
+ */
+export interface AccountPageParams {
+  user: { name?: string | null; email?: string | null };
+  csrfToken: string;
+  /** `{authUrl}/account`: the page itself; its forms post below it. */
+  accountUrl: string;
+  /** `{authUrl}`: sign-out, link and passkey routes. */
+  authUrl: string;
+  theme: Required<Theme>;
+  /** `?notice=` of the redirect after an action. */
+  notice?: string;
+  /** `?error=` of the redirect after a refused action. */
+  error?: string;
+  sessions?: AccountPageSession[];
+  accounts?: { linked: AccountPageLinked[]; linkable: Array<{ id: string; name: string }> };
+  /** The passkeys, and the WebAuthn provider that adds new ones. */
+  passkeys?: { list: AccountPagePasskey[]; provider: string; scriptUrl: string };
+  /** Present when an email provider is configured. */
+  email?: { current: string | null };
+  /** Present when a credentials provider has a `passwordStore`. */
+  password?: { hasPassword: boolean; minLength?: number };
+  /** Whether the account can be deleted here. */
+  canDelete?: boolean;
+  messages?: Partial<AccountMessages>;
+}
+
+const CSS =
+  'main{max-width:40rem}section{margin-top:1.75rem}h2{font-size:1.125rem;margin:0 0 .75rem}' +
+  'ul.items{list-style:none;padding:0;margin:0 0 1rem}ul.items>li{border:1px solid var(--border);border-radius:.5rem;padding:.75rem;margin:0 0 .75rem}' +
+  '.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.row>input{flex:1 1 10rem;margin:0}.row>.button{width:auto}' +
+  '.tag{display:inline-block;font-size:.75rem;font-weight:600;border:1px solid var(--border);border-radius:1rem;padding:0 .5rem;margin-left:.5rem}' +
+  '.item-title{font-weight:600;margin:0 0 .25rem}.inline{display:inline}.danger{background:var(--error-border);color:#fff}' +
+  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400}.check>input{width:auto;margin:0}';
+
+/** The built-in account page (`GET {basePath}/account`): works without JavaScript but for adding passkeys. */
+export function renderAccountPage(p: AccountPageParams): string {
+  const m = accountMessages(p.messages);
+  const csrf = `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`;
+  const post = (path: string, inner: string, extra = '') =>
+    `<form method="post" action="${escapeAttr(`${p.accountUrl}/${path}`)}"${extra}>${csrf}${inner}</form>`;
+  const who = p.user.email ?? p.user.name ?? '';
+  const body = [
+    `<h1>${escapeHtml(m['account.title'])}</h1>`,
+    who ? `<p>${escapeHtml(m['account.signedInAs'])} <strong>${escapeHtml(who)}</strong></p>` : '',
+    banner(m, p.notice, p.error),
+    p.sessions ? sessionsSection(m, p.sessions, post) : '',
+    p.accounts ? accountsSection(m, p, csrf, post) : '',
+    p.passkeys ? passkeysSection(m, p, csrf, post) : '',
+    p.email ? emailSection(m, p.email.current, post) : '',
+    p.password ? passwordSection(m, p.password.hasPassword, p.password.minLength ?? 8, post) : '',
+    p.canDelete ? deleteSection(m, post) : '',
+    `<p class="muted"><a href="${escapeAttr(`${p.authUrl}/signout`)}">${escapeHtml(m['account.signOut'])}</a></p>`,
+  ].join('\n');
+  return renderPage({
+    title: m['account.title'],
+    theme: p.theme,
+    body,
+    css: CSS,
+    busyStates: true,
+    scriptUrls: p.passkeys ? [p.passkeys.scriptUrl] : undefined,
+  });
+}
+
+/** The confirmation page of an email change link: a button that POSTs the token (a GET changes nothing). */
+export function renderEmailChangeConfirmPage(p: {
+  action: string;
+  csrfToken: string;
+  token: string;
+  email: string;
+  theme: Required<Theme>;
+  messages?: Partial<AccountMessages>;
+}): string {
+  const m = accountMessages(p.messages);
+  const body = [
+    `<h1>${escapeHtml(m['account.confirmEmailTitle'])}</h1>`,
+    `<p>${escapeHtml(m['account.confirmEmailText'])} <strong>${escapeHtml(p.email)}</strong></p>`,
+    `<form method="post" action="${escapeAttr(p.action)}">`,
+    `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`,
+    `<input type="hidden" name="token" value="${escapeAttr(p.token)}">`,
+    `<input type="hidden" name="email" value="${escapeAttr(p.email)}">`,
+    `<button type="submit" class="button">${escapeHtml(m['account.confirmEmailButton'])}</button>`,
+    '</form>',
+  ].join('\n');
+  return renderPage({ title: m['account.confirmEmailTitle'], theme: p.theme, body, busyStates: true });
+}
+
+type Post = (path: string, inner: string, extra?: string) => string;
+
+function banner(m: AccountMessages, notice?: string, error?: string): string {
+  if (error) {
+    const text = sentenceOf(m, 'error', error) ?? m['account.error.default'];
+    return `<div class="error" role="alert"><p>${escapeHtml(text)}</p></div>`;
+  }
+  const text = notice ? sentenceOf(m, 'notice', notice) : undefined;
+  return text ? `<div class="notice" role="status"><p>${escapeHtml(text)}</p></div>` : '';
+}
+
+function sessionsSection(m: AccountMessages, sessions: AccountPageSession[], post: Post): string {
+  const items = sessions.map((s) => {
+    const title = `${escapeHtml(s.userAgent ?? m['account.unknownDevice'])}${s.current ? `<span class="tag">${escapeHtml(m['account.thisDevice'])}</span>` : ''}`;
+    const when = [
+      s.createdAt ? `${escapeHtml(m['account.started'])} ${time(s.createdAt)}` : '',
+      s.lastSeenAt ? `${escapeHtml(m['account.lastSeen'])} ${time(s.lastSeenAt)}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const end = s.current
+      ? ''
+      : post(
+          'sessions/end',
+          `<input type="hidden" name="id" value="${escapeAttr(s.id)}"><button type="submit" class="button button-secondary">${escapeHtml(m['account.endSession'])}</button>`,
+        );
+    return `<li${s.current ? ' aria-current="true"' : ''}><p class="item-title">${title}</p>${when ? `<p class="muted">${when}</p>` : ''}${end}</li>`;
+  });
+  const others = sessions.some((s) => !s.current)
+    ? post(
+        'sessions/end-others',
+        `<button type="submit" class="button button-secondary">${escapeHtml(m['account.endOtherSessions'])}</button>`,
+      )
+    : '';
+  return section(
+    'sessions',
+    m['account.sessionsHeading'],
+    `<p class="muted">${escapeHtml(m['account.sessionsIntro'])}</p><ul class="items">${items.join('')}</ul>${others}`,
+  );
+}
+
+function accountsSection(m: AccountMessages, p: AccountPageParams, csrf: string, post: Post): string {
+  const { linked, linkable } = p.accounts!;
+  const items = linked.map((a) => {
+    const form = post(
+      'accounts/unlink',
+      `<input type="hidden" name="provider" value="${escapeAttr(a.provider)}"><input type="hidden" name="providerAccountId" value="${escapeAttr(a.providerAccountId)}">` +
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.unlinkNamed', { name: a.name }))}">${escapeHtml(m['account.unlink'])}</button>`,
+    );
+    return `<li><p class="item-title">${escapeHtml(a.name)}</p>${form}</li>`;
+  });
+  const links = linkable.map(
+    (l) =>
+      `<form method="post" action="${escapeAttr(`${p.authUrl}/link/${encodeURIComponent(l.id)}`)}">${csrf}<input type="hidden" name="callbackUrl" value="${escapeAttr(p.accountUrl)}">` +
+      `<button type="submit" class="button button-secondary">${escapeHtml(say(m, 'account.link', { provider: l.name }))}</button></form>`,
+  );
+  const list = linked.length
+    ? `<ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['account.noAccounts'])}</p>`;
+  return section('accounts', m['account.accountsHeading'], `${list}<div class="actions">${links.join('')}</div>`);
+}
+
+function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string, post: Post): string {
+  const { list, provider } = p.passkeys!;
+  const items = list.map((k, i) => {
+    const label = k.name ?? m['account.unnamedPasskey'];
+    const kind =
+      k.credentialDeviceType === 'multiDevice' ? m['account.syncedPasskey'] : m['account.deviceBoundPasskey'];
+    const used = k.lastUsedAt
+      ? `${escapeHtml(m['account.lastUsed'])} ${time(k.lastUsedAt)}`
+      : escapeHtml(m['account.neverUsed']);
+    const id = `passkey-name-${i}`;
+    const hidden = `<input type="hidden" name="credentialID" value="${escapeAttr(k.credentialID)}">`;
+    const rename = post(
+      'passkeys/rename',
+      `${hidden}<label for="${id}">${escapeHtml(m['account.passkeyName'])}</label><div class="row"><input id="${id}" name="name" maxlength="64" autocomplete="off" value="${escapeAttr(k.name ?? '')}">` +
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.renameNamed', { name: label }))}">${escapeHtml(m['account.rename'])}</button></div>`,
+    );
+    const remove = post(
+      'passkeys/delete',
+      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.removeNamed', { name: label }))}">${escapeHtml(m['account.remove'])}</button>`,
+    );
+    return `<li data-passkey><p class="item-title">${escapeHtml(label)}<span class="tag">${escapeHtml(kind)}</span></p><p class="muted">${used}</p>${rename}<div class="actions">${remove}</div></li>`;
+  });
+  const add =
+    `<form data-webauthn-provider="${escapeAttr(provider)}" data-webauthn-action="register" data-webauthn-base-url="${escapeAttr(p.authUrl)}">${csrf}` +
+    `<input type="hidden" name="callbackUrl" value="${escapeAttr(`${p.accountUrl}?notice=passkey-added`)}">` +
+    `<p class="error" data-webauthn-error id="passkey-error" role="alert" hidden></p>` +
+    `<button type="submit" class="button">${escapeHtml(m['account.addPasskey'])}</button><noscript><p class="muted">${escapeHtml(m['account.passkeysNeedScript'])}</p></noscript></form>`;
+  const listed = list.length
+    ? `<ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['account.noPasskeys'])}</p>`;
+  return section('passkeys', m['account.passkeysHeading'], `${listed}${add}`);
+}
+
+function emailSection(m: AccountMessages, current: string | null, post: Post): string {
+  const now = current
+    ? `<p>${escapeHtml(m['account.currentEmail'])}: <strong>${escapeHtml(current)}</strong></p>`
+    : `<p>${escapeHtml(m['account.noEmail'])}</p>`;
+  const form = post(
+    'email',
+    `<label for="new-email">${escapeHtml(m['account.newEmail'])}</label><input id="new-email" name="email" type="email" autocomplete="email" required>` +
+      `<button type="submit" class="button button-secondary">${escapeHtml(m['account.changeEmail'])}</button>`,
+  );
+  return section('email', m['account.emailHeading'], `${now}${form}`);
+}
+
+function passwordSection(m: AccountMessages, hasPassword: boolean, minLength: number, post: Post): string {
+  const current = hasPassword
+    ? `<label for="current-password">${escapeHtml(m['account.currentPassword'])}</label><input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required>`
+    : '';
+  const form = post(
+    'password',
+    `${current}<label for="new-password">${escapeHtml(m['account.newPassword'])}</label><input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="${minLength}" required>` +
+      `<button type="submit" class="button button-secondary">${escapeHtml(hasPassword ? m['account.changePassword'] : m['account.setPassword'])}</button>`,
+  );
+  return section('password', m['account.passwordHeading'], form);
+}
+
+function deleteSection(m: AccountMessages, post: Post): string {
+  const form = post(
+    'delete',
+    `<p>${escapeHtml(m['account.deleteWarning'])}</p><label class="check"><input type="checkbox" name="confirm" value="yes" required> ${escapeHtml(m['account.deleteConfirm'])}</label>` +
+      `<div class="actions"><button type="submit" class="button danger">${escapeHtml(m['account.deleteAccount'])}</button></div>`,
+  );
+  return section('delete', m['account.deleteHeading'], form);
+}
+
+function section(id: string, heading: string, inner: string): string {
+  return `<section aria-labelledby="${id}-heading"><h2 id="${id}-heading">${escapeHtml(heading)}</h2>${inner}</section>`;
+}
+
+/** A date in UTC, to the minute, in a `<time>` element. */
+function time(date: Date): string {
+  const iso = date.toISOString();
+  return `<time datetime="${escapeAttr(iso)}">${escapeHtml(`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`)}</time>`;
+}
