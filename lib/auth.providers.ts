@@ -9,6 +9,7 @@ import { TrustProxyCheck } from './http/trust-proxy.check.js';
 import { AuthRouterService } from './router/auth-router.service.js';
 import { RequestContextFactory } from './router/request-context.factory.js';
 import { AuthService } from './guard/auth.service.js';
+import { AccessTokenService } from './guard/access-token.service.js';
 import { ChecksService } from './sign-in/checks.service.js';
 import { OAuthService } from './flows/oauth/oauth.service.js';
 import { OAuthAuthorization } from './flows/oauth/oauth-authorization.js';
@@ -68,6 +69,7 @@ export const AUTH_SERVICES: Provider[] = [
   RequestContextFactory,
   AuthRouterService,
   AuthService,
+  AccessTokenService,
   RateLimiterService,
   CredentialsService,
   EmailService,

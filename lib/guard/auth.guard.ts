@@ -1,11 +1,4 @@
-import {
-  type CanActivate,
-  type ExecutionContext,
-  Inject,
-  Injectable,
-  Optional,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
@@ -15,9 +8,17 @@ import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
-import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
 import { isRecentSignIn } from '../session/recent-sign-in.js';
-import { contextRefusal, contextSource, loadContextException, setContextUser } from './guard-context.js';
+import { contextSource, loadContextException, setContextUser } from './guard-context.js';
+import {
+  FRESH,
+  contextLookup,
+  guardRefusal,
+  readRoutePolicy,
+  rejectionOf,
+  type ActiveState,
+  type RoutePolicy,
+} from './guard-policy.js';
 
 /** Where the guard leaves the user: `req.user`, as Passport does. */
 export interface AuthenticatedRequest extends Request {
@@ -46,33 +47,6 @@ const responsesByRequest = new WeakMap<object, object>();
 export function requestResponse(req: object): object | undefined {
   return responsesByRequest.get(req);
 }
-
-/** What a route's decorators ask of the guard, read once per route. */
-interface RoutePolicy {
-  /** `@Public()` */
-  public: boolean;
-  /** `@SkipSessionCache()` */
-  uncached: boolean;
-  /** `@RequireRecentSignIn()`: the window in seconds, or undefined. */
-  recentSignIn: number | undefined;
-}
-
-const FRESH = Object.freeze({ fresh: true });
-
-type ActiveState = Extract<SessionState, { status: 'active' }>;
-
-/** The window of `@RequireRecentSignIn(seconds?)` metadata: its seconds, the default for `true`, else none. */
-function recentWindow(value: number | boolean | undefined, fallback: number): number | undefined {
-  if (typeof value === 'number') return value;
-  return value === true ? fallback : undefined;
-}
-
-const MESSAGES: Record<GuardRejection, string> = {
-  SessionRequired: 'Sign in to access this resource.',
-  SessionExpired: 'Your session has expired. Sign in again.',
-  InvalidSession: 'The session is invalid or was revoked. Sign in again.',
-  ReauthenticationRequired: 'This action needs a recent sign-in. Sign in again, then retry.',
-};
 
 /**
  * Protects routes: reads the session from the session cookie or `Authorization: Bearer <token>`,
@@ -142,8 +116,7 @@ export class AuthGuard implements CanActivate {
     const { request, holder, authorization } = contextSource(context);
     // A socket keeps its user between messages: forget it until this message is let in.
     setContextUser(context, holder, undefined);
-    const http = sessionLookupOf(request as Request, this.config);
-    const lookup: SessionLookup = { ...http, authorization: authorization ?? http.authorization };
+    const lookup = contextLookup(request, authorization, this.config);
     const policy = this.policy(context);
     const known = policy.uncached ? undefined : this.sessions.readCached(lookup);
     if (known) return this.admitContext(context, request as AuthenticatedRequest, holder, known, policy);
@@ -220,10 +193,7 @@ export class AuthGuard implements CanActivate {
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
-    return this.handleUnauthenticated(
-      context,
-      state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession',
-    );
+    return this.handleUnauthenticated(context, rejectionOf(state));
   }
 
   /**
@@ -270,15 +240,7 @@ export class AuthGuard implements CanActivate {
     const byController = typeof handler === 'function' ? this.routes.get(handler) : undefined;
     const known = byController?.get(controller);
     if (known) return known;
-    const targets = [handler, controller];
-    const policy: RoutePolicy = {
-      public: this.reflector.getAllAndOverride<boolean>(IS_PUBLIC_KEY, targets) === true,
-      uncached: this.reflector.getAllAndOverride<boolean>(SKIP_SESSION_CACHE_KEY, targets) === true,
-      recentSignIn: recentWindow(
-        this.reflector.getAllAndOverride<number | boolean | undefined>(REQUIRE_RECENT_SIGN_IN_KEY, targets),
-        this.config.account.recentSignInMaxAge,
-      ),
-    };
+    const policy = readRoutePolicy(this.reflector, handler, controller, this.config.account.recentSignInMaxAge);
     if (typeof handler === 'function') {
       if (byController) byController.set(controller, policy);
       else this.routes.set(handler, new Map([[controller, policy]]));
@@ -306,9 +268,7 @@ export class AuthGuard implements CanActivate {
    * `RpcException`, each carrying `{ error: reason, message }`.
    */
   protected handleUnauthenticated(context: ExecutionContext, reason: GuardRejection): boolean {
-    const type = context.getType<string>();
-    if (type !== 'http') throw contextRefusal(type, reason, MESSAGES[reason]);
-    throw new UnauthorizedException({ statusCode: 401, error: reason, message: MESSAGES[reason] });
+    throw guardRefusal(context.getType<string>(), reason);
   }
 
   private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {

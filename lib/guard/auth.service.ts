@@ -1,23 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
-import { InvalidRequest, MissingAdapterMethods, RefreshTokenError, SignOutError } from '../errors/auth.errors.js';
+import { InvalidRequest, MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
+import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
 import type { PasskeyInfo } from '../flows/webauthn/passkeys.js';
 import { AccountService } from '../account/account.service.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
-import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
 import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
-import { SessionProviderTokens } from '../flows/oauth/session-provider-tokens.js';
-import { providerTokensOf } from '../session/session-tokens.js';
-import { requestResponse } from './auth.guard.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { AccessTokenService } from './access-token.service.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -28,10 +25,9 @@ export class AuthService {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly sessions: SessionService,
     private readonly adapters: AdapterService,
-    private readonly providerTokens: ProviderTokens,
+    private readonly accessTokens: AccessTokenService,
     private readonly account: AccountService,
     private readonly accounts: AccountManagementService,
-    private readonly sessionTokens: SessionProviderTokens,
   ) {}
 
   /**
@@ -56,33 +52,8 @@ export class AuthService {
    * @throws RefreshTokenError as above, and `NoSession` when the request has no valid session
    */
   getAccessToken(request: HttpRequestLike, provider: string, response?: object): Promise<string>;
-  async getAccessToken(user: string | HttpRequestLike, provider: string, response?: object): Promise<string> {
-    const inSession = this.config.session.strategy === 'jwt' && this.config.session.tokens;
-    if (typeof user === 'string') {
-      if (inSession && !this.config.hasAdapter) {
-        throw new RefreshTokenError(
-          'NoAccount',
-          'With session.tokens and no adapter the provider tokens are in the session: call getAccessToken(request, provider).',
-        );
-      }
-      return this.providerTokens.getAccessToken(user, provider);
-    }
-    const lookup = sessionLookupOf(user, this.config);
-    const state = await this.sessions.read(lookup);
-    if (state.status !== 'active') throw new RefreshTokenError('NoSession', 'The request has no valid session.');
-    // Tokens the session holds come first; without them, the accounts (when there is an adapter).
-    if (
-      inSession &&
-      state.strategy === 'jwt' &&
-      (!this.config.hasAdapter || providerTokensOf(state.token ?? {}, provider))
-    ) {
-      const result = await this.sessionTokens.access(state, lookup, provider);
-      const res = response ?? requestResponse(user) ?? (user as { res?: object }).res;
-      if (res) for (const cookie of result.cookies) appendSetCookie(res, cookie);
-      if (result.error) throw result.error;
-      return result.accessToken;
-    }
-    return this.providerTokens.getAccessToken(state.user.id, provider);
+  getAccessToken(user: string | HttpRequestLike, provider: string, response?: object): Promise<string> {
+    return this.accessTokens.getAccessToken(user, provider, response);
   }
 
   /**
