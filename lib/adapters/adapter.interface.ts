@@ -2,6 +2,21 @@ import { Inject } from '@nestjs/common';
 import type { Account, Awaitable, User } from '../types/common.types.js';
 import type { AdapterAccountType } from '../providers/provider.types.js';
 
+export { SESSION_DETAIL_FIELDS } from './adapter-extensions.js';
+export type {
+  AccountTokens,
+  AccountTokensAdapter,
+  AdapterSessionDetails,
+  AdapterSessionInfo,
+  PasskeyNamesAdapter,
+  PrivateAccountTokensAdapter,
+  SessionListingAdapter,
+  SessionsByProviderSidAdapter,
+  SessionsByUserAdapter,
+  UserDeletionAdapter,
+  VerificationTokensByIdentifierAdapter,
+} from './adapter-extensions.js';
+
 /** A stored user (SPEC 2.8). */
 export interface AdapterUser extends User {
   /** Unique user identifier. */
@@ -72,136 +87,6 @@ export interface Authenticator {
 /** A stored authenticator, assigned to a user (SPEC 2.12). */
 export interface AdapterAuthenticator extends Authenticator {
   userId: string;
-}
-
-/**
- * Beyond SPEC's contract: passkey management (`AuthService.renamePasskey`, `deletePasskey`).
- * `TypeOrmAdapter` and `MemoryAdapter` implement it.
- */
-export interface PasskeyNamesAdapter {
-  /** Sets (or clears, with `null`) the authenticator's name; `null` when the credential is unknown. */
-  updateAuthenticatorName(credentialID: string, name: string | null): Awaitable<AdapterAuthenticator | null>;
-  /** Deletes the authenticator row; `true` when one went. */
-  deleteAuthenticator(credentialID: string): Awaitable<boolean>;
-}
-
-/**
- * Beyond SPEC's contract: what `AuthService.signOutEverywhere` needs. `TypeOrmAdapter` and
- * `MemoryAdapter` implement it; implement it in your adapter to offer "sign out everywhere".
- */
-export interface SessionsByUserAdapter {
-  /** Deletes every session of the user; returns how many went. */
-  deleteSessionsByUserId(userId: string): Awaitable<number>;
-}
-
-/**
- * What a session row may record beyond SPEC's three fields, for the user's list of devices: all
- * optional and nullable, so an adapter (or an Auth.js table) without these columns still conforms.
- * `getSessionAndUser` never returns them; {@link SessionListingAdapter.listSessionsByUserId} does.
- */
-export interface AdapterSessionDetails {
-  /** When the session was created: the user's sign-in (the recent sign-in check reads it). */
-  createdAt?: Date | null;
-  /** When the session was last used, written at most once per `session.updateAge`. */
-  lastSeenAt?: Date | null;
-  /** A label of the browser and system, e.g. "Chrome on macOS" (never the raw User-Agent header). */
-  userAgent?: string | null;
-  /** The client's address, coarse by default (IPv4 /24, IPv6 /48; `session.storeIp`). */
-  ip?: string | null;
-  /** The OpenID Provider's session id (`sid` claim) of the sign-in, for back-channel logout. */
-  providerSid?: string | null;
-}
-
-/** The properties of {@link AdapterSessionDetails}: the optional columns of the sessions table. */
-export const SESSION_DETAIL_FIELDS = Object.freeze([
-  'createdAt',
-  'lastSeenAt',
-  'userAgent',
-  'ip',
-  'providerSid',
-] as const satisfies readonly (keyof AdapterSessionDetails)[]);
-
-/** A stored session as the device list reads it: SPEC's fields plus {@link AdapterSessionDetails}. */
-export type AdapterSessionInfo = AdapterSession & AdapterSessionDetails;
-
-/**
- * Beyond SPEC's contract: the sessions signed in from one OpenID Provider session, for a
- * back-channel logout token that names only its `sid`. `TypeOrmAdapter` and `MemoryAdapter`
- * implement it; without it such a token is refused (one with `sub` and `sid` needs only
- * `listSessionsByUserId`).
- */
-export interface SessionsByProviderSidAdapter {
-  /** Every session (database sessions and JWT index rows) whose `providerSid` is this one. */
-  listSessionsByProviderSid(providerSid: string): Awaitable<AdapterSessionInfo[]>;
-}
-
-/**
- * Beyond SPEC's contract: what `AuthService.listSessions` / `endSession` / `endOtherSessions` and
- * the recent sign-in check of database sessions need. `TypeOrmAdapter` and `MemoryAdapter`
- * implement it; the conformance suite checks it. `createSession` and `updateSession` of such an
- * adapter store the {@link AdapterSessionDetails} they are given.
- */
-export interface SessionListingAdapter {
-  /** Every session of the user (expired ones may be included), with their details where stored. */
-  listSessionsByUserId(userId: string): Awaitable<AdapterSessionInfo[]>;
-}
-
-/** The token columns of an account that a token refresh rewrites (`null` clears a column). */
-export interface AccountTokens {
-  access_token?: string | null;
-  refresh_token?: string | null;
-  id_token?: string | null;
-  /** Seconds since the epoch. */
-  expires_at?: number | null;
-  token_type?: string | null;
-  scope?: string | null;
-}
-
-/**
- * Beyond SPEC's contract: what `AuthService.getAccessToken` needs to refresh a provider's tokens.
- * `TypeOrmAdapter` and `MemoryAdapter` implement it; the conformance suite checks it.
- */
-export interface AccountTokensAdapter {
-  /** Every account linked to the user (any provider), oldest first where the store knows the order. */
-  listAccountsByUserId(userId: string): Awaitable<AdapterAccount[]>;
-  /**
-   * A compare-and-swap of the account's tokens: writes `next` only when the stored `refresh_token`
-   * and `expires_at` still equal those of `match` (`null` matches an empty column), atomically, and
-   * returns the updated account; returns `null` (writing nothing) when the account is gone or either
-   * value changed since it was read. Of concurrent calls with the same `match`, at most one succeeds.
-   */
-  updateAccountTokens(
-    match: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & {
-      refresh_token: string | null;
-      expires_at: number | null;
-    },
-    next: AccountTokens,
-  ): Awaitable<AdapterAccount | null>;
-}
-
-/**
- * Beyond SPEC's contract: lets a new magic link replace the older ones of the same address (only
- * the latest link works). `TypeOrmAdapter` and `MemoryAdapter` implement it; without it, older
- * links stay valid until they expire, as in Auth.js.
- */
-export interface VerificationTokensByIdentifierAdapter {
-  /** Deletes every verification token of the identifier (an email address); returns how many went. */
-  deleteVerificationTokensByIdentifier(identifier: string): Awaitable<number>;
-}
-
-/**
- * Beyond SPEC's contract: what `AuthService.deleteAccount` uses to delete a user and everything
- * that points at it as one unit. `TypeOrmAdapter` (one transaction) and `MemoryAdapter` (one
- * synchronous step) implement it; without it, `deleteAccount` deletes the sessions, the user (the
- * adapter's `deleteUser`, which cascades in Auth.js adapters) and the verification tokens one after
- * the other.
- */
-export interface UserDeletionAdapter {
-  /**
-   * Deletes the user, its sessions, accounts and authenticators, and the verification tokens of its
-   * address, all or nothing. Returns the user as it was, or `null` (writing nothing) when there was none.
-   */
-  deleteUserCascade(userId: string): Awaitable<AdapterUser | null>;
 }
 
 /**
@@ -293,14 +178,4 @@ export function isDate(value: any): any {
   if (typeof value !== 'string' || value.length < 10) return false;
   const parsed = new Date(value);
   return !Number.isNaN(parsed.getTime()) && /^\d{4}-\d{2}-\d{2}/.test(value);
-}
-
-/**
- * An adapter that says whether its accounts' token columns are read by this library alone (its own
- * default tables) or possibly by others (an Auth.js app sharing the tables, a third-party schema).
- * `encryptAccountTokens` defaults to on when it is `true`. `TypeOrmAdapter` says `true` without a
- * `schema` preset, `false` with one.
- */
-export interface PrivateAccountTokensAdapter {
-  readonly privateAccountTokens: boolean;
 }

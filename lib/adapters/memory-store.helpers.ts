@@ -1,8 +1,10 @@
-// The MemoryAdapter's store helpers: map keys for composite keys, and deep copies, so callers never
-// share an object with the store.
+// The MemoryAdapter's store helpers: map keys for composite keys, deep copies (so callers never
+// share an object with the store), the stored forms of rows, and the compare-and-swap of account tokens.
 import {
   SESSION_DETAIL_FIELDS,
+  type AccountTokens,
   type AdapterAccount,
+  type AdapterAuthenticator,
   type AdapterSession,
   type AdapterSessionDetails,
 } from './adapter.interface.js';
@@ -71,4 +73,36 @@ export function sessionDetailsOf(value: object): AdapterSessionDetails {
 /** A copy of a stored session with SPEC's fields only (what lookups return). */
 export function specSession(session: AdapterSession): AdapterSession {
   return { sessionToken: session.sessionToken, userId: session.userId, expires: new Date(session.expires) };
+}
+
+/** An authenticator as stored: a copy without its `undefined` properties, the optional columns `null` when absent. */
+export function storedAuthenticator(authenticator: AdapterAuthenticator): AdapterAuthenticator {
+  return {
+    ...copy(definedOnly(authenticator)),
+    transports: authenticator.transports ?? null,
+    name: authenticator.name ?? null,
+    lastUsedAt: authenticator.lastUsedAt ?? null,
+  };
+}
+
+/**
+ * The compare-and-swap of `MemoryAdapter.updateAccountTokens`: the stored account with `next`'s
+ * tokens written (`null` clears a column, `undefined` leaves it), or `null` when there is no account
+ * or its `refresh_token` / `expires_at` no longer equal `match`'s. `stored` itself is not changed.
+ */
+export function swappedTokens(
+  stored: AdapterAccount | undefined,
+  match: { refresh_token: string | null; expires_at: number | null },
+  next: AccountTokens,
+): AdapterAccount | null {
+  if (!stored) return null;
+  if ((stored.refresh_token ?? null) !== match.refresh_token || (stored.expires_at ?? null) !== match.expires_at)
+    return null;
+  const updated = { ...stored } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(next)) {
+    if (v === undefined) continue;
+    if (v === null) delete updated[k];
+    else updated[k] = v;
+  }
+  return updated as AdapterAccount;
 }

@@ -26,6 +26,8 @@ import {
   hasEmail,
   sessionDetailsOf,
   specSession,
+  storedAuthenticator,
+  swappedTokens,
   tokenKey,
   type AccountKey,
 } from './memory-store.helpers.js';
@@ -108,10 +110,9 @@ export class MemoryAdapter
     const user = this.users.get(userId);
     if (!user) return null;
     // The cascade a database does with ON DELETE CASCADE.
-    for (const [key, session] of this.sessions) if (session.userId === userId) this.sessions.delete(key);
-    for (const [key, account] of this.accounts) if (account.userId === userId) this.accounts.delete(key);
-    for (const [key, authenticator] of this.authenticators)
-      if (authenticator.userId === userId) this.authenticators.delete(key);
+    deleteWhere(this.sessions, (session) => session.userId === userId);
+    deleteWhere(this.accounts, (account) => account.userId === userId);
+    deleteWhere(this.authenticators, (authenticator) => authenticator.userId === userId);
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
@@ -153,11 +154,7 @@ export class MemoryAdapter
     if (!this.users.has(session.userId))
       throw new AdapterNotFoundError('user', 'Cannot create a session for a user that does not exist.');
     if (this.sessions.has(session.sessionToken)) throw new AdapterConflictError('session');
-    const stored: AdapterSession = {
-      sessionToken: session.sessionToken,
-      userId: session.userId,
-      expires: new Date(session.expires),
-    };
+    const stored = specSession(session);
     this.sessions.set(stored.sessionToken, { ...stored, ...sessionDetailsOf(session) });
     return copy(stored);
   }
@@ -204,18 +201,10 @@ export class MemoryAdapter
     next: AccountTokens,
   ): Promise<AdapterAccount | null> {
     const key = accountKey(match);
-    const stored = this.accounts.get(key);
-    if (!stored) return null;
-    if ((stored.refresh_token ?? null) !== match.refresh_token || (stored.expires_at ?? null) !== match.expires_at)
-      return null;
-    const updated = { ...stored } as Record<string, unknown>;
-    for (const [k, v] of Object.entries(next)) {
-      if (v === undefined) continue;
-      if (v === null) delete updated[k];
-      else updated[k] = v;
-    }
-    this.accounts.set(key, updated as AdapterAccount);
-    return copy(updated as AdapterAccount);
+    const updated = swappedTokens(this.accounts.get(key), match, next);
+    if (!updated) return null;
+    this.accounts.set(key, updated);
+    return copy(updated);
   }
 
   /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
@@ -260,12 +249,7 @@ export class MemoryAdapter
     if (!this.users.has(authenticator.userId))
       throw new AdapterNotFoundError('user', 'Cannot create an authenticator for a user that does not exist.');
     if (this.authenticators.has(authenticator.credentialID)) throw new AdapterConflictError('authenticator');
-    const stored: AdapterAuthenticator = {
-      ...copy(definedOnly(authenticator)),
-      transports: authenticator.transports ?? null,
-      name: authenticator.name ?? null,
-      lastUsedAt: authenticator.lastUsedAt ?? null,
-    };
+    const stored = storedAuthenticator(authenticator);
     this.authenticators.set(stored.credentialID, stored);
     return copy(stored);
   }
