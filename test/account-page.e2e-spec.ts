@@ -8,6 +8,7 @@ import { Email } from '../lib/providers/email.provider.js';
 import { Passkey } from '../lib/providers/webauthn.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
+import { toMethods } from './setup/signin-browser.js';
 
 /**
  * The built-in account page in real Chromium with DevTools' virtual authenticator: sign up with a
@@ -99,9 +100,9 @@ describeBrowser('the account page in Chromium (virtual authenticator)', () => {
     // Sign up with a passkey from the built-in sign-in page, coming back to the account page.
     const account = `${origin}/auth/account`;
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(account)}`);
-    const signUp = page.locator('form[data-webauthn-provider="passkey"]');
-    await signUp.locator('input[name="email"]').fill('page@example.test');
-    await Promise.all([page.waitForURL(account), signUp.getByRole('button', { name: 'Create a passkey' }).click()]);
+    // Two methods need an address (magic link, passkey): the page asks for it first (identifier-first).
+    await toMethods(page, 'page@example.test');
+    await Promise.all([page.waitForURL(account), page.getByRole('button', { name: 'Create a passkey' }).click()]);
     expect(await page.locator('h1').textContent()).toBe('Your account');
     expect(await passkeyItems().count()).toBe(1);
     await accessible('one passkey');
