@@ -98,9 +98,11 @@ describeBrowser('the account page in Chromium (virtual authenticator)', () => {
   it('adds a passkey, renames it, removes it (never the last one), with 0 axe violations', async () => {
     // Sign up with a passkey from the built-in sign-in page, coming back to the account page.
     const account = `${origin}/auth/account`;
+    // Passkey and email both need the address: the page asks for it first (identifier-first), then offers both.
     await page.goto(`${origin}/auth/signin?callbackUrl=${encodeURIComponent(account)}`);
+    await page.locator('input[name="email"]').fill('page@example.test');
+    await page.getByRole('button', { name: 'Continue' }).click();
     const signUp = page.locator('form[data-webauthn-provider="passkey"]');
-    await signUp.locator('input[name="email"]').fill('page@example.test');
     await Promise.all([page.waitForURL(account), signUp.getByRole('button', { name: 'Create a passkey' }).click()]);
     expect(await page.locator('h1').textContent()).toBe('Your account');
     expect(await passkeyItems().count()).toBe(1);
