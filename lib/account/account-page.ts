@@ -76,6 +76,7 @@ export async function accountPage(
       email,
       password,
       canDelete: sections.canDelete,
+      messages: config.messages,
     }),
   };
 }
@@ -93,6 +94,7 @@ export function emailConfirmPage(config: ResolvedAuthConfig, ctx: RequestContext
       token,
       email,
       theme: config.theme,
+      messages: config.messages,
     }),
   };
 }

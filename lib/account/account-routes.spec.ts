@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
+import { GERMAN_MESSAGES } from '../config/messages/page-messages.js';
 import { Credentials } from '../providers/credentials.provider.js';
 import { createAuthTestbed, ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
 import { createAccountBed, Client, JSON_HEADERS } from '../router/fixtures/account-client.fixture.js';
@@ -233,5 +234,27 @@ describe('the /account routes: page, CSRF, passkeys, step-up, limits', () => {
     expect(page.html).toContain('<h1>Your account</h1>');
     expect(page.html).not.toContain('id="password-heading"');
     expect(page.html).not.toContain('id="sessions-heading"');
+  });
+
+  it('speaks the `messages` option: German words and <html lang="de"> with GERMAN_MESSAGES', async () => {
+    const german = await createAuthTestbed(
+      {
+        providers: [
+          Credentials({
+            credentials: { username: {}, password: {} },
+            authorize: async () => ({ id: 'u9', name: 'n' }),
+          }),
+        ],
+        session: { strategy: 'jwt' },
+        messages: GERMAN_MESSAGES,
+      },
+      AUTH_SERVICES,
+    );
+    const c = new Client(german);
+    await c.form('/callback/credentials', { username: 'n', password: 'p' });
+    const page = await c.send('GET', '/account');
+    expect(page.html).toContain('<html lang="de">');
+    expect(page.html).toContain('<h1>Ihr Konto</h1>');
+    expect(page.html).toContain('<h2 id="delete-heading">Ihr Konto löschen</h2>');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { ACCOUNT_MESSAGES } from './account.messages.js';
+import { ENGLISH_MESSAGES, GERMAN_MESSAGES, resolveMessages } from '../config/messages/page-messages.js';
 import { renderAccountPage, renderEmailChangeConfirmPage, type AccountPageParams } from './account.page.js';
 
 const theme = { colorScheme: 'auto', logo: '', brandColor: '', buttonText: '' } as const;
@@ -78,20 +78,20 @@ describe('the account page', () => {
 
   it('says what happened (role=status) or what went wrong (role=alert), from one messages object', () => {
     expect(renderAccountPage({ ...base, notice: 'passkey-renamed' })).toContain(
-      `<div class="notice" role="status"><p>${ACCOUNT_MESSAGES['account.notice.passkey-renamed']}</p></div>`,
+      `<div class="notice" role="status"><p>${ENGLISH_MESSAGES['account.notice.passkey-renamed']}</p></div>`,
     );
     expect(renderAccountPage({ ...base, error: 'LastSignInMethod' })).toContain(
-      ACCOUNT_MESSAGES['account.error.LastSignInMethod'],
+      ENGLISH_MESSAGES['account.error.LastSignInMethod'],
     );
-    expect(renderAccountPage({ ...base, error: 'Whatever<b>' })).toContain(ACCOUNT_MESSAGES['account.error.default']);
+    expect(renderAccountPage({ ...base, error: 'Whatever<b>' })).toContain(ENGLISH_MESSAGES['account.error.default']);
     expect(renderAccountPage({ ...base, notice: 'toString' })).not.toContain('role="status"');
     const translated = renderAccountPage({
       ...base,
-      messages: {
+      messages: resolveMessages({
         'account.title': 'Ihr Konto',
         'account.notice.email-sent': 'Gesendet',
         'account.removeNamed': '{name} entfernen',
-      },
+      }),
       passkeys: {
         list: [{ credentialID: 'c', name: 'Laptop', lastUsedAt: null, credentialDeviceType: 'multiDevice' }],
         provider: 'passkey',
@@ -102,6 +102,36 @@ describe('the account page', () => {
     expect(translated).toContain('<h1>Ihr Konto</h1>');
     expect(translated).toContain('Gesendet');
     expect(translated).toContain('aria-label="Laptop entfernen"');
+    // Every key not given stays English.
+    expect(translated).toContain(ENGLISH_MESSAGES['account.addPasskey']);
+    expect(translated).toContain('<html lang="en">');
+  });
+
+  it('speaks German with GERMAN_MESSAGES (the `messages` option), <html lang="de">', () => {
+    const html = renderAccountPage({
+      ...base,
+      messages: GERMAN_MESSAGES,
+      password: { hasPassword: false },
+      canDelete: true,
+      error: 'WrongPassword',
+    });
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<h1>Ihr Konto</h1>');
+    expect(html).toContain('Angemeldet als <strong>ada@example.com</strong>');
+    expect(html).toContain('Das aktuelle Passwort ist falsch.');
+    expect(html).toContain('Passwort festlegen');
+    expect(html).toContain('Konto löschen');
+    expect(html).not.toContain('Your account');
+    const confirm = renderEmailChangeConfirmPage({
+      action: '/auth/account/email/confirm',
+      csrfToken: 't',
+      token: 'abc',
+      email: 'new@example.com',
+      theme,
+      messages: GERMAN_MESSAGES,
+    });
+    expect(confirm).toContain('<html lang="de">');
+    expect(confirm).toContain('Diese Adresse verwenden');
   });
 
   it('the email confirmation page posts the token; the GET itself changes nothing', () => {

@@ -1,6 +1,7 @@
 import type { Theme } from '../config/auth-options.interface.js';
+import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
 import { escapeAttr, escapeHtml } from '../util/html-escape.js';
-import { accountMessages, say, sentenceOf, type AccountMessages } from './account.messages.js';
+import { sentenceOf } from './account.messages.js';
 import { renderPage } from './page-layout.js';
 
 /** A session as the account page lists it. */
@@ -55,7 +56,8 @@ export interface AccountPageParams {
   password?: { hasPassword: boolean; minLength?: number };
   /** Whether the account can be deleted here. */
   canDelete?: boolean;
-  messages?: Partial<AccountMessages>;
+  /** The sentences (the `messages` option over English); English when absent. */
+  messages?: PageMessages;
 }
 
 const CSS =
@@ -68,7 +70,7 @@ const CSS =
 
 /** The built-in account page (`GET {basePath}/account`): works without JavaScript but for adding passkeys. */
 export function renderAccountPage(p: AccountPageParams): string {
-  const m = accountMessages(p.messages);
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const csrf = `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`;
   const post = (path: string, inner: string, extra = '') =>
     `<form method="post" action="${escapeAttr(`${p.accountUrl}/${path}`)}"${extra}>${csrf}${inner}</form>`;
@@ -87,6 +89,7 @@ export function renderAccountPage(p: AccountPageParams): string {
   ].join('\n');
   return renderPage({
     title: m['account.title'],
+    lang: m.lang,
     theme: p.theme,
     body,
     css: CSS,
@@ -102,9 +105,9 @@ export function renderEmailChangeConfirmPage(p: {
   token: string;
   email: string;
   theme: Required<Theme>;
-  messages?: Partial<AccountMessages>;
+  messages?: PageMessages;
 }): string {
-  const m = accountMessages(p.messages);
+  const m = p.messages ?? ENGLISH_MESSAGES;
   const body = [
     `<h1>${escapeHtml(m['account.confirmEmailTitle'])}</h1>`,
     `<p>${escapeHtml(m['account.confirmEmailText'])} <strong>${escapeHtml(p.email)}</strong></p>`,
@@ -115,12 +118,12 @@ export function renderEmailChangeConfirmPage(p: {
     `<button type="submit" class="button">${escapeHtml(m['account.confirmEmailButton'])}</button>`,
     '</form>',
   ].join('\n');
-  return renderPage({ title: m['account.confirmEmailTitle'], theme: p.theme, body, busyStates: true });
+  return renderPage({ title: m['account.confirmEmailTitle'], lang: m.lang, theme: p.theme, body, busyStates: true });
 }
 
 type Post = (path: string, inner: string, extra?: string) => string;
 
-function banner(m: AccountMessages, notice?: string, error?: string): string {
+function banner(m: PageMessages, notice?: string, error?: string): string {
   if (error) {
     const text = sentenceOf(m, 'error', error) ?? m['account.error.default'];
     return `<div class="error" role="alert"><p>${escapeHtml(text)}</p></div>`;
@@ -129,7 +132,7 @@ function banner(m: AccountMessages, notice?: string, error?: string): string {
   return text ? `<div class="notice" role="status"><p>${escapeHtml(text)}</p></div>` : '';
 }
 
-function sessionsSection(m: AccountMessages, sessions: AccountPageSession[], post: Post): string {
+function sessionsSection(m: PageMessages, sessions: AccountPageSession[], post: Post): string {
   const items = sessions.map((s) => {
     const title = `${escapeHtml(s.userAgent ?? m['account.unknownDevice'])}${s.current ? `<span class="tag">${escapeHtml(m['account.thisDevice'])}</span>` : ''}`;
     const when = [
@@ -159,20 +162,20 @@ function sessionsSection(m: AccountMessages, sessions: AccountPageSession[], pos
   );
 }
 
-function accountsSection(m: AccountMessages, p: AccountPageParams, csrf: string, post: Post): string {
+function accountsSection(m: PageMessages, p: AccountPageParams, csrf: string, post: Post): string {
   const { linked, linkable } = p.accounts!;
   const items = linked.map((a) => {
     const form = post(
       'accounts/unlink',
       `<input type="hidden" name="provider" value="${escapeAttr(a.provider)}"><input type="hidden" name="providerAccountId" value="${escapeAttr(a.providerAccountId)}">` +
-        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.unlinkNamed', { name: a.name }))}">${escapeHtml(m['account.unlink'])}</button>`,
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, 'account.unlinkNamed', { name: a.name }))}">${escapeHtml(m['account.unlink'])}</button>`,
     );
     return `<li><p class="item-title">${escapeHtml(a.name)}</p>${form}</li>`;
   });
   const links = linkable.map(
     (l) =>
       `<form method="post" action="${escapeAttr(`${p.authUrl}/link/${encodeURIComponent(l.id)}`)}">${csrf}<input type="hidden" name="callbackUrl" value="${escapeAttr(p.accountUrl)}">` +
-      `<button type="submit" class="button button-secondary">${escapeHtml(say(m, 'account.link', { provider: l.name }))}</button></form>`,
+      `<button type="submit" class="button button-secondary">${escapeHtml(text(m, 'account.link', { provider: l.name }))}</button></form>`,
   );
   const list = linked.length
     ? `<ul class="items">${items.join('')}</ul>`
@@ -180,7 +183,7 @@ function accountsSection(m: AccountMessages, p: AccountPageParams, csrf: string,
   return section('accounts', m['account.accountsHeading'], `${list}<div class="actions">${links.join('')}</div>`);
 }
 
-function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string, post: Post): string {
+function passkeysSection(m: PageMessages, p: AccountPageParams, csrf: string, post: Post): string {
   const { list, provider } = p.passkeys!;
   const items = list.map((k, i) => {
     const label = k.name ?? m['account.unnamedPasskey'];
@@ -194,11 +197,11 @@ function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string,
     const rename = post(
       'passkeys/rename',
       `${hidden}<label for="${id}">${escapeHtml(m['account.passkeyName'])}</label><div class="row"><input id="${id}" name="name" maxlength="64" autocomplete="off" value="${escapeAttr(k.name ?? '')}">` +
-        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.renameNamed', { name: label }))}">${escapeHtml(m['account.rename'])}</button></div>`,
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, 'account.renameNamed', { name: label }))}">${escapeHtml(m['account.rename'])}</button></div>`,
     );
     const remove = post(
       'passkeys/delete',
-      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(say(m, 'account.removeNamed', { name: label }))}">${escapeHtml(m['account.remove'])}</button>`,
+      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, 'account.removeNamed', { name: label }))}">${escapeHtml(m['account.remove'])}</button>`,
     );
     return `<li data-passkey><p class="item-title">${escapeHtml(label)}<span class="tag">${escapeHtml(kind)}</span></p><p class="muted">${used}</p>${rename}<div class="actions">${remove}</div></li>`;
   });
@@ -213,7 +216,7 @@ function passkeysSection(m: AccountMessages, p: AccountPageParams, csrf: string,
   return section('passkeys', m['account.passkeysHeading'], `${listed}${add}`);
 }
 
-function emailSection(m: AccountMessages, current: string | null, post: Post): string {
+function emailSection(m: PageMessages, current: string | null, post: Post): string {
   const now = current
     ? `<p>${escapeHtml(m['account.currentEmail'])}: <strong>${escapeHtml(current)}</strong></p>`
     : `<p>${escapeHtml(m['account.noEmail'])}</p>`;
@@ -225,7 +228,7 @@ function emailSection(m: AccountMessages, current: string | null, post: Post): s
   return section('email', m['account.emailHeading'], `${now}${form}`);
 }
 
-function passwordSection(m: AccountMessages, hasPassword: boolean, minLength: number, post: Post): string {
+function passwordSection(m: PageMessages, hasPassword: boolean, minLength: number, post: Post): string {
   const current = hasPassword
     ? `<label for="current-password">${escapeHtml(m['account.currentPassword'])}</label><input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required>`
     : '';
@@ -237,7 +240,7 @@ function passwordSection(m: AccountMessages, hasPassword: boolean, minLength: nu
   return section('password', m['account.passwordHeading'], form);
 }
 
-function deleteSection(m: AccountMessages, post: Post): string {
+function deleteSection(m: PageMessages, post: Post): string {
   const form = post(
     'delete',
     `<p>${escapeHtml(m['account.deleteWarning'])}</p><label class="check"><input type="checkbox" name="confirm" value="yes" required> ${escapeHtml(m['account.deleteConfirm'])}</label>` +

@@ -36,6 +36,8 @@ describe('messages', () => {
 
   it('refuses unknown keys, empty or non-string sentences and bad language tags at bootstrap', () => {
     expect(messageProblems({ 'signIn.titel': 'x' })).toEqual(['unknown key messages["signIn.titel"].']);
+    expect(messageProblems({ 'account.title': 'Mein Konto' })).toEqual([]);
+    expect(messageProblems({ 'account.titel': 'x' })).toEqual(['unknown key messages["account.titel"].']);
     expect(messageProblems({ 'signIn.title': '' })).toEqual(['messages["signIn.title"] must be a non-empty string.']);
     expect(messageProblems({ 'signIn.title': 3 })).toHaveLength(1);
     expect(messageProblems({ lang: 'de"><script>' })).toHaveLength(1);
