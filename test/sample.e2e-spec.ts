@@ -440,7 +440,7 @@ describeBrowser('the sample app in Chromium', () => {
   });
 
   it('wrote a non-empty screenshot of every page at both widths', () => {
-    expect(photographed).toHaveLength(2 * 12);
+    expect(photographed).toHaveLength(2 * 13);
     for (const file of photographed) expect(statSync(file).size).toBeGreaterThan(2000);
   });
 });
