@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { signInErrorMessage } from '../lib/pages/signin.page.js';
+import { signInErrorMessage, signInErrorTypes } from '../lib/pages/signin.page.js';
 import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import type { TestApp } from './setup/app.js';
@@ -136,17 +136,15 @@ describeBrowser('the sign-in page in Chromium', () => {
   });
 
   // promise: pages.error-messages-in-browser
-  it.each(['MissingCSRF', 'RateLimited', 'OAuthAccountNotLinked', 'Verification', 'AccessDenied', 'Nope'])(
-    '?error=%s shows its human sentence, never the raw type',
-    async (type) => {
-      await page.goto(`${t.url}/auth/signin?error=${type}&provider=credentials`);
-      const message = page.locator('[data-error]');
-      const text = (await message.textContent()) ?? '';
-      expect(text).toBe(signInErrorMessage(type));
-      expect(text).not.toContain(type);
-      expect(await message.getAttribute('data-error')).toBe(type === 'Nope' ? 'Unknown' : type);
-    },
-  );
+  // Every type the page has a sentence for, and one it does not know.
+  it.each([...signInErrorTypes(), 'Nope'])('?error=%s shows its human sentence, never the raw type', async (type) => {
+    await page.goto(`${t.url}/auth/signin?error=${type}&provider=credentials`);
+    const message = page.locator('[data-error]');
+    const text = (await message.textContent()) ?? '';
+    expect(text).toBe(signInErrorMessage(type));
+    expect(text).not.toContain(type);
+    expect(await message.getAttribute('data-error')).toBe(type === 'Nope' ? 'Unknown' : type);
+  });
 
   /**
    * Presses "Sign in with Password" (right password), then, once that POST is on its way (it hashes
