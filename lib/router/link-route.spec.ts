@@ -71,6 +71,26 @@ describe('POST /link/:provider (the action table)', () => {
     expect(Object.keys(client.jar).some((name) => name.includes('state') || name.includes('pkce'))).toBe(false);
   });
 
+  it('refuses a sign-in older than account.recentSignInMaxAge (ReauthenticationRequired), before going to the provider', async () => {
+    bed = await createAuthTestbed({ providers: everyProvider(), account: { recentSignInMaxAge: 60 } }, AUTH_SERVICES);
+    client = new Client(bed);
+    await client.signIn();
+    const csrfToken = await client.csrf();
+    const realNow = Date.now;
+    Date.now = () => realNow() + 61_000;
+    try {
+      const response = await client.link('idp', { csrfToken });
+      expect(errorOf(response)).toBe('ReauthenticationRequired');
+      expect(new URL(response.redirect!).pathname).toBe('/auth/signin');
+    } finally {
+      Date.now = realNow;
+    }
+    expect(Object.keys(client.jar).some((name) => name.includes('state') || name.includes('pkce'))).toBe(false);
+    // Within the window the same request goes to the provider.
+    const response = await client.link('idp', { csrfToken: await client.csrf() });
+    expect(new URL(response.redirect!).origin).toBe('https://idp.example');
+  });
+
   it('refuses without a session (SessionRequired, to the sign-in page)', async () => {
     const response = await client.link('idp', { csrfToken: await client.csrf() });
     expect(errorOf(response)).toBe('SessionRequired');

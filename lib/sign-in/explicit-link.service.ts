@@ -11,7 +11,8 @@ import {
   OAuthAccountNotLinked,
   SessionRequired,
 } from '../errors/auth.errors.js';
-import { SessionService } from '../session/session.service.js';
+import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { SessionService, type SessionState } from '../session/session.service.js';
 import type { AuthResponse } from '../types/http.types.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { SignInInput } from './sign-in.types.js';
@@ -22,7 +23,8 @@ import { toAdapterAccount, UserCreationService } from './user-creation.service.j
  * account to the user who started the link, and never signs anyone in. The user id travels from
  * the start to the callback in the flow's sealed check cookies (bound to the provider); the
  * callback refuses when the browser's session is no longer that user's, and when the provider
- * account belongs to another user (`AccountAlreadyLinked`, nothing written).
+ * account belongs to another user (`AccountAlreadyLinked`, nothing written). Starting a link needs a
+ * recent sign-in (`account.recentSignInMaxAge`), as every other change to the ways in does.
  */
 @Injectable()
 export class ExplicitLinkService {
@@ -41,9 +43,11 @@ export class ExplicitLinkService {
    */
   async starter(ctx: RequestContext): Promise<AdapterUser> {
     const adapter = this.adapters.require('getUser', 'getUserByAccount', 'linkAccount');
-    const current = await this.currentUserId(ctx);
-    if (!current) throw new SessionRequired('Sign in first, then link another account.');
-    const user = await adapter.getUser(current);
+    const state = await this.currentSession(ctx);
+    if (!state) throw new SessionRequired('Sign in first, then link another account.');
+    // A new way in is a sensitive change: a stolen cookie alone must not add the thief's account.
+    assertRecentSignIn(await this.sessions.signedInAt(state), this.config.account.recentSignInMaxAge);
+    const user = await adapter.getUser(state.user.id);
     if (!user)
       throw new SessionRequired(
         'You are signed in as a user this app does not store (for example after a password sign-in with JWT sessions), so no account can be linked to it.',
@@ -60,7 +64,7 @@ export class ExplicitLinkService {
     if (account.type !== 'oauth' && account.type !== 'oidc')
       throw new InvalidProvider('Only OAuth and OpenID Connect accounts are linked this way.');
     const adapter = this.adapters.require('getUser', 'getUserByAccount', 'linkAccount');
-    const current = await this.currentUserId(ctx);
+    const current = (await this.currentSession(ctx))?.user.id;
     if (!current) throw new SessionRequired('Your session ended before the link completed; nothing was linked.');
     if (current !== userId)
       throw new AccessDenied(
@@ -85,12 +89,14 @@ export class ExplicitLinkService {
     return { redirect: ctx.callbackUrl };
   }
 
-  /** The user id of the request's cookie session (never a bearer token), or null. */
-  private async currentUserId(ctx: RequestContext): Promise<string | null> {
+  /** The request's cookie session (never a bearer token) with a user id, or null. */
+  private async currentSession(ctx: RequestContext): Promise<ActiveState | null> {
     const state = await this.sessions.read({ cookies: ctx.request.cookies, secure: ctx.secure }, { fresh: true });
-    return state.status === 'active' && state.user.id ? state.user.id : null;
+    return state.status === 'active' && state.user.id ? state : null;
   }
 }
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
 
 function alreadyLinked(): AccountAlreadyLinked {
   return new AccountAlreadyLinked(
