@@ -1,0 +1,87 @@
+// The session and JWT options of AuthModule (`session`, `jwt`), re-exported by auth-options.interface.ts.
+import type { Awaitable, JWT } from '../types/common.types.js';
+import type { RevocationBus } from '../bus/revocation-bus.js';
+
+/** How sessions are kept. */
+export interface SessionOptions {
+  /**
+   * `jwt`: an encrypted JWE in the cookie, nothing stored. `database`: a random token in the cookie
+   * and a row in the adapter's sessions.
+   * @default 'database' when an adapter is available, otherwise 'jwt'
+   */
+  strategy?: 'jwt' | 'database';
+  /** Seconds until an idle session expires. @default 2592000 (30 days) */
+  maxAge?: number;
+  /** Database strategy: seconds between two extensions of a session's expiry. @default 86400 (1 day) */
+  updateAge?: number;
+  /** Generates database session tokens. @default 32 random bytes, hex */
+  generateSessionToken?: () => string;
+  /**
+   * Database strategy: keep a looked-up session in memory for this many seconds, so the guard does
+   * not query the database on every request. A revoked session may then be accepted for up to this
+   * long on other instances (sign-out on the same instance evicts at once), unless a
+   * `revocationBus` tells them. @default 0 (off)
+   */
+  cacheTtl?: number;
+  /**
+   * Several instances: revocations reach the other instances' session caches within a second
+   * (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`); while it is not
+   * subscribed, the database session cache is bypassed. Or the `revocationBus` setting (not both).
+   * @default none: revocations reach this instance's cache only
+   */
+  revocationBus?: RevocationBus;
+  /**
+   * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
+   * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
+   * expired. Revoked ids are kept in memory per process and, when `rateLimit.store` is shared (e.g.
+   * `RedisRateLimitStore`), there too: every JWT request then asks that store. @default false
+   */
+  jwtRevocation?: boolean;
+  /**
+   * Database strategy: store the SHA-256 of each session token instead of the token, so a read of
+   * the sessions table (a backup, a leaked replica) gives no usable session. Off by default, as in
+   * Auth.js, so an Auth.js app can share the sessions table. Turning it on ends existing sessions.
+   * @default false
+   */
+  hashTokens?: boolean;
+  /**
+   * What a session records of the client's address, for the user's list of sessions (database
+   * sessions, and JWT sessions with `jwtRevocation`): `'coarse'` the network only (IPv4 /24, IPv6
+   * /48), `'full'` the address, `'none'` or `false` nothing. The address is the request's `ip` (the
+   * platform's trusted-proxy setting decides it), never a header read here. @default 'coarse'
+   */
+  storeIp?: 'coarse' | 'full' | 'none' | false;
+  /**
+   * JWT strategy: keep the provider's access token, refresh token and expiry of an OAuth/OIDC
+   * sign-in in the session JWT (claim `providerTokens`, encrypted with the session), so
+   * `AuthService.getAccessToken(request, provider)` and `@ProviderAccessToken()` can hand them out
+   * and refresh them without a database; a refresh rewrites the session cookie. The ID token is not
+   * kept (cookie size). Not with the database strategy (tokens live on the accounts). @default false
+   */
+  tokens?: boolean;
+}
+
+/** Options of the JWT session codec. */
+export interface JWTOptions {
+  /** Seconds until the JWT expires. @default session.maxAge */
+  maxAge?: number;
+  /** Replaces the JWE encoder. */
+  encode?: (params: JWTEncodeParams) => Awaitable<string>;
+  /** Replaces the JWE decoder. Return `null` for an invalid token. */
+  decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+export interface JWTEncodeParams {
+  token?: JWT;
+  /** The key-derivation salt: the session cookie's name. */
+  salt: string;
+  secret: string | string[];
+  /** Seconds until expiry. @default 2592000 */
+  maxAge?: number;
+}
+
+export interface JWTDecodeParams {
+  token?: string;
+  salt: string;
+  secret: string | string[];
+}
