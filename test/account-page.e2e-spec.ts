@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -8,7 +6,7 @@ import { Email } from '../lib/providers/email.provider.js';
 import { Passkey } from '../lib/providers/webauthn.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
-import { toMethods } from './setup/signin-browser.js';
+import { axe, toMethods } from './setup/signin-browser.js';
 
 /**
  * The built-in account page in real Chromium with DevTools' virtual authenticator: sign up with a
@@ -23,7 +21,6 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--headless',
 ];
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -64,31 +61,13 @@ describeBrowser('the account page in Chromium (virtual authenticator)', () => {
     await t?.close();
   });
 
-  async function axe(): Promise<string[]> {
-    // The page's CSP refuses inline scripts: evaluate the source instead (DevTools is not bound by it).
-    await page.evaluate(readFileSync(AXE_SOURCE, 'utf8'));
-    return page.evaluate(async () => {
-      const result = await (
-        window as unknown as {
-          axe: {
-            run(
-              ctx: Document,
-              opts: object,
-            ): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
-    });
-  }
-
   async function accessible(state: string): Promise<void> {
     for (const [size, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const) {
       await page.setViewportSize(viewport);
-      expect({ state, size, violations: await axe() }).toEqual({ state, size, violations: [] });
+      expect({ state, size, violations: await axe(page) }).toEqual({ state, size, violations: [] });
     }
     await page.setViewportSize(DESKTOP);
   }
