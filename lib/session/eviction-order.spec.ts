@@ -14,6 +14,9 @@ describe('EvictionOrder', () => {
     map.delete('a');
     map.delete('b');
     set('b'); // set again: now the newest
+    // `peek` shows the oldest held value and leaves it queued.
+    expect(order.peek(map)).toBe(map.get('c'));
+    expect(order.peek(map)).toBe(map.get('c'));
     expect(order.oldest(map)).toBe('c');
     map.delete('c');
     expect(order.oldest(map)).toBe('d');
@@ -21,6 +24,7 @@ describe('EvictionOrder', () => {
     expect(order.oldest(map)).toBe('b');
     map.delete('b');
     expect(order.oldest(map)).toBeUndefined();
+    expect(order.peek(map)).toBeUndefined();
   });
 
   it('stays bounded when entries are replaced without ever being evicted', () => {

@@ -34,6 +34,18 @@ export class EvictionOrder<V> {
     return undefined;
   }
 
+  /** The oldest value `map` still holds for its key, left on the queue (stale keys before it are dropped). */
+  peek(map: ReadonlyMap<string, V>): V | undefined {
+    while (this.head < this.keys.length) {
+      const value = this.values[this.head];
+      if (map.get(this.keys[this.head]!) === value) return value;
+      this.keys[this.head] = undefined;
+      this.values[this.head] = undefined;
+      this.head++;
+    }
+    return undefined;
+  }
+
   /** Keeps only the entries `map` still holds, in order. */
   private compact(map: ReadonlyMap<string, V>): void {
     const keys: string[] = [];

@@ -1,6 +1,7 @@
-import { createDecipheriv, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createDecipheriv, type KeyObject } from 'node:crypto';
 import type { JWT } from '../types/common.types.js';
 import { CLOCK_SKEW_SECONDS, checkTimeClaims } from '../util/instant.js';
+import { CbcHs512Key } from './cbc-hs512.js';
 
 // The session JWT's decryption, written against `node:crypto` directly: it runs on every guarded
 // request whose token is not in the session cache, and a generic JOSE library's async, WebCrypto-
@@ -57,8 +58,10 @@ function canonicalB64u(s: string, start: number, end: number): boolean {
 /** A validated protected header: the content encryption, its key and the claims it replicates. */
 interface HeaderPlan {
   gcm: boolean;
-  mac?: KeyObject;
-  aes: KeyObject;
+  /** A256CBC-HS512: the key that opens the token. */
+  cbc?: CbcHs512Key;
+  /** A256GCM: the AES key. */
+  aes?: KeyObject;
   /** AAD length in bits, 64-bit big-endian (A256CBC-HS512's MAC input). */
   al?: Buffer;
   /** RFC 7519 section 5.3 claims the header repeats; they must equal the payload's. */
@@ -75,6 +78,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export class JweDecrypter {
   private readonly headers = new Map<string, HeaderPlan>();
+  /** The A256CBC-HS512 opener of each secret, built on the first token that needs it. */
+  private readonly cbcKeys = new Map<JweSecretKeys, CbcHs512Key>();
 
   constructor(private readonly keyring: readonly JweSecretKeys[]) {}
 
@@ -90,33 +95,24 @@ export class JweDecrypter {
     const header = token.slice(0, h);
     const plan = this.headers.get(header) ?? this.plan(header);
     if (!plan) return INVALID;
-    const iv = Buffer.from(token.slice(i, c), 'base64url');
-    const ciphertext = Buffer.from(token.slice(c + 1, t), 'base64url');
-    const tag = Buffer.from(token.slice(t + 1), 'base64url');
-    let plaintext: Buffer;
-    try {
-      if (plan.gcm) {
-        if (iv.length !== 12 || tag.length !== 16) return INVALID;
-        const decipher = createDecipheriv('aes-256-gcm', plan.aes, iv, { authTagLength: 16 });
+    let plaintext: Buffer | undefined;
+    if (plan.cbc) {
+      // RFC 7518 section 5.2.2.2: the tag is checked in constant time before anything is decrypted.
+      plaintext = plan.cbc.open(token, h, i, c, t, plan.al!);
+      if (!plaintext) return INVALID;
+    } else {
+      const iv = Buffer.from(token.slice(i, c), 'base64url');
+      const ciphertext = Buffer.from(token.slice(c + 1, t), 'base64url');
+      const tag = Buffer.from(token.slice(t + 1), 'base64url');
+      if (iv.length !== 12 || tag.length !== 16) return INVALID;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', plan.aes!, iv, { authTagLength: 16 });
         decipher.setAAD(Buffer.from(header, 'latin1'));
         decipher.setAuthTag(tag);
         plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
-      } else {
-        if (iv.length !== 16 || tag.length !== 32 || ciphertext.length % 16 !== 0) return INVALID;
-        // RFC 7518 section 5.2.2.2: the tag (HMAC-SHA-512 of AAD || IV || ciphertext || AL, first
-        // 32 bytes) is compared in constant time before anything is decrypted.
-        const mac = createHmac('sha512', plan.mac!)
-          .update(header, 'latin1')
-          .update(iv)
-          .update(ciphertext)
-          .update(plan.al!)
-          .digest();
-        if (!timingSafeEqual(mac.subarray(0, 32), tag)) return INVALID;
-        const decipher = createDecipheriv('aes-256-cbc', plan.aes, iv);
-        plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
+      } catch {
+        return INVALID;
       }
-    } catch {
-      return INVALID;
     }
     return claimsOf(plaintext, plan, now);
   }
@@ -142,7 +138,7 @@ export class JweDecrypter {
         ? this.keyring[0]
         : this.keyring.find((k) => (gcm ? k.gcm.kid : k.cbc.kid) === parsed.kid);
     if (!keys) return undefined;
-    const plan: HeaderPlan = gcm ? { gcm, aes: keys.gcm.aes } : { gcm, mac: keys.cbc.mac, aes: keys.cbc.aes };
+    const plan: HeaderPlan = gcm ? { gcm, aes: keys.gcm.aes } : { gcm, cbc: this.cbcKeyOf(keys) };
     if (!gcm) {
       plan.al = Buffer.alloc(8);
       plan.al.writeBigUInt64BE(BigInt(header.length * 8));
@@ -152,6 +148,15 @@ export class JweDecrypter {
     if (this.headers.size >= HEADER_CACHE_MAX) this.headers.delete(this.headers.keys().next().value!);
     this.headers.set(header, plan);
     return plan;
+  }
+
+  private cbcKeyOf(keys: JweSecretKeys): CbcHs512Key {
+    let opener = this.cbcKeys.get(keys);
+    if (!opener) {
+      opener = new CbcHs512Key(keys.cbc.mac, keys.cbc.aes);
+      this.cbcKeys.set(keys, opener);
+    }
+    return opener;
   }
 }
 

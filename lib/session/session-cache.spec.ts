@@ -77,13 +77,31 @@ describe('SessionCache: JWT sessions', () => {
     expect(cache.hit('b', false)).toMatchObject({ status: 'active' });
   });
 
-  it(`keeps at most ${JWT_CACHE_MAX} JWTs, the oldest going first`, async () => {
+  it(`keeps at most ${JWT_CACHE_MAX} JWTs, the oldest going first; once full, a token on its second offer`, async () => {
     const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
     const entry = jwtEntry();
-    for (let i = 0; i <= JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
+    for (let i = 0; i < JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
+    expect(cache.usage().jwts).toBe(JWT_CACHE_MAX);
+    // Full of current entries: a token offered once (a one-off visitor) evicts nothing.
+    cache.keepJwt(`raw${JWT_CACHE_MAX}`, entry);
+    expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBeUndefined();
+    expect(cache.jwt('raw0')).toBe(entry);
+    // Offered again (the same visitor's next request): kept, and the oldest goes.
+    cache.keepJwt(`raw${JWT_CACHE_MAX}`, entry);
+    expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBe(entry);
     expect(cache.jwt('raw0')).toBeUndefined();
     expect(cache.jwt('raw1')).toBe(entry);
-    expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBe(entry);
+    expect(cache.usage().jwts).toBe(JWT_CACHE_MAX);
+  });
+
+  it('admits a new token at once when the entry it evicts has expired', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    cache.keepJwt('expired', jwtEntry({ expMs: Date.now() - 1 }));
+    const entry = jwtEntry();
+    for (let i = 1; i < JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
+    cache.keepJwt('new', entry);
+    expect(cache.jwt('new')).toBe(entry);
+    expect(cache.jwt('expired')).toBeUndefined();
   });
 
   it('is bounded by memory too: large (chunked) tokens evict the oldest before the entry limit', async () => {
@@ -92,7 +110,11 @@ describe('SessionCache: JWT sessions', () => {
     const big = (i: number) => `${String(i).padStart(6, '0')}${'x'.repeat(16_000)}`;
     const fits = Math.floor(CACHE_MAX_BYTES / jwtEntryBytes(big(0)));
     expect(fits).toBeLessThan(JWT_CACHE_MAX);
-    for (let i = 0; i <= fits; i++) cache.keepJwt(big(i), entry);
+    for (let i = 0; i <= fits; i++) {
+      cache.keepJwt(big(i), entry);
+      // Once full, a token is kept on its second offer (see the entry limit above).
+      if (i === fits) cache.keepJwt(big(i), entry);
+    }
     const usage = cache.usage();
     expect(usage.jwts).toBe(fits);
     expect(usage.jwtBytes).toBeLessThanOrEqual(CACHE_MAX_BYTES);
@@ -151,12 +173,25 @@ describe('SessionCache: database sessions', () => {
     expect(cache.hit('b1', false)).toMatchObject({ status: 'active', user: { id: 'b' } });
   });
 
-  it(`keeps at most ${DB_CACHE_MAX} sessions, the oldest going first`, async () => {
+  it(`keeps at most ${DB_CACHE_MAX} sessions, the oldest going first; once full, a token on its second offer`, async () => {
     const { cache } = await sessionParts({ session: { strategy: 'database' } });
     const entry = dbEntry();
     for (let i = 0; i <= DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
+    expect(cache.db(`raw${DB_CACHE_MAX}`)).toBeUndefined();
+    expect(cache.db('raw0')).toBe(entry);
+    cache.keepDb(`raw${DB_CACHE_MAX}`, entry);
     expect(cache.db('raw0')).toBeUndefined();
     expect(cache.db(`raw${DB_CACHE_MAX}`)).toBe(entry);
+  });
+
+  it('admits a new session at once when the entry it evicts is past its cache time', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    cache.keepDb('stale', dbEntry('u0', { until: Date.now() - 1 }));
+    const entry = dbEntry();
+    for (let i = 1; i < DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
+    cache.keepDb('new', entry);
+    expect(cache.db('new')).toBe(entry);
+    expect(cache.usage().dbs).toBe(DB_CACHE_MAX);
   });
 });
 

@@ -6,6 +6,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { JWT, Session } from '../types/common.types.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { isExpiredDate } from '../util/instant.js';
+import { CacheAdmission } from './cache-admission.js';
 import { EvictionOrder } from './eviction-order.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
@@ -72,6 +73,9 @@ export class SessionCache {
   /** Which entry of each map is the oldest, found without scanning the map. */
   private readonly jwtOrder = new EvictionOrder<CachedJwt>();
   private readonly dbOrder = new EvictionOrder<CachedDb>();
+  /** When full of current entries, a token is kept on its second offer only ({@link CacheAdmission}). */
+  private readonly jwtAdmission = new CacheAdmission(2 * JWT_CACHE_MAX);
+  private readonly dbAdmission = new CacheAdmission(2 * DB_CACHE_MAX);
   /** Estimated bytes held by each map. */
   private jwtBytes = 0;
   private dbBytes = 0;
@@ -150,11 +154,18 @@ export class SessionCache {
     return this.jwts.get(raw);
   }
 
-  /** Keeps a decoded JWT; the oldest entry goes when the cache is full. */
+  /**
+   * Keeps a decoded JWT; the oldest entry goes when the cache is full. When that entry is still
+   * current, a token is kept only the second time it is offered ({@link CacheAdmission}).
+   */
   keepJwt(raw: string, entry: CachedJwt): void {
     this.forgetJwt(raw);
     const bytes = jwtEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
+    if (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES) {
+      const oldest = this.jwtOrder.peek(this.jwts);
+      if (oldest && oldest.expMs > Date.now() && !this.jwtAdmission.admits(raw)) return;
+    }
     while (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES)
       this.forgetJwt(this.jwtOrder.oldest(this.jwts) ?? this.jwts.keys().next().value!);
     this.jwts.set(raw, entry);
@@ -178,13 +189,18 @@ export class SessionCache {
   }
 
   /**
-   * Keeps a looked-up database session; the oldest entry goes when the cache is full. With a
-   * revocation bus, nothing is kept while it is down, nor a token or user revoked a moment ago.
+   * Keeps a looked-up database session; the oldest entry goes when the cache is full (when that
+   * entry is still within its time, a token is kept on its second offer only). With a revocation
+   * bus, nothing is kept while it is down, nor a token or user revoked a moment ago.
    */
   keepDb(raw: string, entry: CachedDb): void {
     this.dropDb(raw);
     const bytes = dbEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
+    if (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES) {
+      const oldest = this.dbOrder.peek(this.dbs);
+      if (oldest && oldest.until > Date.now() && !this.dbAdmission.admits(raw)) return;
+    }
     let hashes: { token: string; user: string } | undefined;
     if (this.broadcasts) {
       if (!this.broadcast.live) return;
