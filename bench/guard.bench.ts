@@ -11,7 +11,8 @@
 // 50,000 of 200,000 stored database sessions), the unguarded route sent the same rotation.
 //
 // Settings (environment): BENCH_ROUNDS (default 5), BENCH_DURATION seconds per round (default 2),
-// BENCH_CONNECTIONS (default 16), BENCH_SCENARIOS (comma-separated ids, default all),
+// BENCH_CONNECTIONS (default 16), BENCH_SCENARIOS (comma-separated ids, default all; `startup` is
+// the start-up and memory part, bench/startup-section.ts), BENCH_STARTUP_ROUNDS (default 15),
 // BENCH_CPU_PROF=1 (profile the server under load, from READY to exit, with V8's sampling profiler,
 // what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
 // bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
@@ -24,6 +25,7 @@ import { join } from 'node:path';
 import { canPin, cpuMicros, load, memoryOf, startServer, stopServer, verify } from './bench-harness.js';
 import { table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
+import { startupSection } from './startup-section.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
@@ -208,6 +210,8 @@ async function main(): Promise<void> {
   const md = table(results);
   const versus = versusTable(results);
   console.log(`\n${md}\n\n${versus}\n`);
+  // Start-up and memory (`startup`): with every scenario, or when named in BENCH_SCENARIOS.
+  const startup = !CPU_PROF && (!wanted || wanted.includes('startup')) ? startupSection(process.cwd()) : undefined;
   const plans = results
     .filter((r) => r.plan && (r.scenario.tokens ?? 1) > 1)
     .map((r) => [`${r.scenario.label}:`, '', '```', r.plan!, '```', ''].join('\n'));
@@ -231,6 +235,7 @@ async function main(): Promise<void> {
     md,
     '',
     ...(versus ? ['## 200,000 rows against 1,000 rows (interleaved)', '', versus, ''] : []),
+    ...(startup ? [startup] : []),
     '## Session lookup plans',
     '',
     ...plans,

@@ -60,6 +60,8 @@ export class AuthGuard implements CanActivate {
   private readonly routes = new WeakMap<Function, Map<Function, RoutePolicy>>();
   /** A subclass that overrides `getRequest` reads every context itself, as before contexts were read here. */
   private readonly ownRequest = this.getRequest !== AuthGuard.prototype.getRequest;
+  /** A subclass that overrides `shouldSkip` decides which routes skip the guard. */
+  private readonly ownSkip = this.shouldSkip !== AuthGuard.prototype.shouldSkip;
   /** `session.tokens`: a refresh may rewrite the cookie, so the response is kept for the route. */
   private readonly keepResponses: boolean;
 
@@ -74,11 +76,12 @@ export class AuthGuard implements CanActivate {
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
-    if (this.shouldSkip(context)) return true;
+    // The route's policy is read once per request (`shouldSkip` reads it too, unless overridden).
+    const policy = this.policy(context);
+    if (this.ownSkip ? this.shouldSkip(context) : policy.public) return true;
     if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
     const req = this.getRequest(context);
     const lookup: SessionLookup = sessionLookupOf(req, this.config);
-    const policy = this.policy(context);
     if (policy.uncached) return this.readAndDecide(context, req, lookup, FRESH, policy);
     // A cache hit, a JWT the default decoder reads, or no token at all is decided without a
     // promise: this runs on every request.

@@ -27,15 +27,22 @@ export type DecodedJwt = { status: 'valid'; token: JWT; expMs: number } | { stat
  */
 @Injectable()
 export class SessionCodec {
-  /** One codec per cookie name (the salt), keys derived once. */
-  private readonly codecs: { plain: JwtCodec; secure: JwtCodec };
+  /**
+   * One codec per cookie name (the salt), its keys derived on first use: an app served over http
+   * only never derives the `__Secure-` name's keys, and start-up derives none (the secrets were
+   * checked when the configuration was resolved).
+   */
+  private readonly codecs: { plain?: JwtCodec; secure?: JwtCodec } = {};
 
-  constructor(@Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {
-    const { secrets, cookies, jwt } = config;
-    this.codecs = {
-      plain: createJwtCodec(secrets, cookies.plain.sessionToken.name, jwt.maxAge),
-      secure: createJwtCodec(secrets, cookies.secure.sessionToken.name, jwt.maxAge),
-    };
+  constructor(@Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {}
+
+  private codecFor(secure: boolean): JwtCodec {
+    const key = secure ? 'secure' : 'plain';
+    return (this.codecs[key] ??= createJwtCodec(
+      this.config.secrets,
+      this.config.cookies[key].sessionToken.name,
+      this.config.jwt.maxAge,
+    ));
   }
 
   /** The cookie names and options for a request. */
@@ -78,7 +85,7 @@ export class SessionCodec {
             secret: this.config.secrets,
             salt: this.cookiesFor(secure).sessionToken.name,
           })
-        : await (secure ? this.codecs.secure : this.codecs.plain).decode(raw);
+        : await this.codecFor(secure).decode(raw);
     } catch {
       this.config.logger.debug(`${JWTSessionError.type}: the session cookie could not be decoded`);
       token = null;
@@ -96,7 +103,7 @@ export class SessionCodec {
    */
   decodeSync(raw: string, secure: boolean, now: number): DecodedJwt | undefined {
     if (this.config.jwt.decode) return undefined;
-    const result = (secure ? this.codecs.secure : this.codecs.plain).inspectSync(raw, now);
+    const result = this.codecFor(secure).inspectSync(raw, now);
     if (result.status !== 'valid') return result;
     const verdict = checkTimeClaims(result.payload, now);
     return verdict.status === 'valid'
@@ -112,7 +119,7 @@ export class SessionCodec {
         this.config.jwt.encode({ token, salt, secret: this.config.secrets, maxAge: this.config.jwt.maxAge }),
       );
     }
-    return (secure ? this.codecs.secure : this.codecs.plain).encode(token);
+    return this.codecFor(secure).encode(token);
   }
 }
 
