@@ -1,23 +1,21 @@
 import { createHash, createSecretKey, hkdfSync, randomUUID, type KeyObject } from 'node:crypto';
-import { EncryptJWT } from 'jose';
 import type { JWTDecodeParams, JWTEncodeParams } from '../config/auth-options.interface.js';
 import { MissingSecret } from '../errors/auth.errors.js';
 import type { JWT } from '../types/common.types.js';
 import { JweDecrypter, type JweInspection } from './jwe-decrypt.js';
+import { encryptJwe, sessionClaims } from './jwe-encrypt.js';
 
 /** Seconds a token lives when no `maxAge` is given: 30 days, as in Auth.js. */
 const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
-/** What this module encrypts with (Auth.js's choice). */
-const ENCODE_ENC = 'A256CBC-HS512';
 /** How many (secret, salt) key sets are kept; each costs two HKDF runs and two hashes to rebuild. */
 const KEY_CACHE_MAX = 64;
 
 /** The keys derived from one secret for one salt, one per content encryption algorithm. */
 interface SecretKeys {
   /** 64-byte key for A256CBC-HS512 (MAC key, then AES key), with its JWK thumbprint (the `kid`). */
-  cbc: { key: Uint8Array; kid: string; mac: KeyObject; aes: KeyObject };
+  cbc: { kid: string; mac: KeyObject; aes: KeyObject };
   /** 32-byte key for A256GCM, with its JWK thumbprint. */
-  gcm: { key: Uint8Array; kid: string; aes: KeyObject };
+  gcm: { kid: string; aes: KeyObject };
 }
 
 /** An encoder/decoder with its keys derived once; see {@link createJwtCodec}. */
@@ -66,12 +64,11 @@ function deriveSecretKeys(secret: string, salt: string): SecretKeys {
   return {
     // RFC 7518 section 5.2.2.1: the first half authenticates (HMAC-SHA-512), the second encrypts.
     cbc: {
-      key: cbc,
       kid: thumbprint(cbc),
       mac: createSecretKey(cbc.subarray(0, 32)),
       aes: createSecretKey(cbc.subarray(32)),
     },
-    gcm: { key: gcm, kid: thumbprint(gcm), aes: createSecretKey(gcm) },
+    gcm: { kid: thumbprint(gcm), aes: createSecretKey(gcm) },
   };
 }
 
@@ -103,12 +100,8 @@ function assertSalt(salt: unknown): asserts salt is string {
 
 async function encryptWith(keys: SecretKeys, payload: JWT | undefined, maxAge: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new EncryptJWT({ ...(payload ?? {}) })
-    .setProtectedHeader({ alg: 'dir', enc: ENCODE_ENC, kid: keys.cbc.kid })
-    .setIssuedAt(now)
-    .setExpirationTime(now + maxAge)
-    .setJti(randomUUID())
-    .encrypt(keys.cbc.key);
+  // Always A256CBC-HS512, Auth.js's choice (A256GCM is only read).
+  return encryptJwe(keys.cbc, sessionClaims(payload, { iat: now, exp: now + maxAge, jti: randomUUID() }));
 }
 
 function payloadOf(result: JwtInspection): JWT | null {

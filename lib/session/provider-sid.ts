@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { decodeJwt } from 'jose';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { Account } from '../types/common.types.js';
+import { decodeJwtClaims } from '../util/jwt-parts.js';
 
 /** The session JWT claim that holds {@link providerSidKey} (JWT strategy, back-channel logout). */
 export const PROVIDER_SID_CLAIM = 'providerSid';
@@ -28,7 +28,7 @@ export function providerSidOf(config: ResolvedAuthConfig, account: Account | nul
   const provider = config.providerById.get(account.provider);
   if ((provider?.config as { backchannelLogout?: unknown } | undefined)?.backchannelLogout !== true) return undefined;
   try {
-    const { sid } = decodeJwt(account.id_token);
+    const { sid } = decodeJwtClaims(account.id_token);
     return typeof sid === 'string' && sid ? providerSidKey(account.provider, sid) : undefined;
   } catch {
     return undefined;

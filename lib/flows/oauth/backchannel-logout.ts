@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
@@ -15,6 +14,7 @@ import {
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
+import { decodeJwtClaims, decodeJwtHeader } from '../../util/jwt-parts.js';
 import { BackchannelSessions } from './backchannel-sessions.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
 import { LogoutReplayMemory } from './logout-replay.js';
@@ -102,8 +102,8 @@ export class BackchannelLogout {
     let header: Record<string, unknown>;
     let claims: Record<string, unknown>;
     try {
-      header = decodeProtectedHeader(token) as Record<string, unknown>;
-      claims = decodeJwt(token) as Record<string, unknown>;
+      header = decodeJwtHeader(token);
+      claims = decodeJwtClaims(token);
     } catch {
       throw new LogoutTokenError('Missing', 'The logout_token is not a JWT.');
     }

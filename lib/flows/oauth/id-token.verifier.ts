@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { compactVerify, decodeProtectedHeader, type ProtectedHeaderParameters } from 'jose';
 import type * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AuthError, OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { loadJose } from '../../util/jose.js';
+import { decodeJwtHeader } from '../../util/jwt-parts.js';
 import { JwksCache, JwksKeySelectionError } from './jwks-cache.js';
 import { describe } from './oauth-errors.js';
 import { boundedFetch, isLoopback, safeUrl } from './oauth-http.js';
@@ -53,9 +54,9 @@ export class IdTokenVerifier {
 
   /** Resolves when the ID token's signature is valid; an `OAuthCallbackError` saying why otherwise. */
   async verifySignature(p: NormalizedOAuthProvider, as: o.AuthorizationServer, idToken: string): Promise<void> {
-    let header: ProtectedHeaderParameters;
+    let header: Record<string, unknown>;
     try {
-      header = decodeProtectedHeader(idToken);
+      header = decodeJwtHeader(idToken);
     } catch {
       throw new OAuthCallbackError(`${p.name}'s ID token has no readable header.`);
     }
@@ -73,7 +74,9 @@ export class IdTokenVerifier {
     const jwksUri = as.jwks_uri;
     let key: CryptoKey;
     try {
-      key = await this.jwks.getKey(`${p.id}\0${jwksUri}`, { alg, kid: header.kid }, () => this.fetchJwks(p, jwksUri));
+      // Any JSON value: getKey refuses a kid that is not a string.
+      const kid = header.kid as string | undefined;
+      key = await this.jwks.getKey(`${p.id}\0${jwksUri}`, { alg, kid }, () => this.fetchJwks(p, jwksUri));
     } catch (error) {
       if (error instanceof JwksKeySelectionError)
         throw new OAuthCallbackError(keySelectionMessage(p.name, alg, error), {
@@ -82,6 +85,7 @@ export class IdTokenVerifier {
       if (error instanceof AuthError) throw error;
       throw new OAuthCallbackError(`Could not read ${p.name}'s JWKS: ${describe(error)}`, { cause: error });
     }
+    const { compactVerify } = await loadJose();
     try {
       await compactVerify(idToken, key, { algorithms: [alg] });
     } catch {
@@ -111,6 +115,7 @@ export class IdTokenVerifier {
         `${p.name}'s client secret is too short to verify ${alg} ID tokens: it must be at least ${minBytes} bytes.`,
       );
     }
+    const { compactVerify } = await loadJose();
     try {
       await compactVerify(idToken, secret, { algorithms: [alg] });
     } catch {

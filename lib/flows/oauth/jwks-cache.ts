@@ -1,4 +1,5 @@
-import { createLocalJWKSet, errors as joseErrors, type JSONWebKeySet, type JWSHeaderParameters } from 'jose';
+import type { createLocalJWKSet, JSONWebKeySet, JWSHeaderParameters } from 'jose';
+import { loadJose, type Jose } from '../../util/jose.js';
 
 /** How long a fetched JWKS is used before it is fetched again (oauth4webapi's cache lived as long). */
 export const JWKS_TTL_MS = 5 * 60 * 1000;
@@ -184,10 +185,11 @@ export class JwksCache {
     const seq = ++entry.started;
     const refresh = { seq, wanted: new Set<string>() } as Refresh;
     entry.refresh = refresh;
+    // jose (which reads the key set) loads beside the first fetch rather than at start-up.
     refresh.promise = Promise.resolve()
-      .then(load)
-      .then((json) => {
-        const snapshot = toSnapshot(json, seq, this.now());
+      .then(() => Promise.all([load(), loadJose()]))
+      .then(([json, jose]) => {
+        const snapshot = toSnapshot(jose, json, seq, this.now());
         // Fetches run one at a time, so this one is the newest. The keys callers were waiting for
         // that it lacks are recorded before any of them resumes, so none of them fetches again.
         entry.current = snapshot;
@@ -216,6 +218,8 @@ export class JwksCache {
     try {
       return await snapshot.select({ alg: header.alg, ...(header.kid !== undefined ? { kid: header.kid } : {}) });
     } catch (error) {
+      // Loaded already: the snapshot was made with it.
+      const { errors: joseErrors } = await loadJose();
       if (error instanceof joseErrors.JWKSNoMatchingKey)
         throw new JwksKeySelectionError('no_usable_key', kid, false, { cause: error });
       if (error instanceof joseErrors.JWKSMultipleMatchingKeys)
@@ -247,9 +251,9 @@ function ktyFor(alg: string): string {
   return '?';
 }
 
-function toSnapshot(json: unknown, seq: number, fetchedAt: number): Snapshot {
+function toSnapshot(jose: Jose, json: unknown, seq: number, fetchedAt: number): Snapshot {
   // createLocalJWKSet checks the shape ({ keys: [objects] }) and throws JWKSInvalid otherwise.
-  const select = createLocalJWKSet(json as JSONWebKeySet);
+  const select = jose.createLocalJWKSet(json as JSONWebKeySet);
   const ids = new Set<string>();
   for (const jwk of (json as JSONWebKeySet).keys) {
     if (typeof jwk.kid === 'string') ids.add(`kid:${jwk.kid}`);

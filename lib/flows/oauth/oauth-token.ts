@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { importJWK } from 'jose';
 import * as o from 'oauth4webapi';
 import type { ProviderContext } from '../../core/request-context.js';
 import { InvalidEndpoints, OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { ClientPrivateKey, NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import type { TokenSet } from '../../types/common.types.js';
 import { numericDateMs } from '../../util/instant.js';
+import { loadJose } from '../../util/jose.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
 import type { CheckValues } from './oauth-checks.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
@@ -142,6 +142,7 @@ export async function importPrivateKey(
   if ('d' in key && typeof key.d === 'string') {
     const jwk = key as o.JWK & { d: string; alg?: string };
     if (!jwk.alg) throw new InvalidEndpoints(`${name}: the private JWK needs an \`alg\`.`);
+    const { importJWK } = await loadJose();
     const imported = await importJWK(jwk as Parameters<typeof importJWK>[0], jwk.alg);
     return { key: imported as o.CryptoKey, kid: jwk.kid };
   }
