@@ -161,13 +161,16 @@ export function createJwtCodec(secrets: string[], salt: string, maxAge: number):
   const list = normalizeSecrets(secrets);
   assertSalt(salt);
   const lifetime = Number.isFinite(maxAge) && maxAge > 0 ? maxAge : DEFAULT_MAX_AGE;
-  const keyring = list.map((secret) => secretKeys(secret, salt));
-  // Keep our own references: the shared cache may evict them, the codec must not re-derive.
-  const decrypter = new JweDecrypter(keyring);
+  // Keys are derived on first use (start-up creates several codecs, most used later or never), then
+  // kept here: the shared cache may evict them, the codec must not re-derive.
+  let keyring: SecretKeys[] | undefined;
+  let decrypter: JweDecrypter | undefined;
+  const keys = () => (keyring ??= list.map((secret) => secretKeys(secret, salt)));
+  const opener = () => (decrypter ??= new JweDecrypter(keys()));
   return {
-    encode: (payload) => encryptWith(keyring[0], payload, lifetime),
-    decode: (token) => Promise.resolve(payloadOf(decrypter.inspect(token, Date.now()))),
-    inspect: (token) => Promise.resolve(decrypter.inspect(token, Date.now())),
-    inspectSync: (token, now = Date.now()) => decrypter.inspect(token, now),
+    encode: (payload) => encryptWith(keys()[0], payload, lifetime),
+    decode: (token) => Promise.resolve(payloadOf(opener().inspect(token, Date.now()))),
+    inspect: (token) => Promise.resolve(opener().inspect(token, Date.now())),
+    inspectSync: (token, now = Date.now()) => opener().inspect(token, now),
   };
 }

@@ -45,7 +45,8 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
   /** False while a configured bus is not subscribed (at start, after a connection loss). */
   live: boolean;
   private readonly origin = randomBytes(16).toString('base64url');
-  private readonly key: Buffer;
+  /** The key of the message hashes, derived on first use. */
+  private key?: Buffer;
   private readonly handlers: RevocationHandlers[] = [];
   private readonly counts = { published: 0, publishFailures: 0, applied: 0, own: 0, malformed: 0, disconnects: 0 };
 
@@ -59,7 +60,6 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
       ]);
     this.enabled = !!bus;
     this.live = !bus;
-    this.key = messageKey(config.secrets[0]!);
   }
 
   /** Registers what to do with other instances' revocations. */
@@ -69,7 +69,7 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
 
   /** The keyed hash of `value`: how a revocation of it is named on the bus and in the receivers' indexes. */
   keyOf(kind: RevocationKind, value: string): string {
-    return keyedHash(this.key, kind, value);
+    return keyedHash((this.key ??= messageKey(this.config.secrets[0]!)), kind, value);
   }
 
   /**
