@@ -10,9 +10,10 @@
 // Scale scenarios rotate the Cookie header per request through many distinct sessions (50,000 JWTs;
 // 50,000 of 200,000 stored database sessions), the unguarded route sent the same rotation.
 //
-// Settings (environment): BENCH_ROUNDS (default 5), BENCH_DURATION seconds per round (default 2),
+// Settings (environment): BENCH_ROUNDS (default 9), BENCH_DURATION seconds per round (default 1;
+// many short rounds: a burst of other work on this shared machine spoils one pair, not the median),
 // BENCH_CONNECTIONS (default 16), BENCH_SCENARIOS (comma-separated ids, default all; `startup` is
-// the start-up and memory part, bench/startup-section.ts), BENCH_STARTUP_ROUNDS (default 15),
+// the start-up and memory part, bench/startup-section.ts), BENCH_STARTUP_ROUNDS (default 21),
 // BENCH_CPU_PROF=1 (profile the server under load, from READY to exit, with V8's sampling profiler,
 // what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
 // bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
@@ -27,8 +28,8 @@ import { table, versusTable, type RouteStats, type ScenarioResult } from './guar
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
 import { startupSection } from './startup-section.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const DURATION = Number(process.env.BENCH_DURATION ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const DURATION = Number(process.env.BENCH_DURATION ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WARMUP = 1;
 const CPU_PROF = process.env.BENCH_CPU_PROF === '1';

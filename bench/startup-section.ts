@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Rounds of the start-up bench (each starts both apps once, in fresh processes). */
-const STARTUP_ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 15);
+const STARTUP_ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 21);
 
 /** The "Start-up and memory" section of bench/RESULTS.md, measured now; printed as it runs. */
 export function startupSection(root: string): string {

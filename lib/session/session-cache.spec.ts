@@ -82,6 +82,7 @@ describe('SessionCache: JWT sessions', () => {
     const entry = jwtEntry();
     for (let i = 0; i < JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
     expect(cache.usage().jwts).toBe(JWT_CACHE_MAX);
+    // promise: sessions.cache-admission
     // Full of current entries: a token offered once (a one-off visitor) evicts nothing.
     cache.keepJwt(`raw${JWT_CACHE_MAX}`, entry);
     expect(cache.jwt(`raw${JWT_CACHE_MAX}`)).toBeUndefined();
@@ -174,6 +175,7 @@ describe('SessionCache: database sessions', () => {
   });
 
   it(`keeps at most ${DB_CACHE_MAX} sessions, the oldest going first; once full, a token on its second offer`, async () => {
+    // promise: sessions.cache-admission
     const { cache } = await sessionParts({ session: { strategy: 'database' } });
     const entry = dbEntry();
     for (let i = 0; i <= DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
