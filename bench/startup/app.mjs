@@ -52,7 +52,7 @@ await app.close();
 // Which heavy packages the process loaded (when run with --import ./loaded-register.mjs).
 await new Promise((resolve) => setImmediate(resolve));
 const urls = [...(globalThis.__loadedUrls ?? [])];
-const loaded = ['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server', 'jose'].filter((name) =>
-  urls.some((url) => url.includes(`/node_modules/${name}/`)),
+const loaded = ['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server', 'jose', 'oauth4webapi'].filter(
+  (name) => urls.some((url) => url.includes(`/node_modules/${name}/`)),
 );
 console.log(JSON.stringify({ mode, status: res.status, startupMs, cpuMs, rss, peakRss, loaded }));

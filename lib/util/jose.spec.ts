@@ -5,52 +5,20 @@
 // only util/jose.ts imports it at all, dynamically. `import type` is erased at compile time, so it is
 // allowed; `import { type X }` is not, as an import with only inline type specifiers may be kept
 // for its side effects (`verbatimModuleSyntax`). `npm run build` then the startup bench's module
-// hook (bench/startup/) shows the same on dist/.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// hook (bench/startup/) shows the same on dist/. The checker is shared with util/oauth4webapi.spec.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import ts from 'typescript';
+import { loadsOutside, packageLoads } from './fixtures/lazy-import.fixture.js';
 import { loadJose } from './jose.js';
 
 const LIB = fileURLToPath(new URL('..', import.meta.url));
 const LOADER = 'util/jose.ts';
 
-/** Every way `text` loads jose at run time: `import`/`export … from`, `import()`, `require()`. */
-function joseLoads(fileName: string, text: string): Array<{ line: number; kind: 'static' | 'dynamic' }> {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-  const found: Array<{ line: number; kind: 'static' | 'dynamic' }> = [];
-  const isJose = (node: ts.Node | undefined) => !!node && ts.isStringLiteralLike(node) && node.text === 'jose';
-  const at = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-  const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && isJose(node.moduleSpecifier) && !node.importClause?.isTypeOnly)
-      found.push({ line: at(node), kind: 'static' });
-    else if (ts.isExportDeclaration(node) && isJose(node.moduleSpecifier) && !node.isTypeOnly)
-      found.push({ line: at(node), kind: 'static' });
-    else if (
-      ts.isCallExpression(node) &&
-      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
-        (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
-      isJose(node.arguments[0])
-    )
-      found.push({ line: at(node), kind: 'dynamic' });
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
-
 describe('jose is loaded lazily', () => {
   it('finds value imports of jose, and only those (the check itself)', () => {
-    const kinds = (text: string) => joseLoads('x.ts', text).map((f) => f.kind);
+    const kinds = (text: string) => packageLoads('jose', 'x.ts', text).map((f) => f.kind);
     expect(kinds(`import { compactVerify } from 'jose';`)).toEqual(['static']);
     expect(kinds(`import * as jose from "jose";`)).toEqual(['static']);
     expect(kinds(`import 'jose';`)).toEqual(['static']);
@@ -63,15 +31,8 @@ describe('jose is loaded lazily', () => {
   });
 
   it('no file of lib/ imports jose but util/jose.ts, and that one only with import()', () => {
-    const offending: string[] = [];
-    for (const path of sources(LIB)) {
-      const rel = relative(LIB, path).split('\\').join('/');
-      for (const load of joseLoads(rel, readFileSync(path, 'utf8'))) {
-        if (rel !== LOADER || load.kind !== 'dynamic') offending.push(`${rel}:${load.line} (${load.kind})`);
-      }
-    }
-    expect(offending).toEqual([]);
-    expect(joseLoads(LOADER, readFileSync(join(LIB, LOADER), 'utf8'))).toHaveLength(1);
+    expect(loadsOutside(LIB, 'jose', LOADER)).toEqual([]);
+    expect(packageLoads('jose', LOADER, readFileSync(join(LIB, LOADER), 'utf8'))).toHaveLength(1);
   });
 
   it('loadJose loads jose once and hands out the same module', async () => {

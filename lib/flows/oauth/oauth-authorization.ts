@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as o from 'oauth4webapi';
+import type * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { ProviderContext } from '../../core/request-context.js';
@@ -7,6 +7,7 @@ import { AuthError, InvalidProvider, InvalidRequest, OAuthSignInError } from '..
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { ChecksService } from '../../sign-in/checks.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { createStateCodec, effectiveChecks, parseMaxAge } from './oauth-checks.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { describe } from './oauth-errors.js';
@@ -53,6 +54,8 @@ export class OAuthAuthorization {
    * signing in; a provider without any check cookie cannot be linked this way.
    */
   async redirect(ctx: ProviderContext, p: NormalizedOAuthProvider, linkUserId?: string): Promise<AuthResponse> {
+    // Loaded before the try below, so a failed load is not reported as the provider's failure.
+    const oauth = await loadOAuth4WebApi();
     let as: o.AuthorizationServer;
     try {
       as = await this.discovery.authorizationServer(p);
@@ -91,19 +94,19 @@ export class OAuthAuthorization {
     if (checks.has('state')) {
       const state = await this.stateCodec.encode({
         origin: viaProxy ? ctx.providerCallbackUrl : undefined,
-        random: o.generateRandomState(),
+        random: oauth.generateRandomState(),
       });
       await this.checks.seal(ctx, 'state', state, sealOptions);
       params.set('state', state);
     }
     if (checks.has('pkce')) {
-      const verifier = o.generateRandomCodeVerifier();
-      params.set('code_challenge', await o.calculatePKCECodeChallenge(verifier));
+      const verifier = oauth.generateRandomCodeVerifier();
+      params.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
       params.set('code_challenge_method', 'S256');
       await this.checks.seal(ctx, 'pkceCodeVerifier', verifier, sealOptions);
     }
     if (checks.has('nonce')) {
-      const nonce = o.generateRandomNonce();
+      const nonce = oauth.generateRandomNonce();
       params.set('nonce', nonce);
       await this.checks.seal(ctx, 'nonce', nonce, sealOptions);
     }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as o from 'oauth4webapi';
+import type * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { ProviderContext } from '../../core/request-context.js';
@@ -12,6 +12,7 @@ import type { AuthResponse } from '../../types/http.types.js';
 import { KeyedQueue } from '../../util/keyed-queue.js';
 import { createStateCodec, effectiveChecks, parseMaxAge, type CheckValues } from './oauth-checks.js';
 import { constantTimeEqual } from '../../util/constant-time.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
 import { describe, mapProtocolError } from './oauth-errors.js';
 import { safeUrl } from './oauth-http.js';
@@ -60,6 +61,8 @@ export class OAuthCallback {
       }
     }
 
+    // Loaded before the provider's errors are classified, so a failed load is not reported as one of them.
+    const oauth = await loadOAuth4WebApi();
     let as: o.AuthorizationServer;
     try {
       as = await this.discovery.authorizationServer(p);
@@ -85,9 +88,9 @@ export class OAuthCallback {
     }
     let validated: URLSearchParams;
     try {
-      validated = o.validateAuthResponse(as, client, params, values.state ?? o.skipStateCheck);
+      validated = oauth.validateAuthResponse(as, client, params, values.state ?? oauth.skipStateCheck);
     } catch (error) {
-      if (error instanceof o.AuthorizationResponseError) {
+      if (error instanceof oauth.AuthorizationResponseError) {
         throw new OAuthCallbackError(`${p.name} returned an error: ${error.error}.`, {
           cause: { provider: p.id, error: error.error },
         });

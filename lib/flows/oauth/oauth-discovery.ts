@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import * as o from 'oauth4webapi';
+import type * as o from 'oauth4webapi';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { OAuthSignInError } from '../../errors/auth.errors.js';
 import { isProviderOfType } from '../../providers/internal-provider.js';
 import { normalizeOAuthProvider, wellKnownFor, type NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { boundedFetch, isLoopback } from './oauth-http.js';
 
 /** How long a discovery document is reused. */
@@ -143,7 +144,8 @@ export class OAuthDiscovery implements OnApplicationBootstrap {
         throw new OAuthSignInError(`${p.name}: the discovery document has no issuer.`);
       expected = body.issuer;
     }
-    const as = await o.processDiscoveryResponse(new URL(expected), response);
+    const oauth = await loadOAuth4WebApi();
+    const as = await oauth.processDiscoveryResponse(new URL(expected), response);
     this.config.logger.debug('oauth_discovery', { provider: p.id, issuer: as.issuer });
     return as;
   }

@@ -1,6 +1,7 @@
-import { describe as suite, expect, it } from '@jest/globals';
+import { beforeAll, describe as suite, expect, it } from '@jest/globals';
 import * as o from 'oauth4webapi';
 import { InvalidCheck, InvalidProvider, OAuthCallbackError } from '../../errors/auth.errors.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { describe, mapProtocolError } from './oauth-errors.js';
 
 suite('describe', () => {
@@ -13,6 +14,9 @@ suite('describe', () => {
 });
 
 suite('mapProtocolError', () => {
+  // In the library an oauth4webapi error comes from the module a flow loaded; here the spec makes them.
+  beforeAll(() => loadOAuth4WebApi());
+
   it('keeps the library’s own errors as they are', () => {
     const own = new InvalidProvider('no such provider');
     expect(mapProtocolError(own, 'IdP')).toBe(own);

@@ -1,5 +1,5 @@
-import * as o from 'oauth4webapi';
 import { AuthError, InvalidCheck, OAuthCallbackError } from '../../errors/auth.errors.js';
+import { loadedOAuth4WebApi } from '../../util/oauth4webapi.js';
 
 /** An error's message for a log line or a typed error, cut to 300 characters. */
 export function describe(error: unknown): string {
@@ -10,6 +10,9 @@ export function describe(error: unknown): string {
 /** Maps oauth4webapi and transport failures to the library's typed errors (no token or code in messages). */
 export function mapProtocolError(error: unknown, name: string): AuthError {
   if (error instanceof AuthError) return error;
+  // Not loaded yet: then the error cannot be one of oauth4webapi's.
+  const o = loadedOAuth4WebApi();
+  if (!o) return unexpected(error, name);
   if (error instanceof o.ResponseBodyError) {
     return new OAuthCallbackError(`${name} refused the request (${error.error}).`, {
       cause: { error: error.error, status: error.status },
@@ -25,5 +28,9 @@ export function mapProtocolError(error: unknown, name: string): AuthError {
   }
   if (error instanceof o.UnsupportedOperationError)
     return new OAuthCallbackError(`${name}'s response was rejected: ${error.message}.`);
+  return unexpected(error, name);
+}
+
+function unexpected(error: unknown, name: string): AuthError {
   return new OAuthCallbackError(`Could not complete sign-in with ${name}: ${describe(error)}`, { cause: error });
 }

@@ -101,12 +101,14 @@ describe('oauthTransport', () => {
       ],
     });
     const p = normalized(config, 'idp');
-    expect(oauthTransport(p, `${server.url}/token`)[o.allowInsecureRequests]).toBe(true);
-    expect(oauthTransport(p, new URL('http://[::1]:8080/x'))[o.allowInsecureRequests]).toBe(true);
-    expect(oauthTransport(p, 'http://op.example/token')[o.allowInsecureRequests]).toBe(false);
-    const res = await oauthTransport(p, server.url)[o.customFetch](`${server.url}/small`, GET);
+    expect(oauthTransport(o, p, `${server.url}/token`)[o.allowInsecureRequests]).toBe(true);
+    expect(oauthTransport(o, p, new URL('http://[::1]:8080/x'))[o.allowInsecureRequests]).toBe(true);
+    expect(oauthTransport(o, p, 'http://op.example/token')[o.allowInsecureRequests]).toBe(false);
+    const res = await oauthTransport(o, p, server.url)[o.customFetch](`${server.url}/small`, GET);
     expect(await res.json()).toEqual({ ok: true });
-    await expect(oauthTransport(p, server.url)[o.customFetch](`${server.url}/large`, GET)).rejects.toThrow('too large');
+    await expect(oauthTransport(o, p, server.url)[o.customFetch](`${server.url}/large`, GET)).rejects.toThrow(
+      'too large',
+    );
   });
 });
 

@@ -1,5 +1,5 @@
-import * as o from 'oauth4webapi';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
+import type { OAuth4WebApi } from '../../util/oauth4webapi.js';
 import { readCappedBody } from '../../util/read-capped.js';
 
 /** How long one request to a provider may take (discovery, token, userinfo, JWKS). */
@@ -37,8 +37,11 @@ export async function boundedFetch(
   return new Response(new Uint8Array(body), { status: response.status, statusText: response.statusText, headers });
 }
 
-/** oauth4webapi transport options: bounded fetch, plain http only for loopback hosts. */
-export function oauthTransport(p: NormalizedOAuthProvider, target: string | URL) {
+/**
+ * oauth4webapi transport options (keyed by symbols of the loaded module `o`): bounded fetch, plain
+ * http only for loopback hosts.
+ */
+export function oauthTransport(o: OAuth4WebApi, p: NormalizedOAuthProvider, target: string | URL) {
   return {
     [o.customFetch]: (url: string, init: FetchInit) => boundedFetch(url, init, p.customFetch),
     [o.allowInsecureRequests]: isLoopback(target),

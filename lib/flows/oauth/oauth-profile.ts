@@ -1,8 +1,9 @@
-import * as o from 'oauth4webapi';
+import type * as o from 'oauth4webapi';
 import type { ProviderContext } from '../../core/request-context.js';
 import { InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import type { Profile, TokenSet, User } from '../../types/common.types.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { describe } from './oauth-errors.js';
 import { oauthTransport } from './oauth-http.js';
 import { handlerProvider } from './oauth-redirect.js';
@@ -41,11 +42,12 @@ export async function readProfile(
   const url = new URL(endpoint);
   for (const [key, value] of Object.entries(p.userinfo?.params ?? {})) url.searchParams.set(key, value);
   const target = { ...as, userinfo_endpoint: url.href };
-  let response = await o.userInfoRequest(target, client, tokens.access_token!, oauthTransport(p, url));
+  const oauth = await loadOAuth4WebApi();
+  let response = await oauth.userInfoRequest(target, client, tokens.access_token!, oauthTransport(oauth, p, url));
   if (p.userinfo?.conform) response = (await p.userinfo.conform(response.clone())) ?? response;
   if (p.type === 'oidc') {
     // The userinfo `sub` must be the ID token's (OIDC Core 5.3.2).
-    return { ...(await o.processUserInfoResponse(target, client, claims!.sub, response)) } as Profile;
+    return { ...(await oauth.processUserInfoResponse(target, client, claims!.sub, response)) } as Profile;
   }
   if (!response.ok) throw new OAuthCallbackError(`${p.name}'s userinfo endpoint answered ${response.status}.`);
   const body = (await response.json().catch(() => null)) as unknown;

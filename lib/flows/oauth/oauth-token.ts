@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import * as o from 'oauth4webapi';
+import type * as o from 'oauth4webapi';
 import type { ProviderContext } from '../../core/request-context.js';
 import { InvalidEndpoints, OAuthCallbackError } from '../../errors/auth.errors.js';
 import type { ClientPrivateKey, NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import type { TokenSet } from '../../types/common.types.js';
 import { numericDateMs } from '../../util/instant.js';
 import { loadJose } from '../../util/jose.js';
+import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
 import type { CheckValues } from './oauth-checks.js';
 import { OAuthDiscovery } from './oauth-discovery.js';
@@ -37,6 +38,7 @@ export class OAuthTokenExchange {
     values: CheckValues,
     maxAge: number | undefined,
   ): Promise<{ tokens: TokenSet; claims?: o.IDToken }> {
+    const oauth = await loadOAuth4WebApi();
     let response: Response;
     if (p.token?.request) {
       // A custom token request (Auth.js never calls it): its tokens still go through validation.
@@ -54,27 +56,27 @@ export class OAuthTokenExchange {
         throw new InvalidEndpoints(
           `${p.name} has no token endpoint: set \`token\` or an \`issuer\` whose discovery document has one.`,
         );
-      response = await o.authorizationCodeGrantRequest(
+      response = await oauth.authorizationCodeGrantRequest(
         as,
         client,
         await this.clientAuth(p),
         params,
         redirectUri(ctx, p),
-        values.code_verifier ?? o.nopkce,
-        { ...oauthTransport(p, as.token_endpoint), additionalParameters: p.token?.params },
+        values.code_verifier ?? oauth.nopkce,
+        { ...oauthTransport(oauth, p, as.token_endpoint), additionalParameters: p.token?.params },
       );
     }
     if (p.token?.conform) response = (await p.token.conform(response.clone())) ?? response;
     // Multi-tenant providers: the ID token is validated against the issuer of the tenant that signed it.
     as = await this.discovery.idTokenServer(p, as, response);
-    const processed = await o.processAuthorizationCodeResponse(as, client, response, {
-      expectedNonce: values.nonce ?? o.expectNoNonce,
+    const processed = await oauth.processAuthorizationCodeResponse(as, client, response, {
+      expectedNonce: values.nonce ?? oauth.expectNoNonce,
       ...(maxAge !== undefined ? { maxAge } : {}),
       requireIdToken: p.type === 'oidc',
     });
     // oauth4webapi checks the ID token's claims; its signature is checked here, before any token is used.
     if (processed.id_token) await this.idTokens.verifySignature(p, as, processed.id_token);
-    return { tokens: withExpiresAt(processed), claims: o.getValidatedIdTokenClaims(processed) };
+    return { tokens: withExpiresAt(processed), claims: oauth.getValidatedIdTokenClaims(processed) };
   }
 
   /**
@@ -84,38 +86,40 @@ export class OAuthTokenExchange {
    * with what fetch threw.
    */
   async refresh(p: NormalizedOAuthProvider, refreshToken: string): Promise<TokenSet> {
+    const oauth = await loadOAuth4WebApi();
     const as = await this.discovery.authorizationServer(p);
     if (!as.token_endpoint)
       throw new InvalidEndpoints(
         `${p.name} has no token endpoint: set \`token\` or an \`issuer\` whose discovery document has one.`,
       );
     const client: o.Client = { client_id: p.clientId ?? '', ...p.client };
-    const response = await o.refreshTokenGrantRequest(
+    const response = await oauth.refreshTokenGrantRequest(
       as,
       client,
       await this.clientAuth(p),
       refreshToken,
-      oauthTransport(p, as.token_endpoint),
+      oauthTransport(oauth, p, as.token_endpoint),
     );
-    const processed = await o.processRefreshTokenResponse(as, client, response);
+    const processed = await oauth.processRefreshTokenResponse(as, client, response);
     if (processed.id_token) await this.idTokens.verifySignature(p, as, processed.id_token);
     return withExpiresAt(processed);
   }
 
   /** The client authentication of the token request (`client.token_endpoint_auth_method`). */
   async clientAuth(p: NormalizedOAuthProvider): Promise<o.ClientAuth> {
+    const oauth = await loadOAuth4WebApi();
     const method = (p.client.token_endpoint_auth_method as string | undefined) ?? 'client_secret_basic';
     switch (method) {
       case 'client_secret_basic':
-        return o.ClientSecretBasic(p.clientSecret ?? '');
+        return oauth.ClientSecretBasic(p.clientSecret ?? '');
       case 'client_secret_post':
-        return o.ClientSecretPost(p.clientSecret ?? '');
+        return oauth.ClientSecretPost(p.clientSecret ?? '');
       case 'client_secret_jwt':
-        return o.ClientSecretJwt(p.clientSecret ?? '');
+        return oauth.ClientSecretJwt(p.clientSecret ?? '');
       case 'private_key_jwt':
-        return o.PrivateKeyJwt(await this.privateKey(p));
+        return oauth.PrivateKeyJwt(await this.privateKey(p));
       case 'none':
-        return o.None();
+        return oauth.None();
       default:
         throw new InvalidEndpoints(`${p.name}: token_endpoint_auth_method ${JSON.stringify(method)} is not supported.`);
     }

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as o from 'oauth4webapi';
 import type { AccountTokens } from '../../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AuthError, RefreshTokenError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import type { TokenSet } from '../../types/common.types.js';
+import { loadOAuth4WebApi, type OAuth4WebApi } from '../../util/oauth4webapi.js';
 import { describe } from './oauth-errors.js';
 import { OAuthTokenExchange } from './oauth-token.js';
 
@@ -41,9 +41,11 @@ export class TokenRefresh {
    * are spent, and the caller keeps its tokens.
    */
   async refresh(p: NormalizedOAuthProvider, refreshToken: string): Promise<RefreshOutcome> {
+    // Loaded before the try below, so a failed load is not reported as the provider's failure.
+    const o = await loadOAuth4WebApi();
     let tokens: TokenSet;
     try {
-      tokens = await this.withRetry(p, refreshToken);
+      tokens = await this.withRetry(o, p, refreshToken);
     } catch (error) {
       if (error instanceof o.ResponseBodyError && error.error === 'invalid_grant') {
         this.config.logger.debug('refresh_token_invalid_grant', { provider: p.id });
@@ -75,7 +77,7 @@ export class TokenRefresh {
   }
 
   /** The refresh grant, retried after network errors and 5xx answers (never after an OAuth error). */
-  private async withRetry(p: NormalizedOAuthProvider, refreshToken: string): Promise<TokenSet> {
+  private async withRetry(o: OAuth4WebApi, p: NormalizedOAuthProvider, refreshToken: string): Promise<TokenSet> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.exchange.refresh(p, refreshToken);
