@@ -1,4 +1,4 @@
-/* global performance, fetch, setImmediate */
+/* global performance, fetch, setTimeout */
 // One start-up of the minimal app the startup bench measures (bench/startup.bench.mjs runs it).
 // `node app.mjs bare`: a Nest app (Express) with one controller and one route.
 // `node app.mjs auth`: the same app with AuthModule (JWT sessions, one OAuth provider, its own
@@ -50,7 +50,8 @@ const rss = process.memoryUsage().rss;
 const peakRss = process.resourceUsage().maxRSS * 1024;
 await app.close();
 // Which heavy packages the process loaded (when run with --import ./loaded-register.mjs).
-await new Promise((resolve) => setImmediate(resolve));
+// The hook's thread reports asynchronously: give its last messages time to arrive.
+if (globalThis.__loadedUrls) await new Promise((resolve) => setTimeout(resolve, 300));
 const urls = [...(globalThis.__loadedUrls ?? [])];
 const loaded = ['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server', 'jose', 'oauth4webapi'].filter(
   (name) => urls.some((url) => url.includes(`/node_modules/${name}/`)),
