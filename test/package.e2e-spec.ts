@@ -174,6 +174,65 @@ await app.close();
     expect(JSON.parse(out.split('\n').pop()!)).toEqual({ status: 200, guard: 'function', adapter: 'symbol' });
   });
 
+  it('loads the built-in pages from their own chunk on the first page served, whichever page that is', () => {
+    const chunks = readdirSync(join(app, 'node_modules', 'nestjs-auth', 'dist', 'chunks'));
+    expect(chunks.filter((f) => /^renderers-\w+\.js$/.test(f))).toHaveLength(1);
+    const index = readFileSync(join(app, 'node_modules', 'nestjs-auth', 'dist', 'index.js'), 'utf8');
+    expect(index).not.toMatch(/function (renderSignInPage|renderAccountPage|renderPage|webAuthnClientScript)\b/);
+    writeFileSync(
+      join(app, 'first-page.mjs'),
+      `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule, Credentials, MemoryAdapter, Passkey } from 'nestjs-auth';
+const renderers = () => [...globalThis.__loadedUrls].filter((u) => /\\/chunks\\/renderers-/.test(u)).length;
+const settle = () => new Promise((r) => setTimeout(r, 100));
+const credentials = Credentials({ credentials: { username: { label: 'Name' } }, authorize: ({ username }) => ({ id: '1', name: String(username) }) });
+class AppModule {}
+Module({ imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), trustHost: true, session: { strategy: 'jwt' }, adapter: new MemoryAdapter(), providers: [credentials, Passkey()] })] })(AppModule);
+const app = await NestFactory.create(AppModule, { logger: false });
+await app.listen(0, '127.0.0.1');
+const origin = 'http://127.0.0.1:' + app.getHttpServer().address().port;
+const csrf = await fetch(origin + '/auth/csrf');
+let cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+await settle();
+const before = renderers();
+const first = process.argv[2];
+if (first === '/account') {
+  const body = new URLSearchParams({ csrfToken: (await csrf.json()).csrfToken, username: 'ada' });
+  const signIn = await fetch(origin + '/auth/callback/credentials', { method: 'POST', body, redirect: 'manual', headers: { cookie, origin } });
+  cookie = [cookie, ...signIn.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+}
+const res = await fetch(origin + '/auth' + first, { redirect: 'manual', headers: { cookie } });
+const text = await res.text();
+await settle();
+console.log(JSON.stringify({ before, status: res.status, page: /<html|SimpleWebAuthnBrowser/.test(text), after: renderers() }));
+await app.close();
+`,
+    );
+    const register = join(root, 'bench', 'startup', 'loaded-register.mjs');
+    for (const [first, status] of [
+      ['/signin', 200],
+      ['/error?error=Verification', 403],
+      ['/account', 200],
+      ['/webauthn-client.js', 200],
+    ] as const) {
+      const out = execFileSync('node', ['--import', register, 'first-page.mjs', first], {
+        cwd: app,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+        .toString()
+        .trim();
+      expect({ first, ...JSON.parse(out.split('\n').pop()!) }).toEqual({
+        first,
+        before: 0,
+        status,
+        page: true,
+        after: 1,
+      });
+    }
+  });
+
   /** A conformance test file for `runner` (`'vitest'` or `'node:test'`), over a sound or a broken adapter. */
   function conformanceFile(runner: 'vitest' | 'node:test', broken: boolean): string {
     const functions =

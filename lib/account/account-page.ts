@@ -2,7 +2,8 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
 import { Verification } from '../errors/auth.errors.js';
 import { isPlausibleToken } from '../flows/email/email-token.js';
-import { renderAccountPage, renderEmailChangeConfirmPage, type AccountPageParams } from '../pages/account.page.js';
+import type { AccountPageParams } from '../pages/account.page.js';
+import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AccountService } from './account.service.js';
 import type { AccountRequest } from './account-routes.js';
@@ -57,6 +58,7 @@ export async function accountPage(
     };
   }
   const query = ctx.request.query;
+  const { renderAccountPage } = await loadRenderers();
   return {
     headers: { 'X-Frame-Options': 'DENY' },
     html: renderAccountPage({
@@ -82,10 +84,11 @@ export async function accountPage(
 }
 
 /** `GET /account/email/confirm?token&email`: a button that confirms (a link scanner's GET changes nothing). */
-export function emailConfirmPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+export async function emailConfirmPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
   const { token, email } = ctx.request.query;
   if (!isPlausibleToken(token) || typeof email !== 'string' || email.length > 320)
     throw new Verification('The confirmation link is incomplete; open the link from the email again.');
+  const { renderEmailChangeConfirmPage } = await loadRenderers();
   return {
     headers: { 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' },
     html: renderEmailChangeConfirmPage({

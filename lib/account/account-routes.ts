@@ -132,7 +132,7 @@ export class AccountRoutes {
         if (path === 'sessions')
           return { json: { sessions: await this.sessions.listSessions(req.user.id, req.state) } };
         if (path === 'accounts') return { json: { accounts: await this.accounts.listAccounts(req.user.id) } };
-        if (path === 'email/confirm' && !json) return emailConfirmPage(this.config, ctx);
+        if (path === 'email/confirm' && !json) return await emailConfirmPage(this.config, ctx);
         throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
       }
       const action = method === 'POST' ? this.actions.get(path) : undefined;

@@ -56,7 +56,7 @@ export class AuthRouterService {
   async handle(request: AuthRequest, action: AuthAction, providerId?: string): Promise<AuthResponse> {
     let ctx: RequestContext | undefined;
     try {
-      if (action === 'webauthn-client') return webauthnClient(this.config, request);
+      if (action === 'webauthn-client') return await webauthnClient(this.config, request);
       ctx = await this.contexts.create(request, action);
       const response = await this.dispatch(ctx, action, providerId);
       return withCookies(response, ctx);
@@ -90,7 +90,7 @@ export class AuthRouterService {
         }
         break;
       case 'signin':
-        if (get && !providerId) return signInPage(this.config, ctx);
+        if (get && !providerId) return await signInPage(this.config, ctx);
         if (post && providerId) {
           if (!ctx.csrfVerified)
             throw new MissingCSRF(
@@ -132,7 +132,7 @@ export class AuthRouterService {
         }
         break;
       case 'signout':
-        if (get) return signOutPage(this.config, ctx);
+        if (get) return await signOutPage(this.config, ctx);
         if (post) {
           if (!ctx.csrfVerified)
             throw new MissingCSRF(
@@ -151,10 +151,10 @@ export class AuthRouterService {
         break;
       case 'verify-request':
         if (!get) break;
-        return verifyRequestPage(this.config, ctx);
+        return await verifyRequestPage(this.config, ctx);
       case 'error':
         if (!get) break;
-        return errorPage(this.config, ctx);
+        return await errorPage(this.config, ctx);
       case 'account':
         // The account page and its API: `providerId` is the path below `/account` ('' for the page).
         if (this.account) return this.account.handle(ctx, providerId ?? '');

@@ -49,9 +49,15 @@ export function errorResponse(
       error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
     return withCookies({ status, headers, json: { error: type, message } }, ctx);
   }
+  const signInKind = error instanceof AuthError && error.kind === 'signIn';
+  if (action === 'error' && !signInKind && !config.pages.error) {
+    // The built-in error page failed itself (say, its renderers did not load): sending the browser
+    // back to it would loop.
+    const status = type === 'Configuration' ? 500 : 400;
+    return withCookies({ status, body: { contentType: 'text/plain; charset=utf-8', content: message } }, ctx);
+  }
   const origin = ctx?.origin ?? request.url.origin;
   const authUrl = `${origin}${config.basePath}`;
-  const signInKind = error instanceof AuthError && error.kind === 'signIn';
   const page = signInKind ? config.pages.signIn : config.pages.error;
   const target = new URL(page ?? `${authUrl}/${signInKind ? 'signin' : 'error'}`, origin);
   target.searchParams.set('error', type);

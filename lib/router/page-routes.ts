@@ -2,19 +2,16 @@ import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-co
 import { clientText } from '../core/error-log.js';
 import type { RequestContext } from '../core/request-context.js';
 import { UnknownAction } from '../errors/auth.errors.js';
-import { errorPageStatus, renderErrorPage } from '../pages/error.page.js';
-import { renderSignInPage } from '../pages/signin.page.js';
-import { renderSignOutPage } from '../pages/signout.page.js';
-import { renderVerifyRequestPage } from '../pages/verify-request.page.js';
-import { webAuthnClientScript } from '../pages/webauthn-client.js';
+import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import { renderHook } from './page-render.js';
 
 // The answers of the page routes (GET signin, signout, verify-request, error, the passkey script):
-// the built-in pages, or redirects to the app's own `pages`.
+// the built-in pages, or redirects to the app's own `pages`. The renderers load on the first page
+// (loadRenderers), so a redirect to the app's page never loads them.
 
 /** `GET /signin`: the built-in page, or a redirect to `pages.signIn` with the callback URL, error and code. */
-export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+export async function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
   const { query } = ctx.request;
   if (config.pages.signIn) {
     const params: Record<string, string> = { callbackUrl: ctx.callbackUrl };
@@ -24,6 +21,7 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
     if (query.email) params.email = query.email.slice(0, 320);
     return { redirect: pageUrl(ctx, config.pages.signIn, params) };
   }
+  const { renderSignInPage } = await loadRenderers();
   return {
     html: renderSignInPage({
       providers: config.providers.map((p) => ({
@@ -57,8 +55,9 @@ export function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Aut
 }
 
 /** `GET /signout`: the confirmation page, or a redirect to `pages.signOut`. */
-export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+export async function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
   if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, {}) };
+  const { renderSignOutPage } = await loadRenderers();
   return {
     html: renderSignOutPage({
       csrfToken: ctx.csrfToken,
@@ -72,11 +71,12 @@ export function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Au
 }
 
 /** `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query. */
-export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+export async function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
   if (config.pages.verifyRequest) return { redirect: pageUrl(ctx, config.pages.verifyRequest, ctx.request.query) };
   const { query } = ctx.request;
   const provider = query.provider ? config.providerById.get(query.provider) : undefined;
   const maxAge = provider?.type === 'email' ? (provider.config as { maxAge?: unknown }).maxAge : undefined;
+  const { renderVerifyRequestPage } = await loadRenderers();
   return {
     html: renderVerifyRequestPage({
       url: ctx.origin,
@@ -91,9 +91,10 @@ export function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContex
 }
 
 /** `GET /error`: the error page for `?error=` (never a 5xx: see `errorPageStatus`), or `pages.error`. */
-export function errorPage(config: ResolvedAuthConfig, ctx: RequestContext): AuthResponse {
+export async function errorPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
   const type = typeof ctx.request.query.error === 'string' ? ctx.request.query.error.slice(0, 64) : undefined;
   if (config.pages.error) return { redirect: pageUrl(ctx, config.pages.error, type ? { error: type } : {}) };
+  const { errorPageStatus, renderErrorPage } = await loadRenderers();
   return {
     status: errorPageStatus(type),
     html: renderErrorPage({
@@ -108,12 +109,12 @@ export function errorPage(config: ResolvedAuthConfig, ctx: RequestContext): Auth
 }
 
 /** `GET {basePath}/webauthn-client.js`: the browser half of passkeys, the same for everyone. */
-export function webauthnClient(config: ResolvedAuthConfig, request: AuthRequest): AuthResponse {
+export async function webauthnClient(config: ResolvedAuthConfig, request: AuthRequest): Promise<AuthResponse> {
   if (request.method !== 'GET' && request.method !== 'HEAD')
     throw new UnknownAction(
       `${clientText(request.method, 16)} ${config.basePath}/webauthn-client.js is not supported.`,
     );
-  const script = webAuthnClientScript(config.messages);
+  const script = (await loadRenderers()).webAuthnClientScript(config.messages);
   return {
     headers: { 'Cache-Control': 'public, max-age=3600' },
     body: { contentType: script.contentType, content: script.body },

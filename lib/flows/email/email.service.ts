@@ -9,7 +9,7 @@ import { AdapterService } from '../../core/adapter.service.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterError, AuthConfigurationError, EmailSignInError, Verification } from '../../errors/auth.errors.js';
-import { renderEmailConfirmPage } from '../../pages/email-confirm.page.js';
+import { loadRenderers } from '../../pages/load-renderers.js';
 import {
   EMAIL_DEFAULTS,
   resolveEmailRateLimit,
@@ -166,6 +166,7 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
     const { token, identifier } = readLink(provider, source);
 
     if (method !== 'POST' && provider.consumeOnGet !== true) {
+      const { renderEmailConfirmPage } = await loadRenderers();
       return {
         headers: { ...LINK_HEADERS },
         html: renderEmailConfirmPage({
