@@ -92,7 +92,9 @@ function sqliteScenario(wal: boolean): Scenario['setup'] {
         database: { type: 'better-sqlite3', database: file, ...(wal ? { enableWAL: true } : {}) },
       },
       cleanup: () =>
-        Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true }))).then(() => undefined),
+        Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true }))).then(
+          () => undefined,
+        ),
     };
   };
 }
