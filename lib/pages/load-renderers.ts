@@ -1,7 +1,9 @@
+import { lazyModule } from '../util/lazy-module.js';
+
 /** The page renderers (pages/renderers.ts). */
 export type Renderers = typeof import('./renderers.js');
 
-let loading: Promise<Renderers> | undefined;
+const renderers = lazyModule<Renderers>(() => import('./renderers.js'));
 
 /**
  * The built-in pages, loaded on the first page served (sign-in, error, account, a magic link's
@@ -10,9 +12,5 @@ let loading: Promise<Renderers> | undefined;
  * which answers it like any other server error.
  */
 export function loadRenderers(): Promise<Renderers> {
-  loading ??= import('./renderers.js').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+  return renderers.load();
 }

@@ -1,7 +1,9 @@
+import { lazyModule } from './lazy-module.js';
+
 /** The JOSE library (`jose`). */
 export type Jose = typeof import('jose');
 
-let loading: Promise<Jose> | undefined;
+const jose = lazyModule<Jose>(() => import('jose'));
 
 /**
  * `jose`, loaded on first use: an ID token's signature or a provider's JWKS (OAuth/OIDC callbacks,
@@ -11,9 +13,5 @@ let loading: Promise<Jose> | undefined;
  * fails on any other import of it in lib/. A failed load is not remembered: the next use tries again.
  */
 export function loadJose(): Promise<Jose> {
-  loading ??= import('jose').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
+  return jose.load();
 }

@@ -1,8 +1,9 @@
+import { lazyModule } from './lazy-module.js';
+
 /** The OAuth 2.0 / OpenID Connect client library (`oauth4webapi`). */
 export type OAuth4WebApi = typeof import('oauth4webapi');
 
-let loading: Promise<OAuth4WebApi> | undefined;
-let loaded: OAuth4WebApi | undefined;
+const oauth = lazyModule<OAuth4WebApi>(() => import('oauth4webapi'));
 
 /**
  * `oauth4webapi`, loaded on first use: a discovery document, an authorization redirect, a callback,
@@ -11,14 +12,7 @@ let loaded: OAuth4WebApi | undefined;
  * fails on any other import of it in lib/. A failed load is not remembered: the next use tries again.
  */
 export function loadOAuth4WebApi(): Promise<OAuth4WebApi> {
-  loading ??= import('oauth4webapi').then(
-    (module) => (loaded = module),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return oauth.load();
 }
 
 /**
@@ -26,5 +20,5 @@ export function loadOAuth4WebApi(): Promise<OAuth4WebApi> {
  * as an error can only be one of its classes once it is loaded.
  */
 export function loadedOAuth4WebApi(): OAuth4WebApi | undefined {
-  return loaded;
+  return oauth.loaded();
 }
