@@ -108,6 +108,13 @@ export const SCENARIOS: Scenario[] = [
     setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
   },
   {
+    // Not AuthGuard: a guard that only sets `req.user`, as any Passport-style guard does.
+    id: 'floor-user',
+    label: 'Reference: a guard that only sets `req.user`',
+    path: 'sets-user',
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
+  },
+  {
     id: 'jwt',
     label: 'JWT sessions',
     target: 0.9,
@@ -120,6 +127,14 @@ export const SCENARIOS: Scenario[] = [
       config: { strategy: 'jwt', secret: SECRET, jwtRevocation: true },
       cleanup: async () => undefined,
     }),
+  },
+  {
+    // Not AuthGuard: a guard that only opens each request's JWE, as AuthGuard does on a cache miss.
+    id: 'floor-jwe-50k',
+    label: 'Reference: a guard that only opens the session JWE (no cache, no user), 50,000 cookies rotated',
+    path: 'opens-jwe',
+    tokens: 50_000,
+    setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
   },
   {
     id: 'jwt-50k',

@@ -2,7 +2,17 @@
 // its own core). It serves one small route through AuthGuard and the same route without it, mints
 // a session for the scenario, prints `READY <json>` and runs until SIGTERM.
 import 'reflect-metadata';
-import { type CanActivate, Controller, Get, Injectable, Module, UseGuards, type DynamicModule } from '@nestjs/common';
+import {
+  type CanActivate,
+  Controller,
+  type DynamicModule,
+  type ExecutionContext,
+  Get,
+  Injectable,
+  Module,
+  UnauthorizedException,
+  UseGuards,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { writeFile } from 'node:fs/promises';
@@ -12,7 +22,7 @@ import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
-import { encode } from '../lib/session/jwt.js';
+import { createJwtCodec, encode } from '../lib/session/jwt.js';
 import { jweMinter } from './mint-jwe.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
@@ -59,6 +69,39 @@ class AllowAllGuard implements CanActivate {
   }
 }
 
+/**
+ * What any guard that leaves its user on `req.user` (Passport's place, and ours) pays for that
+ * alone: one property added to Express's request. The user is the shape AuthGuard leaves.
+ */
+@Injectable()
+class SetsUserGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    context.getArgByIndex<{ user?: object }>(0).user = { id: 'reference-user', name: null, email: null, image: null };
+    return true;
+  }
+}
+
+/** The session cookie's name (http): the salt of its JWE key. */
+const COOKIE_NAME = 'authjs.session-token';
+
+/**
+ * What verifying a session JWE on every request costs by itself: the library's own decrypter
+ * (`createJwtCodec(...).inspectSync`, what AuthGuard runs on a cache miss), nothing cached, no user
+ * left. The cookie is cut out of the header by hand. Refuses what does not open.
+ */
+@Injectable()
+class OpensJweGuard implements CanActivate {
+  private readonly codec = createJwtCodec([benchSecret], COOKIE_NAME, 3600);
+  canActivate(context: ExecutionContext): boolean {
+    const cookie = context.getArgByIndex<{ headers: { cookie?: string } }>(0).headers.cookie ?? '';
+    const opened = this.codec.inspectSync(cookie.slice(cookie.indexOf('=') + 1));
+    if (opened.status !== 'valid') throw new UnauthorizedException();
+    return true;
+  }
+}
+/** The secret the server was started with (set before the module is built). */
+let benchSecret = '';
+
 @Controller()
 class BenchController {
   @Get('guarded')
@@ -73,6 +116,18 @@ class BenchController {
     return { ok: true, id: id ?? 'anonymous' };
   }
 
+  @Get('sets-user')
+  @UseGuards(SetsUserGuard)
+  setsUser(@CurrentUser('id') id: string | undefined) {
+    return { ok: true, id: id ?? 'anonymous' };
+  }
+
+  @Get('opens-jwe')
+  @UseGuards(OpensJweGuard)
+  opensJwe(@CurrentUser('id') id: string | undefined) {
+    return { ok: true, id: id ?? 'anonymous' };
+  }
+
   // The same handler, parameter decorator included, without the guard: the difference is the guard.
   @Get('open')
   open(@CurrentUser('id') id: string | undefined) {
@@ -82,6 +137,7 @@ class BenchController {
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as BenchServerConfig;
+  benchSecret = config.secret;
   const imports: DynamicModule[] = [];
   if (config.database)
     imports.push(TypeOrmModule.forRoot({ ...config.database, autoLoadEntities: true, synchronize: true } as never));
@@ -103,7 +159,7 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
 
-  const cookieName = 'authjs.session-token';
+  const cookieName = COOKIE_NAME;
   const count = Math.max(1, config.tokens ?? 1);
   const cookies: string[] = [];
   let userId: string;

@@ -2,7 +2,7 @@
  * The most common Nest layout: AppModule imports AuthModule.forRoot(...) once and feature modules
  * use AuthGuard, AuthService and the decorators without importing anything from AuthModule.
  */
-import { Controller, Get, Injectable, type INestApplication, Module, UseGuards } from '@nestjs/common';
+import { Controller, Get, Injectable, type INestApplication, Module, Req, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,7 @@ import {
   Credentials,
   CurrentUser,
   Public,
+  requestSession,
   type Session,
 } from '../lib/index.js';
 import { TEST_SECRET } from './setup/app.js';
@@ -53,6 +54,21 @@ class NotesController {
   }
   @Get('public') @Public() open() {
     return { ok: true };
+  }
+  // What the module leaves on an Express request: `user` and the session slot, given as it arrived.
+  @Get('slots') @Public() slots(@Req() req: Record<PropertyKey, unknown>) {
+    return { ownUser: Object.hasOwn(req, 'user'), user: req.user ?? 'undefined' };
+  }
+  @Get('slots/guarded') @UseGuards(AuthGuard) guardedSlots(
+    @Req() req: Record<PropertyKey, unknown>,
+    @AuthSession() session: Session,
+  ) {
+    const slot = Object.getOwnPropertySymbols(req).find((symbol) => req[symbol] === session);
+    return {
+      same: requestSession(req) === session,
+      inSlot: slot !== undefined,
+      userKey: Object.keys(req).includes('user'),
+    };
   }
 }
 @Module({ controllers: [NotesController], providers: [NotesService] })
@@ -124,6 +140,13 @@ describe('feature modules (AuthModule imported once, global by default)', () => 
     expect(await get('/users/me')).toEqual({ id: 'u-ada' });
     expect(await get('/notes')).toEqual({ owner: 'ada', hasAuth: true });
     expect(await get('/admin')).toEqual({ name: 'ada' });
+  });
+
+  it('gives Express requests `user` and a session slot as they arrive; the guard fills them', async () => {
+    expect(await (await fetch(`${url}/notes/slots`)).json()).toEqual({ ownUser: true, user: 'undefined' });
+    const cookie = await signIn(url);
+    const guarded = await (await fetch(`${url}/notes/slots/guarded`, { headers: { cookie } })).json();
+    expect(guarded).toEqual({ same: true, inSlot: true, userKey: true });
   });
 });
 

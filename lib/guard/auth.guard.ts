@@ -8,6 +8,7 @@ import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
 import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
+import { SESSION_SLOT, type SlottedRequest } from '../http/request-slots.js';
 import { isRecentSignIn } from '../session/recent-sign-in.js';
 import { contextSource, loadContextException, setContextUser } from './guard-context.js';
 import {
@@ -26,15 +27,21 @@ export interface AuthenticatedRequest extends Request {
 }
 
 /**
- * The sessions the guard let in, by request (`@AuthSession()`, {@link requestSession}). A WeakMap
- * rather than another property on the request: each property added to Express's requests (whose
- * prototype is swapped per request) measured about 1% of the guarded route's throughput.
+ * The sessions the guard let in (`@AuthSession()`, {@link requestSession}): in the slot an Express
+ * request is given as it arrives ({@link SESSION_SLOT}), else by request in a WeakMap (Fastify,
+ * WebSocket clients, RPC payloads): a property added to a request after it was built costs more.
  */
 const sessionsByRequest = new WeakMap<object, Session>();
 
 /** The session `AuthGuard` found for a request (what `@AuthSession()` injects), or undefined. */
 export function requestSession(req: object): Session | undefined {
-  return sessionsByRequest.get(req);
+  return ((req as SlottedRequest)[SESSION_SLOT] as Session | null | undefined) ?? sessionsByRequest.get(req);
+}
+
+/** Leaves the session where {@link requestSession} finds it. */
+function keepSession(holder: object, session: Session): void {
+  if ((holder as SlottedRequest)[SESSION_SLOT] !== undefined) (holder as SlottedRequest)[SESSION_SLOT] = session;
+  else sessionsByRequest.set(holder, session);
 }
 
 /**
@@ -162,7 +169,7 @@ export class AuthGuard implements CanActivate {
     if (state.status !== 'active') return this.decide(context, request, state, policy);
     if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, true);
     setContextUser(context, holder, state.user);
-    sessionsByRequest.set(holder, state.session);
+    keepSession(holder, state.session);
     return true;
   }
 
@@ -188,7 +195,7 @@ export class AuthGuard implements CanActivate {
     if (state.status === 'active') {
       if (policy.recentSignIn !== undefined) return this.checkRecent(context, req, state, policy.recentSignIn, false);
       req.user = state.user;
-      sessionsByRequest.set(req, state.session);
+      keepSession(req, state.session);
       if (this.keepResponses) {
         const res = this.getResponse(context);
         if (res) responsesByRequest.set(req, res);
@@ -216,7 +223,7 @@ export class AuthGuard implements CanActivate {
         return this.handleUnauthenticated(context, 'ReauthenticationRequired');
       if (other) setContextUser(context, holder, state.user);
       else (holder as AuthenticatedRequest).user = state.user;
-      sessionsByRequest.set(holder, state.session);
+      keepSession(holder, state.session);
       return true;
     };
     let signedInAt: ReturnType<SessionService['signedInAt']>;

@@ -4,6 +4,7 @@ import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { NO_STORE } from '../util/cache-control.js';
+import { declareRequestSlots } from './request-slots.js';
 
 /**
  * The headers every answer of the module carries, whatever wrote it (a flow, a page, an error, the
@@ -68,7 +69,8 @@ export function joinPaths(...parts: string[]): string {
  * Nest's not-found answer. It listens first on the app's HTTP server's `request` event, so the
  * headers are on the response before the framework sees the request. Apps without an HTTP server
  * (microservices, serverless handlers fed by hand) still get the headers on every answer the module
- * writes itself.
+ * writes itself. On Express, the same listener gives each request its `user` property and session
+ * slot ({@link declareRequestSlots}).
  */
 @Injectable()
 export class ResponseHeadersHook implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -85,7 +87,9 @@ export class ResponseHeadersHook implements OnApplicationBootstrap, OnApplicatio
     const server = this.adapterHost?.httpAdapter?.getHttpServer?.() as Server | undefined;
     if (!server || typeof server.prependListener !== 'function') return;
     const prefix = joinPaths(this.appConfig.getGlobalPrefix() ?? '', this.config.basePath);
+    const express = this.adapterHost?.httpAdapter?.getType?.() === 'express';
     this.listener = (req, res) => {
+      if (express) declareRequestSlots(req);
       if (isUnderPrefix(req.url, prefix)) setBaseHeaders(res);
     };
     this.server = server;

@@ -9,7 +9,7 @@
  *
  * A fingerprint is cheap (a few characters of the token, not all of it) and may collide: a
  * collision only admits a token at its first offer, which is what a cache without admission does.
- * The cache itself is still keyed by the whole token.
+ * The cache itself answers only the exact token its entry holds.
  */
 export class CacheAdmission {
   private seen = new Set<number>();

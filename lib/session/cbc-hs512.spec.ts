@@ -56,6 +56,24 @@ describe('CbcHs512Key', () => {
     expect(open(key, good)).toBeDefined();
   });
 
+  it('compares the tag character by character: any changed character, or a non-canonical last one, is refused', () => {
+    const key = opener();
+    const iv = randomBytes(16);
+    const good = token(encrypt(Buffer.from('{"sub":"u"}'), iv), iv);
+    const at = good.lastIndexOf('.') + 1;
+    expect(good.length - at).toBe(43);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    for (let k = at; k < good.length; k++) {
+      const other = alphabet[(alphabet.indexOf(good[k]) + 1) % 64];
+      expect(open(key, `${good.slice(0, k)}${other}${good.slice(k + 1)}`)).toBeUndefined();
+    }
+    // The last character holds 4 bits of the tag and 2 zero bits: setting either zero bit changes no
+    // tag byte, and is refused all the same.
+    const last = alphabet.indexOf(good[good.length - 1]);
+    for (const bits of [1, 2, 3]) expect(open(key, `${good.slice(0, -1)}${alphabet[last | bits]}`)).toBeUndefined();
+    expect(open(key, good)).toBeDefined();
+  });
+
   it('refuses an authentic tag over bad padding or wrong lengths, and opens the next token as before', () => {
     const key = opener();
     const iv = randomBytes(16);

@@ -1,6 +1,7 @@
 import { createDecipheriv, type KeyObject } from 'node:crypto';
 import type { JWT } from '../types/common.types.js';
 import { CLOCK_SKEW_SECONDS, checkTimeClaims } from '../util/instant.js';
+import { canonicalB64u } from '../util/base64url.js';
 import { CbcHs512Key } from './cbc-hs512.js';
 
 // The session JWT's decryption, written against `node:crypto` directly: it runs on every guarded
@@ -35,26 +36,6 @@ const EXPIRED: JweInspection = Object.freeze({ status: 'expired' });
 const COMPACT_DIR = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The value of each base64url character (-1 for any other). */
-const B64U_VALUE = new Int8Array(128).fill(-1);
-'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
-  .split('')
-  .forEach((c, i) => (B64U_VALUE[c.charCodeAt(0)] = i));
-
-/**
- * True when `s[start, end)` (already known to hold base64url characters only) is the canonical
- * unpadded encoding of some bytes: no length that leaves one character over, and the bits the last
- * character carries beyond the data are zero. Anything else is refused rather than read leniently,
- * so that a changed character can never decode to the same bytes.
- */
-function canonicalB64u(s: string, start: number, end: number): boolean {
-  const rest = (end - start) % 4;
-  if (rest === 0) return true;
-  if (rest === 1) return false;
-  const last = B64U_VALUE[s.charCodeAt(end - 1)];
-  return rest === 2 ? (last & 0x0f) === 0 : (last & 0x03) === 0;
-}
-
 /** A validated protected header: the content encryption, its key and the claims it replicates. */
 interface HeaderPlan {
   gcm: boolean;
@@ -80,6 +61,9 @@ export class JweDecrypter {
   private readonly headers = new Map<string, HeaderPlan>();
   /** The A256CBC-HS512 opener of each secret, built on the first token that needs it. */
   private readonly cbcKeys = new Map<JweSecretKeys, CbcHs512Key>();
+  /** The header of the last token whose header was valid, and its plan. */
+  private lastHeader = '';
+  private lastPlan: HeaderPlan | undefined;
 
   constructor(private readonly keyring: readonly JweSecretKeys[]) {}
 
@@ -93,7 +77,13 @@ export class JweDecrypter {
     if (!canonicalB64u(token, i, c) || !canonicalB64u(token, c + 1, t) || !canonicalB64u(token, t + 1, token.length))
       return INVALID;
     const header = token.slice(0, h);
-    const plan = this.headers.get(header) ?? this.plan(header);
+    // Tokens of one secret share their header: compared with the last one before any map lookup
+    // (which would hash the new string's ~100 characters on every token).
+    const plan = header === this.lastHeader ? this.lastPlan : (this.headers.get(header) ?? this.plan(header));
+    if (plan) {
+      this.lastHeader = header;
+      this.lastPlan = plan;
+    }
     if (!plan) return INVALID;
     let plaintext: Buffer | undefined;
     if (plan.cbc) {

@@ -105,10 +105,29 @@ describe('SessionCache: JWT sessions', () => {
     expect(cache.jwt('expired')).toBeUndefined();
   });
 
+  it('answers only the exact token, though it finds entries by their last characters', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const ending = 'e'.repeat(40);
+    const [first, second] = [`a.${ending}`, `b.${ending}`];
+    const [one, two] = [jwtEntry(), jwtEntry()];
+    cache.keepJwt(first, one);
+    expect(cache.jwt(first)).toBe(one);
+    expect(cache.jwt(second)).toBeUndefined();
+    expect(cache.hit(second, false)).toBeUndefined();
+    // A token ending as another does replaces it; forgetting the replaced one leaves it be.
+    cache.keepJwt(second, two);
+    expect(cache.jwt(first)).toBeUndefined();
+    cache.forgetJwt(first);
+    expect(cache.jwt(second)).toBe(two);
+    expect(cache.usage()).toMatchObject({ jwts: 1, jwtBytes: jwtEntryBytes(second) });
+    cache.forgetJwt(second);
+    expect(cache.usage()).toMatchObject({ jwts: 0, jwtBytes: 0 });
+  });
+
   it('is bounded by memory too: large (chunked) tokens evict the oldest before the entry limit', async () => {
     const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
     const entry = jwtEntry();
-    const big = (i: number) => `${String(i).padStart(6, '0')}${'x'.repeat(16_000)}`;
+    const big = (i: number) => `${'x'.repeat(16_000)}${String(i).padStart(6, '0')}`;
     const fits = Math.floor(CACHE_MAX_BYTES / jwtEntryBytes(big(0)));
     expect(fits).toBeLessThan(JWT_CACHE_MAX);
     for (let i = 0; i <= fits; i++) {

@@ -54,6 +54,19 @@ export const jwtEntryBytes = (raw: string) => 4 * raw.length + 256;
 /** The memory a cached database session is counted for: its token, and the session and user rows. */
 export const dbEntryBytes = (raw: string) => 2 * raw.length + 1024;
 /**
+ * Characters of a token the JWT cache is keyed by: its last ones (a JWE ends with its authentication
+ * tag). Every request brings a new string, whose hash V8 computes over every character: for a
+ * 500-character token, 0.6-0.7 µs per lookup in a micro-benchmark, against under 0.1 µs for 32. The
+ * entry keeps the whole token, which must equal the one looked up.
+ */
+const JWT_KEY_CHARS = 32;
+const jwtKeyOf = (raw: string) => (raw.length > JWT_KEY_CHARS ? raw.slice(-JWT_KEY_CHARS) : raw);
+/** A cached JWT under its key, with the whole token it was decoded from. */
+interface JwtSlot {
+  raw: string;
+  entry: CachedJwt;
+}
+/**
  * With a revocation bus: how long (ms) a revoked token or user is not cached again. A revocation is
  * broadcast when the cache forgets it, which may be before the row is deleted: a lookup in between
  * still finds the row, and must not put it back in a cache for `cacheTtl`.
@@ -68,10 +81,10 @@ export const REVOKED_NOT_CACHED_MS = 10_000;
  */
 @Injectable()
 export class SessionCache {
-  private readonly jwts = new Map<string, CachedJwt>();
+  private readonly jwts = new Map<string, JwtSlot>();
   private readonly dbs = new Map<string, CachedDb>();
   /** Which entry of each map is the oldest, found without scanning the map. */
-  private readonly jwtOrder = new EvictionOrder<CachedJwt>();
+  private readonly jwtOrder = new EvictionOrder<JwtSlot>();
   private readonly dbOrder = new EvictionOrder<CachedDb>();
   /** When full of current entries, a token is kept on its second offer only ({@link CacheAdmission}). */
   private readonly jwtAdmission = new CacheAdmission(2 * JWT_CACHE_MAX);
@@ -110,7 +123,7 @@ export class SessionCache {
   hit(raw: string, bearer: boolean): SessionState | undefined {
     const now = Date.now();
     if (this.config.session.strategy === 'jwt') {
-      const cached = this.jwts.get(raw);
+      const cached = this.jwt(raw);
       if (!cached?.user || cached.expMs <= now) return undefined;
       // With revocation, a shared store must be asked (async) and a revoked id answers in the reader.
       if (this.config.session.jwtRevocation && !this.revocation.clearedLocally(cached.revocationId, now))
@@ -151,7 +164,8 @@ export class SessionCache {
 
   /** The decoded JWT kept for a token (expired or not), or undefined. */
   jwt(raw: string): CachedJwt | undefined {
-    return this.jwts.get(raw);
+    const slot = this.jwts.get(jwtKeyOf(raw));
+    return slot !== undefined && slot.raw === raw ? slot.entry : undefined;
   }
 
   /**
@@ -159,23 +173,34 @@ export class SessionCache {
    * current, a token is kept only the second time it is offered ({@link CacheAdmission}).
    */
   keepJwt(raw: string, entry: CachedJwt): void {
-    this.forgetJwt(raw);
+    const key = jwtKeyOf(raw);
+    // The token's own entry, or another token's ending the same way: replaced.
+    this.dropJwtKey(key);
     const bytes = jwtEntryBytes(raw);
     if (bytes > CACHE_MAX_BYTES) return;
     if (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES) {
       const oldest = this.jwtOrder.peek(this.jwts);
-      if (oldest && oldest.expMs > Date.now() && !this.jwtAdmission.admits(raw)) return;
+      if (oldest && oldest.entry.expMs > Date.now() && !this.jwtAdmission.admits(raw)) return;
     }
     while (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES)
-      this.forgetJwt(this.jwtOrder.oldest(this.jwts) ?? this.jwts.keys().next().value!);
-    this.jwts.set(raw, entry);
-    this.jwtOrder.push(raw, entry, this.jwts);
+      this.dropJwtKey(this.jwtOrder.oldest(this.jwts) ?? this.jwts.keys().next().value!);
+    const slot: JwtSlot = { raw, entry };
+    this.jwts.set(key, slot);
+    this.jwtOrder.push(key, slot, this.jwts);
     this.jwtBytes += bytes;
   }
 
   /** Forgets a token's decoded JWT. */
   forgetJwt(raw: string): void {
-    if (this.jwts.delete(raw)) this.jwtBytes -= jwtEntryBytes(raw);
+    const key = jwtKeyOf(raw);
+    if (this.jwts.get(key)?.raw === raw) this.dropJwtKey(key);
+  }
+
+  private dropJwtKey(key: string): void {
+    const slot = this.jwts.get(key);
+    if (slot === undefined) return;
+    this.jwts.delete(key);
+    this.jwtBytes -= jwtEntryBytes(slot.raw);
   }
 
   /** Entries and estimated bytes held (JWTs, database sessions). */

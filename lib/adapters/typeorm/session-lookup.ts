@@ -176,6 +176,8 @@ function lookupRunner(
   const type = dataSource.options.type;
   if (type === 'postgres') {
     const name = statementName(sql);
+    // Named once: the name is a hash of the SQL, and the batch runs on every event-loop turn with lookups.
+    const batchName = statementName(batch.sql);
     const single = async (sessionToken: string) => {
       const pool = driver.master;
       if (!pool || typeof pool.query !== 'function') return viaDataSource(sessionToken);
@@ -188,7 +190,7 @@ function lookupRunner(
         const pool = driver.master;
         if (!pool || typeof pool.query !== 'function') return undefined;
         const result = await pool.query({
-          name: statementName(batch.sql),
+          name: batchName,
           text: batch.sql,
           values: [tokens, ...fixed],
         });
