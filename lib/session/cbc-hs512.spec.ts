@@ -71,6 +71,10 @@ describe('CbcHs512Key', () => {
     // tag byte, and is refused all the same.
     const last = alphabet.indexOf(good[good.length - 1]);
     for (const bits of [1, 2, 3]) expect(open(key, `${good.slice(0, -1)}${alphabet[last | bits]}`)).toBeUndefined();
+    // Characters outside the alphabet, last or not, never match.
+    for (const odd of ['é', '€', '=', '.'])
+      for (const k of [at, good.length - 1])
+        expect(open(key, `${good.slice(0, k)}${odd}${good.slice(k + 1)}`)).toBeUndefined();
     expect(open(key, good)).toBeDefined();
   });
 

@@ -36,7 +36,9 @@ function tagMatches(token: string, from: number, mac: string): boolean {
   let diff = 0;
   for (let k = 0; k < TAG_CHARS - 1; k++) diff |= token.charCodeAt(from + k) ^ mac.charCodeAt(k);
   const last = TAG_CHARS - 1;
-  const tail = B64U_VALUE[token.charCodeAt(from + last)];
+  const code = token.charCodeAt(from + last);
+  // Outside the alphabet (the caller checks it; this does not rely on it): -1, which fails below.
+  const tail = code < 128 ? B64U_VALUE[code] : -1;
   // Its 2 low bits must be zero (canonical), and the other 4 the HMAC's.
   diff |= ((tail ^ B64U_VALUE[mac.charCodeAt(last)]) >> 2) | (tail & 0x03);
   return diff === 0;
