@@ -4,7 +4,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT, Session, User } from '../types/common.types.js';
-import { dateMs } from '../util/instant.js';
+import { dateMs, isoStringOfMs } from '../util/instant.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
@@ -81,7 +81,7 @@ export class SessionReader {
     const u = found.user;
     const shaped: Session = {
       user: { id: u.id, name: u.name ?? null, email: u.email ?? null, image: u.image ?? null } as Session['user'],
-      expires: new Date(expiresMs).toISOString(),
+      expires: isoStringOfMs(expiresMs),
     };
     return this.activeDb(raw, bearer, found, shaped, now, expiresMs, undefined);
   }
@@ -95,10 +95,12 @@ export class SessionReader {
   /** {@link readJwt} for the case {@link syncJwt} allows: decode, cache, answer, no promise. */
   private readJwtSync(raw: string, lookup: SessionLookup, bearer: boolean): SessionState {
     const now = Date.now();
-    this.cache.forgetJwt(raw);
     const decoded = this.codec.decodeSync(raw, lookup.secure, now)!;
-    if (decoded.status !== 'valid')
+    if (decoded.status !== 'valid') {
+      // An entry this token may have left (it expired): gone with it. A valid token's replaces it.
+      this.cache.forgetJwt(raw);
       return { status: decoded.status, clearCookies: this.codec.clearFor(lookup, bearer) };
+    }
     const cached = this.entryOf(decoded.token, decoded.expMs);
     this.cache.keepJwt(raw, cached);
     return this.cache.jwtState(raw, cached as CachedJwt & { user: AuthUser }, bearer);
@@ -109,7 +111,7 @@ export class SessionReader {
     const cached: CachedJwt = {
       token,
       expMs,
-      expires: new Date(expMs).toISOString(),
+      expires: isoStringOfMs(expMs),
       signedInAt: signedInAtOfToken(token),
     };
     if (this.config.session.jwtRevocation) cached.revocationId = this.revocation.idOf(token);
@@ -198,7 +200,7 @@ export class SessionReader {
 
   /** The `session` callback's arguments for a stored session. */
   private callbackArgs(found: StoredSession, expiresMs: number) {
-    const expires = new Date(expiresMs).toISOString();
+    const expires = isoStringOfMs(expiresMs);
     return {
       session: { ...found.session, user: found.user, expires } as never,
       user: found.user,

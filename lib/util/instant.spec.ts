@@ -6,6 +6,7 @@ import {
   dateMs,
   isExpiredDate,
   isExpiredNumericDate,
+  isoStringOfMs,
   MAX_INSTANT_MS,
   numericDateMs,
   safeDurationMs,
@@ -99,6 +100,34 @@ describe('safeDurationMs', () => {
     for (const bad of [Number.NaN, -1, Infinity, '5', null, undefined])
       expect(safeDurationMs(bad, 60_000)).toBe(60_000);
     expect(safeDurationMs(120_000, 60_000, 60_000)).toBe(60_000);
+  });
+});
+
+describe('isoStringOfMs', () => {
+  it('writes what Date#toISOString writes, at the calendar edges and over random instants', () => {
+    const edges = [
+      0,
+      1,
+      999,
+      Date.UTC(2000, 1, 29, 23, 59, 59, 999), // a leap day of a year divisible by 400
+      Date.UTC(2100, 1, 28, 12), // 2100 is not a leap year
+      Date.UTC(2100, 2, 1),
+      Date.UTC(2024, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2025, 0, 1),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      NOW,
+    ];
+    for (const ms of edges) expect(isoStringOfMs(ms)).toBe(new Date(ms).toISOString());
+    for (let i = 0; i < 20_000; i++) {
+      const ms = Math.floor(Math.random() * 253_402_300_800_000);
+      expect([ms, isoStringOfMs(ms)]).toEqual([ms, new Date(ms).toISOString()]);
+    }
+  });
+
+  it('leaves instants outside 1970-9999 to Date, which refuses invalid ones as before', () => {
+    for (const ms of [-1, -62_198_755_200_000, 253_402_300_800_000, MAX_INSTANT_MS, 1.5])
+      expect(isoStringOfMs(ms)).toBe(new Date(ms).toISOString());
+    for (const bad of [Number.NaN, Infinity, MAX_INSTANT_MS + 1]) expect(() => isoStringOfMs(bad)).toThrow(RangeError);
   });
 });
 

@@ -80,3 +80,39 @@ export function checkTimeClaims(
 export function safeDurationMs(value: unknown, fallback: number, max: number = MAX_INSTANT_MS): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= max ? value : fallback;
 }
+
+/** The last instant whose ISO string has a four-digit year: 9999-12-31T23:59:59.999Z. */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_799_999;
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()` computed with integer arithmetic, without creating a `Date`: the
+ * same string for every whole millisecond from 1970 to the end of year 9999 (a spec compares them
+ * over random instants and the calendar's edges), a quarter of the time in a loop. Anything else
+ * goes to `Date` (which throws a `RangeError` for an invalid instant, as before).
+ */
+export function isoStringOfMs(ms: number): string {
+  if (!Number.isInteger(ms) || ms < 0 || ms > LAST_FOUR_DIGIT_YEAR_MS) return new Date(ms).toISOString();
+  const days = Math.floor(ms / 86_400_000);
+  let rest = ms - days * 86_400_000;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const millis = rest - seconds * 1000;
+  // The civil date of a day count, through 400-year eras of 146,097 days that start on March 1st.
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const milli = millis < 10 ? `00${millis}` : millis < 100 ? `0${millis}` : `${millis}`;
+  return `${year}-${two(month)}-${two(day)}T${two(hours)}:${two(minutes)}:${two(seconds)}.${milli}Z`;
+}

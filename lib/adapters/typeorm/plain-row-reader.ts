@@ -1,4 +1,5 @@
 import type { DataSource, ObjectLiteral } from 'typeorm';
+import { dialectOf } from './schema-entities.js';
 import type { ColumnMetadata, LookupPart } from './session-lookup.js';
 
 // How the session lookup's row becomes plain objects (split from session-lookup.ts).
@@ -29,6 +30,8 @@ interface ColumnReader {
   direct: boolean;
   /** Embedded (or otherwise nested) property: set through the metadata. */
   nested: boolean;
+  /** A SQLite `datetime` column without transformer: its text read by {@link sqliteDatetimeMs}. */
+  sqliteDate: boolean;
 }
 
 /**
@@ -44,15 +47,18 @@ export function plainRowReader(
   at?: number,
 ): (row: ObjectLiteral) => ObjectLiteral {
   const { driver } = dataSource;
+  const sqlite = dialectOf(String(dataSource.options.type)) === 'sqlite';
   const readers: ColumnReader[] = part.columns.map(({ alias, column }, i) => {
     const nested = Boolean(column.embeddedMetadata) || column.propertyPath.includes('.');
     const type = String(driver.normalizeType(column)).toLowerCase();
+    const plain = !nested && !column.transformer;
     return {
       key: at === undefined ? alias : at + i,
       property: column.propertyName,
       column,
       nested,
-      direct: !nested && !column.transformer && STRING_TYPES.has(type),
+      direct: plain && STRING_TYPES.has(type),
+      sqliteDate: sqlite && plain && (column.type === 'datetime' || column.type === Date),
     };
   });
   // An entity class whose fields have initializers (`kind = 'member'`) gets them as the query
@@ -62,10 +68,52 @@ export function plainRowReader(
     const entity: ObjectLiteral = initialized ? (part.metadata.create() as ObjectLiteral) : {};
     for (const r of readers) {
       const raw = (row as Record<string | number, unknown>)[r.key];
-      const value = r.direct ? raw : driver.prepareHydratedValue(raw, r.column);
+      let value: unknown;
+      if (r.direct) value = raw;
+      else {
+        const ms = r.sqliteDate && typeof raw === 'string' ? sqliteDatetimeMs(raw) : undefined;
+        value = ms === undefined ? driver.prepareHydratedValue(raw, r.column) : new Date(ms);
+      }
       if (r.nested) r.column.setEntityValue(entity, value);
       else entity[r.property] = value;
     }
     return initialized ? { ...entity } : entity;
   };
+}
+
+/** Days in each month of a common year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const CHAR_0 = 48;
+
+/**
+ * The instant of a SQLite `datetime` as TypeORM writes it (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), read
+ * without the driver's two regular expressions, its string rewrite and `Date`'s string parser:
+ * the same instant TypeORM's `prepareHydratedValue` gives, for a valid date from year 1000 on.
+ * Any other text (another format, a date the calendar does not have, a non-digit) is `undefined`,
+ * and the caller leaves it to TypeORM, which reads it as it always did.
+ */
+export function sqliteDatetimeMs(text: string): number | undefined {
+  if (text.length !== 23 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ') return undefined;
+  if (text[13] !== ':' || text[16] !== ':' || text[19] !== '.') return undefined;
+  const at = (from: number, digits: number) => {
+    let n = 0;
+    for (let i = from; i < from + digits; i++) {
+      const d = text.charCodeAt(i) - CHAR_0;
+      if (d < 0 || d > 9) return -1;
+      n = n * 10 + d;
+    }
+    return n;
+  };
+  const year = at(0, 4);
+  const month = at(5, 2);
+  const day = at(8, 2);
+  const hours = at(11, 2);
+  const minutes = at(14, 2);
+  const seconds = at(17, 2);
+  const millis = at(20, 3);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || hours < 0 || hours > 23) return undefined;
+  if (minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0) return undefined;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > MONTH_DAYS[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
+  return Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
 }
