@@ -29,6 +29,7 @@ const text = (y: number, mo: number, d: number, h: number, mi: number, s: number
   `${pad(y, 4)}-${pad(mo)}-${pad(d)} ${pad(h)}:${pad(mi)}:${pad(s)}.${pad(ms, 3)}`;
 
 describe('sqliteDatetimeMs', () => {
+  // promise: storage.sqlite-datetime
   it('reads what TypeORM writes to SQLite as TypeORM reads it, over random instants', async () => {
     // What the adapter stores: the row's own text.
     const expires = new Date(Date.UTC(2026, 10, 26, 17, 5, 9, 42));
