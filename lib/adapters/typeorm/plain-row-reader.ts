@@ -95,25 +95,27 @@ const CHAR_0 = 48;
 export function sqliteDatetimeMs(text: string): number | undefined {
   if (text.length !== 23 || text[4] !== '-' || text[7] !== '-' || text[10] !== ' ') return undefined;
   if (text[13] !== ':' || text[16] !== ':' || text[19] !== '.') return undefined;
-  const at = (from: number, digits: number) => {
-    let n = 0;
-    for (let i = from; i < from + digits; i++) {
-      const d = text.charCodeAt(i) - CHAR_0;
-      if (d < 0 || d > 9) return -1;
-      n = n * 10 + d;
-    }
-    return n;
-  };
-  const year = at(0, 4);
-  const month = at(5, 2);
-  const day = at(8, 2);
-  const hours = at(11, 2);
-  const minutes = at(14, 2);
-  const seconds = at(17, 2);
-  const millis = at(20, 3);
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hours = digitsAt(text, 11, 2);
+  const minutes = digitsAt(text, 14, 2);
+  const seconds = digitsAt(text, 17, 2);
+  const millis = digitsAt(text, 20, 3);
   if (year < 1000 || month < 1 || month > 12 || day < 1 || hours < 0 || hours > 23) return undefined;
   if (minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0) return undefined;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > MONTH_DAYS[month - 1]! + (month === 2 && leap ? 1 : 0)) return undefined;
   return Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
+}
+
+/** The number written by `count` decimal digits of `text` from `from`; -1 when one is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - CHAR_0;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n;
 }
