@@ -3,7 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
-import { sessionLookupOf } from '../http/auth-request.factory.js';
+import { HeaderSessionLookup, sessionLookupOf } from '../http/auth-request.factory.js';
 import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
 import type { SessionLookup, SessionState } from '../session/session.service.js';
 import { contextRefusal, type ContextRequest } from './guard-context.js';
@@ -59,7 +59,7 @@ export function contextLookup(
   config: ResolvedAuthConfig,
 ): SessionLookup {
   const http = sessionLookupOf(request as Request, config);
-  return { ...http, authorization: authorization ?? http.authorization };
+  return authorization === undefined ? http : new HeaderSessionLookup(http.cookieHeader, authorization, http.secure);
 }
 
 /** Why a session that is not active is refused. */

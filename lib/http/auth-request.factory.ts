@@ -4,6 +4,7 @@ import { parseCookie, stringifySetCookie } from 'cookie';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { SessionLookup } from '../session/session.types.js';
+import { MAX_COOKIE_HEADER } from '../session/session-cookie.js';
 import { firstHeader, resolvePublicUrl, type RequestTarget } from '../core/public-origin.js';
 import { BASE_RESPONSE_HEADERS, PAGE_HEADERS } from './response-headers.js';
 
@@ -30,7 +31,7 @@ export function isSecureRequest(req: HttpRequestLike, config: ResolvedAuthConfig
 /** Parses the Cookie header; malformed pairs are dropped, never thrown. */
 export function requestCookies(header: string | undefined): Record<string, string> {
   if (!header) return {};
-  if (header.length > 32_768) return {};
+  if (header.length > MAX_COOKIE_HEADER) return {};
   try {
     // Every value is a string (undecodable ones are kept as sent); the object has no prototype.
     return parseCookie(header) as Record<string, string>;
@@ -39,13 +40,33 @@ export function requestCookies(header: string | undefined): Record<string, strin
   }
 }
 
+/**
+ * A request's session credentials read from its headers. The session cookie is read from the
+ * Cookie header itself (`cookieHeader`); the other cookies are parsed only when something asks for
+ * `cookies` (clearing a bad session cookie, a non-default reader), once.
+ */
+export class HeaderSessionLookup implements SessionLookup {
+  private parsed?: Record<string, string>;
+
+  constructor(
+    readonly cookieHeader: string | undefined,
+    readonly authorization: string | undefined,
+    readonly secure: boolean,
+  ) {}
+
+  get cookies(): Record<string, string> {
+    return (this.parsed ??= requestCookies(this.cookieHeader));
+  }
+}
+
 /** The session credentials of an HTTP request (Express or Fastify): what the guard and `AuthService` read. */
 export function sessionLookupOf(req: HttpRequestLike, config: ResolvedAuthConfig): SessionLookup {
-  return {
-    cookies: requestCookies(req.headers.cookie),
-    authorization: req.headers.authorization,
-    secure: isSecureRequest(req, config),
-  };
+  const header = req.headers.cookie;
+  return new HeaderSessionLookup(
+    typeof header === 'string' ? header : undefined,
+    req.headers.authorization,
+    isSecureRequest(req, config),
+  );
 }
 
 /** Adds a `Set-Cookie` header to an Express response or a Fastify reply (both keep earlier ones). */

@@ -7,7 +7,7 @@ import type { JWT } from '../types/common.types.js';
 import type { ResponseCookie } from '../types/http.types.js';
 import { checkTimeClaims } from '../util/instant.js';
 import { createJwtCodec, type JwtCodec } from './jwt.js';
-import { clearSessionCookie, readSessionCookie } from './session-cookie.js';
+import { clearSessionCookie, readSessionCookie, sessionCookieInHeader } from './session-cookie.js';
 import type { SessionLookup, SessionState, TokenSource } from './session.types.js';
 
 /** The longest session token read from a cookie or a bearer header; longer is refused unread. */
@@ -52,7 +52,10 @@ export class SessionCodec {
 
   /** The session token of a request (cookie first, then `Authorization: Bearer`), or the verdict. */
   tokenOf(lookup: SessionLookup): TokenSource {
-    const raw = readSessionCookie(lookup.cookies, this.cookiesFor(lookup.secure).sessionToken.name);
+    const name = this.cookiesFor(lookup.secure).sessionToken.name;
+    const header = lookup.cookieHeader;
+    let raw = header === undefined ? null : sessionCookieInHeader(header, name);
+    if (raw === null) raw = readSessionCookie(lookup.cookies, name);
     if (raw)
       return raw.length > MAX_TOKEN_LENGTH
         ? { status: 'invalid', clearCookies: this.clearFor(lookup, false) }

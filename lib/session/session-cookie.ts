@@ -63,6 +63,49 @@ export function readSessionCookie(cookies: Record<string, string>, name: string)
   return joined;
 }
 
+/** Characters of a Cookie header read at most; a longer header carries no cookies (`requestCookies`). */
+export const MAX_COOKIE_HEADER = 32_768;
+const SPACE = 0x20;
+const TAB = 0x09;
+const isBlank = (code: number) => code === SPACE || code === TAB;
+
+/**
+ * The session cookie read straight from a Cookie header, without parsing the other cookies (the
+ * CSRF and callback-URL cookies beside it are URL-encoded, and decoding them cost more than a
+ * session cache hit). It answers only when the answer is certain to be what
+ * `readSessionCookie(requestCookies(header), name)` gives: the name is absent (`undefined`), or it
+ * occurs once, as the whole name of a `name=value` pair (its value, trimmed and percent-decoded as
+ * the parser does, `undefined` when empty). Anything else (the name twice, chunks, the name inside
+ * another cookie's name or value, an oversized header) is `null`: parse the header.
+ */
+export function sessionCookieInHeader(header: string, name: string): string | undefined | null {
+  if (header.length > MAX_COOKIE_HEADER || name.length === 0) return null;
+  const at = header.indexOf(name);
+  if (at === -1) return undefined;
+  if (header.indexOf(name, at + 1) !== -1) return null;
+  if (name.includes('=') || name.includes(';') || isBlank(name.charCodeAt(0))) return null;
+  if (isBlank(name.charCodeAt(name.length - 1))) return null;
+  // The pair starts the header or follows a `;`, blanks aside.
+  let start = at;
+  while (start > 0 && isBlank(header.charCodeAt(start - 1))) start--;
+  if (start > 0 && header.charCodeAt(start - 1) !== 0x3b) return null;
+  let eq = at + name.length;
+  while (eq < header.length && isBlank(header.charCodeAt(eq))) eq++;
+  if (header.charCodeAt(eq) !== 0x3d) return null;
+  let end = header.indexOf(';', eq + 1);
+  if (end === -1) end = header.length;
+  let from = eq + 1;
+  while (from < end && isBlank(header.charCodeAt(from))) from++;
+  while (end > from && isBlank(header.charCodeAt(end - 1))) end--;
+  const value = header.slice(from, end);
+  if (!value.includes('%')) return value || undefined;
+  try {
+    return decodeURIComponent(value) || undefined;
+  } catch {
+    return value;
+  }
+}
+
 /**
  * The cookies that store `value` as the session cookie: one cookie named `<name>` when the value
  * fits in {@link CHUNK_SIZE} characters, else `<name>.0`, `<name>.1`, ... Every session cookie the

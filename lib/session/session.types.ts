@@ -8,6 +8,11 @@ export type AuthUser = User & { id: string } & Record<string, unknown>;
 /** What the guard and `/session` need to find a session. */
 export interface SessionLookup {
   cookies: Record<string, string>;
+  /**
+   * The Cookie header the cookies come from, when there is one: the session cookie is read from it
+   * without parsing the others (`sessionCookieInHeader`); `cookies` may then be parsed lazily.
+   */
+  cookieHeader?: string;
   /** The `Authorization` header, for `Bearer <session token>`. */
   authorization?: string;
   /** Whether the request uses the secure cookie names. */
