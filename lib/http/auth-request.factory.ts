@@ -43,19 +43,28 @@ export function requestCookies(header: string | undefined): Record<string, strin
 /**
  * A request's session credentials read from its headers. The session cookie is read from the
  * Cookie header itself (`cookieHeader`); the other cookies are parsed only when something asks for
- * `cookies` (clearing a bad session cookie, a non-default reader), once.
+ * `cookies` (clearing a bad session cookie, a non-default reader), once. The header and the parsed
+ * cookies live in private fields behind getters, so a copy (`{ ...lookup, cookies }`) carries
+ * neither, and can never pair new cookies with the old header.
  */
 export class HeaderSessionLookup implements SessionLookup {
-  private parsed?: Record<string, string>;
+  readonly #header: string | undefined;
+  #parsed: Record<string, string> | undefined;
 
   constructor(
-    readonly cookieHeader: string | undefined,
+    header: string | undefined,
     readonly authorization: string | undefined,
     readonly secure: boolean,
-  ) {}
+  ) {
+    this.#header = header;
+  }
+
+  get cookieHeader(): string | undefined {
+    return this.#header;
+  }
 
   get cookies(): Record<string, string> {
-    return (this.parsed ??= requestCookies(this.cookieHeader));
+    return (this.#parsed ??= requestCookies(this.#header));
   }
 }
 

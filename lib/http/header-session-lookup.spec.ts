@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { readSessionCookie, sessionCookieInHeader } from '../session/session-cookie.js';
 import { HeaderSessionLookup, requestCookies, sessionLookupOf } from './auth-request.factory.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { SessionLookup } from '../session/session.types.js';
 
 const NAME = 'authjs.session-token';
 /** What the session cookie is by definition: every cookie parsed, then the session cookie (chunks first) read. */
@@ -120,6 +121,13 @@ describe('HeaderSessionLookup', () => {
     expect(lookup.secure).toBe(false);
     expect(lookup.cookies).toEqual({ a: '1', [NAME]: 't' });
     expect(lookup.cookies).toBe(lookup.cookies);
+  });
+
+  it('is copied without its header or cookies, so a copy with new cookies reads those', () => {
+    const lookup = sessionLookupOf({ headers: { cookie: `${NAME}=old` } }, config);
+    const copy = { ...lookup, cookies: { [NAME]: 'new' } } as SessionLookup;
+    expect(copy.cookieHeader).toBeUndefined();
+    expect(copy).toEqual({ authorization: undefined, secure: false, cookies: { [NAME]: 'new' } });
   });
 
   it('reads no cookie from a header that is not a string', () => {
