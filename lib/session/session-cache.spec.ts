@@ -205,6 +205,29 @@ describe('SessionCache: database sessions', () => {
     expect(cache.db(`raw${DB_CACHE_MAX}`)).toBe(entry);
   });
 
+  it('takesJwt and takesDb answer before an entry exists, counting as the offer; store* keeps what they took', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const jwt = jwtEntry();
+    const db = dbEntry();
+    expect(cache.takesJwt('j0')).toBe(true);
+    cache.storeJwt('j0', jwt);
+    for (let i = 1; i < JWT_CACHE_MAX; i++) cache.keepJwt(`j${i}`, jwt);
+    for (let i = 0; i < DB_CACHE_MAX; i++) cache.keepDb(`d${i}`, db);
+    // Full of current entries: a first offer is refused and leaves the caches as they were.
+    expect([cache.takesJwt('new'), cache.takesDb('new')]).toEqual([false, false]);
+    expect(cache.usage()).toMatchObject({ jwts: JWT_CACHE_MAX, dbs: DB_CACHE_MAX });
+    expect([cache.takesJwt('new'), cache.takesDb('new')]).toEqual([true, true]);
+    cache.storeJwt('new', jwt);
+    cache.storeDb('new', db);
+    expect([cache.jwt('new'), cache.db('new')]).toEqual([jwt, db]);
+    expect([cache.jwt('j0'), cache.db('d0')]).toEqual([undefined, undefined]);
+    // A token's own entry is dropped when it is offered again (a new lookup answers for it), which
+    // leaves room for the new one.
+    expect(cache.takesDb('d1')).toBe(true);
+    expect(cache.db('d1')).toBeUndefined();
+    expect(cache.usage()).toMatchObject({ jwts: JWT_CACHE_MAX, dbs: DB_CACHE_MAX - 1 });
+  });
+
   it('admits a new session at once when the entry it evicts is past its cache time', async () => {
     const { cache } = await sessionParts({ session: { strategy: 'database' } });
     cache.keepDb('stale', dbEntry('u0', { until: Date.now() - 1 }));

@@ -1,70 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import { defaultCallbacks } from '../config/defaults.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import type { JWT, Session } from '../types/common.types.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { isExpiredDate } from '../util/instant.js';
 import { CacheAdmission } from './cache-admission.js';
 import { EvictionOrder } from './eviction-order.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
+import {
+  CACHE_MAX_BYTES,
+  DB_CACHE_MAX,
+  JWT_CACHE_MAX,
+  dbEntryBytes,
+  jwtEntryBytes,
+  jwtKeyOf,
+  type CachedDb,
+  type CachedJwt,
+  type JwtSlot,
+} from './cache-entries.js';
 import type { AuthUser, SessionState } from './session.types.js';
 
-/** A decoded JWT, kept per exact cookie value until it expires. */
-export interface CachedJwt {
-  token: JWT;
-  expMs: number;
-  /** The session's `expires` as sent (ISO string). */
-  expires: string;
-  /** The user as the default callbacks shape it; absent with custom callbacks (they run every time). */
-  user?: AuthUser;
-  /** With `session.jwtRevocation`: the id the token is revoked by. */
-  revocationId?: string;
-  /** The token's `auth_time` (when the user signed in), or null. */
-  signedInAt: Date | null;
-}
+export {
+  CACHE_MAX_BYTES,
+  DB_CACHE_MAX,
+  JWT_CACHE_MAX,
+  dbEntryBytes,
+  jwtEntryBytes,
+  type CachedDb,
+  type CachedJwt,
+} from './cache-entries.js';
 
-/** A looked-up database session, served from memory until `until` (`session.cacheTtl`). */
-export interface CachedDb {
-  session: AdapterSession;
-  user: AdapterUser;
-  until: number;
-  /** What the default `session` callback makes of it; absent with a custom callback. */
-  shaped?: { user: AuthUser; session: Session };
-  /** The session's `createdAt`, once a recent sign-in check looked it up (it never changes). */
-  signedInAt?: Date | null;
-}
-
-/** Decoded JWTs kept at most; the oldest goes when full. */
-export const JWT_CACHE_MAX = 10_000;
-/** Database sessions kept at most (`session.cacheTtl`); the oldest goes when full. */
-export const DB_CACHE_MAX = 10_000;
-/** Estimated bytes each map may hold (see {@link jwtEntryBytes}); the oldest entries go first. */
-export const CACHE_MAX_BYTES = 32 * 1024 * 1024;
-
-/**
- * The memory a cached JWT is counted for: the token string (UTF-16) plus its decoded claims and
- * shaped user, which together take no more than the token itself (a JWE is longer than the JSON it
- * encrypts), plus a fixed overhead. An estimate from the key alone, so that removing an entry
- * subtracts exactly what adding it counted.
- */
-export const jwtEntryBytes = (raw: string) => 4 * raw.length + 256;
-/** The memory a cached database session is counted for: its token, and the session and user rows. */
-export const dbEntryBytes = (raw: string) => 2 * raw.length + 1024;
-/**
- * Characters of a token the JWT cache is keyed by: its last ones (a JWE ends with its authentication
- * tag). V8 hashes each request's new string over every character: 0.6-0.7 µs for a 500-character
- * token, under 0.1 µs for 32. The entry keeps the whole token, which must equal the one looked up.
- */
-const JWT_KEY_CHARS = 32;
-const jwtKeyOf = (raw: string) => (raw.length > JWT_KEY_CHARS ? raw.slice(-JWT_KEY_CHARS) : raw);
-/** A cached JWT under its key, with the whole token it was decoded from. */
-interface JwtSlot {
-  raw: string;
-  entry: CachedJwt;
-}
 /**
  * With a revocation bus: how long (ms) a revoked token or user is not cached again. A revocation is
  * broadcast when the cache forgets it, which may be before the row is deleted: a lookup in between
@@ -168,18 +134,28 @@ export class SessionCache {
     return slot !== undefined && slot.raw === raw ? slot.entry : undefined;
   }
 
-  /**
-   * Keeps a decoded JWT; the oldest entry goes when the cache is full. When that entry is still
-   * current, a token is kept only the second time it is offered ({@link CacheAdmission}).
-   */
+  /** Keeps a decoded JWT, when {@link takesJwt} takes it. */
   keepJwt(raw: string, entry: CachedJwt): void {
+    if (this.takesJwt(raw)) this.storeJwt(raw, entry);
+  }
+
+  /**
+   * Whether the cache takes a token's decoded JWT now (call {@link storeJwt} with its entry next):
+   * when full of current entries, a token is taken the second time it is offered only
+   * ({@link CacheAdmission}), and this counts as its offer. Asked before the entry is built, so that
+   * a token not taken gets none: see {@link SessionReader}'s `readJwtSync`.
+   */
+  takesJwt(raw: string): boolean {
     const bytes = jwtEntryBytes(raw);
-    if (bytes > CACHE_MAX_BYTES) return;
-    // Refused before its key is looked up: what a full cache does with most new tokens.
-    if (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES) {
-      const oldest = this.jwtOrder.peek(this.jwts);
-      if (oldest && oldest.entry.expMs > Date.now() && !this.jwtAdmission.admits(raw)) return;
-    }
+    if (bytes > CACHE_MAX_BYTES) return false;
+    if (this.jwts.size < JWT_CACHE_MAX && this.jwtBytes + bytes <= CACHE_MAX_BYTES) return true;
+    const oldest = this.jwtOrder.peek(this.jwts);
+    return !oldest || oldest.entry.expMs <= Date.now() || this.jwtAdmission.admits(raw);
+  }
+
+  /** Stores a decoded JWT {@link takesJwt} took; the oldest entries go to make room. */
+  storeJwt(raw: string, entry: CachedJwt): void {
+    const bytes = jwtEntryBytes(raw);
     // The token's own entry, or another token's ending the same way: replaced.
     const key = jwtKeyOf(raw);
     this.dropJwtKey(key);
@@ -214,19 +190,31 @@ export class SessionCache {
     return this.broadcast.live ? this.dbs.get(raw) : undefined;
   }
 
-  /**
-   * Keeps a looked-up database session; the oldest entry goes when the cache is full (when that
-   * entry is still within its time, a token is kept on its second offer only). With a revocation
-   * bus, nothing is kept while it is down, nor a token or user revoked a moment ago.
-   */
+  /** Keeps a looked-up database session, when {@link takesDb} takes it. */
   keepDb(raw: string, entry: CachedDb): void {
+    if (this.takesDb(raw)) this.storeDb(raw, entry);
+  }
+
+  /**
+   * Drops a token's cached session (a new lookup answers for it), then tells whether the cache
+   * takes the new one (call {@link storeDb} with its entry next): as {@link takesJwt}, a full cache
+   * takes a token on its second offer only while its oldest entry is within its time.
+   */
+  takesDb(raw: string): boolean {
     this.dropDb(raw);
     const bytes = dbEntryBytes(raw);
-    if (bytes > CACHE_MAX_BYTES) return;
-    if (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES) {
-      const oldest = this.dbOrder.peek(this.dbs);
-      if (oldest && oldest.until > Date.now() && !this.dbAdmission.admits(raw)) return;
-    }
+    if (bytes > CACHE_MAX_BYTES) return false;
+    if (this.dbs.size < DB_CACHE_MAX && this.dbBytes + bytes <= CACHE_MAX_BYTES) return true;
+    const oldest = this.dbOrder.peek(this.dbs);
+    return !oldest || oldest.until <= Date.now() || this.dbAdmission.admits(raw);
+  }
+
+  /**
+   * Stores a database session {@link takesDb} took; the oldest entries go to make room. With a
+   * revocation bus, nothing is kept while it is down, nor a token or user revoked a moment ago.
+   */
+  storeDb(raw: string, entry: CachedDb): void {
+    const bytes = dbEntryBytes(raw);
     let hashes: { token: string; user: string } | undefined;
     if (this.broadcasts) {
       if (!this.broadcast.live) return;

@@ -1,8 +1,10 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store.js';
 import { connectRedis, redisAvailable } from '../../test/setup/redis.js';
 import { COOKIE, sessionParts } from './fixtures/session.fixture.js';
+import { SIGNED_IN_AT_CLAIM } from './recent-sign-in.js';
+import { DB_CACHE_MAX, JWT_CACHE_MAX } from './session-cache.js';
 
 const MINUTE_MS = 60_000;
 const withRedis = await redisAvailable('SessionReader fail-closed revocation');
@@ -25,6 +27,37 @@ describe('SessionReader: JWT sessions', () => {
       user: { id: 'u1', email: 'a@b.test', name: 'A', image: null },
     });
     expect(reader.readCached(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
+  });
+
+  it('answers a token the full cache refuses as it answers a kept one, building no entry for it', async () => {
+    const { reader, codec, cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const claims = { sub: 'u1', email: 'a@b.test', name: 'A', picture: null, [SIGNED_IN_AT_CLAIM]: 1_700_000_000 };
+    const kept = await codec.encode(false, claims);
+    const refused = await codec.encode(false, claims);
+    const keptState = reader.readCached({ cookies: { [COOKIE]: kept }, secure: false });
+    // Full of current entries: a token's first offer is refused (sessions.cache-admission).
+    const filler = cache.jwt(kept)!;
+    for (let i = 1; i < JWT_CACHE_MAX; i++) cache.keepJwt(`filler-${i}`, filler);
+    const stores = jest.spyOn(cache, 'storeJwt');
+    const entries = jest.spyOn(reader as unknown as { entryOf: () => unknown }, 'entryOf');
+    const refusedState = reader.readCached({ cookies: { [COOKIE]: refused }, secure: false });
+    expect(entries).not.toHaveBeenCalled();
+    expect(stores).not.toHaveBeenCalled();
+    expect(cache.jwt(refused)).toBeUndefined();
+    // The two tokens differ in their own claims (jti, and iat and exp if a second passed in between).
+    const token = (refusedState as { token: { exp: number } }).token;
+    expect(refusedState).toEqual({
+      ...keptState,
+      sessionToken: refused,
+      token: expect.objectContaining({ sub: 'u1' }),
+      session: { user: { id: 'u1', email: 'a@b.test', name: 'A', image: null }, expires: new Date(token.exp * 1000).toISOString() },
+    });
+    expect(refusedState).toMatchObject({ signedInAt: new Date(1_700_000_000_000), session: { expires: expect.any(String) } });
+    // Its second offer is taken, through the same path as any kept token.
+    expect(reader.readCached({ cookies: { [COOKIE]: refused }, secure: false })).toEqual(refusedState);
+    expect(entries).toHaveBeenCalledTimes(1);
+    expect(stores).toHaveBeenCalledTimes(1);
+    expect(cache.jwt(refused)).toBeDefined();
   });
 
   it('answers a cache miss synchronously only when nothing async can be involved', async () => {
@@ -146,6 +179,26 @@ describe('SessionReader: database sessions', () => {
     expect(await reader.read(lookup)).toMatchObject({ status: 'active' });
     expect(await reader.read(lookup, { fresh: true })).toMatchObject({ status: 'invalid' });
     expect(reader.readCached(lookup)).toBeUndefined();
+  });
+
+  it('with cacheTtl, answers a session the full cache refuses without building an entry for it', async () => {
+    const { reader, adapter, cache, lookup } = await signedIn({ cacheTtl: 60 });
+    await adapter.createSession({ sessionToken: 'tok-2', userId: 'u1', expires: new Date(Date.now() + 10 * MINUTE_MS) });
+    await reader.read(lookup);
+    const filler = cache.db('tok-1')!;
+    for (let i = 1; i < DB_CACHE_MAX; i++) cache.keepDb(`filler-${i}`, filler);
+    const takes = jest.spyOn(cache, 'takesDb');
+    const stores = jest.spyOn(cache, 'storeDb');
+    const other = { cookies: { [COOKIE]: 'tok-2' }, secure: false };
+    expect(await reader.read(other)).toMatchObject({ status: 'active', user: { id: 'u1' }, stored: { sessionToken: 'tok-2' } });
+    // Asked before the entry is built, and refused: none is built.
+    expect(takes.mock.results).toEqual([{ type: 'return', value: false }]);
+    expect(stores).not.toHaveBeenCalled();
+    expect(cache.db('tok-2')).toBeUndefined();
+    // Its second offer is taken.
+    await reader.read(other);
+    expect(stores).toHaveBeenCalledTimes(1);
+    expect(reader.readCached(other)).toMatchObject({ status: 'active', stored: { sessionToken: 'tok-2' } });
   });
 
   it('answers expired (cookie cleared) for an expired row, and invalid with the cookie kept when the store fails', async () => {
