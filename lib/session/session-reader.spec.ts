@@ -50,9 +50,15 @@ describe('SessionReader: JWT sessions', () => {
       ...keptState,
       sessionToken: refused,
       token: expect.objectContaining({ sub: 'u1' }),
-      session: { user: { id: 'u1', email: 'a@b.test', name: 'A', image: null }, expires: new Date(token.exp * 1000).toISOString() },
+      session: {
+        user: { id: 'u1', email: 'a@b.test', name: 'A', image: null },
+        expires: new Date(token.exp * 1000).toISOString(),
+      },
     });
-    expect(refusedState).toMatchObject({ signedInAt: new Date(1_700_000_000_000), session: { expires: expect.any(String) } });
+    expect(refusedState).toMatchObject({
+      signedInAt: new Date(1_700_000_000_000),
+      session: { expires: expect.any(String) },
+    });
     // Its second offer is taken, through the same path as any kept token.
     expect(reader.readCached({ cookies: { [COOKIE]: refused }, secure: false })).toEqual(refusedState);
     expect(entries).toHaveBeenCalledTimes(1);
@@ -183,14 +189,22 @@ describe('SessionReader: database sessions', () => {
 
   it('with cacheTtl, answers a session the full cache refuses without building an entry for it', async () => {
     const { reader, adapter, cache, lookup } = await signedIn({ cacheTtl: 60 });
-    await adapter.createSession({ sessionToken: 'tok-2', userId: 'u1', expires: new Date(Date.now() + 10 * MINUTE_MS) });
+    await adapter.createSession({
+      sessionToken: 'tok-2',
+      userId: 'u1',
+      expires: new Date(Date.now() + 10 * MINUTE_MS),
+    });
     await reader.read(lookup);
     const filler = cache.db('tok-1')!;
     for (let i = 1; i < DB_CACHE_MAX; i++) cache.keepDb(`filler-${i}`, filler);
     const takes = jest.spyOn(cache, 'takesDb');
     const stores = jest.spyOn(cache, 'storeDb');
     const other = { cookies: { [COOKIE]: 'tok-2' }, secure: false };
-    expect(await reader.read(other)).toMatchObject({ status: 'active', user: { id: 'u1' }, stored: { sessionToken: 'tok-2' } });
+    expect(await reader.read(other)).toMatchObject({
+      status: 'active',
+      user: { id: 'u1' },
+      stored: { sessionToken: 'tok-2' },
+    });
     // Asked before the entry is built, and refused: none is built.
     expect(takes.mock.results).toEqual([{ type: 'return', value: false }]);
     expect(stores).not.toHaveBeenCalled();
