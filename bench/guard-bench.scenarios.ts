@@ -199,10 +199,13 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     // Users' visits: 8 requests each (a page and its API calls), 64 users' visits interleaved, so a
-    // token's requests come 64 apart, well within the TTL: one lookup per visit.
+    // token's requests come 64 apart, well within the TTL: one lookup per visit. No target: the
+    // first request of each visit waits for PostgreSQL alone (nothing to share a batched statement
+    // with), a round trip that costs the `pg` driver about 28 µs of CPU by itself on the machine
+    // where a whole unguarded request costs 80-90, so one in eight requests paying it keeps the row
+    // under about 0.93 whatever the guard does (see bench/RESULTS.md).
     id: 'postgres-200k-cache-visits',
     label: 'Database sessions, PostgreSQL, `cacheTtl: 5`, 200,000 rows, 50,000 tokens in visits of 8 requests',
-    target: 0.95,
     tokens: 50_000,
     rows: 200_000,
     visits: { users: 64, requests: 8 },

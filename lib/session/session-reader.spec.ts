@@ -1,5 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
+import { defaultCallbacks } from '../config/defaults.js';
 import { RedisRateLimitStore } from '../rate-limit/redis-rate-limit.store.js';
 import { connectRedis, redisAvailable } from '../../test/setup/redis.js';
 import { COOKIE, sessionParts } from './fixtures/session.fixture.js';
@@ -175,6 +176,44 @@ describe('SessionReader: database sessions', () => {
       status: 'invalid',
       clearCookies: [expect.objectContaining({ name: COOKIE })],
     });
+  });
+
+  it("gives a looked-up session the default `session` callback's shape without calling it; a custom callback is called", async () => {
+    const users = [
+      { id: 'u2', email: 'c@d.test', emailVerified: null, name: 'C', image: 'https://img.test/c.png' },
+      { id: 'u3', email: 'e@f.test', emailVerified: null },
+    ];
+    for (const cacheTtl of [0, 60]) {
+      const { reader, adapter } = await signedIn({ cacheTtl });
+      for (const user of users) {
+        await adapter.createUser(user);
+        const expires = new Date(Date.now() + 10 * MINUTE_MS);
+        await adapter.createSession({ sessionToken: `tok-${user.id}`, userId: user.id, expires });
+        const state = await reader.read({ cookies: { [COOKIE]: `tok-${user.id}` }, secure: false });
+        // As stored after the read (a session this young is extended on its first lookup).
+        const stored = (await adapter.getSessionAndUser(`tok-${user.id}`))!;
+        const byCallback = await defaultCallbacks.session({
+          session: { ...stored.session, user: stored.user, expires: stored.session.expires.toISOString() } as never,
+          user: stored.user,
+          token: undefined as never,
+        });
+        expect(byCallback.user).toMatchObject({ id: user.id, name: user.name ?? null, image: user.image ?? null });
+        expect(state).toMatchObject({ status: 'active', user: byCallback.user });
+        expect((state as { session: unknown }).session).toEqual(byCallback);
+      }
+    }
+    const session = jest.fn(defaultCallbacks.session);
+    const custom = await sessionParts({ session: { strategy: 'database' }, callbacks: { session } });
+    await custom.adapter.createUser({ id: 'u1', email: 'a@b.test', emailVerified: null });
+    await custom.adapter.createSession({
+      sessionToken: 'tok-1',
+      userId: 'u1',
+      expires: new Date(Date.now() + 10 * MINUTE_MS),
+    });
+    const lookup = { cookies: { [COOKIE]: 'tok-1' }, secure: false };
+    expect(await custom.reader.read(lookup)).toMatchObject({ status: 'active', user: { id: 'u1' } });
+    await custom.reader.read(lookup);
+    expect(session).toHaveBeenCalledTimes(2);
   });
 
   it('with cacheTtl, serves the session from memory; fresh asks the store and refreshes the entry', async () => {

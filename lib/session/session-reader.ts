@@ -64,7 +64,10 @@ export class SessionReader {
     return this.syncDb ? this.readDatabaseSync(source.raw, lookup, source.bearer) : undefined;
   }
 
-  /** True for database sessions with the default callbacks (the `session` callback answers synchronously). */
+  /**
+   * True for database sessions with the default callbacks: the `session` callback answers
+   * synchronously, and what it makes of a stored session is {@link defaultDbShape}.
+   */
   private readonly syncDb: boolean;
 
   /** {@link readDatabase} without a promise, when the store can look up synchronously; else `undefined`. */
@@ -77,13 +80,7 @@ export class SessionReader {
     if (expiresMs === undefined || expiresMs <= now)
       return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
     const found: StoredSession = { session: result.session, user: result.user };
-    // What the default `session` callback (syncDb) makes of a stored session, without its argument objects.
-    const u = found.user;
-    const shaped: Session = {
-      user: { id: u.id, name: u.name ?? null, email: u.email ?? null, image: u.image ?? null } as Session['user'],
-      expires: isoStringOfMs(expiresMs),
-    };
-    return this.activeDb(raw, bearer, found, shaped, now, expiresMs, undefined);
+    return this.activeDb(raw, bearer, found, defaultDbShape(found.user, expiresMs), now, expiresMs, undefined);
   }
 
   /**
@@ -196,7 +193,9 @@ export class SessionReader {
     const expiresMs = dateMs(found.session.expires);
     if (expiresMs === undefined || expiresMs <= now)
       return { status: 'expired', clearCookies: this.codec.clearFor(lookup, bearer) };
-    const shaped = await this.config.callbacks.session(this.callbackArgs(found, expiresMs));
+    const shaped = this.syncDb
+      ? defaultDbShape(found.user, expiresMs)
+      : await this.config.callbacks.session(this.callbackArgs(found, expiresMs));
     return this.activeDb(raw, bearer, found, shaped, now, expiresMs, cached);
   }
 
@@ -284,5 +283,17 @@ function passingJwtState(raw: string, token: JWT, expMs: number, bearer: boolean
     sessionToken: raw,
     bearer,
     signedInAt: signedInAtOfToken(token),
+  };
+}
+
+/**
+ * What the default `session` callback makes of a stored session (its user's id, name, email and
+ * image; the expiry as an ISO string), built without the callback's argument objects: a database
+ * lookup under the default callbacks, synchronous or not, runs this instead of the callback.
+ */
+function defaultDbShape(u: AdapterUser, expiresMs: number): Session {
+  return {
+    user: { id: u.id, name: u.name ?? null, email: u.email ?? null, image: u.image ?? null } as Session['user'],
+    expires: isoStringOfMs(expiresMs),
   };
 }
