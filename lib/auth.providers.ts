@@ -31,6 +31,7 @@ import { SignInService } from './sign-in/sign-in.service.js';
 import { AccountLinkingService } from './sign-in/account-linking.service.js';
 import { UserCreationService } from './sign-in/user-creation.service.js';
 import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
+import { WaysInGate } from './sign-in/ways-in.gate.js';
 import { AccountManagementService } from './sign-in/account-management.service.js';
 import { CredentialsService } from './flows/credentials/credentials.service.js';
 import { EmailService } from './flows/email/email.service.js';
@@ -65,6 +66,7 @@ export const AUTH_SERVICES: Provider[] = [
   AccountLinkingService,
   UserCreationService,
   ExplicitLinkService,
+  WaysInGate,
   AccountManagementService,
   RequestContextFactory,
   AuthRouterService,

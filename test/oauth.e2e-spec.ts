@@ -616,14 +616,22 @@ describe.each(storages)('account linking (reference 9.4) and rejections ($label)
     });
 
     // promise: oauth.no-email-linking
-    it('refuses a new account whose email belongs to another user, unless the provider allows dangerous linking', async () => {
+    it('refuses a new account whose email belongs to another user, unless the provider allows dangerous linking and the address was proven', async () => {
       const before = await rows();
       op.signInAs({ sub: 'link-1-at-b', email: 'link1@example.com', name: 'Same email' });
       const client = new TestClient(app.url);
       expectRejected(await signIn(app, client, 'b'), app, client, 'OAuthAccountNotLinked');
       expect(await rows()).toEqual(before);
 
+      // Dangerous linking joins only a user whose address was proven (a magic link, or an IdP that
+      // vouched for it): the holder's address came from an IdP that did not say email_verified.
       op.signInAs({ sub: 'link-1-at-trusting', email: 'link1@example.com', name: 'Same email' });
+      const unproven = new TestClient(app.url);
+      expectRejected(await signIn(app, unproven, 'trusting'), app, unproven, 'OAuthAccountNotLinked');
+      expect(await rows()).toEqual(before);
+      const holder = await adapter.getUserByEmail!('link1@example.com');
+      await adapter.updateUser!({ id: holder!.id, emailVerified: new Date() });
+
       const trusted = new TestClient(app.url);
       expectSignedIn(await signIn(app, trusted, 'trusting'), app, trusted);
       const owner = await adapter.getUserByEmail!('link1@example.com');

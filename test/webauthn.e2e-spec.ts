@@ -928,15 +928,18 @@ describe("a passkey sign-up cannot claim someone else's email address (pre-regis
     return c.get(`${link.pathname}${link.search}`);
   }
 
-  it('the owner of the address is refused, not signed into the account someone made with it', async () => {
-    const squatted = await passkeySignUp(new TestClient(origin), 'victim@example.test');
+  it('the owner of the address gets a user of their own, never the account someone made with it; the address moves to them', async () => {
+    const squatter = new TestClient(origin);
+    const squatted = await passkeySignUp(squatter, 'victim@example.test');
     const victim = new TestClient(origin);
     const res = await emailSignIn(victim, 'victim@example.test');
-    expect(res.status).toBe(302);
-    expect(location(res).searchParams.get('error')).toBe('AccountNotLinked');
-    expect(victim.cookies.has(SESSION_COOKIE)).toBe(false);
-    expect((await victim.get('/me')).status).toBe(401);
-    expect(await adapter.getUser(squatted)).toMatchObject({ email: 'victim@example.test', emailVerified: null });
+    expect(location(res).href).toBe(`${origin}/me`);
+    const own = ((await (await victim.get('/me')).json()) as Json).user.id;
+    expect(own).not.toBe(squatted);
+    expect((await adapter.getUserByEmail('victim@example.test'))?.id).toBe(own);
+    // The passkey's user keeps its passkey and sessions, without the address it never proved.
+    expect(await adapter.getUser(squatted)).toMatchObject({ email: null, emailVerified: null });
+    expect(((await (await squatter.get('/me')).json()) as Json).user.id).toBe(squatted);
   });
 
   it("the passkey's owner confirms the address by an email sign-in while signed in; then it works anywhere", async () => {

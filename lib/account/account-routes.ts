@@ -14,6 +14,7 @@ import { RequestErrorLog } from '../core/error-log.js';
 import { clientIpBucket } from '../rate-limit/client-ip.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { WaysInGate, type WayInChange } from '../sign-in/ways-in.gate.js';
 import { SessionService, type AuthUser } from '../session/session.service.js';
 import type { SessionState } from '../session/session.types.js';
 import { toWebRequest } from '../core/web-request.js';
@@ -29,14 +30,37 @@ export interface AccountRequest {
   state: Extract<SessionState, { status: 'active' }>;
 }
 
-/** One state-changing action: its answer (JSON), the page's notice, and whether it needs a recent sign-in. */
+/**
+ * What an account action asks of its session before it runs (`AccountRoutes.list()` lists them;
+ * `test/ways-in.e2e-spec.ts` holds every action to its check from outside):
+ * - `{ wayIn }`: it adds, changes or removes a way into the account: through the {@link WaysInGate};
+ * - `'recent'`: sensitive without touching a way in (ending sessions, deleting the account): a
+ *   recent sign-in;
+ * - `'link'`: the single-use link it carries is the proof (confirming an email change that was
+ *   started through the gate).
+ */
+export type AccountActionCheck = { wayIn: WayInChange } | 'recent' | 'link';
+
+/** One state-changing action: its answer (JSON), the page's notice, and what it asks of the session. */
 interface AccountAction {
-  recent: boolean;
+  check: AccountActionCheck;
   run(
     req: AccountRequest,
     body: Record<string, unknown>,
   ): Promise<{ json: unknown; notice?: string; redirect?: string; cookies?: ResponseCookie[] }>;
 }
+
+/**
+ * The paths below `{basePath}/account` that `GET` answers ('' is the page itself); `email/confirm`
+ * is a page for a browser only. `account-routes.spec.ts` holds `handle` to this list.
+ */
+export const ACCOUNT_GET_PATHS: readonly string[] = Object.freeze([
+  '',
+  'passkeys',
+  'sessions',
+  'accounts',
+  'email/confirm',
+]);
 
 /** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
 const LIMIT = { perUser: 30, perIp: 100, windowSeconds: 600 };
@@ -61,35 +85,36 @@ export class AccountRoutes {
     private readonly limiter: RateLimiterService,
     private readonly errorLog: RequestErrorLog,
     private readonly accounts: AccountManagementService,
+    private readonly gate: WaysInGate,
   ) {
-    this.register('passkeys/rename', true, async ({ user }, b) => ({
+    this.register('passkeys/rename', 'recent', async ({ user }, b) => ({
       json: { passkey: await this.account.renamePasskey(user.id, textOf(b.credentialID), nullable(b.name)) },
       notice: 'passkey-renamed',
     }));
-    this.register('passkeys/delete', true, async ({ user }, b) => {
+    this.register('passkeys/delete', { wayIn: 'remove-passkey' }, async ({ user }, b) => {
       await this.account.deletePasskey(user.id, textOf(b.credentialID));
       return { json: { ok: true }, notice: 'passkey-removed' };
     });
-    this.register('email', true, async ({ ctx, user }, b) => {
+    this.register('email', { wayIn: 'change-email' }, async ({ ctx, user }, b) => {
       const sent = await this.account.changeEmail(user.id, b.email, this.links(ctx));
       return { json: { ok: true, email: sent.email, expires: sent.expires }, notice: 'email-sent' };
     });
     // Following the link is the proof (of the new address); the session says whose account changes.
-    this.register('email/confirm', false, async ({ ctx, user }, b) => {
+    this.register('email/confirm', 'link', async ({ ctx, user }, b) => {
       const done = await this.account.confirmEmailChange(user.id, b.token, b.email, this.links(ctx));
       return { json: { ok: true, email: done.email }, notice: 'email-changed' };
     });
-    this.register('sessions/end', true, async ({ user }, b) => {
+    this.register('sessions/end', 'recent', async ({ user }, b) => {
       await this.sessions.endSession(user.id, b.id);
       this.sessions.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
       return { json: { ok: true }, notice: 'session-ended' };
     });
-    this.register('sessions/end-others', true, async ({ user, state }) => {
+    this.register('sessions/end-others', 'recent', async ({ user, state }) => {
       const ended = await this.sessions.endOtherSessions(state);
       this.sessions.emit('accountChange', { action: 'sessions.end-others', userId: user.id });
       return { json: { ok: true, ended }, notice: 'sessions-ended' };
     });
-    this.register('accounts/unlink', true, async ({ user }, b) => {
+    this.register('accounts/unlink', { wayIn: 'unlink-account' }, async ({ user }, b) => {
       const key = { provider: b.provider as string, providerAccountId: b.providerAccountId as string };
       await this.accounts.unlinkAccount(user.id, key);
       this.sessions.emit('accountChange', {
@@ -99,7 +124,7 @@ export class AccountRoutes {
       });
       return { json: { ok: true }, notice: 'account-unlinked' };
     });
-    this.register('delete', true, async ({ ctx, user }, b) => {
+    this.register('delete', 'recent', async ({ ctx, user }, b) => {
       if (b.confirm !== 'yes' && b.confirm !== true)
         throw new InvalidRequest("Deleting the account needs `confirm: true` (the form's checkbox).");
       await this.accounts.deleteAccount(user.id);
@@ -108,15 +133,31 @@ export class AccountRoutes {
       const cookies = await this.sessions.signOut(ctx).catch(() => undefined);
       return { json: { ok: true }, redirect: ctx.origin, cookies };
     });
-    this.register('password', true, async ({ user }, b) => {
+    this.register('password', { wayIn: 'set-password' }, async ({ user }, b) => {
       await this.account.setPassword(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
       return { json: { ok: true }, notice: 'password-set' };
     });
   }
 
-  /** Adds (or replaces) an action: how the integrations of other parts plug in. */
-  register(path: string, recent: boolean, run: AccountAction['run']): void {
-    this.actions.set(path, { recent, run });
+  /**
+   * Adds (or replaces) an action: how the integrations of other parts plug in. `check` says what
+   * the session must show first; an action that touches a way in names its change.
+   */
+  register(path: string, check: AccountActionCheck, run: AccountAction['run']): void {
+    this.actions.set(path, { check, run });
+  }
+
+  /** Every state-changing action (`POST {basePath}/account/{path}`) with the check it runs behind. */
+  list(): Array<{ path: string; check: AccountActionCheck }> {
+    return [...this.actions].map(([path, { check }]) => ({ path, check }));
+  }
+
+  /**
+   * Every path this instance answers: the `GET` ones ({@link ACCOUNT_GET_PATHS}) and the registered
+   * `POST` actions (tests that must reach every route, such as the route fuzzer, read it).
+   */
+  paths(): { get: readonly string[]; post: readonly string[] } {
+    return { get: ACCOUNT_GET_PATHS, post: [...this.actions.keys()] };
   }
 
   /** Answers `{basePath}/account/{path}` (`path` empty for the page itself). Never throws. */
@@ -141,8 +182,9 @@ export class AccountRoutes {
       if (!ctx.csrfVerified)
         throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
       await this.count(ctx, req.user.id);
-      if (action.recent)
+      if (action.check === 'recent')
         assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);
+      else if (action.check !== 'link') await this.gate.check(req.state, action.check.wayIn);
       const result = await action.run(req, ctx.request.body);
       const cookies = result.cookies;
       if (json) return { json: result.json, cookies };

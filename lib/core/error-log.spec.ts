@@ -1,5 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { AdapterError, InvalidProvider, MissingCSRF, Verification } from '../errors/auth.errors.js';
+import {
+  AdapterError,
+  EmailInUse,
+  InvalidProvider,
+  LastSignInMethod,
+  LogoutTokenError,
+  MissingAdapterMethods,
+  MissingCSRF,
+  OAuthProfileParseError,
+  OAuthSignInError,
+  ReauthenticationRequired,
+  Verification,
+  WrongPassword,
+} from '../errors/auth.errors.js';
 import { clientText, isClientMistake, RequestErrorLog } from './error-log.js';
 
 function setup() {
@@ -59,6 +72,31 @@ describe('RequestErrorLog', () => {
     expect(isClientMistake(new MissingCSRF())).toBe(true);
     expect(isClientMistake(new AdapterError())).toBe(false);
     expect(isClientMistake(new Error('x'))).toBe(false);
+  });
+  it('logs the client-caused types shown to the client as warnings, its server faults as errors', () => {
+    const { lines, log } = setup();
+    const mistakes = [
+      new LogoutTokenError('Signature', 'forged'),
+      new ReauthenticationRequired(600),
+      new WrongPassword('wrong'),
+      new LastSignInMethod('last'),
+      new EmailInUse('taken'),
+    ];
+    for (const error of mistakes) log.report(error);
+    expect(lines.error).toEqual([]);
+    expect(lines.warn.map((l) => /^\[(\w+)\]/.exec(l)?.[1])).toEqual([
+      'LogoutTokenError',
+      'ReauthenticationRequired',
+      'WrongPassword',
+      'LastSignInMethod',
+      'EmailInUse',
+    ]);
+    for (const error of [
+      new MissingAdapterMethods(['getUser']),
+      new OAuthSignInError('discovery failed'),
+      new OAuthProfileParseError('profile() threw'),
+    ])
+      expect(isClientMistake(error)).toBe(false);
   });
 });
 

@@ -1,52 +1,33 @@
 import type { LoggerInstance } from '../config/auth-options.interface.js';
 import {
-  AccessDenied,
-  AccountAlreadyLinked,
-  AccountNotLinked,
   AuthError,
-  CredentialsSignin,
-  EmailSignInError,
-  InvalidCheck,
-  InvalidProvider,
-  InvalidRequest,
-  MissingCSRF,
-  OAuthAccountNotLinked,
-  OAuthCallbackError,
-  RateLimited,
-  SessionRequired,
-  UnknownAction,
-  Verification,
-  WebAuthnVerificationError,
+  isClientError,
+  MissingAdapterMethods,
+  OAuthProfileParseError,
+  OAuthSignInError,
 } from '../errors/auth.errors.js';
 
 /**
- * Failures caused by what a client sent (a wrong password, a replayed link, a missing CSRF token, a
- * route that does not exist) or by a provider refusing a user. They are the client's mistake, not
- * the server's fault: logged as warnings, never as errors, so a flood of hostile requests cannot
- * bury real faults or page an operator.
+ * The error types shown to the client (`isClientError`) that still report a fault of the server,
+ * its configuration or a provider (an adapter without a method the route needs, a provider that
+ * cannot be discovered, a `profile()` that throws): logged as errors.
  */
-const CLIENT_MISTAKES = new Set<string>([
-  AccessDenied.type,
-  AccountAlreadyLinked.type,
-  AccountNotLinked.type,
-  CredentialsSignin.type,
-  EmailSignInError.type,
-  InvalidCheck.type,
-  InvalidProvider.type,
-  InvalidRequest.type,
-  MissingCSRF.type,
-  OAuthAccountNotLinked.type,
-  OAuthCallbackError.type,
-  RateLimited.type,
-  SessionRequired.type,
-  UnknownAction.type,
-  Verification.type,
-  WebAuthnVerificationError.type,
+const SHOWN_SERVER_FAULTS = new Set<string>([
+  MissingAdapterMethods.type,
+  OAuthSignInError.type,
+  OAuthProfileParseError.type,
 ]);
 
-/** True when the error is a client's mistake (see {@link CLIENT_MISTAKES}) rather than a fault of the server. */
+/**
+ * True when the error is a client's mistake rather than a fault of the server: every type shown to
+ * the client (`isClientError`: a wrong password, a replayed link, a missing CSRF token, a forged
+ * logout token, a sign-in that is not recent enough, a route that does not exist, a provider
+ * refusing a user...) but the {@link SHOWN_SERVER_FAULTS}. Such failures are logged as warnings,
+ * never as errors, so a flood of hostile requests cannot bury real faults or page an operator.
+ * Derived from the one list of client-facing types: a new one is a warning unless listed above.
+ */
 export function isClientMistake(error: unknown): error is AuthError {
-  return error instanceof AuthError && CLIENT_MISTAKES.has(error.type);
+  return isClientError(error) && !SHOWN_SERVER_FAULTS.has(error.type);
 }
 
 /** Lines of one kind logged per window; the rest are counted and reported once the window ends. */

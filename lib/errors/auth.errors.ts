@@ -101,7 +101,8 @@ export class LogoutTokenError extends AuthError {
       | 'Nonce'
       | 'Subject'
       | 'Replay'
-      | 'Type',
+      | 'Type'
+      | 'Duplicate',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -244,7 +245,8 @@ export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSess
 
 /**
  * Types safe to show to the client as-is; every other error is shown as `Configuration` (server
- * problem) so internals never leak.
+ * problem) so internals never leak. They are logged as warnings (the client's mistake) but for the
+ * few that report a server fault (`isClientMistake` in core/error-log.ts).
  */
 const CLIENT_SAFE = new Set<string>([
   LogoutTokenError.type,

@@ -1,7 +1,14 @@
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestErrorLog } from '../core/error-log.js';
 import type { RequestContext } from '../core/request-context.js';
-import { AuthError, CredentialsSignin, RateLimited, UnknownAction, isClientError } from '../errors/auth.errors.js';
+import {
+  AuthError,
+  CredentialsSignin,
+  RateLimited,
+  ReauthenticationRequired,
+  UnknownAction,
+  isClientError,
+} from '../errors/auth.errors.js';
 import { SignInRedirect } from '../sign-in/sign-in-callback.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
@@ -44,7 +51,15 @@ export function errorResponse(
     return withCookies({ status: 400, json: { error: type, message } }, ctx);
   }
   if (JSON_ACTIONS.has(action)) {
-    const status = error instanceof RateLimited ? 429 : type === 'Configuration' ? 500 : 400;
+    // 403 for a sign-in that is too old, as the account API answers it: sign in again, then retry.
+    const status =
+      error instanceof RateLimited
+        ? 429
+        : error instanceof ReauthenticationRequired
+          ? 403
+          : type === 'Configuration'
+            ? 500
+            : 400;
     const headers: Record<string, string> =
       error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
     return withCookies({ status, headers, json: { error: type, message } }, ctx);

@@ -11,12 +11,12 @@ import {
   OAuthAccountNotLinked,
   SessionRequired,
 } from '../errors/auth.errors.js';
-import { assertRecentSignIn } from '../session/recent-sign-in.js';
 import { SessionService, type SessionState } from '../session/session.service.js';
 import type { AuthResponse } from '../types/http.types.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { SignInInput } from './sign-in.types.js';
 import { toAdapterAccount, UserCreationService } from './user-creation.service.js';
+import { WaysInGate } from './ways-in.gate.js';
 
 /**
  * The explicit link flow (`POST /link/:provider`, then the provider's callback): links a provider
@@ -24,7 +24,7 @@ import { toAdapterAccount, UserCreationService } from './user-creation.service.j
  * the start to the callback in the flow's sealed check cookies (bound to the provider); the
  * callback refuses when the browser's session is no longer that user's, and when the provider
  * account belongs to another user (`AccountAlreadyLinked`, nothing written). Starting a link needs a
- * recent sign-in (`account.recentSignInMaxAge`), as every other change to the ways in does.
+ * recent sign-in: it passes the WaysInGate, as every other change to the ways in does.
  */
 @Injectable()
 export class ExplicitLinkService {
@@ -33,6 +33,7 @@ export class ExplicitLinkService {
     private readonly adapters: AdapterService,
     private readonly sessions: SessionService,
     private readonly users: UserCreationService,
+    private readonly gate: WaysInGate,
   ) {}
 
   /**
@@ -45,8 +46,8 @@ export class ExplicitLinkService {
     const adapter = this.adapters.require('getUser', 'getUserByAccount', 'linkAccount');
     const state = await this.currentSession(ctx);
     if (!state) throw new SessionRequired('Sign in first, then link another account.');
-    // A new way in is a sensitive change: a stolen cookie alone must not add the thief's account.
-    assertRecentSignIn(await this.sessions.signedInAt(state), this.config.account.recentSignInMaxAge);
+    // A new way in: a stolen cookie alone must not add the thief's account.
+    await this.gate.check(state, 'link-account');
     const user = await adapter.getUser(state.user.id);
     if (!user)
       throw new SessionRequired(

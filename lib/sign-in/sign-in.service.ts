@@ -45,7 +45,7 @@ export class SignInService {
       authorization: undefined,
       secure: ctx.secure,
     });
-    const currentUser = current.status === 'active' && current.user.id ? current.user : null;
+    const signedIn = current.status === 'active' && current.user.id ? current : null;
 
     // The user the signIn callback sees: the stored one when the account is known.
     let known: AdapterUser | null = null;
@@ -64,7 +64,7 @@ export class SignInService {
     });
 
     const resolved = stateful
-      ? await this.linking.resolve(input, known, currentUser)
+      ? await this.linking.resolve(input, known, signedIn)
       : { user: statelessUser(input.user, account), isNewUser: false };
 
     if (input.afterUser) {

@@ -17,8 +17,13 @@ export class UserCreationService {
   /**
    * Creates the user and links the account as one unit: if linking fails the user is deleted again.
    * When two first sign-ins of the same account race, the loser signs in as the winner's user.
+   * `addressProven`: the provider vouched for the address, so `emailVerified` is set (else null).
    */
-  async createUserWithAccount(input: SignInInput, account: AdapterAccount): Promise<ResolvedSignIn> {
+  async createUserWithAccount(
+    input: SignInInput,
+    account: AdapterAccount,
+    addressProven = false,
+  ): Promise<ResolvedSignIn> {
     const adapter = this.adapters.require('getUserByAccount', 'createUser', 'linkAccount');
     const profile = pickUser(input.user);
     let user: AdapterUser;
@@ -32,7 +37,7 @@ export class UserCreationService {
             ? input.user.id
             : randomUUID(),
         email: (profile.email ?? null) as string,
-        emailVerified: null,
+        emailVerified: addressProven && profile.email ? new Date() : null,
       });
     } catch (error) {
       const winner = await adapter.getUserByAccount(account);

@@ -3,7 +3,7 @@
  * socket (so the headers are exactly what a plain browser-less client sends): a CSRF pair, a
  * signed-in session, an OAuth sign-in in progress with a real code, WebAuthn challenges.
  */
-import type { CookiePair, Fixtures, WebAuthnRegisterOptions } from './generator.js';
+import type { CookiePair, Fixtures, OAuthInProgress, SignedIn, WebAuthnRegisterOptions } from './generator.js';
 import { buildRequest, sendRaw, type HeaderLine, type WireResponse } from './wire.js';
 
 export interface FixtureTarget {
@@ -12,6 +12,12 @@ export interface FixtureTarget {
   origin: string;
   /** The user the fixture session belongs to (never named by the fuzzer). */
   user: { username: string; password: string };
+  /**
+   * The stale browser: `session()` makes a new session of a user that signed in longer ago than
+   * `account.recentSignInMaxAge`; `idpUser(who)` makes the next OAuth authorization one of a new IdP
+   * account (so a stale browser's OAuth sign-in could attach an account nobody has).
+   */
+  stale?: { session(): Promise<CookiePair[]>; idpUser(who: string): void };
 }
 
 /** One ordinary request: cookies and a form or JSON body, `Host` the public host. */
@@ -78,10 +84,20 @@ export async function credentialsSignIn(
     throw new Error(`credentials sign-in of ${user.username} went to ${res.headers.location}`);
   const session = setCookiePairs(res).filter(([n]) => n.startsWith('authjs.session-token'));
   if (session.length === 0) throw new Error(`credentials sign-in of ${user.username} set no session cookie`);
+  return withBoundCsrf(target, session, anon, `credentials sign-in of ${user.username}`);
+}
+
+/** A session's CSRF pair (bound to its user) and its token as one value. */
+async function withBoundCsrf(
+  target: Pick<FixtureTarget, 'port' | 'origin'>,
+  session: CookiePair[],
+  anon: Fixtures['anon'],
+  what: string,
+): Promise<SignedIn> {
   const bound = await call(target, 'GET', '/auth/csrf', { cookies: [...session, anon.cookie] });
-  expectStatus(bound, 200, 'GET /auth/csrf with a session');
+  expectStatus(bound, 200, `GET /auth/csrf after the ${what}`);
   const csrf = setCookiePairs(bound).find(([n]) => n === 'authjs.csrf-token');
-  if (!csrf) throw new Error('GET /auth/csrf with a session set no bound CSRF cookie');
+  if (!csrf) throw new Error(`GET /auth/csrf after the ${what} set no bound CSRF cookie`);
   const sessionToken =
     session.length === 1
       ? session[0]![1]
@@ -92,25 +108,52 @@ export async function credentialsSignIn(
   return { session, sessionToken, csrf, token: (JSON.parse(bound.body) as { csrfToken: string }).csrfToken };
 }
 
+/**
+ * Starts an OAuth sign-in (with `cookies` and `token`: anonymous, or a signed-in browser's), lets
+ * the test server approve it and keeps the code it sends back. Undefined when the app refuses to
+ * start it (a stale browser may be refused).
+ */
+async function startOAuth(
+  target: Pick<FixtureTarget, 'port' | 'origin'>,
+  cookies: CookiePair[],
+  token: string,
+  required: boolean,
+): Promise<OAuthInProgress | undefined> {
+  const start = await call(target, 'POST', '/auth/signin/oauth', {
+    cookies,
+    form: { csrfToken: token, callbackUrl: '/me' },
+  });
+  const to = start.headers.location ?? '';
+  if (!required && (start.status !== 302 || to.startsWith(target.origin))) return undefined;
+  expectStatus(start, 302, 'POST /auth/signin/oauth');
+  const checks = setCookiePairs(start).filter(
+    ([name]) => name !== 'authjs.csrf-token' && name !== 'authjs.callback-url',
+  );
+  const approved = await fetch(to, { redirect: 'manual' });
+  const back = new URL(approved.headers.get('location') ?? '', target.origin);
+  const code = back.searchParams.get('code');
+  if (!code) throw new Error(`the OAuth test server sent no code back: ${back.href}`);
+  return { cookies: checks, state: back.searchParams.get('state') ?? undefined, code };
+}
+
 /** Everything the generator draws on, fetched anew (`n` keeps addresses apart between refreshes). */
 export async function refreshFixtures(target: FixtureTarget, n: number, emailLinks: string[]): Promise<Fixtures> {
   const anon = await anonymousCsrf(target);
   const user = await credentialsSignIn(target, target.user, anon);
 
   // OAuth: start a sign-in, let the test server approve it, keep the code it sends back.
-  const start = await call(target, 'POST', '/auth/signin/oauth', {
-    cookies: [anon.cookie],
-    form: { csrfToken: anon.token, callbackUrl: '/me' },
-  });
-  expectStatus(start, 302, 'POST /auth/signin/oauth');
-  const checks = setCookiePairs(start).filter(
-    ([name]) => name !== 'authjs.csrf-token' && name !== 'authjs.callback-url',
-  );
-  const approved = await fetch(start.headers.location!, { redirect: 'manual' });
-  const back = new URL(approved.headers.get('location') ?? '', target.origin);
-  const code = back.searchParams.get('code');
-  if (!code) throw new Error(`the OAuth test server sent no code back: ${back.href}`);
-  const oauth = { cookies: checks, state: back.searchParams.get('state') ?? undefined, code };
+  target.stale?.idpUser(`anon-${n}`);
+  const oauth = await startOAuth(target, [anon.cookie], anon.token, true);
+
+  // The stale browser: an old session, its CSRF pair, and an OAuth sign-in it started for a new
+  // IdP account (what an attacker holding an old cookie would complete with their own account).
+  let stale: SignedIn | undefined;
+  let oauthStale: OAuthInProgress | undefined;
+  if (target.stale) {
+    stale = await withBoundCsrf(target, await target.stale.session(), anon, 'stale session');
+    target.stale.idpUser(`stale-${n}`);
+    oauthStale = await startOAuth(target, [...stale.session, stale.csrf], stale.token, false);
+  }
 
   // WebAuthn: one registration and one authentication challenge.
   const webauthn: Fixtures['webauthn'] = {};
@@ -136,6 +179,18 @@ export async function refreshFixtures(target: FixtureTarget, n: number, emailLin
       cookie: regUserCookie,
       options: (JSON.parse(regUser.body) as { options: WebAuthnRegisterOptions }).options,
     };
+  if (stale) {
+    // Refused (403) once passkey registration needs a recent sign-in; fuzzed with when handed out.
+    const regStale = await call(target, 'GET', '/auth/webauthn-options/passkey?action=register', {
+      cookies: stale.session,
+    });
+    const regStaleCookie = setCookiePairs(regStale).find(([name]) => name === 'authjs.challenge');
+    if (regStale.status === 200 && regStaleCookie)
+      webauthn.registerAsStale = {
+        cookie: regStaleCookie,
+        options: (JSON.parse(regStale.body) as { options: WebAuthnRegisterOptions }).options,
+      };
+  }
   const auth = await call(target, 'GET', '/auth/webauthn-options/passkey?action=authenticate');
   expectStatus(auth, 200, 'GET /auth/webauthn-options/passkey?action=authenticate');
   const authCookie = setCookiePairs(auth).find(([name]) => name === 'authjs.challenge');
@@ -152,5 +207,5 @@ export async function refreshFixtures(target: FixtureTarget, n: number, emailLin
   });
   expectStatus(mail, 302, 'POST /auth/signin/email');
 
-  return { anon, user, oauth, webauthn, emailLinks };
+  return { anon, user, stale, oauth, oauthStale, webauthn, emailLinks };
 }

@@ -38,6 +38,58 @@ export interface FuzzTarget {
   strategy: 'jwt' | 'database';
   /** The credentials user the fuzzer may sign in as, and its password. */
   alice: { username: string; password: string };
+  /**
+   * The module's routes, from its own action table (`AUTH_ROUTES`, the account paths of the
+   * running app's `AccountRoutes`) and its configured providers: see {@link fuzzRoutes}.
+   */
+  routes: readonly FuzzRoute[];
+}
+
+/** One (route, method, provider) of the module, as the fuzzer reaches it. */
+export interface FuzzRoute {
+  /** The router's action (`signin`, `account`, …). */
+  action: string;
+  method: 'GET' | 'POST';
+  /** The path under the origin, provider or account path filled in (`/auth/link/oauth`). */
+  path: string;
+  /** The provider id in the path, when the route takes one (`undefined`: an odd id is drawn instead). */
+  provider?: string;
+  /** Set when the route takes a provider and the fuzzer draws an odd one (traversal, markup, unknown). */
+  oddProvider?: boolean;
+}
+
+/** Where the action table says a route goes, as `lib/router/auth-routes.ts` types it. */
+export interface TableRoute {
+  action: string;
+  method: 'GET' | 'POST';
+  segment: 'none' | 'provider' | 'account-path';
+}
+
+/**
+ * Every (route, method, provider) to fuzz: each row of the action table with each configured
+ * provider (and one slot for an odd provider id), the account rows with each path `AccountRoutes`
+ * answers for that method. A new row, provider or account action is fuzzed without a change here.
+ */
+export function fuzzRoutes(
+  table: readonly TableRoute[],
+  paths: Readonly<Record<string, string>>,
+  providers: readonly string[],
+  account: { get: readonly string[]; post: readonly string[] },
+  basePath = '/auth',
+): FuzzRoute[] {
+  const out: FuzzRoute[] = [];
+  for (const { action, method, segment } of table) {
+    const base = `${basePath}/${paths[action] ?? action}`;
+    if (segment === 'none') out.push({ action, method, path: base });
+    else if (segment === 'provider') {
+      for (const provider of providers) out.push({ action, method, path: `${base}/${provider}`, provider });
+      out.push({ action, method, path: `${base}/`, oddProvider: true });
+    } else {
+      for (const sub of method === 'GET' ? account.get : account.post)
+        out.push({ action, method, path: sub === '' ? base : `${base}/${sub}` });
+    }
+  }
+  return out;
 }
 
 /** A name=value pair for the Cookie header. */
@@ -51,19 +103,43 @@ export interface Fixtures {
   /** An anonymous CSRF cookie and its token. */
   anon: { cookie: CookiePair; token: string };
   /** A signed-in browser: its session cookie(s) and its CSRF pair (bound to the user). */
-  user?: { session: CookiePair[]; sessionToken: string; csrf: CookiePair; token: string };
+  user?: SignedIn;
+  /**
+   * A browser whose sign-in is older than `account.recentSignInMaxAge` (a stolen old cookie): its
+   * session and CSRF pair. Nothing sent with it may add a way into its user.
+   */
+  stale?: SignedIn;
   /** An OAuth sign-in in progress: its check cookies, the state, and a code from the test server. */
-  oauth?: { cookies: CookiePair[]; state?: string; code?: string };
+  oauth?: OAuthInProgress;
+  /** The same, started by the stale browser, for an IdP account no user has yet. */
+  oauthStale?: OAuthInProgress;
   /** WebAuthn challenges: the challenge cookie and the options the app sent. */
   webauthn: {
     /** A new user's registration (asked for anonymously). */
     register?: { cookie: CookiePair; options: WebAuthnRegisterOptions };
     /** A passkey added by the fixture user (asked for with its session). */
     registerAsUser?: { cookie: CookiePair; options: WebAuthnRegisterOptions };
+    /** A passkey added by the stale browser (when the app hands it options at all). */
+    registerAsStale?: { cookie: CookiePair; options: WebAuthnRegisterOptions };
     authenticate?: { cookie: CookiePair; options: { challenge: string; rpId?: string } };
   };
   /** Recent magic links (path and query), newest last. */
   emailLinks: string[];
+}
+
+/** A signed-in browser's session cookie(s) and CSRF pair. */
+export interface SignedIn {
+  session: CookiePair[];
+  sessionToken: string;
+  csrf: CookiePair;
+  token: string;
+}
+
+/** An OAuth sign-in in progress: its check cookies, the state, and a code from the test server. */
+export interface OAuthInProgress {
+  cookies: CookiePair[];
+  state?: string;
+  code?: string;
 }
 
 export interface WebAuthnRegisterOptions {
@@ -90,13 +166,20 @@ export interface FuzzRequest {
   mayAuthenticate: boolean;
   /** Parts of the request the fuzzer mutated (for the failure message). */
   notes: string[];
+  /** The route of the action table the request was built for (undefined: a path outside it). */
+  route?: FuzzRoute;
+  /** Whose session and CSRF pair it mostly carries. */
+  identity: Identity;
 }
 
 type FieldValue = string | number | boolean | null | FieldValue[] | { [key: string]: FieldValue };
 type Fields = Array<[string, FieldValue]>;
 
-/** Whose CSRF pair and session a request carries: the anonymous pair, the signed-in browser's, or a mix. */
-type Identity = 'anon' | 'user' | 'mixed';
+/**
+ * Whose CSRF pair and session a request carries: the anonymous pair, the signed-in browser's, the
+ * stale browser's, or a mix.
+ */
+export type Identity = 'anon' | 'user' | 'stale' | 'mixed';
 
 /** What the generator decided so far about the request being built. */
 interface DrawState {
@@ -115,7 +198,33 @@ interface RouteChoice {
   /** The body is sent as JSON when possible. */
   preferJson?: boolean;
   flow?: Flow;
+  /** The row of the action table this is (undefined for the paths outside it). */
+  table?: FuzzRoute;
 }
+
+const SWEEP_IDENTITIES: readonly Identity[] = ['stale', 'user', 'anon', 'mixed'];
+
+const FLOWS: readonly string[] = ['credentials', 'email', 'passkey', 'oauth'];
+
+/**
+ * How often each action is drawn, relative to the others (the flows with most code are drawn
+ * most). An action this map does not know, a new route, is drawn with weight 4.
+ */
+const ACTION_WEIGHTS: Readonly<Record<string, number>> = {
+  signin: 9,
+  callback: 14,
+  link: 4,
+  account: 8,
+  signout: 5,
+  session: 7,
+  csrf: 3,
+  providers: 2,
+  error: 3,
+  'verify-request': 2,
+  'webauthn-options': 5,
+  'webauthn-client': 1,
+  'backchannel-logout': 4,
+};
 
 const ODD_METHODS = [
   'PUT',
@@ -135,12 +244,17 @@ const ODD_METHODS = [
   'QUERY',
 ];
 
-/** Generates request number `index` of a run. */
+/**
+ * Generates request number `index` of a run. Every third request takes the next route of
+ * `target.routes` in turn (so each (route, method, provider) is reached within the first
+ * 3 × `routes.length` requests); the others draw one.
+ */
 export async function generateRequest(
   rng: Rng,
   marker: string,
   target: FuzzTarget,
   fx: Fixtures,
+  index = 0,
 ): Promise<FuzzRequest> {
   const notes: string[] = [];
   // Most requests are coherent (the CSRF cookie, its token and the session belong together), so
@@ -150,11 +264,17 @@ export async function generateRequest(
     identity: rng.weighted<Identity>([
       [5, 'anon'],
       [4, 'user'],
+      [2, 'stale'],
       [2, 'mixed'],
     ]),
   };
+  const n = target.routes.length;
+  const sweep = index % 3 === 0 && n > 0 ? target.routes[(index / 3) % n] : undefined;
+  // Each pass of the sweep goes with one identity in turn: every route meets the stale browser.
+  if (sweep) state.identity = SWEEP_IDENTITIES[Math.floor(index / 3 / n) % SWEEP_IDENTITIES.length]!;
   if (state.identity === 'user' && !fx.user) state.identity = 'anon';
-  const route = await chooseRoute(rng, marker, target, fx, state, notes);
+  if (state.identity === 'stale' && !fx.stale) state.identity = 'anon';
+  const route = await chooseRoute(rng, marker, target, fx, state, notes, sweep);
 
   // ---- method ----
   let method = route.method;
@@ -320,7 +440,17 @@ export async function generateRequest(
   const requestLine = `${method} ${requestTarget} ${version}`;
   const bytes = buildRequest(requestLine, finalHeaders, body, rng.chance(0.03) ? 'latin1' : 'utf8');
   const label = `${method} ${truncate(requestTarget, 160)}`;
-  return { label, method, target: requestTarget, bytes, marker, mayAuthenticate: state.mayAuthenticate, notes };
+  return {
+    label,
+    method,
+    target: requestTarget,
+    bytes,
+    marker,
+    mayAuthenticate: state.mayAuthenticate,
+    notes,
+    route: route.table,
+    identity: state.identity,
+  };
 }
 
 // ---- routes --------------------------------------------------------------------------------------
@@ -332,34 +462,57 @@ async function chooseRoute(
   fx: Fixtures,
   state: DrawState,
   notes: string[],
+  sweep?: FuzzRoute,
 ): Promise<RouteChoice> {
-  const kind = rng.weighted<string>([
-    [6, 'signin-page'],
-    [12, 'signin'],
-    [3, 'link'],
-    [4, 'account'],
-    [14, 'callback'],
-    [5, 'signout'],
-    [7, 'session'],
-    [3, 'csrf'],
-    [2, 'providers'],
-    [3, 'error'],
-    [2, 'verify-request'],
-    [5, 'webauthn-options'],
-    [1, 'webauthn-client'],
+  // A route of the action table (the next one in turn, or drawn by its action's weight), or now
+  // and then a path outside it: unknown paths under basePath, the bare base path, the app's own.
+  let table = sweep;
+  if (!table && target.routes.length > 0 && rng.chance(0.86)) {
+    const actions = [...new Set(target.routes.map((r) => r.action))];
+    const action = rng.weighted(actions.map((a) => [ACTION_WEIGHTS[a] ?? 4, a] as const));
+    table = rng.pick(target.routes.filter((r) => r.action === action));
+  }
+  const outside = rng.weighted<string>([
     [3, 'unknown'],
     [1, 'bare'],
     [6, 'guarded'],
     [1, 'outside'],
   ]);
-  const flow = rng.weighted<Flow>([
-    [3, 'credentials'],
-    [3, 'email'],
-    [3, 'passkey'],
-    [3, 'oauth'],
-    [2, 'odd'],
-  ]);
-  const providerId = flow === 'odd' ? oddProviderId(rng, m) : flow;
+  const flowOf = (id: string | undefined): Flow => (id !== undefined && FLOWS.includes(id) ? (id as Flow) : 'odd');
+  const flow = table ? flowOf(table.provider) : flowOf(rng.pick([...FLOWS, 'odd']));
+  const providerId = table?.provider ?? (flow === 'odd' ? oddProviderId(rng, m) : flow);
+  const kind = table ? routeKind(table) : outside;
+  const route = await buildRoute(rng, m, target, fx, state, notes, kind, flow, providerId, table);
+  if (!table) return route;
+  // The table's method and path decide; what the builder drew for them is only a fallback.
+  return { ...asMethod(route, table.method), path: route.path, table };
+}
+
+/** The builder of a table row: its action, the sign-in page being `signin` without a provider. */
+function routeKind(route: FuzzRoute): string {
+  if (route.action === 'signin' && route.method === 'GET') return 'signin-page';
+  return route.action;
+}
+
+/** The route sent with `method`: a body becomes the query of a GET, a query the body of a POST. */
+function asMethod(route: RouteChoice, method: 'GET' | 'POST'): RouteChoice {
+  if (route.method === method) return route;
+  if (method === 'GET') return { ...route, method, query: [...route.query, ...(route.body ?? [])], body: undefined };
+  return { ...route, method, query: [], body: [...(route.body ?? []), ...route.query] };
+}
+
+async function buildRoute(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+  kind: string,
+  flow: Flow,
+  providerId: string,
+  table: FuzzRoute | undefined,
+): Promise<RouteChoice> {
   const cb = (): FieldValue => callbackUrl(rng, target.origin, m);
   const csrf = (): FieldValue => csrfValue(rng, m, fx, state);
   switch (kind) {
@@ -425,24 +578,10 @@ async function chooseRoute(
       return { method: 'POST', path: `/auth/link/${providerId}`, query: [], body, flow };
     }
     case 'account': {
-      // The account page and API: session, CSRF, rate limit, step-up; JSON or forms.
-      const paths = [
-        '',
-        '/passkeys',
-        '/passkeys/rename',
-        '/passkeys/delete',
-        '/email',
-        '/email/confirm',
-        '/password',
-        '/sessions/end',
-        '/sessions/end-others',
-        '/accounts/unlink',
-        '/delete',
-        '/sessions',
-        '/accounts',
-      ];
-      const path = `/auth/account${paths[rng.int(paths.length)]}`;
-      if (rng.chance(0.35))
+      // The account page and API (every path `AccountRoutes` answers): session, CSRF, rate limit,
+      // step-up; JSON or forms.
+      const path = table?.path ?? '/auth/account';
+      if (table ? table.method === 'GET' : rng.chance(0.35))
         return {
           method: 'GET',
           path,
@@ -460,8 +599,11 @@ async function chooseRoute(
           ['name', () => junk(rng, m)],
           ['email', () => junk(rng, m)],
           ['token', () => junk(rng, m)],
-          ['newPassword', () => junk(rng, m)],
+          ['newPassword', () => rng.pick<FieldValue>([junk(rng, m), 'a-long-enough-password-1', ''])],
+          ['currentPassword', () => junk(rng, m)],
           ['id', () => junk(rng, m)],
+          ['provider', () => rng.pick<FieldValue>(['oauth', 'credentials', junk(rng, m)])],
+          ['providerAccountId', () => junk(rng, m)],
           ['confirm', () => 'yes'],
         ]),
       ];
@@ -470,7 +612,7 @@ async function chooseRoute(
     case 'callback':
       return callbackRoute(rng, m, target, fx, state, notes, flow, providerId);
     case 'signout':
-      return rng.chance(0.5)
+      return (table ? table.method === 'GET' : rng.chance(0.5))
         ? { method: 'GET', path: '/auth/signout', query: pickFields(rng, [['callbackUrl', cb]]) }
         : {
             method: 'POST',
@@ -479,7 +621,7 @@ async function chooseRoute(
             body: [['csrfToken', csrf()], ...pickFields(rng, [['callbackUrl', cb]])],
           };
     case 'session':
-      if (rng.chance(0.55))
+      if (table ? table.method === 'GET' : rng.chance(0.55))
         return {
           method: 'GET',
           path: '/auth/session',
@@ -542,7 +684,8 @@ async function chooseRoute(
         ['email', () => emailAddress(rng, m)],
         ['callbackUrl', cb],
       ]);
-      return { method: 'GET', path: `/auth/webauthn-options/${rng.chance(0.7) ? 'passkey' : providerId}`, query };
+      const id = table ? providerId : rng.chance(0.7) ? 'passkey' : providerId;
+      return { method: 'GET', path: `/auth/webauthn-options/${id}`, query };
     }
     case 'webauthn-client':
       return { method: 'GET', path: '/auth/webauthn-client.js', query: pickFields(rng, [['v', () => junk(rng, m)]]) };
@@ -560,7 +703,15 @@ async function chooseRoute(
         path: rng.pick(['/me', '/me/fresh', '/me/scribble', '/me/', '/ME']),
         query: pickFields(rng, [['callbackUrl', cb]]),
       };
-    default:
+    case 'backchannel-logout':
+      // The provider's server posts a logout token; anyone can post anything.
+      return {
+        method: 'POST',
+        path: `/auth/backchannel-logout/${providerId}`,
+        query: [],
+        body: [['logout_token', logoutToken(rng, m, target)], ...pickFields(rng, [['x', () => junk(rng, m)]])],
+      };
+    case 'outside':
       return {
         method: rng.pick(['GET', 'POST']),
         path: rng.pick([
@@ -573,7 +724,54 @@ async function chooseRoute(
         ]),
         query: pickFields(rng, [['x', () => junk(rng, m)]]),
       };
+    default: {
+      // A route of the table this generator has no builder for yet (a new route): junk fields in the
+      // query, and for a POST a body with the CSRF token; reached all the same.
+      notes.push(`generic route ${kind}`);
+      const fields = pickFields(rng, [
+        ['callbackUrl', cb],
+        ['x', () => junk(rng, m)],
+        ['email', () => emailAddress(rng, m)],
+        ['token', () => junk(rng, m)],
+      ]);
+      const method = table?.method ?? rng.pick(['GET', 'POST']);
+      const path = table?.path ?? `/auth/${kind}`;
+      return method === 'GET'
+        ? { method, path, query: fields }
+        : { method, path, query: [], body: [['csrfToken', csrf()], ...fields], preferJson: rng.chance(0.5), flow };
+    }
   }
+}
+
+/** A back-channel logout token: unsigned, signed with a guessed key, odd claims, or not a JWT at all. */
+function logoutToken(rng: Rng, m: string, target: FuzzTarget): FieldValue {
+  const part = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const claims = (): Record<string, unknown> => ({
+    iss: rng.pick(['http://127.0.0.1:9', `http://${EVIL_HOST}`, target.origin]),
+    aud: rng.pick(['fz-client', 'other', ['fz-client', 'x']]),
+    iat: rng.pick([now, now + 3600, 'now', -1]),
+    jti: rng.b64url(12),
+    ...(rng.chance(0.7) ? { sub: rng.pick(['user-fixture', 'user-stale', junk(rng, m)]) } : {}),
+    ...(rng.chance(0.5) ? { sid: rng.b64url(16) } : {}),
+    events: rng.pick<unknown>([
+      { 'http://schemas.openid.net/event/backchannel-logout': {} },
+      ['http://schemas.openid.net/event/backchannel-logout'],
+      {},
+      'x',
+    ]),
+    ...(rng.chance(0.2) ? { nonce: 'n' } : {}),
+  });
+  return rng.pick<() => FieldValue>([
+    () => `${part({ alg: 'none', typ: 'logout+jwt' })}.${part(claims())}.`,
+    () => `${part({ alg: 'HS256', typ: 'logout+jwt' })}.${part(claims())}.${rng.b64url(43)}`,
+    () => `${part({ alg: 'RS256', kid: rng.b64url(8) })}.${part(claims())}.${rng.b64url(342)}`,
+    // Duplicate members: the last one wins in JSON.parse.
+    () =>
+      `${part('{"alg":"RS256","alg":"none"}')}.${part(`{"events":{},"events":${JSON.stringify(claims().events)}}`)}.`,
+    () => `${part({ alg: 'none' })}.${part(markup(rng, m))}.`,
+    () => rng.pick<FieldValue>(['', junk(rng, m), 'a.b.c', 'x'.repeat(20_000), ['a', 'b']]),
+  ])();
 }
 
 async function callbackRoute(
@@ -638,7 +836,7 @@ async function callbackRoute(
     }
     case 'passkey': {
       const kind = rng.weighted<'register' | 'authenticate' | 'junk'>([
-        [3, 'register'],
+        [state.identity === 'stale' ? 12 : 3, 'register'],
         [3, 'authenticate'],
         [2, 'junk'],
       ]);
@@ -662,14 +860,16 @@ async function callbackRoute(
       };
     }
     case 'oauth': {
-      const o = fx.oauth;
+      const o = oauthFixture(fx, state);
       const params: Fields = [];
-      const useCode = o?.code !== undefined && rng.chance(0.5);
+      // The stale browser mostly completes its own sign-in (what must not link an account to it).
+      const stale = state.identity === 'stale';
+      const useCode = o?.code !== undefined && rng.chance(stale ? 0.85 : 0.5);
       params.push(['code', useCode ? o!.code! : rng.pick<FieldValue>([rng.b64url(32), '', junk(rng, m)])]);
       if (rng.chance(0.85))
         params.push([
           'state',
-          o?.state !== undefined && rng.chance(0.7)
+          o?.state !== undefined && rng.chance(stale ? 0.95 : 0.7)
             ? o.state
             : rng.pick<FieldValue>([
                 rng.b64url(40),
@@ -724,7 +924,13 @@ function webAuthnData(
     ? target.origin
     : rng.pick([`http://${EVIL_HOST}`, 'http://127.0.0.1', `https://${new URL(target.origin).host}`]);
   let data: Record<string, FieldValue> | undefined;
-  const registration = state.identity === 'user' && rng.chance(0.7) ? fx.webauthn.registerAsUser : fx.webauthn.register;
+  const own =
+    state.identity === 'user'
+      ? fx.webauthn.registerAsUser
+      : state.identity === 'stale'
+        ? fx.webauthn.registerAsStale
+        : undefined;
+  const registration = own && rng.chance(state.identity === 'stale' ? 0.9 : 0.7) ? own : fx.webauthn.register;
   if (kind === 'register' && registration) {
     data = device(rng, {
       discoverable: rng.chance(0.8) ? true : undefined,
@@ -807,11 +1013,18 @@ function nest(depth: number): FieldValue {
   return value;
 }
 
+/** The OAuth sign-in in progress a request completes: the stale browser's own, or the anonymous one. */
+function oauthFixture(fx: Fixtures, state: DrawState): OAuthInProgress | undefined {
+  return state.identity === 'stale' && fx.oauthStale ? fx.oauthStale : fx.oauth;
+}
+
 function csrfValue(rng: Rng, m: string, fx: Fixtures, state: DrawState): FieldValue {
-  if (state.identity !== 'mixed' && rng.chance(0.85)) return state.identity === 'user' ? fx.user!.token : fx.anon.token;
+  if (state.identity !== 'mixed' && rng.chance(0.85))
+    return state.identity === 'user' ? fx.user!.token : state.identity === 'stale' ? fx.stale!.token : fx.anon.token;
   return rng.weighted<() => FieldValue>([
     [6, () => fx.anon.token],
     [3, () => fx.user?.token ?? fx.anon.token],
+    [1, () => fx.stale?.token ?? fx.anon.token],
     [2, () => rng.b64url(64)],
     [1, () => ''],
     [1, () => [fx.anon.token, rng.b64url(8)]],
@@ -1100,11 +1313,13 @@ async function cookieHeader(
       : rng.weighted<string>([
           [6, 'anon'],
           [3, 'user'],
+          [1, 'stale'],
           [2, 'none'],
           [1, 'forged'],
         ]);
   if (csrfKind === 'anon') out.push(pair(fx.anon.cookie));
   else if (csrfKind === 'user' && fx.user) out.push(pair(fx.user.csrf));
+  else if (csrfKind === 'stale' && fx.stale) out.push(pair(fx.stale.csrf));
   else if (csrfKind === 'forged')
     out.push(
       `${CSRF_COOKIE}=${rng.pick([`${rng.b64url(64)}|${rng.b64url(64)}`, '|', `${fx.anon.token}|`, encodeURIComponent(markup(rng, m)), 'x'.repeat(3000), `${fx.anon.cookie[1]}x`])}`,
@@ -1112,11 +1327,12 @@ async function cookieHeader(
 
   // The session: none, the fixture user's, forged, minted with the secret, chunked, duplicated.
   const sessionKind =
-    state.identity === 'user' && rng.chance(0.85)
-      ? 'user'
+    (state.identity === 'user' || state.identity === 'stale') && rng.chance(0.85)
+      ? state.identity
       : rng.weighted<string>([
           [5, 'none'],
           [state.identity === 'anon' ? 0 : 4, 'user'],
+          [state.identity === 'anon' ? 0 : 2, 'stale'],
           [3, 'forged'],
           [4, 'minted'],
           [2, 'chunked'],
@@ -1128,6 +1344,13 @@ async function cookieHeader(
     case 'user':
       if (fx.user) {
         for (const c of fx.user.session) out.push(pair(c));
+        state.mayAuthenticate = true;
+      }
+      break;
+    case 'stale':
+      // An old session is still a session (it may show itself); it may not add a way in.
+      if (fx.stale) {
+        for (const c of fx.stale.session) out.push(pair(c));
         state.mayAuthenticate = true;
       }
       break;
@@ -1177,10 +1400,18 @@ async function cookieHeader(
     notes.push('callback-url cookie');
   }
   // Check cookies: the real ones of an OAuth flow in progress or a WebAuthn challenge, or forged.
-  if (route.flow === 'oauth' && fx.oauth && rng.chance(0.6)) for (const c of fx.oauth.cookies) out.push(pair(c));
+  const oauth = oauthFixture(fx, state);
+  if (route.flow === 'oauth' && oauth && rng.chance(state.identity === 'stale' ? 0.9 : 0.6))
+    for (const c of oauth.cookies) out.push(pair(c));
   if (route.flow === 'passkey' && rng.chance(0.7)) {
-    const register = state.identity === 'user' ? fx.webauthn.registerAsUser : fx.webauthn.register;
-    const challenge = rng.chance(0.5) ? register : fx.webauthn.authenticate;
+    const register =
+      state.identity === 'user'
+        ? fx.webauthn.registerAsUser
+        : state.identity === 'stale'
+          ? fx.webauthn.registerAsStale
+          : fx.webauthn.register;
+    // The stale browser mostly tries to add a passkey (what it must not be able to do).
+    const challenge = rng.chance(state.identity === 'stale' ? 0.9 : 0.5) ? register : fx.webauthn.authenticate;
     if (challenge) out.push(pair(challenge.cookie));
   }
   if (rng.chance(0.1))

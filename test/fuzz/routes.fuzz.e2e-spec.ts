@@ -5,17 +5,27 @@
  * redirect_uri), reflect no markup and carry no injected header; no request may log an error; the
  * app must still sign a user in afterwards; the heap after GC may grow by less than 10 MiB.
  *
+ * The routes come from the module's own action table (`AUTH_ROUTES` in lib/router, held to the
+ * controller and the router by `auth-routes.spec.ts`), the account paths of the running app's
+ * `AccountRoutes` and its configured providers: a new route, account action or provider is fuzzed
+ * the day it exists. Every third request takes the next (route, method, provider) in turn, each
+ * pass with another identity, one of them a stale browser: a session of a user who signed in
+ * longer ago than `account.recentSignInMaxAge` (a stolen old cookie). No answer to any request may
+ * add a way into that user: its accounts, passkeys, email address and password stay as they were.
+ *
  * FUZZ_SEED (default: random; under CI=true a fixed seed, `random` for a new one) and FUZZ_COUNT
  * (default 2400, split over both strategies) replay a run: every failure message names both.
  * Request `i` of a strategy depends only on the seed, the strategy and `i` (plus server-made values
  * such as CSRF tokens), not on the count.
  */
-import { randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Credentials, Email, MemoryAdapter, Passkey, type LoggerInstance } from '../../lib/index.js';
+import { Credentials, Email, encode, MemoryAdapter, Passkey, type LoggerInstance } from '../../lib/index.js';
+import { AccountRoutes } from '../../lib/account/account-routes.js';
+import { AUTH_ROUTE_PATHS, AUTH_ROUTES } from '../../lib/router/auth-routes.js';
 import { createTestApp, TEST_SECRET, type TestApp } from '../setup/app.js';
 import { startOAuth2Server, type TestOAuth2Server } from '../setup/oauth2-server.js';
 import { checkAnswer, type AnswerRules } from './checks.js';
@@ -27,7 +37,15 @@ import {
   setCookiePairs,
   type FixtureTarget,
 } from './fixtures.js';
-import { generateRequest, type Fixtures, type FuzzRequest, type FuzzTarget } from './generator.js';
+import {
+  fuzzRoutes,
+  generateRequest,
+  type CookiePair,
+  type Fixtures,
+  type FuzzRequest,
+  type FuzzRoute,
+  type FuzzTarget,
+} from './generator.js';
 import { mixSeed, Rng } from './prng.js';
 import { isStrictCi } from '../setup/ci.js';
 import { finish, sendRaw, type WireResponse } from './wire.js';
@@ -53,6 +71,11 @@ const USERS = new Map([
   ['fixture', { id: 'user-fixture', email: 'fixture@example.test', password: 'fixture-password-1' }],
   ['final', { id: 'user-final', email: 'final@example.test', password: 'final-password-2' }],
 ]);
+
+/** `account.recentSignInMaxAge` of the app under test; the stale browser signed in twice as long ago. */
+const RECENT_SIGN_IN_MAX_AGE = 600;
+/** The stored user of the stale browser (never signs in: its sessions are made old). */
+const STALE = { id: 'user-stale', email: 'stale@example.test' };
 
 function parseSeed(raw: string | undefined): number {
   if (raw === 'random' || ((raw === undefined || raw === '') && !isStrictCi())) return randomInt(0, 2 ** 32 - 1);
@@ -110,6 +133,7 @@ describe("the route fuzzer's checks", () => {
     marker: 'fz0q',
     mayAuthenticate,
     notes: [],
+    identity: 'anon',
   });
   const answer = (head: string[], body = '') =>
     finish(`${['HTTP/1.1 200 OK', 'X-Content-Type-Options: nosniff', 'Date: x', ...head].join('\r\n')}\r\n\r\n${body}`);
@@ -209,6 +233,13 @@ describe.each([
   const requests = strategyIndex === 0 ? Math.ceil(COUNT / 2) : Math.floor(COUNT / 2);
   let t: TestApp;
   let port: number;
+  let adapter: MemoryAdapter;
+  /** The password hashes of the credentials provider's `passwordStore`, by user id. */
+  const hashes = new Map<string, string>();
+  let routes: FuzzRoute[] = [];
+  /** The stale user's ways in when the run started, and each change an answer made to them. */
+  let staleBefore = '';
+  const staleChanges: string[] = [];
   /** Error lines of the module's logger (there must be none); warnings are only counted. */
   const errors: string[] = [];
   let warnings = 0;
@@ -226,13 +257,15 @@ describe.each([
   };
 
   beforeAll(async () => {
+    adapter = new MemoryAdapter();
     t = await createTestApp({
       auth: {
         url: ORIGIN,
         trustHost: false,
         secret: TEST_SECRET,
-        adapter: new MemoryAdapter(),
+        adapter,
         session: { strategy },
+        account: { recentSignInMaxAge: RECENT_SIGN_IN_MAX_AGE },
         logger,
         providers: [
           Credentials({
@@ -242,6 +275,11 @@ describe.each([
             authorize: async (c) => {
               const user = typeof c.username === 'string' ? USERS.get(c.username) : undefined;
               return user && user.password === c.password ? { id: user.id, email: user.email } : null;
+            },
+            // So that `/account/password` is offered (and a password counts as a way in).
+            passwordStore: {
+              getPasswordHash: (id) => hashes.get(id) ?? null,
+              setPasswordHash: (id, hash) => void hashes.set(id, hash),
             },
           }),
           Email({
@@ -269,13 +307,70 @@ describe.each([
       },
     });
     port = Number(new URL(t.url).port);
+    // The routes to fuzz: the action table, the account paths this app answers, its providers.
+    const providers = await call({ port, origin: ORIGIN }, 'GET', '/auth/providers');
+    routes = fuzzRoutes(
+      AUTH_ROUTES,
+      AUTH_ROUTE_PATHS,
+      Object.keys(JSON.parse(providers.body) as object),
+      t.app.get(AccountRoutes).paths(),
+    );
+    await adapter.createUser({ id: STALE.id, email: STALE.email, emailVerified: new Date(), name: 'Stale' });
+    staleBefore = await waysIn();
   });
   afterAll(() => t?.close());
+
+  /** Everything that lets someone into the stale user, as one comparable text (rows counted). */
+  async function waysIn(): Promise<string> {
+    const user = await adapter.getUser(STALE.id);
+    const accounts = (await adapter.listAccountsByUserId(STALE.id)).map((a) => `${a.provider}:${a.providerAccountId}`);
+    const passkeys = (await adapter.listAuthenticatorsByUserId(STALE.id)).map((a) => a.credentialID.slice(0, 12));
+    return JSON.stringify({
+      email: user?.email ?? null,
+      accounts: accounts.length,
+      passkeys: passkeys.length,
+      password: hashes.has(STALE.id),
+      rows: { accounts: accounts.sort(), passkeys: passkeys.sort() },
+    });
+  }
+
+  /** A new session of the stale user, signed in twice `recentSignInMaxAge` ago. */
+  async function staleSession(): Promise<CookiePair[]> {
+    const signedIn = Date.now() - 2 * RECENT_SIGN_IN_MAX_AGE * 1000;
+    if (strategy === 'database') {
+      const sessionToken = randomBytes(32).toString('hex');
+      await adapter.createSession({
+        sessionToken,
+        userId: STALE.id,
+        expires: new Date(Date.now() + 86_400_000),
+        createdAt: new Date(signedIn),
+      });
+      return [['authjs.session-token', sessionToken]];
+    }
+    const token = await encode({
+      token: { sub: STALE.id, email: STALE.email, name: 'Stale', auth_time: Math.floor(signedIn / 1000) },
+      secret: TEST_SECRET,
+      salt: 'authjs.session-token',
+      maxAge: 86_400,
+    });
+    return [['authjs.session-token', token]];
+  }
 
   const fixtureTarget = (): FixtureTarget => ({
     port,
     origin: ORIGIN,
     user: { username: 'fixture', password: USERS.get('fixture')!.password },
+    stale: {
+      session: staleSession,
+      idpUser: (who) => {
+        oauthServer.user = {
+          id: `fz-${strategy}-${who}`,
+          login: who,
+          name: 'Fuzz IdP user',
+          email: `idp-${strategy}-${who}@example.test`,
+        };
+      },
+    },
   });
   const rules = (): AnswerRules => ({
     origin: ORIGIN,
@@ -294,7 +389,12 @@ describe.each([
         secret: TEST_SECRET,
         strategy,
         alice: { username: 'alice', password: USERS.get('alice')!.password },
+        routes,
       };
+      const reached = new Set<string>();
+      /** Requests sent as the stale browser, and how often the app let it start an OAuth sign-in or a passkey registration. */
+      const stale = { requests: 0, oauthStarted: 0, passkeyOptions: 0, refreshes: 0 };
+      let staleNow = staleBefore;
       const failures: string[] = [];
       const statuses = new Map<number, number>();
       const outcomes = new Map<string, number>();
@@ -326,6 +426,9 @@ describe.each([
           if (i % REFRESH_EVERY === 0 || !fx) {
             try {
               fx = await refreshFixtures(fixtureTarget(), i, emailLinks);
+              stale.refreshes += 1;
+              if (fx.oauthStale) stale.oauthStarted += 1;
+              if (fx.webauthn.registerAsStale) stale.passkeyOptions += 1;
             } catch (error) {
               fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [
                 String(error),
@@ -336,7 +439,9 @@ describe.each([
           const rng = new Rng(mixSeed(SEED, strategyIndex, i));
           const marker = `fz${i.toString(36)}q`;
           const generating = performance.now();
-          const request = await generateRequest(rng, marker, target, fx);
+          const request = await generateRequest(rng, marker, target, fx, i);
+          if (request.route) reached.add(`${request.route.method} ${request.route.path}`);
+          if (request.identity === 'stale') stale.requests += 1;
           generateMs += performance.now() - generating;
           let res: WireResponse;
           try {
@@ -376,6 +481,20 @@ describe.each([
             problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
           if (offOriginLinks.length > 0)
             problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
+          // No answer adds a way into the stale browser's user (reported by the test after this one).
+          const ways = await waysIn();
+          if (ways !== staleNow) {
+            staleChanges.push(
+              [
+                `[${strategy} #${i}] ${request.label} -> ${res.status} ${res.headers.location ?? ''} (identity ${request.identity})`,
+                `  before: ${staleNow}`,
+                `  after:  ${ways}`,
+                `  mutations: ${request.notes.join(', ') || 'none'}`,
+                `  request: ${showRequest(request.bytes)}`,
+              ].join('\n'),
+            );
+            staleNow = ways;
+          }
           if (problems.length > 0)
             fail(
               i,
@@ -401,7 +520,8 @@ describe.each([
           `${warnings} warnings, statuses ${[...statuses]
             .sort(([a], [b]) => a - b)
             .map(([s, n]) => `${s}x${n}`)
-            .join(' ')} (${REPLAY})`,
+            .join(' ')}, ${reached.size} of ${routes.length} (route, method, provider) reached, ` +
+          `${stale.requests} as the stale browser (OAuth sign-in started for it ${stale.oauthStarted}/${stale.refreshes}, passkey options ${stale.passkeyOptions}/${stale.refreshes}) (${REPLAY})`,
       );
       if (VERBOSE)
         console.log(
@@ -410,6 +530,10 @@ describe.each([
             .map(([k, n]) => `${String(n).padStart(5)} ${k}`)
             .join('\n'),
         );
+      // Every (route, method, provider) of the table was sent (the sweep takes one every third request).
+      const missed = routes.map((r) => `${r.method} ${r.path}`).filter((r) => !reached.has(r));
+      if (requests >= 3 * routes.length && missed.length > 0)
+        failures.push(`[${strategy}] routes of the action table never sent: ${missed.join(', ')}`);
       if (failures.length > 0) {
         throw new Error(
           `The route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`,
@@ -418,6 +542,16 @@ describe.each([
     },
     Math.max(120_000, requests * 60),
   );
+
+  it('added no way into the user of a stale session (accounts, passkeys, email, password)', async () => {
+    expect(routes.some((r) => r.path.startsWith('/auth/account/'))).toBe(true);
+    const after = await waysIn();
+    if (staleChanges.length > 0 || after !== staleBefore)
+      throw new Error(
+        `Answers to requests changed the ways into ${STALE.id}, whose session is older than recentSignInMaxAge (${REPLAY}):\n` +
+          `  at the start: ${staleBefore}\n  at the end:   ${after}\n\n${staleChanges.join('\n\n')}`,
+      );
+  });
 
   it('still signs a user in afterwards, over HTTP', async () => {
     const errorsBefore = errors.length;

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
+import { clientText } from '../../core/error-log.js';
 import type { ProviderContext } from '../../core/request-context.js';
 import {
   AuthError,
@@ -14,6 +15,7 @@ import {
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
+import { duplicateMemberName } from '../../util/json-members.js';
 import { decodeJwtClaims, decodeJwtHeader } from '../../util/jwt-parts.js';
 import { BackchannelSessions } from './backchannel-sessions.js';
 import { IdTokenVerifier } from './id-token.verifier.js';
@@ -35,9 +37,10 @@ const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
  * `POST {basePath}/backchannel-logout/:provider` (OpenID Connect Back-Channel Logout 1.0): the
  * provider tells the app that a user signed out there. The logout token is verified (signature by
  * the provider's JWKS, `iss`, `aud`, `iat` within {@link LOGOUT_TOKEN_MAX_AGE_S}, `exp` if present,
- * the back-channel `events` claim, no `nonce`, a `sub` and/or `sid`, a `jti` not seen before (in this
- * process, and in `rateLimit.store` when it is shared), `typ` `logout+jwt` when typed) and the
- * sessions it names end ({@link BackchannelSessions}: that OP session's with `sid`, every one of the
+ * the back-channel `events` claim (an object whose back-channel member is an object), no `nonce`,
+ * no member name given twice in the header or the claims, a `sub` and/or `sid`, a `jti` not seen
+ * before (in this process, and in `rateLimit.store` when it is shared), `typ` `logout+jwt` when
+ * typed) and the sessions it names end ({@link BackchannelSessions}: that OP session's with `sid`, every one of the
  * user's with `sub` alone; database and JWT sessions). Only providers with `backchannelLogout: true`.
  */
 @Injectable()
@@ -107,6 +110,14 @@ export class BackchannelLogout {
     } catch {
       throw new LogoutTokenError('Missing', 'The logout_token is not a JWT.');
     }
+    // JSON.parse keeps the last of two members with one name: a token that reads one way here and
+    // another way elsewhere is refused (RFC 7519 section 4), before any key is fetched.
+    const [headerPart, payloadPart] = token.split('.') as [string, string];
+    for (const part of [headerPart, payloadPart]) {
+      const name = duplicateMemberName(Buffer.from(part, 'base64url').toString('utf8'));
+      if (name !== undefined)
+        throw new LogoutTokenError('Duplicate', `The logout token names the member ${clientText(name)} twice.`);
+    }
     if (header.typ !== undefined && String(header.typ).toLowerCase() !== 'logout+jwt')
       throw new LogoutTokenError('Type', 'The logout token is typed as something else than logout+jwt.');
     const as = await this.discovery.authorizationServer(p);
@@ -130,14 +141,8 @@ export class BackchannelLogout {
       throw new LogoutTokenError('IssuedAt', 'The logout token was issued too long ago, or in the future.');
     if (claims.exp !== undefined && (typeof claims.exp !== 'number' || claims.exp < now - LOGOUT_TOKEN_SKEW_S))
       throw new LogoutTokenError('Expired', 'The logout token expired.');
-    const events = claims.events;
-    if (
-      !events ||
-      typeof events !== 'object' ||
-      Array.isArray(events) ||
-      typeof (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] !== 'object' ||
-      (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] === null
-    )
+    // `events` is a JSON object whose back-channel member is a JSON object (Back-Channel Logout 1.0, 2.4).
+    if (!isJsonObject(claims.events) || !isJsonObject(claims.events[BACKCHANNEL_LOGOUT_EVENT]))
       throw new LogoutTokenError('Events', 'The logout token has no back-channel logout event.');
     if (claims.nonce !== undefined) throw new LogoutTokenError('Nonce', 'A logout token must not carry a nonce.');
     if (typeof claims.jti !== 'string' || !claims.jti)
@@ -149,4 +154,9 @@ export class BackchannelLogout {
     if (!sub && !sid) throw new LogoutTokenError('Subject', 'The logout token names neither sub nor sid.');
     return { sub, sid, jti: claims.jti };
   }
+}
+
+/** A JSON object: not null, not an array. */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@ import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { AuthRequest, AuthResponse } from '../../types/http.types.js';
 import type { ProviderContext } from '../../core/request-context.js';
 import { SessionService } from '../../session/session.service.js';
+import { WaysInGate } from '../../sign-in/ways-in.gate.js';
 import { WebAuthnChallengeService } from './webauthn-challenge.service.js';
 import {
   ceremonySettings,
@@ -43,6 +44,7 @@ export class WebAuthnOptionsService {
     private readonly sessions: SessionService,
     private readonly challenges: WebAuthnChallengeService,
     private readonly limiter: RateLimiterService,
+    private readonly gate: WaysInGate,
   ) {}
 
   async options(ctx: ProviderContext, config: WebAuthnConfig): Promise<AuthResponse> {
@@ -81,8 +83,11 @@ export class WebAuthnOptionsService {
       return { json: { action, options } };
     }
 
-    // A signed-in user adds a passkey; anyone else registers as a new user with the address asked
-    // for (only the address: a name or id read for an existing address would show in the answer).
+    // A signed-in user adds a passkey: a new way in, so the session passes the gate here already
+    // (the registration's callback passes it again in the sign-in pipeline). Anyone else registers
+    // as a new user with the address asked for (only the address: a name or id read for an
+    // existing address would show in the answer).
+    if (sessionUser) await this.gate.checkRequest(ctx, 'add-passkey');
     const email = sessionUser ? undefined : await this.registrationEmail(ctx.request, config, address);
     const userId = sessionUser ? sessionUser.id : randomUUID();
     const existing = sessionUser ? await adapter.listAuthenticatorsByUserId(sessionUser.id) : [];
