@@ -1,13 +1,40 @@
-/** What every project shares: ESM TypeScript through ts-jest. */
+/**
+ * The TypeScript transform: SWC (`@swc/jest`), which only strips types, file by file, as
+ * `isolatedModules` already requires; `npm run typecheck` (`tsc --noEmit`, the first step of `npm test`)
+ * checks the types. Its options mirror tsconfig.json where the emitted JavaScript depends on them:
+ * legacy decorators with `design:paramtypes` metadata (Nest's constructor injection reads it),
+ * `useDefineForClassFields: false` (a field declared without an initialiser, e.g. a TypeORM entity
+ * column or a property a constructor parameter sets, emits nothing), the ES2022 target, and class names
+ * kept (Nest names providers and errors by them). ES modules out (`@swc/jest` sets `module.type` from
+ * jest's ESM mode too). Against ts-jest (which transpiled file by file as well, but loads the TypeScript
+ * compiler in every worker), lib/guard/auth.guard.spec.ts, which loads Nest and the guard's imports,
+ * takes 2.4 s instead of 4.9 with a cold cache on a quiet 2-core host (3.2 s of CPU instead of 7.3),
+ * 1.7 s instead of 2.4 warm (CHANGELOG, "Contributor speed").
+ */
+export const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        target: 'es2022',
+        keepClassNames: true,
+      },
+      module: { type: 'es6' },
+      sourceMaps: 'inline',
+    },
+  ],
+};
+
+/** What every project shares: ESM TypeScript through SWC. */
 const common = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }],
-  },
+  transform,
 };
 
 /**

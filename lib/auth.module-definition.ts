@@ -1,7 +1,8 @@
-import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
+import { ConfigurableModuleBuilder, Logger, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Adapter } from './adapters/adapter.interface.js';
 import { DEFAULT_ADAPTER, defaultAdapterModule } from './adapters/default-adapter.js';
+import { sessionStrategyNotice } from './config/adapter-requirements.js';
 import { AUTH_CONFIG } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
@@ -44,8 +45,15 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
     {
       provide: AUTH_CONFIG,
       inject: [AUTH_MODULE_OPTIONS, Adapter],
-      useFactory: (options: AuthModuleOptions, instance: Adapter | null) =>
-        resolveConfig(options, given, instance ?? null),
+      useFactory: (options: AuthModuleOptions, instance: Adapter | null) => {
+        const config = resolveConfig(options, given, instance ?? null);
+        const notice = sessionStrategyNotice(options.session?.strategy !== undefined, config.session.strategy, {
+          given: given.adapter != null,
+          dataSource: given.dataSource,
+        });
+        if (notice) new Logger('AuthModule').log(notice);
+        return config;
+      },
     },
     ...AUTH_SERVICES,
     store.provider,
@@ -90,32 +98,15 @@ function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvi
   return providerFromOption(Adapter, adapter);
 }
 
-/**
- * The `RateLimitStore` provider: the `rateLimitStore` extra (built by Nest, with its dependencies),
- * else the `rateLimit.store` option, else a store in memory.
- */
+/** The `RateLimitStore` provider: the `rateLimitStore` setting (an instance or a provider), else a store in memory. */
 function rateLimitStoreProvider({ rateLimitStore }: AuthModuleExtras): OptionProvider {
   if (rateLimitStore !== undefined && rateLimitStore !== null)
     return providerFromOption(RateLimitStore, rateLimitStore);
-  return {
-    provider: {
-      provide: RateLimitStore,
-      inject: [AUTH_MODULE_OPTIONS],
-      useFactory: (options: AuthModuleOptions) => options.rateLimit?.store ?? new MemoryRateLimitStore(),
-    },
-    imports: [],
-  };
+  return { provider: { provide: RateLimitStore, useFactory: () => new MemoryRateLimitStore() }, imports: [] };
 }
 
-/** The `RevocationBus` provider: the `revocationBus` extra, else `session.revocationBus`, else `null` (no bus). */
+/** The `RevocationBus` provider: the `revocationBus` setting (an instance or a provider), else `null` (no bus). */
 function revocationBusProvider({ revocationBus }: AuthModuleExtras): OptionProvider {
   if (revocationBus !== undefined && revocationBus !== null) return providerFromOption(RevocationBus, revocationBus);
-  return {
-    provider: {
-      provide: RevocationBus,
-      inject: [AUTH_MODULE_OPTIONS],
-      useFactory: (options: AuthModuleOptions) => options.session?.revocationBus ?? null,
-    },
-    imports: [],
-  };
+  return { provider: { provide: RevocationBus, useValue: null }, imports: [] };
 }

@@ -11,7 +11,7 @@ import { ConfigurableAuthModule } from './auth.module-definition.js';
  * AuthModule.forRootAsync({ useClass: AuthConfig })   // AuthConfig implements AuthOptionsFactory
  * ```
  *
- * Settings that shape the module (`basePath`, `adapter`, `rateLimitStore`, `globalGuard`, ...) sit
+ * Settings that shape the module (`basePath`, `adapter`, `rateLimitStore`, `revocationBus`, `globalGuard`, ...) sit
  * next to the options in `forRoot` and at the top level of `forRootAsync`. An unknown key in either
  * fails at bootstrap with `AuthConfigurationError`.
  */

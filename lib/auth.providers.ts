@@ -3,6 +3,7 @@ import { AdapterService } from './core/adapter.service.js';
 import { AUTH_CONFIG } from './config/auth.constants.js';
 import type { ResolvedAuthConfig } from './config/resolved-config.js';
 import { RequestErrorLog } from './core/error-log.js';
+import { AuthEvents } from './core/auth-events.js';
 import { ResponseHeadersHook } from './http/response-headers.js';
 import { AuthHttpHandler } from './http/auth-http.handler.js';
 import { TrustProxyCheck } from './http/trust-proxy.check.js';
@@ -60,6 +61,7 @@ export const AUTH_SERVICES: Provider[] = [
   AuthHttpHandler,
   TrustProxyCheck,
   AdapterService,
+  AuthEvents,
   ...SESSION_SERVICES,
   ChecksService,
   SignInService,

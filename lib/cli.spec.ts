@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -32,6 +32,30 @@ describe('the nestjs-auth command', () => {
     expect(a.out).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(a.out, 'base64url')).toHaveLength(32);
     expect(b.out).not.toBe(a.out);
+  });
+
+  it('check pointed at a Nest module: says it reads the options given to AuthModule.forRoot, not "unknown option"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-check-'));
+    try {
+      // What `nest build` makes of app.module.ts: CommonJS (module.exports.AppModule) or ESM.
+      writeFileSync(join(dir, 'app.module.cjs'), 'class AppModule {}\nexports.AppModule = AppModule;\n');
+      writeFileSync(join(dir, 'app.module.mjs'), 'export class AppModule {}\n');
+      writeFileSync(
+        join(dir, 'auth-options.mjs'),
+        "export const authOptions = { secret: 'a'.repeat(40), providers: [{ id: 'pw', name: 'Password', type: 'credentials', credentials: {}, authorize: async () => null }] };\n",
+      );
+      for (const args of [['app.module.cjs'], ['app.module.mjs'], ['app.module.mjs', 'AppModule']]) {
+        const { code, err } = await run('check', join(dir, args[0]!), ...args.slice(1));
+        expect({ args, code }).toEqual({ args, code: 2 });
+        expect(err).toContain('AppModule: a class (a Nest module?), not AuthModule options');
+        expect(err).toContain('AuthModule.forRoot');
+        expect(err).not.toContain('unknown option');
+      }
+      // The file it does expect.
+      await expect(run('check', join(dir, 'auth-options.mjs'))).resolves.toEqual({ code: 0, out: 'ok', err: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('migrations --db sqlite: SQL that creates the five tables in a real SQLite database', async () => {

@@ -18,7 +18,8 @@ const USAGE = `Usage:
       Prints a new random secret (32 bytes, base64url) for AUTH_SECRET.
   nestjs-auth check <module> [export]
       Imports <module> (a built .js file), takes its export [export] (default: "authOptions", then
-      the default export): AuthModule options, or a function returning them. Checks them as
+      the default export): AuthModule options, or a function returning them (not a Nest module
+      such as AppModule: the options given to AuthModule.forRoot). Checks them as
       AuthModule does at bootstrap, connects to each email provider's SMTP server, and prints what is
       misconfigured (exit 1) or "ok".
   nestjs-auth migrations --db postgres|mysql|sqlite [--out file.sql]
@@ -57,6 +58,17 @@ async function check(args: string[], out: (l: string) => void, err: (l: string) 
   }
   const mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   let exported = name ? mod[name] : (mod.authOptions ?? mod.default);
+  // A Nest module (`check dist/app.module.js [AppModule]`): its classes, not options; say what `check` reads.
+  const classes = isClass(exported) ? [name ?? 'default'] : classesIn(exported ?? mod);
+  if (classes.length) {
+    err(
+      `${path} exports ${classes.join(', ')}: a class (a Nest module?), not AuthModule options. ` +
+        '`check` reads the options object given to AuthModule.forRoot: export it from a file of its own ' +
+        '(`export const authOptions = { ... }`, imported by your AppModule), build, and pass that file ' +
+        '(`nestjs-auth check dist/auth-options.js`), or name the export that holds it as [export].',
+    );
+    return 2;
+  }
   if (typeof exported === 'function') exported = await (exported as () => unknown)();
   if (!exported || typeof exported !== 'object') {
     err(`${path} exports no AuthModule options${name ? ` named "${name}"` : ' ("authOptions" or default)'}.`);
@@ -116,6 +128,19 @@ async function migrations(args: string[], out: (l: string) => void, err: (l: str
     out(`Wrote ${statements.length} statements to ${file}`);
   } else out(sql.trimEnd());
   return 0;
+}
+
+/** True for a class (what a Nest module file exports), as opposed to a function returning options. */
+function isClass(value: unknown): boolean {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
+/** The names of the classes among an object's own values (a CommonJS `module.exports`, an ES namespace). */
+function classesIn(value: unknown): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value)
+    .filter(([, v]) => isClass(v))
+    .map(([k]) => k);
 }
 
 function valueOf(args: string[], flag: string): string | undefined {

@@ -1,18 +1,17 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule, getRepositoryToken } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-// A real app imports these from 'nestjs-auth'.
+// A real app imports these from 'nestjs-auth', and the catalogue's GitHub and Google from 'nestjs-auth/providers'.
 import {
   AuthModule,
   Credentials,
   Email,
-  GitHub,
-  Google,
   Passkey,
   verifyPassword,
   type AuthModuleOptions,
   type Provider,
 } from '../lib/index.js';
+import { GitHub, Google } from '../lib/providers.js';
 import { BrowserAuthGuard } from './browser-auth.guard.js';
 import { DevInboxController } from './dev-inbox.controller.js';
 import type { MailCatcher } from './mail-catcher.js';

@@ -1,5 +1,5 @@
 // Build step after tsc (`npm run build`): the ~200 ES module files tsc writes to dist/ become one
-// file per public entry (`.`, `./typeorm`, `./testing`, the bin) plus the chunks they share. Each
+// file per public entry (`.`, `./providers`, `./typeorm`, `./testing`, the bin) plus shared chunks. Each
 // module file costs a resolve, a read, a parse and a link at import time, so `import 'nestjs-auth'`
 // loading a handful of files instead of ~200 is what keeps start-up cheap (bench/startup.bench.mjs,
 // bench/RESULTS.md). Shared code lands in shared chunks, so no class exists twice across entries;
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2] ?? 'dist');
-const entries = ['index', 'typeorm', 'adapters/testing/index', 'cli'];
+const entries = ['index', 'providers', 'typeorm', 'adapters/testing/index', 'cli'];
 const out = mkdtempSync(join(tmpdir(), 'nestjs-auth-bundle-'));
 
 await build({
@@ -28,6 +28,9 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: true,
   legalComments: 'none',
+  // Classes keep their names: bundling renames a class whose name another module's binding takes
+  // (`var AuthModule = class AuthModule2`), and Nest logs and reports classes by `name`.
+  keepNames: true,
   logLevel: 'warning',
 });
 

@@ -366,6 +366,7 @@ describe('the README', () => {
   it('its authjs-pg snippet type-checks against the library, as written', () => {
     const code = readmeSnippet('authjs-pg')
       .code.replace(/from 'nestjs-auth\/typeorm'/g, `from '../lib/typeorm.js'`)
+      .replace(/from 'nestjs-auth\/providers'/g, `from '../lib/providers.js'`)
       .replace(/from 'nestjs-auth'/g, `from '../lib/index.js'`);
     const file = fileURLToPath(new URL(`./.readme-authjs-pg-${process.pid}.ts`, import.meta.url));
     writeFileSync(file, code);

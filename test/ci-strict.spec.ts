@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { isStrictCi } from './setup/ci.js';
 
@@ -17,6 +18,9 @@ interface ChildRun {
   output: string;
 }
 
+/** The repository's TypeScript transform, as jest.config.js exports it (JavaScript: imported untyped). */
+const { transform } = (await import(join(process.cwd(), 'jest.config.js'))) as { transform: unknown };
+
 /**
  * Runs `test/setup/strict-probe.fixture.ts` in a child jest (the repository's ESM TypeScript
  * transform, no projects) with `env` on top of this process's environment.
@@ -27,7 +31,7 @@ function runProbe(env: Record<string, string>): Promise<ChildRun> {
     testEnvironment: 'node',
     extensionsToTreatAsEsm: ['.ts'],
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-    transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: false }] },
+    transform,
     testMatch: ['<rootDir>/test/setup/strict-probe.fixture.ts'],
     setupFiles: ['<rootDir>/test/setup/reflect.ts'],
   };

@@ -158,3 +158,93 @@ describe('CSRF before sign-in, secure cookies: the CSRF cookie cannot be planted
     expect(victim.cookies.has(SECURE_SESSION_COOKIE)).toBe(true);
   });
 });
+
+// promise: security.csrf-after-sign-in
+describe('a CSRF token fetched before sign-in, used after it', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ auth: { adapter: new MemoryAdapter(), providers: providers() } });
+  });
+  afterAll(() => t?.close());
+
+  const FETCH_A_NEW_TOKEN = /issued before this sign-in.*fetch a new token after signing in \(GET \/auth\/csrf\)/;
+
+  /** A browser that fetched a token, signed in with it, and kept it (as a single-page app does). */
+  async function signedInWithOldToken(): Promise<{ client: TestClient; old: string }> {
+    const client = new TestClient(t.url);
+    const old = await client.csrf();
+    const res = await client.post('/auth/callback/credentials', {
+      csrfToken: old,
+      username: 'mallory',
+      password: 'battery staple',
+      callbackUrl: '/public',
+    });
+    expect(location(res).searchParams.get('error')).toBeNull();
+    return { client, old };
+  }
+
+  const signedIn = async (client: TestClient) =>
+    ((await (await client.get('/auth/session')).json()) as unknown) !== null;
+
+  it('is refused (the binding stays), with a message that says to fetch a new token after signing in', async () => {
+    const { client, old } = await signedInWithOldToken();
+    const update = await client.post('/auth/session', { csrfToken: old, data: { x: 1 } }, { json: true });
+    expect(update.status).toBe(400);
+    const body = (await update.json()) as { error: string; message: string };
+    expect(body.error).toBe('MissingCSRF');
+    expect(body.message).toMatch(FETCH_A_NEW_TOKEN);
+    // Again with the same old token (the refusal replaced the cookie): the same answer.
+    const again = await client.post('/auth/session', { csrfToken: old, data: { x: 1 } }, { json: true });
+    expect(((await again.json()) as { message: string }).message).toMatch(FETCH_A_NEW_TOKEN);
+    // A new token works.
+    const fresh = await client.csrf();
+    expect(fresh).not.toBe(old);
+    expect((await client.post('/auth/session', { csrfToken: fresh, data: { x: 1 } }, { json: true })).status).toBe(200);
+  });
+
+  it('a refused sign-out says so: 400 JSON to a script, the sign-out page with the error to a form, never a silent 200', async () => {
+    // fetch() from the page: it would follow a redirect to a page and see 200.
+    const script = await signedInWithOldToken();
+    const fromFetch = await script.client.post(
+      '/auth/signout',
+      { csrfToken: script.old },
+      { headers: { 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'same-origin', origin: t.url } },
+    );
+    expect(fromFetch.status).toBe(400);
+    const body = (await fromFetch.json()) as { error: string; message: string };
+    expect(body.error).toBe('MissingCSRF');
+    expect(body.message).toMatch(FETCH_A_NEW_TOKEN);
+    expect(await signedIn(script.client)).toBe(true);
+
+    // Auth.js's client (X-Auth-Return-Redirect): the URL it navigates to is the sign-out page with the error.
+    const authjs = await signedInWithOldToken();
+    const returned = await authjs.client.post(
+      '/auth/signout',
+      { csrfToken: authjs.old },
+      { headers: { 'x-auth-return-redirect': '1', 'sec-fetch-dest': 'empty' } },
+    );
+    expect(returned.status).toBe(200);
+    const { url } = (await returned.json()) as { url: string };
+    expect(new URL(url).pathname).toBe('/auth/signout');
+    expect(new URL(url).searchParams.get('error')).toBe('MissingCSRF');
+
+    // A form post: back to the sign-out page, which says why and offers the form with a token that works.
+    const form = await signedInWithOldToken();
+    const posted = await form.client.post(
+      '/auth/signout',
+      { csrfToken: form.old },
+      { headers: { 'sec-fetch-dest': 'document', 'sec-fetch-site': 'same-origin', origin: t.url } },
+    );
+    expect(posted.status).toBe(302);
+    expect(location(posted).pathname).toBe('/auth/signout');
+    expect(location(posted).searchParams.get('error')).toBe('MissingCSRF');
+    expect(await signedIn(form.client)).toBe(true);
+    const page = await form.client.get(location(posted).href);
+    const html = await page.text();
+    expect(html).toMatch(/role="alert" data-error="MissingCSRF"/);
+    const token = /name="csrfToken" value="([^"]+)"/.exec(html)![1]!;
+    const out = await form.client.post('/auth/signout', { csrfToken: token });
+    expect(location(out).searchParams.get('error')).toBeNull();
+    expect(await signedIn(form.client)).toBe(false);
+  });
+});

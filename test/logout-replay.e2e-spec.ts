@@ -1,6 +1,6 @@
 /**
  * Back-channel logout tokens across instances (issue 22): a logout token's `jti` is remembered in
- * the shared `rateLimit.store` (Redis), so a token replayed to another instance of the app is refused
+ * the shared `rateLimitStore` (Redis), so a token replayed to another instance of the app is refused
  * too. Without a shared store each instance remembers its own, which this suite also shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -34,7 +34,7 @@ const withRedis = await redisAvailable('back-channel logout replay across instan
       clients.push(client);
       shared.push(
         await createTestApp({
-          auth: { adapter, providers, rateLimit: { store: new RedisRateLimitStore(client, { prefix }) } },
+          auth: { adapter, providers, rateLimitStore: new RedisRateLimitStore(client, { prefix }) },
         }),
       );
       separate.push(await createTestApp({ auth: { adapter, providers } }));

@@ -1,11 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { type DynamicModule, Global, Inject, Injectable, Module } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { NestFactory } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { Adapter, InjectAuthAdapter } from '../lib/adapters/adapter.interface.js';
+import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
+import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions, AuthOptionsFactory } from '../lib/config/auth-options.interface.js';
 import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
@@ -274,10 +278,7 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
         rateLimitStore: { useFactory: (client: Redis) => new RedisRateLimitStore(client, { prefix }), inject: [REDIS] },
       }),
     ],
-    [
-      'an instance (rateLimit.store)',
-      (client) => ({ rateLimit: { store: new RedisRateLimitStore(client, { prefix }) } }),
-    ],
+    ['an instance (rateLimitStore)', (client) => ({ rateLimitStore: new RedisRateLimitStore(client, { prefix }) })],
   ];
 
   beforeAll(async () => {
@@ -333,5 +334,70 @@ const withRedis = await redisAvailable('rate-limit store as a provider');
       expect(await attempt(a, 'right')).toBe('RateLimited');
       expect((await clients[0]!.keys(`${prefix}*`)).length).toBeGreaterThan(0);
     });
+  });
+});
+
+// promise: typeorm.default-adapter-entities
+// An app that uses TypeORM for its own tables, lists its entities by hand and passes no adapter.
+@Entity('notes')
+class Note {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column('text') text!: string;
+}
+
+describe('the default TypeORM adapter, in an app that lists its own entities (real SQLite)', () => {
+  const sqlite = (entities: Function[]) =>
+    TypeOrmModule.forRoot({ type: 'better-sqlite3', database: ':memory:', entities, synchronize: true });
+
+  async function boot(entities: Function[], session?: AuthModuleOptions['session']) {
+    const lines: string[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'log').mockImplementation(function (this: Logger, message: unknown) {
+      if ((this as unknown as { context?: string }).context === 'AuthModule') lines.push(String(message));
+    });
+    try {
+      const moduleRef = await Test.createTestingModule({
+        imports: [sqlite(entities), AuthModule.forRoot({ secret: TEST_SECRET, providers: [], session })],
+      }).compile();
+      return { moduleRef, lines };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('fails at bootstrap, saying to add autoLoadEntities or authEntities, when the data source lacks the entities', async () => {
+    const error = await boot([Note]).then(
+      ({ moduleRef }) => moduleRef.close().then(() => null),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AuthConfigurationError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/no `adapter`.*TypeOrmAdapter.*UserEntity/);
+    expect(message).toContain('autoLoadEntities: true');
+    expect(message).toContain('entities: [...authEntities, ...yours]');
+  });
+
+  it('boots with the entities listed, and says it picked database sessions and why', async () => {
+    const { moduleRef, lines } = await boot([Note, ...authEntities]);
+    try {
+      expect(moduleRef.get(Adapter)).toBeInstanceOf(TypeOrmAdapter);
+      expect(moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG).session.strategy).toBe('database');
+      expect(lines).toEqual([
+        expect.stringMatching(
+          /session\.strategy is not set: using database sessions, because no `adapter` was given and a TypeORM data source .* is, so the default TypeOrmAdapter/,
+        ),
+      ]);
+      // The adapter works: a user round-trips through the app's data source.
+      const adapter = moduleRef.get<TypeOrmAdapter>(Adapter);
+      const user = await adapter.createUser({ id: randomUUID(), email: 'note@example.test', emailVerified: null });
+      expect((await adapter.getUserByEmail('note@example.test'))?.id).toBe(user.id);
+    } finally {
+      await moduleRef.close();
+    }
+  });
+
+  it('logs nothing about the strategy when the app chose it', async () => {
+    const { moduleRef, lines } = await boot([Note, ...authEntities], { strategy: 'jwt' });
+    await moduleRef.close();
+    expect(lines).toEqual([]);
   });
 });

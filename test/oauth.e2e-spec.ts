@@ -347,6 +347,101 @@ describe('OpenID Connect against a real OpenID Provider', () => {
   });
 });
 
+// promise: oauth.userinfo-fallback
+describe("an OP with oidc-provider's defaults: email and name only from userinfo, the ID token carries sub", () => {
+  let opDefaults: TestOidcProvider;
+  let app: TestApp;
+  let memory: MemoryAdapter;
+  const warnings: string[] = [];
+  const idTokens: string[] = [];
+  const ids = { quick: `c${++seq}-quick`, broken: `c${++seq}-broken` };
+
+  beforeAll(async () => {
+    opDefaults = await startOidcProvider({ conformIdTokenClaims: true });
+    memory = new MemoryAdapter();
+    const provider = (id: keyof typeof ids, extra: Record<string, unknown> = {}) => ({
+      id,
+      name: id,
+      type: 'oidc' as const,
+      issuer: opDefaults.issuer,
+      clientId: ids[id],
+      clientSecret: `${ids[id]}-secret`,
+      ...extra,
+    });
+    app = await createTestApp({
+      auth: {
+        adapter: memory,
+        providers: [
+          // The README's quick start: the issuer, the client, nothing else.
+          provider('quick'),
+          // A userinfo endpoint that fails: the sign-in goes on with the ID token's claims, and says so.
+          provider('broken', {
+            customFetch: (url: string, init: RequestInit) =>
+              new URL(url).pathname === '/me'
+                ? Promise.resolve(new Response('down', { status: 503 }))
+                : fetch(url, init),
+          }),
+        ] as never,
+        callbacks: {
+          signIn: ({ account }) => {
+            if (typeof account?.id_token === 'string') idTokens.push(account.id_token);
+            return true;
+          },
+        },
+        logger: { warn: (line: string) => void warnings.push(line), error: () => undefined, debug: () => undefined },
+      },
+    });
+    for (const id of Object.keys(ids) as Array<keyof typeof ids>)
+      await opDefaults.addClient({
+        client_id: ids[id],
+        client_secret: `${ids[id]}-secret`,
+        redirect_uris: [`${app.url}/auth/callback/${id}`],
+      });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await opDefaults?.close();
+  });
+
+  it('the quick start stores the email and name from userinfo (the ID token has neither), without a warning', async () => {
+    opDefaults.signInAs({ sub: 'defaults-1', email: 'Grace@Example.com', email_verified: true, name: 'Grace Hopper' });
+    const before = opDefaults.requests.filter((r) => r === 'GET /me').length;
+    const client = new TestClient(app.url);
+    const csrfToken = await client.csrf();
+    const start = await client.post('/auth/signin/quick', { csrfToken, callbackUrl: `${app.url}/me` });
+    const back = await followToApp(client, start, app.url);
+    expectSignedIn(await deliver(client, back), app, client);
+    // The OP really kept them out of the ID token.
+    const claims = JSON.parse(Buffer.from(idTokens.at(-1)!.split('.')[1]!, 'base64url').toString()) as Profile;
+    expect(claims.sub).toBe('defaults-1');
+    expect(claims).not.toHaveProperty('email');
+    expect(claims).not.toHaveProperty('name');
+    expect(opDefaults.requests.filter((r) => r === 'GET /me').length).toBe(before + 1);
+    expect((await me(client)).user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
+    const stored = await memory.getUserByAccount({ provider: 'quick', providerAccountId: 'defaults-1' });
+    expect(stored).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
+    expect(warnings.filter((w) => w.includes('"quick"'))).toEqual([]);
+  });
+
+  it('when userinfo cannot fill them: the sign-in goes on, and one warning per provider says what is missing and why', async () => {
+    for (const sub of ['defaults-2', 'defaults-3']) {
+      opDefaults.signInAs({ sub, email: `${sub}@example.com`, name: sub });
+      const client = new TestClient(app.url);
+      const csrfToken = await client.csrf();
+      const start = await client.post('/auth/signin/broken', { csrfToken, callbackUrl: `${app.url}/me` });
+      expectSignedIn(await deliver(client, await followToApp(client, start, app.url)), app, client);
+      expect(await memory.getUserByAccount({ provider: 'broken', providerAccountId: sub })).toMatchObject({
+        email: null,
+      });
+    }
+    const said = warnings.filter((w) => w.includes('"broken"'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/ID token has no `email` and `name` claim/);
+    expect(said[0]).toMatch(/userinfo endpoint could not be read/);
+    expect(said[0]).toMatch(/idToken: false/);
+  });
+});
+
 describe('OAuth 2.0 (type oauth) against a plain authorization server', () => {
   let app: TestApp;
   let tokenRequestCalls = 0;
@@ -913,7 +1008,7 @@ const withRedis = await redisAvailable('OAuth replay across instances');
                   checks: ['pkce', 'state', 'nonce'],
                 },
               ],
-              rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
+              rateLimitStore: new RedisRateLimitStore(connection, { prefix }),
             },
           }),
         );

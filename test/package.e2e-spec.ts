@@ -174,6 +174,32 @@ await app.close();
     expect(JSON.parse(out.split('\n').pop()!)).toEqual({ status: 200, guard: 'function', adapter: 'symbol' });
   });
 
+  it("keeps the classes' names: Nest logs AuthModule (not AuthModule2), every exported class is named as exported", () => {
+    const result = run(
+      app,
+      'names.mjs',
+      `import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import * as pkg from 'nestjs-auth';
+const isClass = (v) => typeof v === 'function' && /^class[\\s{]/.test(Function.prototype.toString.call(v));
+// What a bundler makes of a class's name (AuthModule2, _TokenCipher); an alias keeps its own name.
+const decorated = (k, name) => name === '_' + k || (name.startsWith(k) && /^\\d+$/.test(name.slice(k.length)));
+const renamed = Object.entries(pkg).filter(([k, v]) => isClass(v) && decorated(k, v.name)).map(([k, v]) => k + ' is ' + v.name);
+const logs = [];
+const logger = { log: (m) => logs.push(String(m)), error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} };
+class AppModule {}
+Module({ imports: [pkg.AuthModule.forRoot({ secret: 'x'.repeat(40), providers: [] })] })(AppModule);
+const nest = await NestFactory.createApplicationContext(AppModule, { logger });
+await nest.close();
+console.log(JSON.stringify({ renamed, modules: logs.filter((l) => l.includes('dependencies initialized')) }));
+`,
+    ) as { renamed: string[]; modules: string[] };
+    expect(result.renamed).toEqual([]);
+    expect(result.modules).toContain('AuthModule dependencies initialized');
+    expect(result.modules.filter((l) => /\w2 dependencies/.test(l))).toEqual([]);
+  });
+
   it('loads the built-in pages from their own chunk on the first page served, whichever page that is', () => {
     const chunks = readdirSync(join(app, 'node_modules', 'nestjs-auth', 'dist', 'chunks'));
     expect(chunks.filter((f) => /^renderers-\w+\.js$/.test(f))).toHaveLength(1);
@@ -231,6 +257,86 @@ await app.close();
         after: 1,
       });
     }
+  });
+
+  it('resolves nestjs-auth/providers by name (ESM import, CommonJS require, types), the catalogue only there', () => {
+    const esm = run(
+      app,
+      'providers.mjs',
+      `import * as main from 'nestjs-auth';
+import * as providers from 'nestjs-auth/providers';
+import { GitHub, oauthProviderCatalog } from 'nestjs-auth/providers';
+const both = Object.keys(providers).filter((name) => name in main);
+console.log(JSON.stringify({ id: GitHub({ clientId: 'a', clientSecret: 'b' }).id, catalogue: Object.keys(oauthProviderCatalog).length, exports: Object.keys(providers).length, both, mainGitHub: 'GitHub' in main, mainEmail: typeof main.Email }));
+`,
+    );
+    expect(esm).toEqual({
+      id: 'github',
+      catalogue: 93,
+      exports: 94,
+      both: [],
+      mainGitHub: false,
+      mainEmail: 'function',
+    });
+    // A CommonJS app: Node's require(esm) through the same `exports` entry.
+    const cjs = run(
+      app,
+      'providers.cjs',
+      `const { Google } = require('nestjs-auth/providers');
+console.log(JSON.stringify({ id: Google({ clientId: 'a', clientSecret: 'b' }).id }));
+`,
+    );
+    expect(cjs).toEqual({ id: 'google' });
+    // Types: the entry's declarations under strict nodenext, from an ES module and a CommonJS one;
+    // the catalogue is no longer in the main entry's types.
+    writeFileSync(
+      join(app, 'providers-types.mts'),
+      `import { AuthModule, type AuthModuleOptions } from 'nestjs-auth';
+import { GitHub, Google, oauthProviderCatalog, type GitHubProfile, type OAuthCatalogId } from 'nestjs-auth/providers';
+const id: OAuthCatalogId = 'github';
+const login = (profile: GitHubProfile): string => profile.login;
+const options: AuthModuleOptions = { providers: [GitHub(), Google({ clientId: 'a' }), oauthProviderCatalog[id]()] };
+export { AuthModule, login, options };
+`,
+    );
+    writeFileSync(
+      join(app, 'providers-types.cts'),
+      `import { GitHub, type GitHubProfile } from 'nestjs-auth/providers';
+export const github = GitHub();
+export type Profile = GitHubProfile;
+`,
+    );
+    writeFileSync(
+      join(app, 'main-github.mts'),
+      `import { GitHub } from 'nestjs-auth';\nexport const github = GitHub();\n`,
+    );
+    const tsc = (...names: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--strict',
+          '--noEmit',
+          '--skipLibCheck',
+          '--types',
+          'node',
+          ...names,
+        ],
+        { cwd: app, encoding: 'utf8' },
+      );
+    const typed = tsc('providers-types.mts', 'providers-types.cts');
+    expect({ code: typed.status, out: typed.stdout }).toEqual({ code: 0, out: '' });
+    const fromMain = tsc('main-github.mts');
+    expect(fromMain.status).not.toBe(0);
+    expect(fromMain.stdout).toMatch(
+      /'"nestjs-auth"' has no exported member named 'GitHub'|has no exported member 'GitHub'/,
+    );
   });
 
   /** A conformance test file for `runner` (`'vitest'` or `'node:test'`), over a sound or a broken adapter. */
@@ -336,7 +442,8 @@ export const smtpDown = () => ({
       `import 'reflect-metadata';
 import { Controller, Get, Module, UseGuards } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AuthModule, AuthGuard, GitHub, MemoryAdapter } from 'nestjs-auth';
+import { AuthModule, AuthGuard, MemoryAdapter } from 'nestjs-auth';
+import { GitHub } from 'nestjs-auth/providers';
 class Me { me() { return { ok: true }; } }
 Controller()(Me);
 Get('me')(Me.prototype, 'me', Object.getOwnPropertyDescriptor(Me.prototype, 'me'));

@@ -61,13 +61,17 @@ describe('federated sign-out (RP-Initiated Logout)', () => {
     const before = interactions();
     await signInThroughOp(app, client, 'fed');
     expect(interactions()).toBe(before);
+    // That sign-in stored its own tokens: the hint is the newest ID token.
+    const latest = (await adapter.listAccountsByUserId(userId)).find((a) => a.provider === 'fed') as AdapterAccount;
+    expect(latest.id_token).toEqual(expect.any(String));
+    expect(latest.id_token).not.toBe(account.id_token);
 
     const csrfToken = await client.csrf();
     const res = await client.post('/auth/signout', { csrfToken, callbackUrl: `${app.url}/bye` });
     expect(res.status).toBe(302);
     const target = location(res);
     expect(`${target.origin}${target.pathname}`).toBe(`${op.issuer}/session/end`);
-    expect(target.searchParams.get('id_token_hint')).toBe(account.id_token);
+    expect(target.searchParams.get('id_token_hint')).toBe(latest.id_token);
     expect(target.searchParams.get('client_id')).toBe(fedId);
     expect(target.searchParams.get('post_logout_redirect_uri')).toBe(`${app.url}/bye`);
     // The app's session is gone already.

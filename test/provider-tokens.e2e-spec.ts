@@ -196,6 +196,39 @@ describe('getAccessToken against oidc-provider (MemoryAdapter)', () => {
     expect((await rejection(auth.getAccessToken(userId, 'idp'))).reason).toBe('NoRefreshToken');
   });
 
+  // promise: provider-tokens.sign-in-restores
+  it('signing in with the provider again after invalid_grant stores the new tokens: getAccessToken works again', async () => {
+    const userId = await signInThroughOp(app, new TestClient(app.url), 'idp');
+    const stored = await account(adapter, userId, 'idp');
+    await expire(adapter, stored, { refresh_token: 'not-a-refresh-token-the-op-issued' });
+    expect((await rejection(auth.getAccessToken(userId, 'idp'))).reason).toBe('InvalidGrant');
+    expect((await rejection(auth.getAccessToken(userId, 'idp'))).reason).toBe('NoRefreshToken');
+
+    // The same provider account signs in again: the same user, the new tokens on that account.
+    expect(await signInThroughOp(app, new TestClient(app.url), 'idp')).toBe(userId);
+    const restored = await account(adapter, userId, 'idp');
+    expect(restored).toMatchObject({
+      userId,
+      providerAccountId: stored.providerAccountId,
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      id_token: expect.any(String),
+      token_type: 'bearer',
+    });
+    expect(restored.expires_at).toBeGreaterThan(Date.now() / 1000);
+    const before = op.refreshRequests();
+    const token = await auth.getAccessToken(userId, 'idp');
+    expect(token).toBe(restored.access_token);
+    expect(op.refreshRequests()).toBe(before);
+    expect(await opAccepts(token)).toBe(true);
+    // Its refresh token works too.
+    await expire(adapter, restored);
+    const refreshed = await auth.getAccessToken(userId, 'idp');
+    expect(op.refreshRequests() - before).toBe(1);
+    expect(op.tokenGrants.at(-1)).toBe('refresh_token 200');
+    expect(await opAccepts(refreshed)).toBe(true);
+  });
+
   it('@ProviderAccessToken answers 403 RefreshTokenError (not a 500) when the user must sign in again', async () => {
     const client = new TestClient(app.url);
     const userId = await signInThroughOp(app, client, 'idp');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { readmePromises, readmeSnippet, readmeSnippets } from './setup/readme.js';
+import { readFileSync } from 'node:fs';
+import { README_PATH, readmePromises, readmeSnippet, readmeSnippets } from './setup/readme.js';
 
 const TEXT = [
   '# Doc',
@@ -43,5 +44,17 @@ describe('README markers', () => {
 
   it('reads the real README without error', () => {
     expect(Array.isArray(readmeSnippets())).toBe(true);
+  });
+
+  it('names no file the package lacks in the parts an app developer reads (before "## Development")', () => {
+    // The package ships dist/, README, CHANGELOG and LICENSE: a path into the repository's lib/,
+    // test/, sample/, scripts/ or bench/ leads a reader of the installed package nowhere.
+    const forUsers = readFileSync(README_PATH, 'utf8').split('\n## Development\n')[0]!;
+    const named = forUsers
+      .split('\n')
+      .flatMap((line, i) =>
+        [...line.matchAll(/`\.?\/?((?:lib|test|sample|scripts|bench)\/[^`]*)`/g)].map((m) => `${i + 1}: ${m[1]}`),
+      );
+    expect(named).toEqual([]);
   });
 });

@@ -91,7 +91,8 @@ async function importSnippet(name: string): Promise<Record<string, unknown>> {
   return (await import(file)) as Record<string, unknown>;
 }
 const snippet = (await importSnippet('revocation-bus')) as {
-  redisSessions: (redis: Redis) => SessionOptions;
+  sessions: SessionOptions;
+  redisBus: (redis: Redis) => AuthModuleExtras['revocationBus'];
   postgresBus: AuthModuleExtras['revocationBus'];
 };
 
@@ -126,14 +127,14 @@ for (const [strategy, bus] of VARIANTS) {
       if (bus === 'readme redis') {
         const client = new Redis(REDIS_URL);
         redis.push(client);
-        return { session: snippet.redisSessions(client) };
+        return { session: snippet.sessions, revocationBus: snippet.redisBus(client) };
       }
       if (bus === 'readme postgres') return { session, revocationBus: snippet.postgresBus };
       if (bus === 'redis') {
         // Named, so a test finds its subscriber connection; reconnects after 400 ms.
         const client = new Redis(REDIS_URL, { connectionName: `${channel}-${redis.length}`, retryStrategy: () => 400 });
         redis.push(client);
-        return { session: { ...session, revocationBus: new RedisRevocationBus(client, { channel }) } };
+        return { session, revocationBus: new RedisRevocationBus(client, { channel }) };
       }
       if (bus === 'postgres' && strategy === 'database') {
         // The app's TypeORM DataSource, injected: the bus listens on one of its pooled connections.
@@ -143,8 +144,7 @@ for (const [strategy, bus] of VARIANTS) {
         };
         return { session, revocationBus };
       }
-      if (bus === 'postgres')
-        return { session: { ...session, revocationBus: new PostgresRevocationBus(POSTGRES_URL, { channel }) } };
+      if (bus === 'postgres') return { session, revocationBus: new PostgresRevocationBus(POSTGRES_URL, { channel }) };
       return { session };
     }
 

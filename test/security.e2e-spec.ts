@@ -430,7 +430,7 @@ describe('rate-limit counters read from a store fail closed', () => {
   const store = new GarbageRateLimitStore();
   beforeAll(async () => {
     t = await createTestApp({
-      auth: { adapter: new MemoryAdapter(), providers: [credentials()], rateLimit: { store } },
+      auth: { adapter: new MemoryAdapter(), providers: [credentials()], rateLimitStore: store },
     });
   });
   afterAll(() => t?.close());

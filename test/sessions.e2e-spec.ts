@@ -763,7 +763,7 @@ const withRedis = await redisAvailable('JWT revocation across instances');
           auth: {
             providers: [credentialsProvider()],
             session: { strategy: 'jwt', jwtRevocation: true },
-            rateLimit: { store: new RedisRateLimitStore(connection, { prefix }) },
+            rateLimitStore: new RedisRateLimitStore(connection, { prefix }),
           },
         }),
       );
@@ -780,7 +780,7 @@ const withRedis = await redisAvailable('JWT revocation across instances');
       auth: {
         providers: [credentialsProvider()],
         session: { strategy: 'jwt', jwtRevocation: true },
-        rateLimit: { store: new RedisRateLimitStore(dead, { prefix }) },
+        rateLimitStore: new RedisRateLimitStore(dead, { prefix }),
       },
     });
   });

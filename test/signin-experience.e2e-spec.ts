@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
@@ -7,6 +6,7 @@ import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import type { TestApp } from './setup/app.js';
 import { databaseTargets } from './setup/databases.js';
+import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 import {
   checkState as check,
   CHROMIUM_ARGS,
@@ -27,10 +27,8 @@ import {
  * and the keyboard walk are in test/identifier-first.e2e-spec.ts.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') throw new Error(`Chromium is required in CI (${CHROMIUM}).`);
-if (!hasChromium) console.log(`signin-experience.e2e-spec: skipped, no Chromium at ${CHROMIUM}.`);
+// Strict under any CI value but empty, `false` or `0` (isStrictCi): a missing Chromium then fails.
+const hasChromium = chromiumAvailable('signin-experience.e2e-spec');
 
 const [sqlite] = await databaseTargets(['sqlite']);
 const describeBrowser = hasChromium ? sqlite!.describe : describe.skip;
@@ -106,6 +104,20 @@ describeBrowser('the sign-in page in Chromium', () => {
     await page.waitForURL((u) => !u.pathname.startsWith('/auth/signin'));
     const session = await (await context.request.get(`${t.url}/auth/session`)).json();
     expect(session.user.email).toBe('ada@example.test');
+  });
+
+  it("a malformed address: the page's inline error and aria-invalid, not the browser's validation bubble", async () => {
+    await page.goto(`${t.url}/auth/signin`);
+    const field = page.getByLabel('Email', { exact: true });
+    await field.fill('not-an-address');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // With the browser's own validation the form never leaves the page (its bubble stops it).
+    await page.waitForURL((u) => u.searchParams.get('step') === 'methods', { timeout: 5_000 });
+    const error = page.locator('form[data-form="identifier"] [data-error="InvalidEmail"]');
+    await expect(error.isVisible()).resolves.toBe(true);
+    await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(field.inputValue()).resolves.toBe('not-an-address');
+    expect(await focused()).toMatchObject({ name: 'email', invalid: 'true' });
   });
 
   it('an email that could not be sent: the message under the email field, the address kept and focused', async () => {

@@ -22,7 +22,8 @@ Get('hello')(HelloController.prototype, 'hello', Object.getOwnPropertyDescriptor
 const imports = [];
 if (mode === 'auth') {
   // Resolved by name through this package's own `exports` (the built dist/), as an app would.
-  const { AuthModule, AuthGuard, GitHub, MemoryAdapter } = await import('nestjs-auth');
+  const { AuthModule, AuthGuard, MemoryAdapter } = await import('nestjs-auth');
+  const { GitHub } = await import('nestjs-auth/providers');
   UseGuards(AuthGuard)(HelloController);
   imports.push(
     AuthModule.forRoot({

@@ -4,12 +4,13 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import {
   InvalidRequest,
   isClientError,
-  MissingCSRF,
   RateLimited,
   ReauthenticationRequired,
   UnknownAction,
 } from '../errors/auth.errors.js';
 import type { RequestContext } from '../core/request-context.js';
+import { AuthEvents } from '../core/auth-events.js';
+import { csrfRefusal } from '../core/csrf.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import { clientIpBucket } from '../rate-limit/client-ip.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
@@ -86,6 +87,7 @@ export class AccountRoutes {
     private readonly errorLog: RequestErrorLog,
     private readonly accounts: AccountManagementService,
     private readonly gate: WaysInGate,
+    private readonly events: AuthEvents,
   ) {
     this.register('passkeys/rename', 'recent', async ({ user }, b) => ({
       json: { passkey: await this.account.renamePasskey(user.id, textOf(b.credentialID), nullable(b.name)) },
@@ -106,18 +108,18 @@ export class AccountRoutes {
     });
     this.register('sessions/end', 'recent', async ({ user }, b) => {
       await this.sessions.endSession(user.id, b.id);
-      this.sessions.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
+      this.events.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
       return { json: { ok: true }, notice: 'session-ended' };
     });
     this.register('sessions/end-others', 'recent', async ({ user, state }) => {
       const ended = await this.sessions.endOtherSessions(state);
-      this.sessions.emit('accountChange', { action: 'sessions.end-others', userId: user.id });
+      this.events.emit('accountChange', { action: 'sessions.end-others', userId: user.id });
       return { json: { ok: true, ended }, notice: 'sessions-ended' };
     });
     this.register('accounts/unlink', { wayIn: 'unlink-account' }, async ({ user }, b) => {
       const key = { provider: b.provider as string, providerAccountId: b.providerAccountId as string };
       await this.accounts.unlinkAccount(user.id, key);
-      this.sessions.emit('accountChange', {
+      this.events.emit('accountChange', {
         action: 'account.unlink',
         userId: user.id,
         detail: { provider: key.provider },
@@ -128,7 +130,7 @@ export class AccountRoutes {
       if (b.confirm !== 'yes' && b.confirm !== true)
         throw new InvalidRequest("Deleting the account needs `confirm: true` (the form's checkbox).");
       await this.accounts.deleteAccount(user.id);
-      this.sessions.emit('accountChange', { action: 'user.delete', userId: user.id });
+      this.events.emit('accountChange', { action: 'user.delete', userId: user.id });
       // The session went with the user; clear the cookie (a JWT is revoked when revocation is on).
       const cookies = await this.sessions.signOut(ctx).catch(() => undefined);
       return { json: { ok: true }, redirect: ctx.origin, cookies };
@@ -180,7 +182,7 @@ export class AccountRoutes {
       if (!action)
         throw new UnknownAction(`${method} ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
       if (!ctx.csrfVerified)
-        throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
+        throw csrfRefusal(ctx, 'The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
       await this.count(ctx, req.user.id);
       if (action.check === 'recent')
         assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
-import { SessionService } from '../session/session.service.js';
 import { EmailChangeService, type EmailChangeLinks } from './email-change.service.js';
 import { PasswordChangeService } from './password-change.service.js';
 
@@ -17,7 +17,7 @@ export class AccountService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly events: AuthEvents,
     readonly emailChange: EmailChangeService,
     readonly passwords: PasswordChangeService,
   ) {}
@@ -33,13 +33,13 @@ export class AccountService {
 
   async renamePasskey(userId: string, credentialID: string, name: string | null): Promise<PasskeyInfo> {
     const renamed = await renamePasskey(this.adapters, this.config, userId, credentialID, name);
-    this.sessions.emit('accountChange', { action: 'passkey.rename', userId, detail: { credentialID } });
+    this.events.emit('accountChange', { action: 'passkey.rename', userId, detail: { credentialID } });
     return renamed;
   }
 
   async deletePasskey(userId: string, credentialID: string): Promise<void> {
     await deletePasskey(this.adapters, this.config, userId, credentialID);
-    this.sessions.emit('accountChange', { action: 'passkey.delete', userId, detail: { credentialID } });
+    this.events.emit('accountChange', { action: 'passkey.delete', userId, detail: { credentialID } });
   }
 
   changeEmail(userId: string, newEmail: unknown, links: EmailChangeLinks): Promise<{ email: string; expires: Date }> {

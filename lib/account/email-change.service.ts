@@ -4,6 +4,7 @@ import type { VerificationTokensByIdentifierAdapter } from '../adapters/adapter.
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import {
   AdapterConflictError,
   AuthConfigurationError,
@@ -47,6 +48,7 @@ export class EmailChangeService {
     private readonly adapters: AdapterService,
     private readonly sessions: SessionService,
     private readonly limiter: RateLimiterService,
+    private readonly events: AuthEvents,
   ) {}
 
   /** Whether an email provider is configured (the change needs its sender). */
@@ -93,7 +95,7 @@ export class EmailChangeService {
         { cause: error },
       );
     }
-    this.sessions.emit('accountChange', { action: 'email.change-requested', userId });
+    this.events.emit('accountChange', { action: 'email.change-requested', userId });
     return { email, expires };
   }
 
@@ -141,8 +143,8 @@ export class EmailChangeService {
     this.sessions.forgetUser(userId);
     const previous = user.email ?? null;
     if (previous && previous !== email) await this.notify(provider, previous, links);
-    this.sessions.emit('updateUser', { user: { ...user, email } });
-    this.sessions.emit('accountChange', { action: 'email.changed', userId });
+    this.events.emit('updateUser', { user: { ...user, email } });
+    this.events.emit('accountChange', { action: 'email.changed', userId });
     return { email, previous };
   }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { AuthEvents } from '../core/auth-events.js';
 import { AuthConfigurationError, InvalidRequest, WrongPassword } from '../errors/auth.errors.js';
 import { hashPassword, PASSWORD_DEFAULTS, verifyPassword } from '../flows/credentials/password.js';
 import type { PasswordStore } from '../providers/credentials.types.js';
-import { SessionService } from '../session/session.service.js';
 
 /** Shortest new password unless `passwordStore.minLength` says otherwise. */
 export const DEFAULT_PASSWORD_MIN_LENGTH = 8;
@@ -18,7 +18,7 @@ export const DEFAULT_PASSWORD_MIN_LENGTH = 8;
 export class PasswordChangeService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly events: AuthEvents,
   ) {}
 
   /** The `passwordStore` of the credentials provider that has one, if any. */
@@ -70,6 +70,6 @@ export class PasswordChangeService {
       if (!ok) throw new WrongPassword('The current password is wrong.');
     }
     await store.setPasswordHash(userId, await hashPassword(newPassword));
-    this.sessions.emit('accountChange', { action: 'password.set', userId });
+    this.events.emit('accountChange', { action: 'password.set', userId });
   }
 }

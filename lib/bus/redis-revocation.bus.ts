@@ -40,7 +40,7 @@ export interface RedisRevocationBusOptions {
  *
  * ```ts
  * import Redis from 'ioredis';
- * AuthModule.forRoot({ ..., session: { cacheTtl: 60, revocationBus: new RedisRevocationBus(new Redis(url)) } })
+ * AuthModule.forRoot({ ..., session: { cacheTtl: 60 }, revocationBus: new RedisRevocationBus(new Redis(url)) })
  * ```
  */
 export class RedisRevocationBus implements RevocationBus {

@@ -18,7 +18,7 @@ export interface RevocationBusListener {
  * A publish/subscribe channel shared by every instance of the app, over which revocations (a
  * signed-out session, a user's sessions ended, a revoked JWT) reach the other instances' session
  * caches: `RedisRevocationBus` (Redis pub/sub) or `PostgresRevocationBus` (PostgreSQL
- * `LISTEN/NOTIFY`). Given as `session.revocationBus` or the `revocationBus` module setting.
+ * `LISTEN/NOTIFY`). Given as the `revocationBus` module setting.
  *
  * This interface is also the DI token (as `RateLimitStore` is).
  */
@@ -35,14 +35,17 @@ export interface RevocationBus {
 }
 
 /**
- * The revocation bus as a provider Nest builds, so it can inject the app's Redis client, pg pool or
- * TypeORM `DataSource`: a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`.
+ * The `revocationBus` module setting: an instance, or a provider Nest builds so it can inject the
+ * app's Redis client, pg pool or TypeORM `DataSource`: a class, `{ useClass }`,
+ * `{ useFactory, inject }` or `{ useExisting }`.
  *
  * ```ts
+ * AuthModule.forRoot({ ..., revocationBus: new RedisRevocationBus(redis) })
  * AuthModule.forRoot({ ..., revocationBus: { useFactory: (ds: DataSource) => new PostgresRevocationBus(ds), inject: [DataSource] } })
  * ```
  */
 export type RevocationBusOption =
+  | RevocationBus
   | Type<RevocationBus>
   | { useClass: Type<RevocationBus>; imports?: ModuleMetadata['imports'] }
   | (Pick<FactoryProvider<RevocationBus | null>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
@@ -59,7 +62,7 @@ export function reconnectDelay(attempt: number): number {
   return Math.min(5000, 100 * 2 ** Math.min(attempt, 6));
 }
 
-/** True for an object with `publish`, `subscribe` and `close` functions (what `session.revocationBus` must be). */
+/** True for an object with `publish`, `subscribe` and `close` functions (what a `revocationBus` instance must be). */
 export function isRevocationBus(value: unknown): value is RevocationBus {
   const bus = value as Partial<Record<keyof RevocationBus, unknown>> | null;
   return (

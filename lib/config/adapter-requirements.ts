@@ -57,3 +57,28 @@ export function requireAdapterMethods(
     );
   }
 }
+
+/**
+ * The line `AuthModule` logs at bootstrap when `session.strategy` is not set: which strategy it
+ * picked and why (an adapter means database sessions, which an app that only uses TypeORM for its
+ * own tables may not expect). `null` when the app chose the strategy itself.
+ */
+export function sessionStrategyNotice(
+  strategySet: boolean,
+  strategy: 'jwt' | 'database',
+  adapter: { given: boolean; dataSource?: string },
+): string | null {
+  if (strategySet) return null;
+  if (strategy === 'jwt')
+    return (
+      'session.strategy is not set: using JWT sessions (in a signed cookie), because no adapter is available ' +
+      '(no `adapter` given and no TypeORM data source). Set session.strategy to say so and silence this line.'
+    );
+  const why = adapter.given
+    ? 'an `adapter` is configured'
+    : `no \`adapter\` was given and a TypeORM data source (${adapter.dataSource ? `"${adapter.dataSource}"` : 'the default one'}) is, so the default TypeOrmAdapter stores users, accounts and sessions there`;
+  return (
+    `session.strategy is not set: using database sessions, because ${why}. ` +
+    "Set session.strategy: 'jwt' for sessions in a signed cookie, or 'database' to say so and silence this line."
+  );
+}

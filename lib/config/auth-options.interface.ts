@@ -71,19 +71,21 @@ export type AdapterOption =
   | (Pick<FactoryProvider<Adapter | null>, 'useFactory' | 'inject'> & { imports?: any[] });
 
 /**
- * The rate-limit store as a provider Nest builds, so it can inject its own dependencies (e.g. the
- * app's Redis client): a class, `{ useClass }`, `{ useFactory, inject }` or `{ useExisting }`. Its
- * dependencies must be visible to AuthModule: global, or given in `imports`.
+ * The rate-limit store: an instance, or a provider Nest builds so it can inject its own
+ * dependencies (e.g. the app's Redis client): a class, `{ useClass }`, `{ useFactory, inject }` or
+ * `{ useExisting }`. Their dependencies must be visible to AuthModule: global, or given in `imports`.
  *
  * ```ts
- * @Injectable()
- * class AppRateLimitStore extends RedisRateLimitStore {
- *   constructor(@Inject(REDIS) client: Redis) { super(client); }
- * }
- * AuthModule.forRoot({ ..., rateLimitStore: { useClass: AppRateLimitStore, imports: [RedisModule] } })
+ * AuthModule.forRoot({ ..., rateLimitStore: new RedisRateLimitStore(redis) })
+ * // or built by Nest with the app's client:
+ * AuthModule.forRoot({
+ *   ...,
+ *   rateLimitStore: { useFactory: (redis: Redis) => new RedisRateLimitStore(redis), inject: [REDIS], imports: [RedisModule] },
+ * })
  * ```
  */
 export type RateLimitStoreOption =
+  | RateLimitStore
   | Type<RateLimitStore>
   | { useClass: Type<RateLimitStore>; imports?: ModuleMetadata['imports'] }
   | (Pick<FactoryProvider<RateLimitStore>, 'useFactory' | 'inject'> & { imports?: ModuleMetadata['imports'] })
@@ -157,18 +159,8 @@ export interface AuthModuleOptions {
   rpc?: 'token' | 'skip';
   /** Replaces the logger (defaults to Nest's `Logger` with the context `AuthModule`). */
   logger?: Partial<LoggerInstance>;
-  /** Where brute-force counters (credentials lockout, email sends) are kept. */
   /** Account and session management (the recent sign-in window). */
   account?: AccountOptions;
-  rateLimit?: {
-    /**
-     * The counters' store. Give several instances of the app one shared store (e.g.
-     * `new RedisRateLimitStore(redisClient)`), or each enforces its own limits. To have Nest build
-     * the store with injected dependencies, use the `rateLimitStore` setting instead (not both).
-     * @default a `MemoryRateLimitStore` per process
-     */
-    store?: RateLimitStore;
-  };
 }
 
 /**
@@ -193,13 +185,17 @@ export interface AuthModuleExtras {
   /** Register `AuthGuard` as a global guard; opt routes out with `@Public()`. @default false */
   globalGuard?: boolean;
   /**
-   * The rate-limit store as a provider (see {@link RateLimitStoreOption}); replaces
-   * `rateLimit.store`. @default `rateLimit.store`, else a `MemoryRateLimitStore` per process
+   * Where brute-force counters (credentials lockout, email sends, passkey options), used check
+   * cookies and revoked JWTs are kept: an instance or a provider (see {@link RateLimitStoreOption}).
+   * Give several instances of the app one shared store (e.g. `new RedisRateLimitStore(redisClient)`),
+   * or each enforces its own limits. @default a `MemoryRateLimitStore` per process
    */
   rateLimitStore?: RateLimitStoreOption;
   /**
-   * The revocation bus as a provider (see {@link RevocationBusOption}); replaces
-   * `session.revocationBus`. @default `session.revocationBus`, else none
+   * Several instances: revocations reach the other instances' session caches within a second. An
+   * instance (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`) or a
+   * provider (see {@link RevocationBusOption}); while it is not subscribed, the database session
+   * cache is bypassed. @default none: revocations reach this instance's cache only
    */
   revocationBus?: RevocationBusOption;
 }

@@ -20,7 +20,6 @@ const OPTION_KEYS = Object.keys({
   encryptAccountTokens: 0,
   rpc: 0,
   logger: 0,
-  rateLimit: 0,
   account: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
@@ -34,14 +33,36 @@ const EXTRA_KEYS = Object.keys({
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**
+ * Options that moved, each setting having one place now (breaking): whether the options (or, by
+ * mistake, the settings) still give it, and where it went.
+ */
+const MOVED_OPTIONS: ReadonlyArray<{ given: (keys: Record<string, unknown>) => boolean; moved: string }> = [
+  {
+    given: (keys) => keys.rateLimit !== undefined,
+    moved:
+      '`rateLimit.store` moved to the `rateLimitStore` module setting: write `rateLimitStore: store` next to the options in forRoot (at the top level of forRootAsync, next to useFactory); it also takes a class or `{ useFactory, inject }`.',
+  },
+  {
+    given: (keys) => typeof keys.session === 'object' && keys.session !== null && 'revocationBus' in keys.session,
+    moved:
+      '`session.revocationBus` moved to the `revocationBus` module setting: write `revocationBus: bus` next to the options in forRoot (at the top level of forRootAsync, next to useFactory); it also takes a class or `{ useFactory, inject }`.',
+  },
+];
+/** Top-level keys of moved options, reported by their `MOVED_OPTIONS` message instead of as unknown. */
+const MOVED_KEYS = ['rateLimit'];
+
+/**
  * Problems with the top-level keys of the options (as `forRoot` got them, or as the `forRootAsync`
  * factory returned them) and of the extras (the settings next to them): a key the module does not
  * know, with the closest known one, or a key in the wrong place. A typo is never silently ignored.
  */
 export function optionKeyProblems(options: object, extras: object): string[] {
   const problems: string[] = [];
+  for (const { given, moved } of MOVED_OPTIONS) {
+    if (given(options as Record<string, unknown>) || given(extras as Record<string, unknown>)) problems.push(moved);
+  }
   for (const key of Object.keys(options)) {
-    if (OPTION_KEYS.includes(key)) continue;
+    if (OPTION_KEYS.includes(key) || MOVED_KEYS.includes(key)) continue;
     if (EXTRA_KEYS.includes(key)) {
       problems.push(
         `\`${key}\` shapes the module, so it cannot come from the options factory: give it at the top level of forRootAsync, next to useFactory.`,
@@ -51,7 +72,7 @@ export function optionKeyProblems(options: object, extras: object): string[] {
     }
   }
   for (const key of Object.keys(extras)) {
-    if (EXTRA_KEYS.includes(key)) continue;
+    if (EXTRA_KEYS.includes(key) || MOVED_KEYS.includes(key)) continue;
     if (OPTION_KEYS.includes(key)) {
       problems.push(
         `\`${key}\` is an option, not a module setting: with forRootAsync, return it from the factory (useFactory or createAuthOptions()).`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
-import { providerFromOption } from './option-provider.js';
+import { isProviderSpec, providerFromOption } from './option-provider.js';
 
 const TOKEN = Symbol('part');
 const PREFIX = Symbol('prefix');
@@ -59,5 +59,12 @@ describe('providerFromOption', () => {
     const adapter = new MemoryAdapter();
     expect(await resolve(adapter)).toBe(adapter);
     expect(providerFromOption(TOKEN, adapter).imports).toEqual([]);
+  });
+
+  it('tells a provider spec from a value', () => {
+    expect(
+      [MemoryAdapter, { useClass: MemoryAdapter }, { useFactory: () => 1 }, { useExisting: TOKEN }].map(isProviderSpec),
+    ).toEqual([true, true, true, true]);
+    expect([new MemoryAdapter(), 'redis://x', { useFactory: 1 }].map(isProviderSpec)).toEqual([false, false, false]);
   });
 });

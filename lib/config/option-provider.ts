@@ -34,3 +34,9 @@ export function providerFromOption(token: InjectionToken, option: unknown): Opti
   }
   return { provider: { provide: token, useValue: option }, imports: [] };
 }
+
+/** Whether `option` is one Nest builds (a class or a provider spec) rather than the value itself. */
+export function isProviderSpec(option: unknown): boolean {
+  const { provider } = providerFromOption('option', option);
+  return !(typeof provider === 'object' && 'useValue' in provider);
+}

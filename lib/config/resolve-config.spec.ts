@@ -196,7 +196,6 @@ describe('unknown option keys', () => {
           redirectProxyUrl: 'https://b.test',
           debug: false,
           logger: {},
-          rateLimit: {},
         },
         {
           isGlobal: true,
@@ -205,6 +204,7 @@ describe('unknown option keys', () => {
           dataSource: 'db',
           globalGuard: true,
           rateLimitStore: undefined,
+          revocationBus: undefined,
         },
       ),
     ).toEqual([]);
@@ -253,12 +253,24 @@ describe('unknown option keys', () => {
     ]);
   });
 
-  it('refuses a rate-limit store given both as an option and as a provider', () => {
+  it('says where a moved option went (breaking: one place per setting)', () => {
+    const bus = { publish: async () => undefined, subscribe: async () => undefined, close: async () => undefined };
     expect(
-      problemsWith(
-        { secret: SECRET, providers: [], rateLimit: { store: new MemoryRateLimitStore() } },
-        { rateLimitStore: MemoryRateLimitStore },
+      problemsWith({
+        secret: SECRET,
+        providers: [],
+        rateLimit: { store: new MemoryRateLimitStore() },
+        session: { revocationBus: bus },
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^`rateLimit.store` moved to the `rateLimitStore` module setting: write `rateLimitStore: store`/,
       ),
-    ).toEqual([expect.stringMatching(/`rateLimit.store` and `rateLimitStore` are both set/)]);
+      expect.stringMatching(/^`session.revocationBus` moved to the `revocationBus` module setting/),
+    ]);
+    // Also when given next to useFactory (forRootAsync's top level), where a setting belongs.
+    expect(
+      problemsWith({ secret: SECRET, providers: [] }, { rateLimit: { store: new MemoryRateLimitStore() } }),
+    ).toEqual([expect.stringMatching(/^`rateLimit.store` moved to the `rateLimitStore` module setting/)]);
   });
 });

@@ -112,12 +112,7 @@ export function resolveConfig(
   if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
     problems.push(`redirectProxyUrl must be an absolute http(s) URL, not ${JSON.stringify(redirectProxyUrl)}.`);
   }
-  if (options.rateLimit?.store !== undefined && extras.rateLimitStore !== undefined) {
-    problems.push(
-      '`rateLimit.store` and `rateLimitStore` are both set: give the rate-limit store once (`rateLimitStore` to have Nest build it).',
-    );
-  }
-  problems.push(...revocationBusProblems(session.revocationBus, extras.revocationBus));
+  problems.push(...revocationBusProblems(extras.revocationBus));
   if (!hasAdapter && strategy === 'database' && session.strategy === 'database') {
     problems.push(
       "session.strategy is 'database' but no adapter is available: configure a TypeORM data source (TypeOrmModule.forRoot with autoLoadEntities) or pass `adapter`.",

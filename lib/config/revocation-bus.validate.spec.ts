@@ -6,20 +6,26 @@ import { revocationBusProblems } from './revocation-bus.validate.js';
 const SECRET = 'a-secret-that-is-long-enough-0123456789';
 const bus = { publish: async () => undefined, subscribe: async () => undefined, close: async () => undefined };
 
-describe('session.revocationBus and the revocationBus setting', () => {
-  it('take a bus, once', () => {
-    expect(revocationBusProblems(undefined, undefined)).toEqual([]);
-    expect(revocationBusProblems(bus, undefined)).toEqual([]);
-    expect(revocationBusProblems(undefined, { useFactory: () => bus })).toEqual([]);
-    expect(revocationBusProblems({ publish: 1 } as never, undefined)).toEqual([
-      expect.stringMatching(/^session\.revocationBus must be a revocation bus/),
+describe('the revocationBus setting', () => {
+  it('takes a bus or a provider of one', () => {
+    expect(revocationBusProblems(undefined)).toEqual([]);
+    expect(revocationBusProblems(bus)).toEqual([]);
+    expect(revocationBusProblems({ useFactory: () => bus })).toEqual([]);
+    expect(revocationBusProblems({ useExisting: 'BUS' })).toEqual([]);
+    expect(revocationBusProblems({ publish: 1 } as never)).toEqual([
+      expect.stringMatching(/^revocationBus must be a revocation bus/),
     ]);
-    expect(revocationBusProblems(bus, { useFactory: () => bus })).toEqual([expect.stringMatching(/are both set/)]);
   });
 
   it('a wrong value fails at bootstrap with the other problems', () => {
     expect(() =>
-      resolveConfig({ secret: SECRET, providers: [], session: { revocationBus: 'redis://x' as never } }, {}, null, {}),
+      resolveConfig({ secret: SECRET, providers: [] }, { revocationBus: 'redis://x' as never }, null, {}),
     ).toThrow(AuthConfigurationError);
+  });
+
+  it('session.revocationBus fails at bootstrap, saying where the bus moved', () => {
+    expect(() =>
+      resolveConfig({ secret: SECRET, providers: [], session: { revocationBus: bus } as never }, {}, null, {}),
+    ).toThrow(/`session.revocationBus` moved to the `revocationBus` module setting/);
   });
 });

@@ -1,21 +1,11 @@
 import { isRevocationBus } from '../bus/revocation-bus.js';
-import type { AuthModuleExtras, SessionOptions } from './auth-options.interface.js';
+import type { AuthModuleExtras } from './auth-options.interface.js';
+import { isProviderSpec } from './option-provider.js';
 
-/** Problems with `session.revocationBus` and the `revocationBus` setting: a bus is given once, and is a bus. */
-export function revocationBusProblems(
-  bus: SessionOptions['revocationBus'],
-  provider: AuthModuleExtras['revocationBus'],
-): string[] {
-  const problems: string[] = [];
-  if (bus !== undefined && bus !== null && !isRevocationBus(bus)) {
-    problems.push(
-      'session.revocationBus must be a revocation bus (new RedisRevocationBus(redisClient) or new PostgresRevocationBus(poolOrDataSource)), with publish, subscribe and close.',
-    );
-  }
-  if (bus !== undefined && bus !== null && provider !== undefined && provider !== null) {
-    problems.push(
-      '`session.revocationBus` and `revocationBus` are both set: give the revocation bus once (`revocationBus` to have Nest build it).',
-    );
-  }
-  return problems;
+/** Problems with the `revocationBus` setting: a bus, or a provider Nest builds one with. */
+export function revocationBusProblems(bus: AuthModuleExtras['revocationBus']): string[] {
+  if (bus === undefined || bus === null || isProviderSpec(bus) || isRevocationBus(bus)) return [];
+  return [
+    'revocationBus must be a revocation bus (new RedisRevocationBus(redisClient) or new PostgresRevocationBus(poolOrDataSource)), with publish, subscribe and close, or a provider of one ({ useFactory, inject }, { useClass }, { useExisting } or a class).',
+  ];
 }

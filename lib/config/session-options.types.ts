@@ -1,6 +1,5 @@
 // The session and JWT options of AuthModule (`session`, `jwt`), re-exported by auth-options.interface.ts.
 import type { Awaitable, JWT } from '../types/common.types.js';
-import type { RevocationBus } from '../bus/revocation-bus.js';
 
 /** How sessions are kept. */
 export interface SessionOptions {
@@ -24,16 +23,9 @@ export interface SessionOptions {
    */
   cacheTtl?: number;
   /**
-   * Several instances: revocations reach the other instances' session caches within a second
-   * (`new RedisRevocationBus(redis)`, `new PostgresRevocationBus(poolOrDataSource)`); while it is not
-   * subscribed, the database session cache is bypassed. Or the `revocationBus` setting (not both).
-   * @default none: revocations reach this instance's cache only
-   */
-  revocationBus?: RevocationBus;
-  /**
    * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
    * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
-   * expired. Revoked ids are kept in memory per process and, when `rateLimit.store` is shared (e.g.
+   * expired. Revoked ids are kept in memory per process and, when `rateLimitStore` is shared (e.g.
    * `RedisRateLimitStore`), there too: every JWT request then asks that store. @default false
    */
   jwtRevocation?: boolean;

@@ -130,3 +130,16 @@ export class AdapterService {
     return out as Required_<K>;
   }
 }
+
+/**
+ * A call to an adapter method the service does not wrap (`AccountTokensAdapter`'s, on the raw
+ * adapter), its failure surfaced as `AdapterError` (the cause kept, never logged with values).
+ */
+export async function adapterCall<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    throw new AdapterError(`The adapter's ${name} failed (${(error as Error)?.name ?? 'Error'}).`, { cause: error });
+  }
+}

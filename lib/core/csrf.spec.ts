@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { assertSameOrigin, resolveCsrf } from './csrf.js';
+import { assertSameOrigin, csrfRefusal, resolveCsrf } from './csrf.js';
 
 const COOKIE = { name: 'authjs.csrf-token', options: { httpOnly: true, sameSite: 'lax' as const, path: '/' } };
 const SECRETS = ['first-secret-0123456789abcdef0123', 'older-secret-0123456789abcdef0123'];
@@ -44,6 +44,38 @@ describe('resolveCsrf', () => {
     expect(resolveCsrf(unbound.cookie, unbound.token, true, SECRETS, COOKIE, 'user-alice').verified).toBe(false);
     // Signed out, any valid pair is a pair.
     expect(resolveCsrf(alice.cookie, alice.token, true, SECRETS, COOKIE).verified).toBe(true);
+  });
+  it('names a token fetched before the sign-in (refused all the same), and no other refusal', () => {
+    const before = mint();
+    // The browser still holds the pre-sign-in cookie: refused, named, a bound cookie minted.
+    const stale = resolveCsrf(before.cookie, before.token, true, SECRETS, COOKIE, 'user-alice');
+    expect(stale).toMatchObject({ verified: false, issuedBeforeSignIn: true });
+    expect(stale.cookie).toBeDefined();
+    // The cookie was replaced since (GET /csrf, a refused POST), the client kept the old token.
+    const fresh = mint('user-alice');
+    expect(resolveCsrf(fresh.cookie, before.token, true, SECRETS, COOKIE, 'user-alice')).toEqual({
+      token: fresh.token,
+      verified: false,
+      issuedBeforeSignIn: true,
+    });
+    // Another user's token too; not a forged string, a missing token, the right token, or no session.
+    expect(resolveCsrf(fresh.cookie, mint('user-bob').token, true, SECRETS, COOKIE, 'user-alice')).toMatchObject({
+      issuedBeforeSignIn: true,
+    });
+    for (const body of ['forged', undefined, fresh.token])
+      expect(resolveCsrf(fresh.cookie, body, true, SECRETS, COOKIE, 'user-alice')).not.toHaveProperty(
+        'issuedBeforeSignIn',
+      );
+    expect(resolveCsrf(before.cookie, 'forged', true, SECRETS, COOKIE)).not.toHaveProperty('issuedBeforeSignIn');
+  });
+  it('csrfRefusal: MissingCSRF that says to fetch a new token after signing in, else the route hint', () => {
+    const config = { basePath: '/auth' };
+    const stale = csrfRefusal({ csrfIssuedBeforeSignIn: true, config }, 'hint');
+    expect(stale).toMatchObject({ type: 'MissingCSRF' });
+    expect(stale.message).toMatch(
+      /issued before this sign-in.*fetch a new token after signing in \(GET \/auth\/csrf\)/,
+    );
+    expect(csrfRefusal({ config }, 'hint').message).toBe('hint');
   });
   it('keeps bindings across a secret rotation', () => {
     const old = mint('user-alice', [SECRETS[1]]);

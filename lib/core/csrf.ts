@@ -21,6 +21,12 @@ export interface CsrfState {
   verified: boolean;
   /** The cookie to set when the token was minted for this request. */
   cookie?: ResponseCookie;
+  /**
+   * True when the request carried a valid CSRF cookie of this site that is not bound to the
+   * signed-in user: a token fetched before this sign-in (or for another user). It is refused like
+   * any other; the answer says to fetch a new token (`csrfRefusal`).
+   */
+  issuedBeforeSignIn?: true;
 }
 
 /**
@@ -37,17 +43,21 @@ export function resolveCsrf(
   cookie: CookieOption,
   boundTo?: string,
 ): CsrfState {
+  let issuedBeforeSignIn = false;
   if (cookieValue) {
     const [token, hash] = cookieValue.split('|');
-    if (
-      token &&
-      hash &&
-      token.length <= 256 &&
-      secrets.some((s) => constantTimeEqual(hash, sign(token, s))) &&
-      isBoundTo(token, boundTo, secrets)
-    ) {
-      const verified = isPost && typeof bodyToken === 'string' && constantTimeEqual(bodyToken, token);
-      return { token, verified };
+    if (token && hash && token.length <= 256 && secrets.some((s) => constantTimeEqual(hash, sign(token, s)))) {
+      if (isBoundTo(token, boundTo, secrets)) {
+        const verified = isPost && typeof bodyToken === 'string' && constantTimeEqual(bodyToken, token);
+        // A token of the form this site mints, not bound to this user: the one a client kept
+        // from before the sign-in (the cookie was replaced since, by GET /csrf or a refusal).
+        if (!verified && isPost && boundTo !== undefined && isForeignToken(bodyToken, boundTo, secrets))
+          return { token, verified, issuedBeforeSignIn: true };
+        return { token, verified };
+      }
+      // Signed by this site but not for this user: never accepted (a pair planted from another
+      // browser looks the same), only named, so the answer can say what to do.
+      issuedBeforeSignIn = true;
     }
   }
   const nonce = randomBytes(32).toString('hex');
@@ -56,7 +66,24 @@ export function resolveCsrf(
     token,
     verified: false,
     cookie: { name: cookie.name, value: `${token}|${sign(token, secrets[0])}`, options: cookie.options },
+    ...(issuedBeforeSignIn ? { issuedBeforeSignIn: true as const } : {}),
   };
+}
+
+/**
+ * The `MissingCSRF` of a request whose token did not verify. A token fetched before the sign-in
+ * gets a message that says to fetch a new one (the answer already carries its cookie); any other
+ * gets `hint`, how the route takes its token.
+ */
+export function csrfRefusal(
+  ctx: { csrfIssuedBeforeSignIn?: boolean; config: { basePath: string } },
+  hint: string,
+): MissingCSRF {
+  if (ctx.csrfIssuedBeforeSignIn)
+    return new MissingCSRF(
+      `The CSRF token was issued before this sign-in (tokens are bound to the signed-in user): fetch a new token after signing in (GET ${ctx.config.basePath}/csrf), then send it again.`,
+    );
+  return new MissingCSRF(hint);
 }
 
 /** True when `token` may be used by a request of `boundTo` (any token when there is no session). */
@@ -68,6 +95,13 @@ function isBoundTo(token: string, boundTo: string | undefined, secrets: readonly
   const mac = token.slice(dot + 1);
   return secrets.some((s) => constantTimeEqual(mac, binding(nonce, boundTo, s)));
 }
+
+/** A token in the form this site mints (a nonce, bound or not) that is not bound to `boundTo`. */
+function isForeignToken(value: unknown, boundTo: string, secrets: readonly string[]): boolean {
+  return typeof value === 'string' && MINTED_TOKEN.test(value) && !isBoundTo(value, boundTo, secrets);
+}
+
+const MINTED_TOKEN = /^[0-9a-f]{64}(\.[0-9a-f]{64})?$/;
 
 function binding(nonce: string, userId: string, secret: string): string {
   return createHmac('sha256', secret).update(`nestjs-auth csrf binding\0${nonce}\0${userId}`).digest('hex');

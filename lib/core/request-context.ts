@@ -24,6 +24,11 @@ export interface RequestContext {
   csrfToken: string;
   /** True when the body's `csrfToken` matched a valid CSRF cookie (POST only). */
   csrfVerified: boolean;
+  /**
+   * True when the request's CSRF cookie was valid but not bound to the signed-in user (fetched
+   * before this sign-in): refused, with a message that says to fetch a new token (`csrfRefusal`).
+   */
+  csrfIssuedBeforeSignIn?: boolean;
   /** Cookies to set on the response. */
   responseCookies: ResponseCookie[];
 }

@@ -4,9 +4,9 @@
  * what to do and never contain secrets, tokens, codes or cookies.
  */
 
-export { AuthError, SignInError, type ErrorPageKind } from './auth-error.base.js';
+export { AuthError, ServerAuthError, SignInError, type AuthErrorBody, type ErrorPageKind } from './auth-error.base.js';
 export * from './configuration.errors.js';
-import { AuthError, SignInError } from './auth-error.base.js';
+import { AuthError, ServerAuthError, SignInError, type AuthErrorBody, type ErrorPageKind } from './auth-error.base.js';
 import { MissingAdapterMethods } from './configuration.errors.js';
 
 // ---- request errors ---------------------------------------------------------------------------
@@ -14,6 +14,7 @@ import { MissingAdapterMethods } from './configuration.errors.js';
 /** The route, method or action does not exist (400). */
 export class UnknownAction extends AuthError {
   static override readonly type = 'UnknownAction';
+  static override readonly status = 404;
 }
 /** The provider id is unknown, or the provider does not support the action. */
 export class InvalidProvider extends AuthError {
@@ -26,13 +27,15 @@ export class InvalidRequest extends AuthError {
 /** The CSRF token was missing or did not match the CSRF cookie. */
 export class MissingCSRF extends SignInError {
   static override readonly type = 'MissingCSRF';
+  static override readonly status = 403;
 }
 /** The `signIn` callback refused the user (403). */
 export class AccessDenied extends AuthError {
   static override readonly type = 'AccessDenied';
+  static override readonly status = 403;
 }
 /** A storage call failed. */
-export class AdapterError extends AuthError {
+export class AdapterError extends ServerAuthError {
   static override readonly type: string = 'AdapterError';
 }
 /** Which uniqueness rule or guard a storage write ran into. */
@@ -64,23 +67,23 @@ export class AdapterNotFoundError extends AdapterError {
   }
 }
 /** An unexpected failure inside a callback route. */
-export class CallbackRouteError extends AuthError {
+export class CallbackRouteError extends ServerAuthError {
   static override readonly type = 'CallbackRouteError';
 }
 /** An `events.*` handler threw (logged only). */
-export class EventError extends AuthError {
+export class EventError extends ServerAuthError {
   static override readonly type = 'EventError';
 }
 /** Sign-out failed on the server side (logged only; the cookie is still cleared). */
-export class SignOutError extends AuthError {
+export class SignOutError extends ServerAuthError {
   static override readonly type = 'SignOutError';
 }
 /** The session cookie could not be decoded (logged only; read as no session). */
-export class JWTSessionError extends AuthError {
+export class JWTSessionError extends ServerAuthError {
   static override readonly type = 'JWTSessionError';
 }
 /** The database session lookup failed (logged only; read as no session). */
-export class SessionTokenError extends AuthError {
+export class SessionTokenError extends ServerAuthError {
   static override readonly type = 'SessionTokenError';
 }
 /**
@@ -134,10 +137,26 @@ export class RefreshTokenError extends AuthError {
   ) {
     super(message, options);
   }
+
+  /** 403 when the user must sign in with the provider (again), 503 unreachable, 409 a lost race, 401 no session. */
+  override getStatus(): number {
+    return REFRESH_STATUS[this.reason] ?? 403;
+  }
+
+  /** `{ statusCode, error: 'RefreshTokenError', reason, message }`. */
+  override getResponse(): AuthErrorBody & { reason: RefreshTokenFailure } {
+    return { ...super.getResponse(), reason: this.reason };
+  }
 }
+const REFRESH_STATUS: Partial<Record<RefreshTokenFailure, number>> = {
+  ProviderUnavailable: 503,
+  Conflict: 409,
+  NoSession: 401,
+};
 /** Too many attempts for this identifier or client; `retryAfter` is in seconds. */
 export class RateLimited extends SignInError {
   static override readonly type = 'RateLimited';
+  static override readonly status = 429;
   constructor(
     readonly retryAfter: number,
     message?: string,
@@ -159,13 +178,15 @@ export class OAuthCallbackError extends SignInError {
 /** The account exists for another user, or the email belongs to a user without this account. */
 export class OAuthAccountNotLinked extends SignInError {
   static override readonly type = 'OAuthAccountNotLinked';
+  static override readonly status = 409;
 }
 /** `profile()` threw or returned no usable id. */
-export class OAuthProfileParseError extends AuthError {
+export class OAuthProfileParseError extends ServerAuthError {
   static override readonly type = 'OAuthProfileParseError';
 }
 /** Starting an OAuth sign-in failed (discovery, authorization URL). */
-export class OAuthSignInError extends SignInError {
+export class OAuthSignInError extends ServerAuthError {
+  override readonly kind: ErrorPageKind = 'signIn';
   static override readonly type = 'OAuthSignInError';
 }
 
@@ -174,6 +195,7 @@ export class OAuthSignInError extends SignInError {
 /** The magic link is invalid, expired or already used (403). */
 export class Verification extends AuthError {
   static override readonly type = 'Verification';
+  static override readonly status = 403;
 }
 /** The sign-in email could not be sent, or the address was refused. */
 export class EmailSignInError extends SignInError {
@@ -185,12 +207,14 @@ export class EmailSignInError extends SignInError {
  */
 export class CredentialsSignin extends SignInError {
   static override readonly type = 'CredentialsSignin';
+  static override readonly status = 401;
   /** Shown in the `code` query parameter; keep it free of secrets. @default 'credentials' */
   code = 'credentials';
 }
 /** A WebAuthn linking conflict. */
 export class AccountNotLinked extends SignInError {
   static override readonly type = 'AccountNotLinked';
+  static override readonly status = 409;
 }
 /** A WebAuthn registration or authentication failed verification. */
 export class WebAuthnVerificationError extends AuthError {
@@ -202,14 +226,17 @@ export class WebAuthnVerificationError extends AuthError {
  */
 export class LastSignInMethod extends AuthError {
   static override readonly type = 'LastSignInMethod';
+  static override readonly status = 409;
 }
 /** The new email address of `AuthService.changeEmail` already belongs to another user. */
 export class EmailInUse extends AuthError {
   static override readonly type = 'EmailInUse';
+  static override readonly status = 409;
 }
 /** `AuthService.setPassword`: the current password was missing or wrong (the user has one). */
 export class WrongPassword extends AuthError {
   static override readonly type = 'WrongPassword';
+  static override readonly status = 403;
 }
 /**
  * The link flow (`POST /link/:provider`) reached a provider account that is already linked to
@@ -217,10 +244,12 @@ export class WrongPassword extends AuthError {
  */
 export class AccountAlreadyLinked extends AuthError {
   static override readonly type = 'AccountAlreadyLinked';
+  static override readonly status = 409;
 }
 /** The action needs a signed-in user (e.g. `POST /link/:provider` without a session). */
 export class SessionRequired extends SignInError {
   static override readonly type = 'SessionRequired';
+  static override readonly status = 401;
 }
 
 /**
@@ -229,6 +258,7 @@ export class SessionRequired extends SignInError {
  */
 export class ReauthenticationRequired extends SignInError {
   static override readonly type = 'ReauthenticationRequired';
+  static override readonly status = 403;
   constructor(
     /** The window the action asked for, in seconds. */
     readonly maxAge: number,
@@ -281,7 +311,7 @@ export function isClientError(error: unknown): error is AuthError {
 }
 
 /** A context type `AuthGuard` cannot read (`getType()` is neither http, graphql, ws nor rpc). */
-export class UnsupportedContextError extends AuthError {
+export class UnsupportedContextError extends ServerAuthError {
   static override readonly type = 'UnsupportedContext';
   constructor(readonly contextType: string) {
     super(

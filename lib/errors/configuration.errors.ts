@@ -1,9 +1,9 @@
-import { AuthError } from './auth-error.base.js';
+import { ServerAuthError } from './auth-error.base.js';
 
 // ---- configuration (reported at bootstrap) ---------------------------------------------------
 
 /** The options given to `AuthModule` are invalid; `problems` lists every problem with what to do. */
-export class AuthConfigurationError extends AuthError {
+export class AuthConfigurationError extends ServerAuthError {
   static override readonly type = 'Configuration';
   constructor(
     readonly problems: string[],
@@ -16,14 +16,14 @@ export class AuthConfigurationError extends AuthError {
     );
   }
 }
-export class MissingSecret extends AuthError {
+export class MissingSecret extends ServerAuthError {
   static override readonly type = 'MissingSecret';
 }
-export class MissingAdapter extends AuthError {
+export class MissingAdapter extends ServerAuthError {
   static override readonly type = 'MissingAdapter';
 }
 /** A flow needs adapter methods the configured adapter does not implement. Nothing was written. */
-export class MissingAdapterMethods extends AuthError {
+export class MissingAdapterMethods extends ServerAuthError {
   static override readonly type = 'MissingAdapterMethods';
   constructor(
     readonly methods: string[],
@@ -35,24 +35,24 @@ export class MissingAdapterMethods extends AuthError {
     );
   }
 }
-export class InvalidEndpoints extends AuthError {
+export class InvalidEndpoints extends ServerAuthError {
   static override readonly type = 'InvalidEndpoints';
 }
-export class UnsupportedStrategy extends AuthError {
+export class UnsupportedStrategy extends ServerAuthError {
   static override readonly type = 'UnsupportedStrategy';
 }
-export class MissingAuthorize extends AuthError {
+export class MissingAuthorize extends ServerAuthError {
   static override readonly type = 'MissingAuthorize';
 }
-export class UntrustedHost extends AuthError {
+export class UntrustedHost extends ServerAuthError {
   static override readonly type = 'UntrustedHost';
 }
-export class InvalidCallbackUrl extends AuthError {
+export class InvalidCallbackUrl extends ServerAuthError {
   static override readonly type = 'InvalidCallbackUrl';
 }
-export class DuplicateConditionalUI extends AuthError {
+export class DuplicateConditionalUI extends ServerAuthError {
   static override readonly type = 'DuplicateConditionalUI';
 }
-export class MissingWebAuthnAutocomplete extends AuthError {
+export class MissingWebAuthnAutocomplete extends ServerAuthError {
   static override readonly type = 'MissingWebAuthnAutocomplete';
 }

@@ -86,6 +86,8 @@ export interface SignOutPageParams extends PageHookParams {
   callbackUrl: string;
   /** Absolute URL of `POST {basePath}/signout`. */
   signOutUrl: string;
+  /** The `?error=` type of a refused sign-out (say, `MissingCSRF`): shown above the form. */
+  error?: string;
   theme: Required<Theme>;
   /** The sentences; English when absent. */
   messages?: PageMessages;

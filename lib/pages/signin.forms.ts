@@ -83,7 +83,9 @@ export function emailForm(
   const id = fieldId(provider, 'email');
   const m = p.messages ?? ENGLISH_MESSAGES;
   return [
-    `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
+    // `novalidate`: the server judges the address and answers with the page's own inline error and
+    // `aria-invalid`; the browser's bubble (in its own language, over the buttons) would stop the form.
+    `<form action="${escapeAttr(provider.signinUrl)}" method="post" novalidate>`,
     hidden,
     `<label for="${id}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
     `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,

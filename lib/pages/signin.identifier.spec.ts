@@ -128,6 +128,11 @@ describe('identifier-first sign-in', () => {
     }
   });
 
+  it('step 1 has `novalidate`: a malformed address reaches the server and its inline error, not the browser bubble', () => {
+    const identifier = forms(page()).find((f) => f.attrs['data-form'] === 'identifier')!;
+    expect(identifier.attrs).toHaveProperty('novalidate');
+  });
+
   it('a failed sign-in comes back to step 2 with the error in the form that failed', () => {
     const html = page({ email: 'ada@example.test', error: 'CredentialsSignin', errorProvider: 'credentials' });
     const credentials = html.slice(html.indexOf('data-form="credentials"'), html.indexOf('data-form="email"'));

@@ -85,7 +85,8 @@ export function identifierStep(p: SignInPageParams, plan: IdentifierPlan, hidden
     ? ` data-webauthn-autofill="${escapeAttr(plan.autofill.id)}" data-csrf-token="${escapeAttr(p.csrfToken)}"`
     : '';
   return [
-    `<form action="${escapeAttr(safeUrl(p.signInUrl)!)}" method="get" data-form="identifier"${autofill}>`,
+    // `novalidate`: a malformed address gets the page's inline error (step=methods), not the browser's bubble.
+    `<form action="${escapeAttr(safeUrl(p.signInUrl)!)}" method="get" data-form="identifier" novalidate${autofill}>`,
     hiddenInputs({ callbackUrl: p.callbackUrl, step: 'methods' }),
     `<label for="${IDENTIFIER_FIELD_ID}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
     `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,

@@ -112,6 +112,12 @@ describe('renderSignInPage', () => {
     expect(html).toContain('Sign in with Email</button>');
   });
 
+  it('lets the server judge the address: the email form has `novalidate` (no browser bubble over the inline error)', () => {
+    const html = renderSignInPage(params({ email: 'not an address' }));
+    const email = forms(html).find((f) => f.action === `${AUTH}/signin/email`)!;
+    expect(email.attrs).toHaveProperty('novalidate');
+  });
+
   it('builds the credentials form from the provider inputs, posted to its callback URL', () => {
     const html = renderSignInPage(params());
     const creds = forms(html).find((f) => f.action === `${AUTH}/callback/credentials`)!;

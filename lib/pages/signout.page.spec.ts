@@ -6,6 +6,18 @@ import { renderSignOutPage } from './signout.page.js';
 const theme = { colorScheme: 'light', logo: '', brandColor: '#111827', buttonText: '' } as const;
 
 describe('renderSignOutPage', () => {
+  it('a refused sign-out (?error=MissingCSRF) says why above the form; an unknown type is never echoed', () => {
+    const params = { csrfToken: 't0k', callbackUrl: '/after', signOutUrl: 'http://127.0.0.1:3000/auth/signout', theme };
+    const html = renderSignOutPage({ ...params, error: 'MissingCSRF' });
+    expect(html).toContain(
+      '<div class="error" role="alert" data-error="MissingCSRF"><p>The form expired or was sent from another page. Please try again.</p></div>',
+    );
+    expect(html.indexOf('role="alert"')).toBeLessThan(html.indexOf('<form'));
+    const hostile = renderSignOutPage({ ...params, error: '<script>x</script>' });
+    expect(hostile).toContain('data-error="Unknown"');
+    expect(hostile).not.toContain('<script>x');
+    expect(renderSignOutPage(params)).not.toContain('role="alert"');
+  });
   it('asks for confirmation with a POST form carrying the CSRF token and callback URL', () => {
     const html = renderSignOutPage({
       csrfToken: 't0k',

@@ -1,6 +1,7 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
 import { renderPage } from './page-layout.js';
+import { signInErrorMessage, stableErrorType } from './signin.messages.js';
 import type { SignOutPageParams } from './page.types.js';
 
 /**
@@ -10,8 +11,13 @@ import type { SignOutPageParams } from './page.types.js';
 export function renderSignOutPage(p: SignOutPageParams): string {
   const back = safeUrl(p.callbackUrl);
   const m = p.messages ?? ENGLISH_MESSAGES;
+  // A refused sign-out comes back here: the user is still signed in, and the page says why.
+  const error = p.error
+    ? `<div class="error" role="alert" data-error="${escapeAttr(stableErrorType(p.error))}"><p>${escapeHtml(signInErrorMessage(p.error, m))}</p></div>`
+    : '';
   const body = [
     `<h1>${escapeHtml(m['signOut.title'])}</h1>`,
+    error,
     `<p>${escapeHtml(m['signOut.question'])}</p>`,
     `<form action="${escapeAttr(p.signOutUrl)}" method="post">`,
     `<input type="hidden" name="csrfToken" value="${escapeAttr(p.csrfToken)}">`,

@@ -82,7 +82,7 @@ export interface EmailConfig extends CommonProviderOptions, InternalProviderOpti
   verifyOnStartup?: boolean;
   /**
    * Limits on how many links may be requested per address and per client IP, or `false` for none.
-   * Counters live in the module's rate-limit store (`rateLimit.store`, in memory by default).
+   * Counters live in the module's rate-limit store (`rateLimitStore`, in memory by default).
    * @default { maxPerAddress: 3, maxPerIp: 30, windowSeconds: 600 }
    */
   rateLimit?: EmailRateLimitOptions | false;

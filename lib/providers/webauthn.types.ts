@@ -145,7 +145,7 @@ export interface WebAuthnConfig extends CommonProviderOptions, InternalProviderO
   ) => Awaitable<WebAuthnUserInfo | null>;
   /**
    * Limits on the options endpoint per address and per client IP, or `false` for none. Counters
-   * live in the module's rate-limit store (`rateLimit.store`, in memory by default).
+   * live in the module's rate-limit store (`rateLimitStore`, in memory by default).
    * @default { maxPerAddress: 10, maxPerIp: 100, windowSeconds: 600 }
    */
   rateLimit?: WebAuthnRateLimitOptions | false;

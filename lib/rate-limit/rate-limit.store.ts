@@ -9,7 +9,7 @@ export interface RateLimitRecord {
 /**
  * Where rate-limit counters live: fixed windows of hits per key. The default is an in-memory store
  * (one process); several instances behind a load balancer must share one store, e.g.
- * `RedisRateLimitStore`, passed as `rateLimit: { store }` to `AuthModule`.
+ * `RedisRateLimitStore`, given to `AuthModule` as the `rateLimitStore` setting.
  *
  * This interface is also the DI token (as `@nestjs/throttler` does with `ThrottlerStorage`).
  */

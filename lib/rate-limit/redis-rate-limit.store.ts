@@ -43,7 +43,7 @@ const RESET = `return redis.call('DEL', KEYS[1])`;
  *
  * ```ts
  * import Redis from 'ioredis';
- * AuthModule.forRoot({ ..., rateLimit: { store: new RedisRateLimitStore(new Redis(process.env.REDIS_URL)) } })
+ * AuthModule.forRoot({ ..., rateLimitStore: new RedisRateLimitStore(new Redis(process.env.REDIS_URL)) })
  * ```
  */
 export class RedisRateLimitStore implements RateLimitStore {

@@ -229,7 +229,8 @@ describe('AuthRouterService', () => {
         '/callback/credentials',
         { redirect: `${AUTH}/signin?error=MissingCSRF&provider=credentials&email=ada%40example.com` },
       ],
-      ['/signout', { redirect: `${AUTH}/signin?error=MissingCSRF` }],
+      // A refused sign-out goes back to the sign-out page, which says why (the user is still signed in).
+      ['/signout', { redirect: `${AUTH}/signout?error=MissingCSRF` }],
     ])('POST %s without the CSRF token: MissingCSRF, and the flow never runs', async (path, expected) => {
       const response = await client.send('POST', path, {
         body: { email: 'ada@example.com', username: 'ada', password: 'right' },

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
-import { assertSameOrigin } from '../core/csrf.js';
+import { assertSameOrigin, csrfRefusal } from '../core/csrf.js';
 import { clientText, RequestErrorLog } from '../core/error-log.js';
 import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
-import { InvalidProvider, MissingCSRF, UnknownAction } from '../errors/auth.errors.js';
+import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
 import { CredentialsService } from '../flows/credentials/credentials.service.js';
 import { EmailService } from '../flows/email/email.service.js';
 import { OAuthService } from '../flows/oauth/oauth.service.js';
@@ -85,7 +85,7 @@ export class AuthRouterService {
         if (get) return this.sessions.sessionRoute(ctx);
         if (post) {
           if (!ctx.csrfVerified)
-            throw new MissingCSRF('The CSRF token was missing or wrong: send `csrfToken` from GET /csrf in the body.');
+            throw csrfRefusal(ctx, 'The CSRF token was missing or wrong: send `csrfToken` from GET /csrf in the body.');
           return this.sessions.sessionRoute(ctx, { data: ctx.request.body.data });
         }
         break;
@@ -93,7 +93,8 @@ export class AuthRouterService {
         if (get && !providerId) return await signInPage(this.config, ctx);
         if (post && providerId) {
           if (!ctx.csrfVerified)
-            throw new MissingCSRF(
+            throw csrfRefusal(
+              ctx,
               'The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.',
             );
           const pctx = this.providerContext(ctx, providerId);
@@ -105,7 +106,8 @@ export class AuthRouterService {
       case 'link':
         if (post && providerId) {
           if (!ctx.csrfVerified)
-            throw new MissingCSRF(
+            throw csrfRefusal(
+              ctx,
               'The CSRF token was missing or wrong: submit the form from your account page, or send `csrfToken` from GET /csrf.',
             );
           const pctx = this.providerContext(ctx, providerId);
@@ -124,7 +126,8 @@ export class AuthRouterService {
           if (pctx.provider.type === 'credentials') {
             if (!post) throw new UnknownAction('Credentials are submitted with POST.');
             if (!ctx.csrfVerified)
-              throw new MissingCSRF(
+              throw csrfRefusal(
+                ctx,
                 'The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.',
               );
           }
@@ -135,7 +138,8 @@ export class AuthRouterService {
         if (get) return await signOutPage(this.config, ctx);
         if (post) {
           if (!ctx.csrfVerified)
-            throw new MissingCSRF(
+            throw csrfRefusal(
+              ctx,
               'The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.',
             );
           // Federated sign-out: the user (read before the session goes) is sent on to the provider.

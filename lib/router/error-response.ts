@@ -64,6 +64,7 @@ export function errorResponse(
       error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
     return withCookies({ status, headers, json: { error: type, message } }, ctx);
   }
+  if (action === 'signout' && request.method === 'POST') return refusedSignOut(config, request, ctx, type, message);
   const signInKind = error instanceof AuthError && error.kind === 'signIn';
   if (action === 'error' && !signInKind && !config.pages.error) {
     // The built-in error page failed itself (say, its renderers did not load): sending the browser
@@ -80,6 +81,28 @@ export function errorResponse(
   if (signInKind) keepSignInForm(config, request, providerId, target);
   const headers = action === 'callback' && isOAuthProvider(config, providerId) ? NO_REFERRER : undefined;
   return withCookies({ redirect: target.href, ...(headers ? { headers } : {}) }, ctx);
+}
+
+/**
+ * A refused sign-out (a stale or missing CSRF token) says so, as the user is still signed in: a
+ * browser script's `fetch` or XHR (`Sec-Fetch-Dest: empty`, no `X-Auth-Return-Redirect`), which
+ * would follow a redirect to a page and see `200`, gets `400 { error, message }`; a form (or a
+ * client that sends no `Sec-Fetch-Dest`) is sent back to the sign-out page with `?error=`, which
+ * shows the message and the form again with a token that works.
+ */
+function refusedSignOut(
+  config: ResolvedAuthConfig,
+  request: AuthRequest,
+  ctx: RequestContext | undefined,
+  type: string,
+  message: string,
+): AuthResponse {
+  if (request.headers['sec-fetch-dest'] === 'empty' && !request.headers['x-auth-return-redirect'])
+    return withCookies({ status: type === 'Configuration' ? 500 : 400, json: { error: type, message } }, ctx);
+  const origin = ctx?.origin ?? request.url.origin;
+  const target = new URL(config.pages.signOut ?? `${origin}${config.basePath}/signout`, origin);
+  target.searchParams.set('error', type);
+  return withCookies({ redirect: target.href }, ctx);
 }
 
 /** An address as a person types it (no spaces or control characters, one `@`), at most 320 characters. */

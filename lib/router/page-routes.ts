@@ -56,13 +56,15 @@ export async function signInPage(config: ResolvedAuthConfig, ctx: RequestContext
 
 /** `GET /signout`: the confirmation page, or a redirect to `pages.signOut`. */
 export async function signOutPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
-  if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, {}) };
+  const error = ctx.request.query.error?.slice(0, 64);
+  if (config.pages.signOut) return { redirect: pageUrl(ctx, config.pages.signOut, error ? { error } : {}) };
   const { renderSignOutPage } = await loadRenderers();
   return {
     html: renderSignOutPage({
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
       signOutUrl: `${ctx.authUrl}/signout`,
+      error,
       theme: config.theme,
       messages: config.messages,
       ...renderHook(config, ctx, 'signOut'),

@@ -63,6 +63,7 @@ export class RequestContextFactory {
       callbackUrl: callback.url,
       csrfToken: csrf.token,
       csrfVerified: csrf.verified,
+      ...(csrf.issuedBeforeSignIn ? { csrfIssuedBeforeSignIn: true } : {}),
       responseCookies,
     };
   }

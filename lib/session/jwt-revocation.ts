@@ -15,7 +15,7 @@ const JWT_HASHES_MAX = 10_000;
 
 /**
  * The revoked JWT sessions of `session.jwtRevocation`: kept in this process (bounded) and, when
- * `rateLimit.store` is shared (Redis), in that store too, so every instance refuses them. With a
+ * `rateLimitStore` is shared (Redis), in that store too, so every instance refuses them. With a
  * revocation bus, every other instance also adds them to its own list at once (by keyed hash: the
  * list is then keyed by that hash).
  */

@@ -32,7 +32,7 @@ export interface RevocationHandlers {
 }
 
 /**
- * Sends this instance's revocations to the other instances over `session.revocationBus` and applies
+ * Sends this instance's revocations to the other instances over the `revocationBus` and applies
  * theirs, with the session cache and JWT revocation as its two users. Messages carry an HMAC of the
  * token or id under a key derived from the secret, never the value; a message from this instance is
  * ignored when it comes back. Without a bus every method is a no-op and {@link live} stays true.

@@ -109,6 +109,26 @@ describe('SessionIssuer.sessionRoute', () => {
     const bearer = await issuer.sessionRoute(requestContext(config, {}, { authorization: `Bearer ${jar[COOKIE]}` }));
     expect(bearer).toMatchObject({ json: { user: { id: 'u1' } }, cookies: [] });
   });
+
+  // promise: sessions.bearer-expiry
+  it.each<[string, Partial<AuthModuleOptions>]>([
+    ['the default callbacks', {}],
+    ['a session callback', { callbacks: { session: ({ session }) => session } }],
+  ])('JWT bearer (%s): answers the expiry of the token it was given, as nothing re-issues it', async (_name, extra) => {
+    // A session JWT valid for an hour, while a re-issued cookie would live 30 days (session.maxAge).
+    const { issuer, config } = await sessionParts({ session: { strategy: 'jwt' }, jwt: { maxAge: 3600 }, ...extra });
+    const before = Date.now();
+    const jar = applyCookies({}, await issuer.create(requestContext(config), USER, {}));
+    const token = jar[COOKIE];
+    const bearer = await issuer.sessionRoute(requestContext(config, {}, { authorization: `Bearer ${token}` }));
+    expect(bearer.cookies).toEqual([]);
+    const expires = Date.parse((bearer.json as { expires: string }).expires);
+    expect(expires).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 3600_000);
+    // The cookie is re-issued: its answer's expiry is the new cookie's.
+    const cookie = await issuer.sessionRoute(requestContext(config, jar));
+    expect(Date.parse((cookie.json as { expires: string }).expires)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+  });
 });
 
 describe('SessionIssuer.signOut and revoke', () => {
@@ -161,20 +181,5 @@ describe('SessionIssuer.signOut and revoke', () => {
     const state = await jwt.reader.read({ cookies: jwtJar, secure: false });
     await jwt.issuer.revoke(jwtJar[COOKIE]);
     expect(await jwt.revocation.isRevoked((state as { token: JWT }).token, Date.now())).toBe(true);
-  });
-});
-
-describe('SessionIssuer.emit', () => {
-  it('logs a handler that throws as EventError and never throws itself', async () => {
-    const { issuer, logs } = await sessionParts({
-      events: {
-        signIn: () => {
-          throw new Error('handler bug');
-        },
-      },
-    });
-    expect(() => issuer.emit('signIn', { user: USER, account: null })).not.toThrow();
-    await flush();
-    expect(logs.error).toEqual(['EventError: The signIn event handler threw: handler bug']);
   });
 });

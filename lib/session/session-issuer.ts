@@ -3,8 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { AuthEvents } from '../core/auth-events.js';
 import type { RequestContext } from '../core/request-context.js';
-import { EventError, SessionTokenError, SignOutError } from '../errors/auth.errors.js';
+import { SessionTokenError, SignOutError } from '../errors/auth.errors.js';
 import type { Account, JWT, Profile, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { JwtRevocation } from './jwt-revocation.js';
@@ -42,6 +43,7 @@ export class SessionIssuer {
     private readonly store: DatabaseSessionStore,
     private readonly revocation: JwtRevocation,
     private readonly devices: SessionDevices,
+    private readonly events: AuthEvents,
   ) {}
 
   /**
@@ -109,6 +111,8 @@ export class SessionIssuer {
     }
     const expires = new Date(Date.now() + this.config.session.maxAge * 1000);
     if (state.strategy === 'jwt') {
+      // A bearer JWT is not re-issued (no cookie carries a new one): the session ends when it does.
+      const until = state.bearer ? await this.jwtExpiry(state.sessionToken, ctx.secure) : expires;
       const token = await this.config.callbacks.jwt({
         token: state.token!,
         user: undefined as unknown as User,
@@ -118,7 +122,7 @@ export class SessionIssuer {
       const session = await this.config.callbacks.session({
         session: {
           user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
-          expires: expires.toISOString(),
+          expires: until.toISOString(),
         } as never,
         token,
         user: undefined as unknown as AdapterUser,
@@ -129,7 +133,7 @@ export class SessionIssuer {
             ...cookie.options,
             expires,
           });
-      this.emit('session', { session, token });
+      this.events.emit('session', { session, token });
       return { json: session, cookies };
     }
     let session = state.session;
@@ -146,8 +150,20 @@ export class SessionIssuer {
     const cookies = state.bearer
       ? []
       : writeSessionCookie(ctx.request.cookies, cookie.name, state.sessionToken, { ...cookie.options, expires });
-    this.emit('session', { session });
+    this.events.emit('session', { session });
     return { json: session, cookies };
+  }
+
+  /**
+   * When a session JWT expires: its `exp`, as the reader decoded it (cached) or decoded again; now
+   * if it expired since it was read.
+   */
+  private async jwtExpiry(raw: string, secure: boolean): Promise<Date> {
+    const cached = this.cache.jwt(raw)?.expMs;
+    if (cached !== undefined) return new Date(cached);
+    const now = Date.now();
+    const decoded = await this.codec.decode(raw, secure, now);
+    return new Date(decoded.status === 'valid' ? decoded.expMs : now);
   }
 
   /**
@@ -172,7 +188,7 @@ export class SessionIssuer {
       if (raw && this.config.session.strategy === 'database') {
         this.cache.forgetDb(raw);
         const deleted = await this.store.delete(raw);
-        this.emit('signOut', { session: deleted ?? null });
+        this.events.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.cache.forgetJwt(raw);
         // Decoded for the signOut event's `token` (and revocation); the cookies to clear are built below.
@@ -183,7 +199,7 @@ export class SessionIssuer {
           await this.revocation.revoke(decoded);
           await this.devices.forgetJwt(decoded);
         }
-        this.emit('signOut', { token: state.status === 'active' ? (state.token ?? null) : null });
+        this.events.emit('signOut', { token: state.status === 'active' ? (state.token ?? null) : null });
       }
     } catch (error) {
       this.config.logger.error(
@@ -207,21 +223,5 @@ export class SessionIssuer {
       await this.revocation.revoke(decoded);
       await this.devices.forgetJwt(decoded);
     }
-  }
-
-  /** Fires an event; a handler that throws is logged and never breaks the request. */
-  emit<K extends keyof ResolvedAuthConfig['events']>(
-    name: K,
-    message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0],
-  ): void {
-    const handler = this.config.events[name] as ((m: unknown) => unknown) | undefined;
-    if (!handler) return;
-    Promise.resolve()
-      .then(() => handler(message))
-      .catch((error) =>
-        this.config.logger.error(
-          new EventError(`The ${String(name)} event handler threw: ${(error as Error)?.message ?? error}`),
-        ),
-      );
   }
 }

@@ -145,7 +145,7 @@ describe('SessionReader: JWT sessions', () => {
       await client.quit();
       const lookup = { cookies: { [COOKIE]: await codec.encode(false, { sub: 'u1', sid: 's1' }) }, secure: false };
       expect(await reader.read(lookup)).toEqual({ status: 'invalid', clearCookies: [] });
-      expect(logs.error).toEqual(['SessionTokenError: The JWT revocation list could not be read (rateLimit.store).']);
+      expect(logs.error).toEqual(['SessionTokenError: The JWT revocation list could not be read (rateLimitStore).']);
     },
   );
 });

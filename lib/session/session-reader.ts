@@ -144,7 +144,7 @@ export class SessionReader {
       } catch (error) {
         // Fail closed, as a failed database lookup does: no session, the cookie kept for later.
         this.config.logger.error(
-          new SessionTokenError('The JWT revocation list could not be read (rateLimit.store).', { cause: error }),
+          new SessionTokenError('The JWT revocation list could not be read (rateLimitStore).', { cause: error }),
         );
         return { status: 'invalid', clearCookies: [] };
       }

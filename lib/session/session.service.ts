@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { CookiesOptions } from '../config/auth-options.interface.js';
-import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
 import type { JWT, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
@@ -146,13 +145,5 @@ export class SessionService {
       secure: ctx.secure,
     });
     return state.status === 'active' && state.user.id ? state.user : null;
-  }
-
-  /** Fires an event; a handler that throws is logged and never breaks the request. */
-  emit<K extends keyof ResolvedAuthConfig['events']>(
-    name: K,
-    message: Parameters<NonNullable<ResolvedAuthConfig['events'][K]>>[0],
-  ): void {
-    this.issuer.emit(name, message);
   }
 }

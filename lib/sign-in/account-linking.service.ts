@@ -4,10 +4,11 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import { AccountNotLinked, InvalidProvider, OAuthAccountNotLinked } from '../errors/auth.errors.js';
 import type { Account } from '../types/common.types.js';
-import { SessionService } from '../session/session.service.js';
 import type { ResolvedSignIn, SignInInput } from './sign-in.types.js';
+import { storeSignInTokens } from './sign-in-tokens.js';
 import { pickUser, toAdapterAccount, UserCreationService } from './user-creation.service.js';
 import { WaysInGate, type ActiveSession } from './ways-in.gate.js';
 
@@ -31,7 +32,7 @@ export class AccountLinkingService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly events: AuthEvents,
     private readonly users: UserCreationService,
     private readonly gate: WaysInGate,
   ) {}
@@ -76,7 +77,7 @@ export class AccountLinkingService {
       if (current?.user.id !== known.id) return this.takeAddress(input, known);
       await this.gate.check(current, 'confirm-address');
       const user = await adapter.updateUser({ id: known.id, emailVerified: new Date() });
-      this.sessions.emit('updateUser', { user });
+      this.events.emit('updateUser', { user });
       return { user, isNewUser: false };
     }
     return this.createEmailUser(input);
@@ -114,7 +115,7 @@ export class AccountLinkingService {
     this.config.logger.debug('unverified_address_released', { userId: holder.id });
     try {
       const resolved = await this.createEmailUser(input);
-      this.sessions.emit('updateUser', { user: released });
+      this.events.emit('updateUser', { user: released });
       return resolved;
     } catch (error) {
       await Promise.resolve(adapter.updateUser({ id: holder.id, email })).catch(() => undefined);
@@ -164,6 +165,9 @@ export class AccountLinkingService {
           'This account is already linked to another user. Sign out first, or sign in with that user.',
         );
       }
+      // The provider's new tokens replace the stored ones (restoring getAccessToken after invalid_grant).
+      if (await storeSignInTokens(this.adapters, stored, known.id))
+        this.config.logger.debug('account_tokens_updated', { provider: stored.provider });
       return { user: known, isNewUser: false };
     }
     const adapter = this.adapters.require('getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount');

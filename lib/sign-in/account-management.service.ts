@@ -10,6 +10,7 @@ import type {
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../errors/auth.errors.js';
 import { SessionService } from '../session/session.service.js';
 import { KeyedQueue } from '../util/keyed-queue.js';
@@ -43,6 +44,7 @@ export class AccountManagementService {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly sessions: SessionService,
+    private readonly events: AuthEvents,
   ) {}
 
   /** The user's linked accounts, oldest first where storage knows the order; no token values. */
@@ -87,7 +89,7 @@ export class AccountManagementService {
       const user = await adapter.getUser(userId);
       await adapter.unlinkAccount({ provider, providerAccountId });
       if (user)
-        this.sessions.emit('unlinkAccount', {
+        this.events.emit('unlinkAccount', {
           user,
           account: { provider, providerAccountId, type: account.type, userId },
         });
@@ -128,7 +130,7 @@ export class AccountManagementService {
       }
       this.sessions.forgetUser(userId);
       if (!user) throw new InvalidRequest('There is no such user.');
-      this.sessions.emit('deleteUser', { user });
+      this.events.emit('deleteUser', { user });
     });
   }
 

@@ -71,7 +71,7 @@ const LABELS: Record<CheckKind, string> = {
  * A sealed value is a JWE (the session format) keyed with the cookie's name as salt, so a check
  * cookie can never be read as a session or as another check. Opening deletes the cookie on the
  * client; with `consume` the value is also refused if it comes back (replay) within its lifetime.
- * Replay tracking uses the configured `rateLimit.store` when it is shared (e.g. `RedisRateLimitStore`),
+ * Replay tracking uses the configured `rateLimitStore` when it is shared (e.g. `RedisRateLimitStore`),
  * so a check used on one instance is refused on every other; with the default in-memory store it
  * is per process (in its own bounded map, so a flood of sign-ins cannot evict lockout counters).
  */

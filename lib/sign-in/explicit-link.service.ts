@@ -3,6 +3,7 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import type { RequestContext } from '../core/request-context.js';
 import {
   AccessDenied,
@@ -34,6 +35,7 @@ export class ExplicitLinkService {
     private readonly sessions: SessionService,
     private readonly users: UserCreationService,
     private readonly gate: WaysInGate,
+    private readonly events: AuthEvents,
   ) {}
 
   /**
@@ -84,7 +86,7 @@ export class ExplicitLinkService {
       } catch (error) {
         throw error instanceof OAuthAccountNotLinked ? alreadyLinked() : error;
       }
-      this.sessions.emit('linkAccount', { user, account: linked, profile: input.user });
+      this.events.emit('linkAccount', { user, account: linked, profile: input.user });
     }
     this.config.logger.debug('account_linked', { provider: account.provider, already: owner !== null });
     return { redirect: ctx.callbackUrl };

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { AuthEvents } from '../core/auth-events.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { InvalidProvider } from '../errors/auth.errors.js';
 import type { Account, User } from '../types/common.types.js';
@@ -31,6 +32,7 @@ export class SignInService {
     private readonly sessions: SessionService,
     private readonly linking: AccountLinkingService,
     private readonly users: UserCreationService,
+    private readonly events: AuthEvents,
   ) {}
 
   async completeSignIn(ctx: ProviderContext, input: SignInInput): Promise<AuthResponse> {
@@ -111,10 +113,10 @@ export class SignInService {
   /** The events of a completed sign-in: createUser, linkAccount, then signIn. */
   private announce(input: SignInInput, resolved: ResolvedSignIn): void {
     const { account, profile } = input;
-    if (resolved.created) this.sessions.emit('createUser', { user: resolved.user });
+    if (resolved.created) this.events.emit('createUser', { user: resolved.user });
     if (resolved.linked)
-      this.sessions.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
-    this.sessions.emit('signIn', { user: resolved.user, account, profile, isNewUser: resolved.isNewUser });
+      this.events.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
+    this.events.emit('signIn', { user: resolved.user, account, profile, isNewUser: resolved.isNewUser });
   }
 }
 

@@ -65,6 +65,13 @@ export interface StartOidcProviderOptions {
    * ID tokens MACed with their client secret (OIDC Core 10.1). @default oidc-provider's (asymmetric only)
    */
   idTokenSigningAlgs?: string[];
+  /**
+   * oidc-provider's `conformIdTokenClaims`: `true` (its own default) keeps the claims of the scopes
+   * (`email`, `name`, ...) out of ID tokens issued with an access token, so only the userinfo
+   * endpoint has them; the ID token carries `sub` (and the protocol claims). @default false (claims
+   * in the ID token, as most real providers do)
+   */
+  conformIdTokenClaims?: boolean;
 }
 
 /** A running OpenID Provider for tests. */
@@ -258,8 +265,8 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
           email: ['email', 'email_verified'],
           profile: ['name', 'picture', 'given_name', 'family_name', 'preferred_username', 'nickname'],
         },
-        // Put the scope's claims in ID tokens, as most real providers do.
-        conformIdTokenClaims: false,
+        // Put the scope's claims in ID tokens, as most real providers do (unless the test asks otherwise).
+        conformIdTokenClaims: options.conformIdTokenClaims ?? false,
         features: {
           devInteractions: { enabled: false },
           userinfo: { enabled: true },

@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { AuthConfigurationError } from '../../errors/auth.errors.js';
 import { Adapter } from '../adapter.interface.js';
 import { authEntities } from './auth-entities.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
@@ -30,10 +31,32 @@ export function createDefaultAdapterProvider(dataSource?: string): { provider: P
       inject: [ModuleRef, { token, optional: true }],
       useFactory: (moduleRef: ModuleRef, injected?: DataSource): TypeOrmAdapter | null => {
         const ds = isDataSource(injected) ? injected : findDataSource(moduleRef, token);
-        return ds ? new TypeOrmAdapter(ds) : null;
+        if (!ds) return null;
+        assertAuthEntities(ds, dataSource);
+        return new TypeOrmAdapter(ds);
       },
     },
   };
+}
+
+/**
+ * Fails the bootstrap when the data source the default adapter picked does not know its entities
+ * (an app that lists its own `entities` without `autoLoadEntities`): otherwise the app starts and
+ * the first sign-in fails with TypeORM's `EntityMetadataNotFoundError`. A data source that is not
+ * initialized yet (`manualInitialization`) has no metadata to check.
+ */
+export function assertAuthEntities(ds: DataSource, dataSource?: string): void {
+  if (ds.isInitialized === false) return;
+  const missing = authEntities.filter((entity) => !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name));
+  if (!missing.length) return;
+  const name = dataSource ? `"${dataSource}"` : '(the default one)';
+  throw new AuthConfigurationError([
+    `AuthModule was given no \`adapter\`, so it uses TypeOrmAdapter over your TypeORM data source ${name}, ` +
+      `but that data source does not know its entities (${missing.map((e) => e.name).join(', ')}): ` +
+      "add `autoLoadEntities: true` to its TypeOrmModule.forRoot options, or add the library's entities to its list " +
+      "(`import { authEntities } from 'nestjs-auth/typeorm'`, then `entities: [...authEntities, ...yours]`), " +
+      'or pass `adapter` to AuthModule (MissingAdapter).',
+  ]);
 }
 
 function findDataSource(moduleRef: ModuleRef, token: ReturnType<typeof getDataSourceToken>): DataSource | null {

@@ -1,10 +1,14 @@
-import { Injectable } from '@nestjs/common';
-import type { ObjectLiteral } from 'typeorm';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ObjectLiteral, Repository } from 'typeorm';
 import type {
   AccountTokens,
   AccountTokensAdapter,
+  Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterSession,
+  AdapterSessionDetails,
   AdapterSessionInfo,
   AdapterUser,
   PasskeyNamesAdapter,
@@ -13,14 +17,22 @@ import type {
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
   UserDeletionAdapter,
+  VerificationToken,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
-import { updateName } from './authenticator-names.query.js';
-import type { EntityClass } from './auth-entities.js';
-import { sessionInfoOf } from './session-details.query.js';
-import { accountOf, plain } from './typeorm-queries.js';
+import { compareAndSetCounter, updateName } from './authenticator.query.js';
+import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
+import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
+import { SessionLookup } from './session-lookup.js';
+import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
+import { sessionInfoOf, specSessionOf, storableDetails } from './session-details.query.js';
+import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
 import { swapAccountTokens, type AccountTokensMatch } from './account-tokens.query.js';
-import { TypeOrmSpecAdapter } from './typeorm-spec.adapter.js';
+import { constraintOf } from './write-errors.js';
+import type { ResolvedAuthSchema } from './schema-entities.js';
+import { assertSchema, schemaForDataSource } from './schema-check.js';
+import { SchemaIds } from './schema-ids.js';
+import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
@@ -40,13 +52,17 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * compare-and-set; uniqueness is the database's (a duplicate insert fails with
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  *
- * SPEC's contract lives in `TypeOrmSpecAdapter` (with the wiring); this class adds the capabilities
- * beyond it (device list, sign out everywhere, token refresh, passkey names, account deletion).
+ * SPEC section 4's nineteen methods, and the capabilities beyond SPEC (device list, sign out
+ * everywhere, token refresh, passkey names, account deletion), each marked "beyond SPEC". The
+ * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
+ * prepared query joining the session and its user) in `SessionLookup`.
  */
 @Injectable()
 export class TypeOrmAdapter
-  extends TypeOrmSpecAdapter
   implements
+    Adapter,
+    SynchronousSessionLookupAdapter,
+    OnModuleInit,
     AccountTokensAdapter,
     UserDeletionAdapter,
     PasskeyNamesAdapter,
@@ -56,6 +72,35 @@ export class TypeOrmAdapter
     SessionsByUserAdapter,
     VerificationTokensByIdentifierAdapter
 {
+  /** The entity classes (or, with `schema`, entity schemas) in use. */
+  readonly entities: Readonly<TypeOrmAdapterEntities>;
+  /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
+  readonly schema?: ResolvedAuthSchema;
+  protected readonly queries: TypeOrmQueries;
+  protected readonly ids: SchemaIds;
+  /** The session lookup (one prepared query joining the session and its user). */
+  private readonly lookup: SessionLookup;
+
+  constructor(
+    protected readonly dataSource: DataSource,
+    entities: Partial<TypeOrmAdapterEntities> = {},
+    options: TypeOrmAdapterOptions = {},
+  ) {
+    if (options.schema) this.schema = schemaForDataSource(dataSource, options.schema);
+    this.entities = this.schema ? this.schema.entities : { ...defaultAuthEntities, ...entities };
+    this.ids = new SchemaIds(this.schema?.mapping);
+    this.queries = new TypeOrmQueries(dataSource);
+    this.lookup = new SessionLookup(dataSource, this.entities, this.queries.mysql, options.preparedStatements ?? true);
+  }
+
+  /**
+   * With `schema`: checks at bootstrap that the tables and columns exist with compatible types, and
+   * fails with one `AuthConfigurationError` listing every difference. Nothing is created or altered.
+   */
+  async onModuleInit(): Promise<void> {
+    if (this.schema) await assertSchema(this.dataSource, this.schema);
+  }
+
   /** Own tables (no Auth.js `schema` preset): `encryptAccountTokens` defaults to on. */
   get privateAccountTokens(): boolean {
     return !this.schema;
@@ -63,41 +108,97 @@ export class TypeOrmAdapter
 
   // ---- users ------------------------------------------------------------------------------------
 
+  async createUser(user: AdapterUser): Promise<AdapterUser> {
+    const repo = this.repo(this.entities.User);
+    const given = this.ids.newUserId(user.id);
+    const result = await this.queries.insert(
+      repo,
+      { ...user, id: given, emailVerified: user.emailVerified ?? null },
+      (e) => (/email/i.test(constraintOf(e)) ? 'user.email' : 'user'),
+    );
+    const id = given ?? String((result.identifiers[0] as { id?: unknown } | undefined)?.id);
+    // Read back: columns of a custom entity may have database defaults.
+    const created = await this.getUser(id);
+    if (!created) throw new AdapterNotFoundError('user');
+    return created;
+  }
+
+  async getUser(id: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(id)) return null;
+    return plain(await this.queries.select(this.entities.User, 'u', { id }).getOne());
+  }
+
+  async getUserByEmail(email: string): Promise<AdapterUser | null> {
+    return plain(await this.queries.select(this.entities.User, 'u', { email }).getOne());
+  }
+
+  async getUserByAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterUser | null> {
+    const [where, params] = this.queries.where('a', {
+      provider: key.provider,
+      providerAccountId: key.providerAccountId,
+    });
+    const user = await this.repo(this.entities.User)
+      .createQueryBuilder('u')
+      .innerJoin(this.dataSource.getMetadata(this.entities.Account).target, 'a', 'a.userId = u.id')
+      .where(where, params)
+      .getOne();
+    return plain(user);
+  }
+
+  async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
+    const { id, ...rest } = user;
+    if (!this.ids.validUserId(id)) throw new AdapterNotFoundError('user');
+    await this.queries.update(this.entities.User, { id }, rest, () => 'user.email');
+    const updated = await this.getUser(id);
+    if (!updated) throw new AdapterNotFoundError('user');
+    return updated;
+  }
+
+  async deleteUser(userId: string): Promise<AdapterUser | null> {
+    if (!this.ids.validUserId(userId)) return null;
+    if (this.schema && !this.schema.mapping.cascade)
+      return plain(await this.queries.deleteWithRows(this.entities.User, this.userRows(), userId));
+    // Sessions, accounts and authenticators go with the user: ON DELETE CASCADE.
+    const rows = await this.deleteReturning(this.entities.User, { id: userId });
+    return plain(rows[0]);
+  }
+
   /**
    * Deletes the user with its sessions, accounts, authenticators and its address's verification
    * tokens in one transaction (beyond SPEC: `UserDeletionAdapter`, for `AuthService.deleteAccount`).
    */
   async deleteUserCascade(userId: string): Promise<AdapterUser | null> {
     if (!this.ids.validUserId(userId)) return null;
-    const { User, Session, Account, Authenticator, VerificationToken } = this.entities;
-    const children: EntityClass<ObjectLiteral>[] = [Session, Account];
-    if (!this.schema || this.schema.mapping.authenticator) children.push(Authenticator);
-    return plain(await this.queries.deleteWithRows(User, children, userId, VerificationToken));
-  }
-
-  // ---- sessions ---------------------------------------------------------------------------------
-
-  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
-  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
-    if (!this.ids.validUserId(userId)) return [];
-    const rows = await this.queries.select(this.entities.Session, 's', { userId }).getMany();
-    return rows.map(sessionInfoOf);
-  }
-
-  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`; none without the column). */
-  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
-    const repo = this.dataSource.getRepository(this.entities.Session);
-    if (!providerSid || !repo.metadata.findColumnWithPropertyName('providerSid')) return [];
-    return (await this.queries.select(this.entities.Session, 's', { providerSid }).getMany()).map(sessionInfoOf);
-  }
-
-  /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
-  async deleteSessionsByUserId(userId: string): Promise<number> {
-    if (!this.ids.validUserId(userId)) return 0;
-    return this.queries.deleteAll(this.entities.Session, { userId });
+    const { User, VerificationToken } = this.entities;
+    return plain(await this.queries.deleteWithRows(User, this.userRows(), userId, VerificationToken));
   }
 
   // ---- accounts ---------------------------------------------------------------------------------
+
+  async linkAccount(account: AdapterAccount): Promise<AdapterAccount> {
+    if (!this.ids.validUserId(account.userId)) throw new AdapterNotFoundError('user');
+    await this.queries.insert(
+      this.repo(this.entities.Account),
+      { ...account, ...this.ids.rowId('account') },
+      () => 'account',
+    );
+    return account;
+  }
+
+  async unlinkAccount(
+    key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
+  ): Promise<AdapterAccount | undefined> {
+    const rows = await this.deleteReturning(this.entities.Account, {
+      provider: key.provider,
+      providerAccountId: key.providerAccountId,
+    });
+    return rows[0] ? accountOf(rows[0]) : undefined;
+  }
+
+  async getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null> {
+    const row = await this.queries.select(this.entities.Account, 'a', { provider, providerAccountId }).getOne();
+    return row ? accountOf(row) : null;
+  }
 
   /** The user's accounts (beyond SPEC: `AccountTokensAdapter`, for `AuthService.getAccessToken`). */
   async listAccountsByUserId(userId: string): Promise<AdapterAccount[]> {
@@ -121,7 +222,88 @@ export class TypeOrmAdapter
     return current;
   }
 
+  // ---- sessions ---------------------------------------------------------------------------------
+
+  async createSession(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionDetails,
+  ): Promise<AdapterSession> {
+    const value = { sessionToken: session.sessionToken, userId: session.userId, expires: session.expires };
+    if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
+    const repo = this.repo(this.entities.Session);
+    const details = storableDetails(repo, session);
+    await this.queries.insert(repo, { ...value, ...details, ...this.ids.rowId('session') }, () => 'session');
+    return { ...value };
+  }
+
+  async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
+    // It runs on every guarded request: SQL built once from the entities' metadata, prepared where
+    // the driver allows, and plain objects straight from the row (no entity instances).
+    return (await this.lookup.find(sessionToken)) as { session: AdapterSession; user: AdapterUser } | null;
+  }
+
+  /**
+   * {@link getSessionAndUser} without a promise on better-sqlite3 (the columns the default `session`
+   * callback reads); `undefined` elsewhere, or when a subclass overrides `getSessionAndUser`.
+   */
+  getSessionAndUserSync(sessionToken: string): { session: AdapterSession; user: AdapterUser } | null | undefined {
+    if (this.getSessionAndUser !== TypeOrmAdapter.prototype.getSessionAndUser) return undefined;
+    return this.lookup.findSync(sessionToken) as { session: AdapterSession; user: AdapterUser } | null | undefined;
+  }
+
+  async updateSession(
+    session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'> & AdapterSessionDetails,
+  ): Promise<AdapterSession | null> {
+    const { sessionToken, ...rest } = session;
+    await this.queries.update(this.entities.Session, { sessionToken }, rest, () => 'session');
+    return specSessionOf(await this.queries.select(this.entities.Session, 's', { sessionToken }).getOne());
+  }
+
+  async deleteSession(sessionToken: string): Promise<AdapterSession | null> {
+    const rows = await this.deleteReturning(this.entities.Session, { sessionToken });
+    return specSessionOf(rows[0]);
+  }
+
+  /** The user's sessions with their details (beyond SPEC: `SessionListingAdapter`). */
+  async listSessionsByUserId(userId: string): Promise<AdapterSessionInfo[]> {
+    if (!this.ids.validUserId(userId)) return [];
+    const rows = await this.queries.select(this.entities.Session, 's', { userId }).getMany();
+    return rows.map(sessionInfoOf);
+  }
+
+  /** The sessions of one OP session (beyond SPEC: `SessionsByProviderSidAdapter`; none without the column). */
+  async listSessionsByProviderSid(providerSid: string): Promise<AdapterSessionInfo[]> {
+    const repo = this.dataSource.getRepository(this.entities.Session);
+    if (!providerSid || !repo.metadata.findColumnWithPropertyName('providerSid')) return [];
+    return (await this.queries.select(this.entities.Session, 's', { providerSid }).getMany()).map(sessionInfoOf);
+  }
+
+  /** Deletes every session of a user (beyond SPEC: `SessionsByUserAdapter`, for `AuthService.signOutEverywhere`). */
+  async deleteSessionsByUserId(userId: string): Promise<number> {
+    if (!this.ids.validUserId(userId)) return 0;
+    return this.queries.deleteAll(this.entities.Session, { userId });
+  }
+
   // ---- verification tokens ------------------------------------------------------------------------
+
+  async createVerificationToken(token: VerificationToken): Promise<VerificationToken> {
+    const value = { identifier: token.identifier, token: token.token, expires: token.expires };
+    await this.queries.insert(
+      this.repo(this.entities.VerificationToken),
+      { ...value, ...this.ids.rowId('verificationToken') },
+      () => 'verificationToken',
+    );
+    return { ...value };
+  }
+
+  async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
+    // One atomic statement: of concurrent calls, exactly one gets the row.
+    const rows = await this.deleteReturning(this.entities.VerificationToken, {
+      identifier: params.identifier,
+      token: params.token,
+    });
+    const row = rows[0];
+    return row ? { identifier: row.identifier, token: row.token, expires: row.expires } : null;
+  }
 
   /** Deletes every verification token of an identifier (beyond SPEC: `VerificationTokensByIdentifierAdapter`). */
   async deleteVerificationTokensByIdentifier(identifier: string): Promise<number> {
@@ -129,6 +311,52 @@ export class TypeOrmAdapter
   }
 
   // ---- authenticators ---------------------------------------------------------------------------
+
+  async createAuthenticator(authenticator: AdapterAuthenticator): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(authenticator.userId)) throw new AdapterNotFoundError('user');
+    const value = { ...authenticator, transports: authenticator.transports ?? null };
+    await this.queries.insert(this.repo(this.entities.Authenticator), value, () => 'authenticator');
+    const created = await this.getAuthenticator(authenticator.credentialID);
+    if (!created) throw new AdapterNotFoundError('authenticator');
+    return created;
+  }
+
+  async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
+    this.authenticatorTable();
+    return plain(await this.queries.select(this.entities.Authenticator, 'a', { credentialID }).getOne());
+  }
+
+  async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
+    this.authenticatorTable();
+    if (!this.ids.validUserId(userId)) return [];
+    const rows = await this.queries.select(this.entities.Authenticator, 'a', { userId }).getMany();
+    return rows.map((row) => plain(row) as AdapterAuthenticator);
+  }
+
+  async updateAuthenticatorCounter(
+    credentialID: string,
+    newCounter: number,
+    expectedCounter?: number,
+  ): Promise<AdapterAuthenticator> {
+    this.authenticatorTable();
+    const affected = await compareAndSetCounter(
+      this.queries,
+      this.repo(this.entities.Authenticator),
+      credentialID,
+      newCounter,
+      expectedCounter,
+    );
+    const current = await this.getAuthenticator(credentialID);
+    if (!current) throw new AdapterNotFoundError('authenticator');
+    if (affected === 0 || (affected === undefined && current.counter !== newCounter)) {
+      throw new AdapterConflictError(
+        'authenticator.counter',
+        'The authenticator was used concurrently: its counter changed since it was read.',
+      );
+    }
+    return current;
+  }
 
   /** Sets or clears a passkey's name (beyond SPEC: `PasskeyNamesAdapter`); `null` for an unknown credential. */
   async updateAuthenticatorName(credentialID: string, name: string | null): Promise<AdapterAuthenticator | null> {
@@ -158,5 +386,35 @@ export class TypeOrmAdapter
       sessions: await this.queries.deleteExpired(this.entities.Session, now),
       verificationTokens: await this.queries.deleteExpired(this.entities.VerificationToken, now),
     };
+  }
+
+  // ---- helpers ----------------------------------------------------------------------------------
+
+  /**
+   * Whether the database deletes and returns in one statement: PostgreSQL, SQLite 3.35+ and MariaDB
+   * 10.0.5+ do (also when reached through the `mysql` driver); MySQL does not.
+   */
+  protected supportsDeleteReturning(): boolean {
+    return deleteReturningSupported(this.dataSource);
+  }
+
+  /** Throws when the schema mapping has no authenticator table. */
+  protected authenticatorTable(): void {
+    if (this.schema && !this.schema.mapping.authenticator)
+      throw new AdapterNotFoundError('authenticator', `The schema "${this.schema.name}" has no authenticator table.`);
+  }
+
+  /** The entities whose rows belong to a user: sessions, accounts and (when there is the table) authenticators. */
+  private userRows(): EntityClass<ObjectLiteral>[] {
+    const { Session, Account, Authenticator } = this.entities;
+    return !this.schema || this.schema.mapping.authenticator ? [Session, Account, Authenticator] : [Session, Account];
+  }
+
+  protected repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
+    return this.queries.repo(entity);
+  }
+
+  private deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
+    return this.queries.deleteReturning(entity, keys, this.supportsDeleteReturning());
   }
 }

@@ -1,11 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../../adapters/memory.adapter.js';
 import { AUTH_SERVICES } from '../../auth.providers.js';
-import type { AuthModuleOptions } from '../../config/auth-options.interface.js';
 import { CallbackRouteError, CredentialsSignin, InvalidRequest, RateLimited } from '../../errors/auth.errors.js';
 import { MemoryRateLimitStore } from '../../rate-limit/memory-rate-limit.store.js';
 import { Credentials, type CredentialsUserConfig } from '../../providers/credentials.provider.js';
-import { createAuthTestbed, rejectionOf, type AuthTestbed } from '../../sign-in/fixtures/auth-testbed.fixture.js';
+import {
+  createAuthTestbed,
+  rejectionOf,
+  type AuthTestbed,
+  type TestbedOptions,
+} from '../../sign-in/fixtures/auth-testbed.fixture.js';
 import type { User } from '../../types/common.types.js';
 import { CredentialsService } from './credentials.service.js';
 
@@ -19,7 +23,7 @@ class WrongOtp extends CredentialsSignin {
 interface Setup {
   authorize?: CredentialsUserConfig['authorize'];
   provider?: Partial<CredentialsUserConfig>;
-  options?: Partial<AuthModuleOptions>;
+  options?: Partial<TestbedOptions>;
   adapter?: MemoryAdapter | null;
 }
 
@@ -184,7 +188,7 @@ describe('CredentialsService', () => {
       const { bed, flow, calls } = await credentialsTestbed({
         authorize: async () => null,
         provider: { lockout: { maxAttempts: 2, maxAttemptsPerIp: 100, windowSeconds: 60 } },
-        options: { rateLimit: { store } },
+        options: { rateLimitStore: store },
       });
       for (let i = 0; i < 2; i++) expect(await rejectionOf(submit(bed, flow, GOOD))).toBeInstanceOf(CredentialsSignin);
       now += 20_000;

@@ -39,7 +39,7 @@ const MAX_LOGOUT_TOKEN_LENGTH = 16_384;
  * the provider's JWKS, `iss`, `aud`, `iat` within {@link LOGOUT_TOKEN_MAX_AGE_S}, `exp` if present,
  * the back-channel `events` claim (an object whose back-channel member is an object), no `nonce`,
  * no member name given twice in the header or the claims, a `sub` and/or `sid`, a `jti` not seen
- * before (in this process, and in `rateLimit.store` when it is shared), `typ` `logout+jwt` when
+ * before (in this process, and in `rateLimitStore` when it is shared), `typ` `logout+jwt` when
  * typed) and the sessions it names end ({@link BackchannelSessions}: that OP session's with `sid`, every one of the
  * user's with `sub` alone; database and JWT sessions). Only providers with `backchannelLogout: true`.
  */

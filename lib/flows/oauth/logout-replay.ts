@@ -8,7 +8,7 @@ export const LOGOUT_REPLAY_MAX = 50_000;
 
 /**
  * The back-channel logout tokens already used (by a hash of provider and `jti`): in this process
- * and, when `rateLimit.store` is shared (e.g. `RedisRateLimitStore`), in that store too, so a token
+ * and, when `rateLimitStore` is shared (e.g. `RedisRateLimitStore`), in that store too, so a token
  * replayed to another instance is refused as well (the store's atomic increment decides which use
  * is the first).
  */

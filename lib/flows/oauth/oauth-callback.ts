@@ -8,6 +8,7 @@ import type { NormalizedOAuthProvider, OAuthCheck } from '../../providers/oauth.
 import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js';
 import { ExplicitLinkService } from '../../sign-in/explicit-link.service.js';
 import { SignInService, type SignInInput } from '../../sign-in/sign-in.service.js';
+import type { User } from '../../types/common.types.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { KeyedQueue } from '../../util/keyed-queue.js';
 import { createStateCodec, effectiveChecks, parseMaxAge, type CheckValues } from './oauth-checks.js';
@@ -34,6 +35,8 @@ export class OAuthCallback {
   private readonly stateCodec: ReturnType<typeof createStateCodec>;
   private readonly replays = new ReplayMemory();
   private readonly accounts = new KeyedQueue();
+  /** Providers whose missing profile claims were reported (see {@link warnMissingClaims}). */
+  private readonly warnedClaims = new Set<string>();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -105,10 +108,14 @@ export class OAuthCallback {
       .catch((error) => {
         throw mapProtocolError(error, p.name);
       });
-    const read = await readProfile(ctx, p, as, client, tokens, claims).catch((error) => {
+    let lacking: { missing: string[]; why: string } | undefined;
+    const read = await readProfile(ctx, p, as, client, tokens, claims, (missing, why) => {
+      lacking = { missing, why };
+    }).catch((error) => {
       throw mapProtocolError(error, p.name);
     });
     const { profile, user, stored } = await mapProfile(p, read, tokens, validated);
+    if (lacking) this.warnMissingClaims(p, lacking.missing, lacking.why, user);
     const providerAccountId = String(user.id);
     this.config.logger.debug('oauth_callback', { provider: p.id });
     const input: SignInInput = {
@@ -127,6 +134,25 @@ export class OAuthCallback {
       link !== undefined ? this.links.complete(ctx, input, link) : this.signInService.completeSignIn(ctx, input),
     );
     return { ...response, headers: { ...(response.headers ?? {}), ...NO_REFERRER } };
+  }
+
+  /**
+   * Warns, once per provider (at the first sign-in where it happens), that its ID token lacks claims
+   * the profile needs and the userinfo fallback did not fill them: users are stored without them.
+   * Nothing when `profile()` found the values elsewhere (a custom mapping).
+   */
+  private warnMissingClaims(p: NormalizedOAuthProvider, missing: string[], why: string, user: User): void {
+    const unmapped = missing.filter((claim) => {
+      const value = (user as Record<string, unknown>)[claim];
+      return value === undefined || value === null || value === '';
+    });
+    if (!unmapped.length || this.warnedClaims.has(p.id)) return;
+    this.warnedClaims.add(p.id);
+    const list = unmapped.map((claim) => `\`${claim}\``).join(' and ');
+    this.config.logger.warn(
+      `[OAuthProfile] providers "${p.id}": the ID token has no ${list} claim and ${why}, so users who sign in with ${p.name} are stored without ${unmapped.length > 1 ? 'them' : 'it'}. ` +
+        `Ask for the scopes that carry them (\`openid profile email\`), let the provider put them in the ID token, or read the profile from userinfo (\`idToken: false\`). Logged once per provider.`,
+    );
   }
 
   /**

@@ -47,7 +47,7 @@ function setup(extra: Record<string, unknown> = {}) {
 }
 
 describe('readProfile', () => {
-  it('OIDC: a copy of the ID token claims, without any request', async () => {
+  it('OIDC: a copy of the ID token claims, without any request, when they have email and name', async () => {
     const { ctx, p, as } = setup({ type: 'oidc', issuer: 'https://op.example', userinfo: undefined });
     const claims = {
       sub: 'u1',
@@ -56,12 +56,52 @@ describe('readProfile', () => {
       iat: 1,
       exp: 2,
       email: 'ada@example.com',
+      name: 'Ada',
     } as o.IDToken;
     const before = server.received.length;
     const profile = await readProfile(ctx, p, as, client, tokens, claims);
     expect(profile).toEqual(claims);
     expect(profile).not.toBe(claims);
     expect(server.received.length).toBe(before);
+  });
+
+  it('OIDC: an ID token without email or name is completed from userinfo (its own claims win)', async () => {
+    const { ctx, p, as } = setup({ type: 'oidc', issuer: 'https://op.example', userinfo: undefined });
+    const claims = { sub: 'u1', iss: 'https://op.example', aud: 'c', iat: 1, exp: 2, name: 'From ID token' };
+    answer = { body: { sub: 'u1', email: 'ada@example.com', email_verified: true, name: 'From userinfo' } };
+    const said: unknown[] = [];
+    const profile = await readProfile(ctx, p, as, client, tokens, claims as o.IDToken, (...args) => said.push(args));
+    expect(profile).toEqual({ ...claims, email: 'ada@example.com', email_verified: true });
+    const request = server.received.at(-1)!;
+    expect(request.url.pathname).toBe('/discovered-user');
+    expect(request.headers.authorization).toBe('Bearer the-access-token');
+    expect(said).toEqual([]);
+  });
+
+  it('OIDC: says why the claims stay missing (no endpoint, userinfo failing or without them), never failing', async () => {
+    const { ctx, p, as } = setup({ type: 'oidc', issuer: 'https://op.example', userinfo: undefined });
+    const claims = { sub: 'u1', iss: 'https://op.example', aud: 'c', iat: 1, exp: 2 } as o.IDToken;
+    const said: Array<[string[], string]> = [];
+    const read = (at: o.AuthorizationServer, t: TokenSet = tokens) =>
+      readProfile(ctx, p, at, client, t, claims, (missing, why) => void said.push([missing, why]));
+    const before = server.received.length;
+    expect(await read({ issuer: 'https://op.example' })).toEqual(claims);
+    expect(await read(as, { token_type: 'bearer' })).toEqual(claims);
+    expect(server.received.length).toBe(before);
+    answer = { status: 503, body: { error: 'temporarily_unavailable' } };
+    expect(await read(as)).toEqual(claims);
+    // Another user's userinfo is not merged (OIDC Core 5.3.2).
+    answer = { body: { sub: 'someone-else', email: 'eve@example.com', name: 'Eve' } };
+    expect(await read(as)).toEqual(claims);
+    answer = { body: { sub: 'u1', name: 'Ada' } };
+    expect(await read(as)).toEqual({ ...claims, name: 'Ada' });
+    expect(said).toEqual([
+      [['email', 'name'], 'the provider has no userinfo endpoint to ask'],
+      [['email', 'name'], 'the token response has no access token to ask the userinfo endpoint with'],
+      [['email', 'name'], expect.stringMatching(/^the userinfo endpoint could not be read \(.+\)$/)],
+      [['email', 'name'], expect.stringMatching(/^the userinfo endpoint could not be read \(.*sub.*\)$/)],
+      [['email'], 'the userinfo endpoint did not return them either'],
+    ]);
   });
 
   it('OAuth 2.0: the userinfo JSON, fetched with the access token and the endpoint params', async () => {

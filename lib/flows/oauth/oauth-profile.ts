@@ -4,7 +4,7 @@ import { InvalidEndpoints, OAuthCallbackError, OAuthProfileParseError } from '..
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
 import type { Profile, TokenSet, User } from '../../types/common.types.js';
 import { loadOAuth4WebApi } from '../../util/oauth4webapi.js';
-import { describe } from './oauth-errors.js';
+import { describe, mapProtocolError } from './oauth-errors.js';
 import { oauthTransport } from './oauth-http.js';
 import { handlerProvider } from './oauth-redirect.js';
 
@@ -15,9 +15,20 @@ export interface MappedProfile {
   stored: TokenSet;
 }
 
+/** Claims of the profile (what the default `profile()` maps) that an ID token may lack and userinfo may give. */
+export const PROFILE_CLAIMS = ['email', 'name'] as const;
+
+/** Why an OIDC profile still lacks claims of {@link PROFILE_CLAIMS} after the userinfo fallback. */
+export type MissingClaims = (missing: string[], why: string) => void;
+
 /**
  * The provider's profile: the ID token's claims (OIDC with `idToken`), a custom `userinfo.request`,
  * or the userinfo endpoint's answer (for OIDC, only with the ID token's `sub`).
+ *
+ * An ID token without `email` or `name` (OpenID Providers may keep the scopes' claims for userinfo,
+ * as oidc-provider does by default) is completed from the userinfo endpoint when the provider has
+ * one: its answer fills the claims the ID token lacks, never replaces one it has. A fallback that
+ * fails (or still lacks them) leaves the ID token's claims as they are and tells `onMissing` why.
  */
 export async function readProfile(
   ctx: ProviderContext,
@@ -26,8 +37,46 @@ export async function readProfile(
   client: o.Client,
   tokens: TokenSet,
   claims: o.IDToken | undefined,
+  onMissing?: MissingClaims,
 ): Promise<Profile> {
-  if (p.type === 'oidc' && p.idToken) return { ...(claims as Profile) };
+  if (p.type !== 'oidc' || !p.idToken) return userinfoProfile(ctx, p, as, client, tokens, claims);
+  const profile: Profile = { ...(claims as Profile) };
+  const missing = missingClaims(profile);
+  if (!missing.length) return profile;
+  if (!p.userinfo?.request && !p.userinfo?.url && !as.userinfo_endpoint) {
+    onMissing?.(missing, 'the provider has no userinfo endpoint to ask');
+    return profile;
+  }
+  if (!tokens.access_token) {
+    onMissing?.(missing, 'the token response has no access token to ask the userinfo endpoint with');
+    return profile;
+  }
+  let info: Profile;
+  try {
+    info = await userinfoProfile(ctx, p, as, client, tokens, claims);
+  } catch (error) {
+    onMissing?.(missing, `the userinfo endpoint could not be read (${describe(mapProtocolError(error, p.name))})`);
+    return profile;
+  }
+  for (const [claim, value] of Object.entries(info)) if (absent(profile[claim])) profile[claim] = value;
+  const still = missingClaims(profile);
+  if (still.length) onMissing?.(still, 'the userinfo endpoint did not return them either');
+  return profile;
+}
+
+/** The claims of {@link PROFILE_CLAIMS} the profile lacks (absent, null or empty). */
+export function missingClaims(profile: Profile): string[] {
+  return PROFILE_CLAIMS.filter((claim) => absent(profile[claim]));
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** The profile from a custom `userinfo.request`, or from the userinfo endpoint (readProfile's arguments). */
+async function userinfoProfile(
+  ...[ctx, p, as, client, tokens, claims]: Parameters<typeof readProfile>
+): Promise<Profile> {
   if (p.userinfo?.request) {
     const profile = await p.userinfo.request({ tokens, provider: handlerProvider(ctx, p, as) });
     if (!profile || typeof profile !== 'object')

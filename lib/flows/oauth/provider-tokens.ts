@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AccountTokensAdapter, AdapterAccount } from '../../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
-import { AdapterService } from '../../core/adapter.service.js';
-import { AdapterError, AuthError, MissingAdapterMethods, RefreshTokenError } from '../../errors/auth.errors.js';
+import { adapterCall, AdapterService } from '../../core/adapter.service.js';
+import { AuthEvents } from '../../core/auth-events.js';
+import { MissingAdapterMethods, RefreshTokenError } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from '../../providers/oauth.normalize.js';
-import { SessionService } from '../../session/session.service.js';
 import { OAuthProviders } from './oauth-providers.js';
 import { delay, TokenRefresh, type RefreshOutcome } from './token-refresh.js';
 
@@ -46,7 +46,7 @@ export class ProviderTokens {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly refresh: TokenRefresh,
-    private readonly sessions: SessionService,
+    private readonly events: AuthEvents,
     private readonly providers: OAuthProviders,
   ) {}
 
@@ -124,7 +124,7 @@ export class ProviderTokens {
       await this.call('updateAccountTokens', () =>
         adapter.updateAccountTokens(held, { access_token: null, refresh_token: null, expires_at: null }),
       );
-      this.sessions.emit('refreshTokenError', {
+      this.events.emit('refreshTokenError', {
         userId,
         provider: p.id,
         providerAccountId: account.providerAccountId,
@@ -163,12 +163,7 @@ export class ProviderTokens {
   }
 
   /** An adapter call, its failure surfaced as `AdapterError` (the cause kept, never logged with values). */
-  private async call<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
-      throw new AdapterError(`The adapter's ${name} failed (${(error as Error)?.name ?? 'Error'}).`, { cause: error });
-    }
+  private call<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T> {
+    return adapterCall(name, fn);
   }
 }

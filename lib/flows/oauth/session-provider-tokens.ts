@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AuthEvents } from '../../core/auth-events.js';
 import { RefreshTokenError } from '../../errors/auth.errors.js';
 import { SessionService, type SessionLookup, type SessionState } from '../../session/session.service.js';
 import { providerTokensOf, withProviderTokens, type SessionTokens } from '../../session/session-tokens.js';
@@ -57,6 +58,7 @@ export class SessionProviderTokens {
     private readonly sessions: SessionService,
     private readonly providers: OAuthProviders,
     private readonly refresh: TokenRefresh,
+    private readonly events: AuthEvents,
   ) {}
 
   /**
@@ -124,7 +126,7 @@ export class SessionProviderTokens {
     const p = this.providers.byId(providerId);
     const outcome = await this.refresh.refresh(p, held.refresh_token!);
     if (outcome.status === 'invalid_grant') {
-      this.sessions.emit('refreshTokenError', {
+      this.events.emit('refreshTokenError', {
         userId: state.user.id,
         provider: p.id,
         providerAccountId: held.providerAccountId ?? '',

@@ -1,8 +1,9 @@
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { AdapterNotFoundError } from '../../errors/auth.errors.js';
+import type { Keys, TypeOrmQueries } from './typeorm-queries.js';
 
-// Passkey management beyond SPEC (issue 21): the `name` and `lastUsedAt` columns of authenticators.
-// Both are optional: the default entity has them (migration `AuthPasskeyNames…`), Auth.js's tables
+// The authenticator writes of `TypeOrmAdapter`: the counter's compare-and-set, and passkey
+// management beyond SPEC (issue 21), the `name` and `lastUsedAt` columns. Those two are optional: the default entity has them (migration `AuthPasskeyNames…`), Auth.js's tables
 // have them only when a schema mapping names them, and a custom entity may leave them out.
 
 /** Whether the authenticator entity has the column of `property`. */
@@ -32,4 +33,25 @@ export async function updateName(
     );
   const result = await repo.createQueryBuilder().update().set({ name }).where(where, params).execute();
   return result.affected !== 0;
+}
+
+/**
+ * The compare-and-set behind `TypeOrmAdapter.updateAuthenticatorCounter`: the `WHERE` carries the
+ * counter that was read (`expectedCounter`), so of concurrent updates from the same value exactly one
+ * changes a row. Also records the time of use (see {@link usedNow}).
+ *
+ * @returns the rows changed, or `undefined` when the driver does not report it
+ */
+export async function compareAndSetCounter(
+  queries: TypeOrmQueries,
+  repo: Repository<ObjectLiteral>,
+  credentialID: string,
+  newCounter: number,
+  expectedCounter: number | undefined,
+): Promise<number | undefined> {
+  const keys: Keys = expectedCounter === undefined ? { credentialID } : { credentialID, counter: expectedCounter };
+  const [where, params] = queries.where(repo.metadata, keys);
+  const set = { counter: newCounter, ...usedNow(repo) };
+  const result = await repo.createQueryBuilder().update().set(set).where(where, params).execute();
+  return result.affected;
 }
