@@ -110,7 +110,6 @@ export class AccountLinkingService {
    */
   private async takeAddress(input: SignInInput, holder: AdapterUser): Promise<ResolvedSignIn> {
     const adapter = this.adapters.require('updateUser');
-    const email = input.user.email!;
     const released = await adapter.updateUser({ id: holder.id, email: null as unknown as string });
     this.config.logger.debug('unverified_address_released', { userId: holder.id });
     try {
@@ -118,7 +117,7 @@ export class AccountLinkingService {
       this.events.emit('updateUser', { user: released });
       return resolved;
     } catch (error) {
-      await Promise.resolve(adapter.updateUser({ id: holder.id, email })).catch(() => undefined);
+      await Promise.resolve(adapter.updateUser({ id: holder.id, email: holder.email })).catch(() => undefined);
       throw error;
     }
   }
