@@ -17,7 +17,7 @@ import { Credentials } from '../lib/providers/credentials.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { location, TestClient } from './setup/http-client.js';
-import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { followToApp, useOidcProvider } from './setup/oidc-provider.js';
 import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
 /** Local users of the credentials provider (password "right"); ids are what authorize returns. */
@@ -27,14 +27,8 @@ const LOCAL: Record<string, string> = {
 };
 const ALICE_OP = { sub: 'alice-at-op', email: 'alice@op.example', name: 'Alice (OP)', email_verified: true };
 
-let op: TestOidcProvider;
+const op = useOidcProvider();
 let seq = 0;
-beforeAll(async () => {
-  op = await startOidcProvider();
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 const targets = await databaseTargets();
 

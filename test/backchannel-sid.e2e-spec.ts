@@ -9,17 +9,11 @@ import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import type { AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { createTestApp } from './setup/app.js';
 import { TestClient } from './setup/http-client.js';
-import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { followToApp, useOidcProvider } from './setup/oidc-provider.js';
 import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
-let op: TestOidcProvider;
+const op = useOidcProvider();
 let seq = 0;
-beforeAll(async () => {
-  op = await startOidcProvider();
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 const EVENT = { 'http://schemas.openid.net/event/backchannel-logout': {} };
 

@@ -8,17 +8,11 @@ import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
-import { followToApp, startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { followToApp, useOidcProvider } from './setup/oidc-provider.js';
 import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
-let op: TestOidcProvider;
+const op = useOidcProvider();
 let seq = 0;
-beforeAll(async () => {
-  op = await startOidcProvider();
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 function interactions(): number {
   return op.requests.filter((r) => r.includes('/interaction/')).length;

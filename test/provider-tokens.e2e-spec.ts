@@ -17,7 +17,7 @@ import { ProviderAccessToken } from '../lib/guard/provider-access-token.decorato
 import { createTestApp, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient } from './setup/http-client.js';
-import { startOidcProvider, type TestOidcProvider } from './setup/oidc-provider.js';
+import { useOidcProvider } from './setup/oidc-provider.js';
 import { opProvider, signInThroughOp } from './setup/oidc-sign-in.js';
 
 @Controller()
@@ -29,14 +29,8 @@ class ApiController {
   }
 }
 
-let op: TestOidcProvider;
+const op = useOidcProvider();
 let seq = 0;
-beforeAll(async () => {
-  op = await startOidcProvider();
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 type TokensAdapter = Required<AccountTokensAdapter>;
 

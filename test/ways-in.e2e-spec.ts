@@ -19,7 +19,7 @@ import { Passkey } from '../lib/providers/webauthn.provider.js';
 import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
-import { followToApp, startOidcProvider, type TestOidcProvider, type TestOidcUser } from './setup/oidc-provider.js';
+import { followToApp, useOidcProvider, type TestOidcUser } from './setup/oidc-provider.js';
 import { opProvider } from './setup/oidc-sign-in.js';
 import { SoftAuthenticator } from './setup/soft-authenticator.js';
 
@@ -31,14 +31,8 @@ const staleAfter = () => new Promise((resolve) => setTimeout(resolve, RECENT * 1
 const GENEROUS = { windowSeconds: 60, maxPerIp: 1000, maxPerAddress: 1000 };
 const ATTACKER: TestOidcUser = { sub: 'attacker-sub', email: 'attacker@evil.example', email_verified: true };
 
-let op: TestOidcProvider;
+const op = useOidcProvider();
 let seq = 0;
-beforeAll(async () => {
-  op = await startOidcProvider();
-});
-afterAll(async () => {
-  await op?.close();
-});
 
 describe.each(['database', 'jwt'] as const)('the ways-in gate with %s sessions', (strategy) => {
   const adapter = new MemoryAdapter();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 // oidc-provider ships no type declarations: the few members used here are typed locally.
 import Provider, { interactionPolicy } from 'oidc-provider';
@@ -192,6 +193,28 @@ async function newSigningKey(): Promise<SigningKey> {
   const kid = randomUUID();
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
   return { kid, privateJwk, privateKey: privateKey as CryptoKey };
+}
+
+/**
+ * One OpenID Provider for a test file, started before its tests and closed after them: call it at
+ * the top level (`const op = useOidcProvider();`). The handle forwards to the running provider, so
+ * it is used as the provider itself inside tests and hooks.
+ */
+export function useOidcProvider(options?: StartOidcProviderOptions): TestOidcProvider {
+  let started: TestOidcProvider | undefined;
+  beforeAll(async () => {
+    started = await startOidcProvider(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestOidcProvider, {
+    get(_target, key) {
+      if (!started) throw new Error('The test OpenID Provider starts in beforeAll: use it inside a test or a hook.');
+      const value: unknown = Reflect.get(started, key, started);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(started) : value;
+    },
+  });
 }
 
 /**
