@@ -65,7 +65,7 @@ export class ProviderTokens {
     const p = this.providers.byId(providerId);
     const adapter = this.tokensAdapter();
     for (let round = 0; ; round++) {
-      const accounts = await this.call('listAccountsByUserId', () => adapter.listAccountsByUserId(userId));
+      const accounts = await adapterCall('listAccountsByUserId', () => adapter.listAccountsByUserId(userId));
       // `stored` as the row holds it (the compare-and-swap matches it), `account` with its tokens opened.
       const stored = accounts.find((a) => a.provider === providerId);
       if (!stored) throw new RefreshTokenError('NoAccount', `The user has no ${p.name} account.`);
@@ -92,7 +92,7 @@ export class ProviderTokens {
         expires_at: expiresAt,
       };
       const lease = -(now + REFRESH_LEASE_S);
-      const claimed = await this.call('updateAccountTokens', () =>
+      const claimed = await adapterCall('updateAccountTokens', () =>
         adapter.updateAccountTokens(match, { expires_at: lease }),
       );
       // Another instance claimed it (or its tokens changed) between the read and the swap: reread.
@@ -115,13 +115,13 @@ export class ProviderTokens {
       outcome = await this.refresh.refresh(p, account.refresh_token!);
     } catch (error) {
       // Release the lease; the stored tokens stay as they were.
-      await this.call('updateAccountTokens', () =>
+      await adapterCall('updateAccountTokens', () =>
         adapter.updateAccountTokens(held, { expires_at: previousExpiresAt }),
       );
       throw error;
     }
     if (outcome.status === 'invalid_grant') {
-      await this.call('updateAccountTokens', () =>
+      await adapterCall('updateAccountTokens', () =>
         adapter.updateAccountTokens(held, { access_token: null, refresh_token: null, expires_at: null }),
       );
       this.events.emit('refreshTokenError', {
@@ -136,7 +136,7 @@ export class ProviderTokens {
       );
     }
     const next = outcome.tokens;
-    const saved = await this.call('updateAccountTokens', () =>
+    const saved = await adapterCall('updateAccountTokens', () =>
       adapter.updateAccountTokens(held, this.adapters.sealTokens(next)),
     );
     if (!saved) {
@@ -160,10 +160,5 @@ export class ProviderTokens {
       );
     }
     return adapter as TokensAdapter;
-  }
-
-  /** An adapter call, its failure surfaced as `AdapterError` (the cause kept, never logged with values). */
-  private call<T>(name: string, fn: () => T | PromiseLike<T>): Promise<T> {
-    return adapterCall(name, fn);
   }
 }
