@@ -11,7 +11,8 @@ import { RevocationBus } from './bus/revocation-bus.js';
 import type { AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
 import { AUTH_DEFAULTS } from './config/defaults.js';
 import { providerFromOption, type OptionProvider } from './config/option-provider.js';
-import { resolveConfig } from './config/resolve-config.js';
+import { resolveConfigWith } from './config/resolve-config.js';
+import { methodWiring, registeredMethods } from './sign-in-methods.js';
 import { createAuthController } from './http/auth.controller.js';
 import { AuthGuard } from './guard/auth.guard.js';
 
@@ -24,6 +25,7 @@ const EXTRAS_DEFAULTS: AuthModuleExtras = {
   globalGuard: false,
   rateLimitStore: undefined,
   revocationBus: undefined,
+  methods: undefined,
 } satisfies Record<keyof AuthModuleExtras, unknown>;
 
 export const { ConfigurableModuleClass: ConfigurableAuthModule, MODULE_OPTIONS_TOKEN: AUTH_MODULE_OPTIONS } =
@@ -35,6 +37,9 @@ export const { ConfigurableModuleClass: ConfigurableAuthModule, MODULE_OPTIONS_T
 
 /** Adds routes, adapter, rate-limit store, resolved configuration, services and (optionally) the global guard. */
 function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras): DynamicModule {
+  // The methods first: a malformed one fails here, before anything (the default adapter) loads.
+  const methods = registeredMethods(extras.methods);
+  const wiring = methodWiring(methods);
   const adapter = adapterProvider(extras);
   const store = rateLimitStoreProvider(extras);
   const bus = revocationBusProvider(extras);
@@ -46,7 +51,7 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
       provide: AUTH_CONFIG,
       inject: [AUTH_MODULE_OPTIONS, Adapter],
       useFactory: (options: AuthModuleOptions, instance: Adapter | null) => {
-        const config = resolveConfig(options, given, instance ?? null);
+        const config = resolveConfigWith(methods, options, given, instance ?? null);
         const notice = sessionStrategyNotice(options.session?.strategy !== undefined, config.session.strategy, {
           given: given.adapter != null,
           dataSource: given.dataSource,
@@ -56,6 +61,7 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
       },
     },
     ...AUTH_SERVICES,
+    ...wiring.providers,
     store.provider,
     bus.provider,
     AuthGuard,
@@ -67,7 +73,15 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
     imports: [...(definition.imports ?? []), ...adapter.imports, ...store.imports, ...bus.imports],
     controllers: [...(definition.controllers ?? []), createAuthController(extras.basePath ?? AUTH_DEFAULTS.basePath)],
     providers,
-    exports: [...(definition.exports ?? []), AUTH_CONFIG, Adapter, RateLimitStore, AuthGuard, ...AUTH_SERVICES],
+    exports: [
+      ...(definition.exports ?? []),
+      AUTH_CONFIG,
+      Adapter,
+      RateLimitStore,
+      AuthGuard,
+      ...AUTH_SERVICES,
+      ...wiring.exports,
+    ],
   };
 }
 

@@ -12,20 +12,6 @@ import { RequestContextFactory } from './router/request-context.factory.js';
 import { AuthService } from './guard/auth.service.js';
 import { AccessTokenService } from './guard/access-token.service.js';
 import { ChecksService } from './sign-in/checks.service.js';
-import { OAuthService } from './flows/oauth/oauth.service.js';
-import { OAuthAuthorization } from './flows/oauth/oauth-authorization.js';
-import { OAuthCallback } from './flows/oauth/oauth-callback.js';
-import { OAuthDiscovery } from './flows/oauth/oauth-discovery.js';
-import { OAuthTokenExchange } from './flows/oauth/oauth-token.js';
-import { IdTokenVerifier } from './flows/oauth/id-token.verifier.js';
-import { ProviderTokens } from './flows/oauth/provider-tokens.js';
-import { SessionProviderTokens } from './flows/oauth/session-provider-tokens.js';
-import { TokenRefresh } from './flows/oauth/token-refresh.js';
-import { OAuthLogout } from './flows/oauth/oauth-logout.js';
-import { OAuthProviders } from './flows/oauth/oauth-providers.js';
-import { BackchannelLogout } from './flows/oauth/backchannel-logout.js';
-import { LogoutReplayMemory } from './flows/oauth/logout-replay.js';
-import { BackchannelSessions } from './flows/oauth/backchannel-sessions.js';
 import { ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
 import { SESSION_SERVICES } from './session/session.providers.js';
 import { SignInService } from './sign-in/sign-in.service.js';
@@ -34,13 +20,6 @@ import { UserCreationService } from './sign-in/user-creation.service.js';
 import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
 import { WaysInGate } from './sign-in/ways-in.gate.js';
 import { AccountManagementService } from './sign-in/account-management.service.js';
-import { CredentialsService } from './flows/credentials/credentials.service.js';
-import { EmailService } from './flows/email/email.service.js';
-import { WebAuthnService } from './flows/webauthn/webauthn.service.js';
-import { WebAuthnOptionsService } from './flows/webauthn/webauthn-options.service.js';
-import { WebAuthnChallengeService } from './flows/webauthn/webauthn-challenge.service.js';
-import { WebAuthnRegistrationService } from './flows/webauthn/webauthn-registration.service.js';
-import { WebAuthnAuthenticationService } from './flows/webauthn/webauthn-authentication.service.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import { AccountService } from './account/account.service.js';
 import { AccountRoutes } from './account/account-routes.js';
@@ -48,8 +27,9 @@ import { EmailChangeService } from './account/email-change.service.js';
 import { PasswordChangeService } from './account/password-change.service.js';
 
 /**
- * The injectables AuthModule registers (besides config, adapter, rate-limit store and controller
- * wiring, which auth.module-definition.ts builds). One line per service.
+ * The core injectables AuthModule registers (besides config, adapter, rate-limit store and controller
+ * wiring, which auth.module-definition.ts builds, and each sign-in method's own, which its
+ * `SignInMethod.providers` lists). One line per service.
  */
 export const AUTH_SERVICES: Provider[] = [
   {
@@ -75,28 +55,7 @@ export const AUTH_SERVICES: Provider[] = [
   AuthService,
   AccessTokenService,
   RateLimiterService,
-  CredentialsService,
-  EmailService,
-  OAuthService,
-  OAuthAuthorization,
-  OAuthCallback,
-  OAuthDiscovery,
-  OAuthTokenExchange,
-  IdTokenVerifier,
-  ProviderTokens,
-  TokenRefresh,
-  SessionProviderTokens,
-  OAuthLogout,
-  OAuthProviders,
-  BackchannelLogout,
-  LogoutReplayMemory,
-  BackchannelSessions,
   ProviderAccessTokenPipe,
-  WebAuthnService,
-  WebAuthnOptionsService,
-  WebAuthnChallengeService,
-  WebAuthnRegistrationService,
-  WebAuthnAuthenticationService,
   AccountService,
   AccountRoutes,
   EmailChangeService,

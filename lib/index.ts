@@ -4,10 +4,10 @@
 // ---- types (SPEC sections 2 and 4) ----
 export type * from './types/common.types.js';
 export type * from './providers/provider.types.js';
-export type * from './providers/oauth.types.js';
-export type * from './providers/email.types.js';
-export type * from './providers/credentials.types.js';
-export type * from './providers/webauthn.types.js';
+export type * from './methods/oauth/oauth.types.js';
+export type * from './methods/email/email.types.js';
+export type * from './methods/credentials/credentials.types.js';
+export type * from './methods/webauthn/webauthn.types.js';
 export type {
   AdapterUser,
   AdapterAccount,
@@ -76,17 +76,26 @@ export {
   Nodemailer,
   EMAIL_DEFAULTS,
   sendVerificationRequestWithNodemailer,
-} from './providers/email.provider.js';
-export { defaultNormalizeIdentifier } from './providers/email.normalize.js';
-export { renderVerificationEmail, type VerificationEmail } from './providers/email.message.js';
-export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './providers/credentials.provider.js';
-export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './providers/webauthn.provider.js';
-export type { PasskeyInfo } from './flows/webauthn/passkeys.js';
+} from './methods/email/email.provider.js';
+export { defaultNormalizeIdentifier } from './methods/email/email.normalize.js';
+export { renderVerificationEmail, type VerificationEmail } from './methods/email/email.message.js';
+export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './methods/credentials/credentials.provider.js';
+export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './methods/webauthn/webauthn.provider.js';
+export type { PasskeyInfo } from './methods/webauthn/passkeys.js';
 export type { AccountChangeEvent } from './config/callbacks.types.js';
-export type { EmailPurpose } from './providers/email.message.js';
+export type { EmailPurpose } from './methods/email/email.message.js';
 export type { AccountMessages, AccountNotice } from './pages/account.messages.js';
 export type { LinkedAccountInfo } from './sign-in/account-management.service.js';
 export type { SensitiveActionProof } from './guard/sensitive-action.js';
+
+// ---- your own sign-in methods (experimental: the `methods` setting; ARCHITECTURE.md, "Adding a sign-in method") ----
+export { SignInService } from './sign-in/sign-in.service.js';
+export type { SignInInput } from './sign-in/sign-in.types.js';
+export type { SignInMethod, SignInStep, SignInAttempt } from './sign-in/sign-in-method.js';
+export type { ProviderCheckContext } from './config/provider-kind.js';
+export type { ProviderFlow, ProviderContext, RequestContext } from './core/request-context.js';
+export type { AuthResponse, ResponseCookie } from './types/http.types.js';
+export type { SignInFormRenderer, SignInPageParams, SignInPageProvider } from './pages/page.types.js';
 
 // ---- passwords, rate limits ----
 export {
@@ -95,7 +104,7 @@ export {
   needsRehash,
   PASSWORD_DEFAULTS,
   type PasswordHashOptions,
-} from './flows/credentials/password.js';
+} from './methods/credentials/password.js';
 export { RateLimitStore, type RateLimitRecord } from './rate-limit/rate-limit.store.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './rate-limit/memory-rate-limit.store.js';
 export {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { Logger, type Type } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
+import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { createTestApp, TEST_PLATFORM, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 import { readmeSnippet } from './setup/readme.js';

@@ -13,7 +13,7 @@ import { UserEntity } from '../lib/adapters/typeorm/user.entity.js';
 import { VerificationTokenEntity } from '../lib/adapters/typeorm/verification-token.entity.js';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthService } from '../lib/guard/auth.service.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
+import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { location, TestClient } from './setup/http-client.js';

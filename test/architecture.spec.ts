@@ -27,10 +27,7 @@ export const LAYERS: Record<string, number> = {
   session: 7,
   pages: 8,
   'sign-in': 9,
-  'flows/oauth': 10,
-  'flows/email': 10,
-  'flows/credentials': 10,
-  'flows/webauthn': 10,
+  methods: 10,
   account: 11,
   router: 12,
   http: 13,
@@ -93,12 +90,69 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
   return refs;
 }
 
-/** The layer folder of a path relative to lib/ (`flows/oauth/x.ts` → `flows/oauth`), or undefined. */
-export function folderOf(rel: string): string | undefined {
+/**
+ * Where a file sits: its folder and its layer. A sign-in method's folder (`methods/<name>/`) spans
+ * layers, each file at the layer of the role its name gives it (ARCHITECTURE.md, "Adding a sign-in
+ * method"): `*.types.ts`, `*.provider.ts`, `*.normalize.ts` and `*.message.ts` are its part of the
+ * provider contract (providers/, layer 3), `*.validate.ts` its option checks (config/, 5), `*.form.ts`
+ * its sign-in page fragment (pages/, 8), everything else its flow (methods, 10).
+ */
+export interface Place {
+  /** `session`, `.` (the root), or `methods/<name>`. */
+  folder: string;
+  /** The core folder whose layer and rules the file follows (`methods` for a method's flow). */
+  role: string;
+  layer: number;
+  /** `methods/<name>/index.ts`: what a method offers the account pages, the guard and the edge. */
+  barrel?: boolean;
+}
+
+const METHOD_ROLES: Array<[RegExp, string]> = [
+  [/\.(types|provider|normalize|message)\.ts$/, 'providers'],
+  [/\.validate\.ts$/, 'config'],
+  [/\.form\.ts$/, 'pages'],
+];
+
+/** The place of a path relative to lib/ (`methods/oauth/oauth.validate.ts` → methods/oauth as config/), or undefined. */
+export function placeOf(rel: string): Place | undefined {
   const parts = rel.split('/');
-  if (parts.length === 1) return '.';
-  if (parts[0] === 'flows') return parts.length > 2 ? `flows/${parts[1]}` : undefined;
-  return parts[0] in LAYERS ? parts[0] : undefined;
+  if (parts.length === 1) return { folder: '.', role: '.', layer: LAYERS['.']! };
+  if (parts[0] === 'methods') {
+    if (parts.length < 3) return undefined;
+    const role = METHOD_ROLES.find(([re]) => re.test(rel))?.[1] ?? 'methods';
+    const barrel = parts.length === 3 && parts[2] === 'index.ts';
+    return { folder: `methods/${parts[1]}`, role, layer: LAYERS[role]!, ...(barrel ? { barrel } : {}) };
+  }
+  return parts[0] in LAYERS ? { folder: parts[0], role: parts[0], layer: LAYERS[parts[0]]! } : undefined;
+}
+
+const label = (p: Place) =>
+  p.folder === '.' ? 'the root' : p.folder === p.role ? `${p.folder}/` : `${p.folder}/ (as ${p.role}/)`;
+
+/** Why an import from `from` to `to` breaks the rules, or undefined when it is allowed. */
+function violation(from: Place, to: Place, typeOnly: boolean): string | undefined {
+  if (to.folder === from.folder) {
+    // Inside a method folder the roles keep their order: a validator never reaches its flow.
+    return to.layer > from.layer ? `${label(from)} (layer ${from.layer}) may not import its ${to.role} part (layer ${to.layer})` : undefined;
+  }
+  if (LEAVES.has(from.folder)) return `${from.folder}/ is a leaf and imports nothing from lib/`;
+  const fromMethod = from.folder.startsWith('methods/');
+  const toMethod = to.folder.startsWith('methods/');
+  if (fromMethod && toMethod) return `a sign-in method never imports another method (${from.folder} → ${to.folder})`;
+  if (toMethod && from.folder !== '.') {
+    // The core knows a method only through the registry; it may name the option types of the
+    // contract, and the layers above the router's peers (account, http, guard) may use what a
+    // method's index.ts offers them (passkey management, password hashing, provider tokens).
+    const contractType = typeOnly && to.role === 'providers' && to.layer <= from.layer;
+    const offered = to.barrel === true && from.layer > LAYERS.methods! && from.folder !== 'router';
+    if (!contractType && !offered)
+      return `${label(from)} may not import a sign-in method (${to.folder}): reach it through the registry (lib/sign-in-methods.ts)`;
+    return undefined;
+  }
+  if (to.role === from.role) return undefined;
+  if (to.layer >= from.layer)
+    return `${label(from)} (layer ${from.layer}) may not import ${label(to)} (layer ${to.layer})`;
+  return undefined;
 }
 
 /** Checks a set of lib/ sources (paths relative to lib/, `/`-separated); returns one line per violation. */
@@ -106,7 +160,7 @@ export function checkArchitecture(files: Map<string, string>): string[] {
   const problems: string[] = [];
   const valueEdges = new Map<string, string[]>();
   for (const [rel, text] of files) {
-    const from = folderOf(rel);
+    const from = placeOf(rel);
     if (from === undefined) {
       problems.push(
         `${rel}: lies in a folder the layer table does not place (add it to LAYERS in test/architecture.spec.ts and to ARCHITECTURE.md)`,
@@ -116,7 +170,7 @@ export function checkArchitecture(files: Map<string, string>): string[] {
     for (const ref of importsOf(rel, text)) {
       const where = `${rel}:${ref.line}: import '${ref.specifier}'`;
       if (!ref.specifier.startsWith('.')) {
-        if (PLATFORM.test(ref.specifier) && !PLATFORM_FOLDERS.has(from))
+        if (PLATFORM.test(ref.specifier) && !PLATFORM_FOLDERS.has(from.folder))
           problems.push(`${where}: only http/ and guard/ may import a platform package`);
         continue;
       }
@@ -128,20 +182,14 @@ export function checkArchitecture(files: Map<string, string>): string[] {
         problems.push(`${where}: reaches outside lib/`);
         continue;
       }
-      const to = folderOf(target);
+      const to = placeOf(target);
       if (to === undefined) {
         problems.push(`${where}: imports a file in a folder the layer table does not place`);
         continue;
       }
       if (!ref.typeOnly) valueEdges.set(rel, [...(valueEdges.get(rel) ?? []), target]);
-      if (to === from) continue;
-      if (LEAVES.has(from)) problems.push(`${where}: ${from}/ is a leaf and imports nothing from lib/`);
-      else if (from.startsWith('flows/') && to.startsWith('flows/'))
-        problems.push(`${where}: a flow never imports another flow (${from} → ${to})`);
-      else if (LAYERS[to] >= LAYERS[from])
-        problems.push(
-          `${where}: ${from === '.' ? 'the root' : `${from}/`} (layer ${LAYERS[from]}) may not import ${to === '.' ? 'the root' : `${to}/`} (layer ${LAYERS[to]})`,
-        );
+      const why = violation(from, to, ref.typeOnly);
+      if (why) problems.push(`${where}: ${why}`);
     }
   }
   problems.push(...valueCycles(valueEdges));
@@ -191,7 +239,10 @@ function libSources(): Map<string, string> {
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
+      if (statSync(path).isDirectory()) {
+        // Fixtures are test support (not built, not shipped): they wire the whole tree like a spec does.
+        if (name !== 'fixtures') walk(path);
+      }
       else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts'))
         files.set(relative(lib, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
@@ -208,7 +259,14 @@ describe('the checker', () => {
       'session/session.service.ts',
       "import type { A } from '../types/common.types.js';\nimport { E } from '../errors/auth.errors.js';",
     ],
-    ['flows/oauth/oauth.flow.ts', "import { x } from '../../session/session.service.js';"],
+    ['methods/oauth/oauth.flow.ts', "import { x } from '../../session/session.service.js';\nimport { v } from './oauth.validate.js';"],
+    ['methods/oauth/oauth.validate.ts', "import type { C } from './oauth.types.js';\nimport { r } from '../../config/resolve.js';"],
+    ['methods/oauth/oauth.types.ts', "import type { P } from '../../providers/provider.types.js';"],
+    ['providers/provider.types.ts', "import type { C } from '../methods/oauth/oauth.types.js';"],
+    ['config/resolve.ts', 'export const r = 1;'],
+    ['sign-in-methods.ts', "import { f } from './methods/oauth/oauth.flow.js';"],
+    ['methods/oauth/index.ts', "export { f } from './oauth.flow.js';"],
+    ['guard/auth.service.ts', "import { f } from '../methods/oauth/index.js';"],
     [
       'http/auth.controller.ts',
       "import type { Request } from 'express';\nimport { y } from '../router/auth.router.js';",
@@ -241,10 +299,52 @@ describe('the checker', () => {
       /errors\/ is a leaf/,
     ],
     [
-      'a flow importing another flow',
-      'flows/email/email.flow.ts',
+      'a method importing another method',
+      'methods/email/email.flow.ts',
       "import { z } from '../oauth/oauth.flow.js';",
-      /a flow never imports another flow \(flows\/email → flows\/oauth\)/,
+      /a sign-in method never imports another method \(methods\/email → methods\/oauth\)/,
+    ],
+    [
+      'the core importing a method instead of asking the registry',
+      'router/auth.router.ts',
+      "import { OAuthService } from '../methods/oauth/oauth.flow.js';",
+      /router\/ may not import a sign-in method \(methods\/oauth\): reach it through the registry/,
+    ],
+    [
+      "the core importing a method's validator",
+      'config/resolve.ts',
+      "import { validate } from '../methods/oauth/oauth.validate.js';",
+      /config\/ may not import a sign-in method/,
+    ],
+    [
+      "a method's validator importing its own flow",
+      'methods/oauth/oauth.validate.ts',
+      "import { f } from './oauth.flow.js';",
+      /methods\/oauth\/ \(as config\/\) \(layer 5\) may not import its methods part \(layer 10\)/,
+    ],
+    [
+      "a method's validator importing a layer above config",
+      'methods/oauth/oauth.validate.ts',
+      "import { s } from '../../session/session.service.js';",
+      /methods\/oauth\/ \(as config\/\) \(layer 5\) may not import session\/ \(layer 7\)/,
+    ],
+    [
+      "the router importing a method's index.ts",
+      'router/auth.router.ts',
+      "import { x } from '../methods/oauth/index.js';",
+      /router\/ may not import a sign-in method/,
+    ],
+    [
+      "the session layer importing a method's index.ts",
+      'session/s.ts',
+      "import { x } from '../methods/oauth/index.js';",
+      /session\/ may not import a sign-in method/,
+    ],
+    [
+      'a file directly in methods/',
+      'methods/loose.ts',
+      'export const l = 1;',
+      /methods\/loose\.ts: lies in a folder the layer table does not place/,
     ],
     [
       'express outside the edge',
@@ -293,15 +393,11 @@ describe('lib/', () => {
     expect(checkArchitecture(files)).toEqual([]);
   });
 
-  it('has every sign-in method in its own flow folder, reachable from router/', () => {
-    for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
-      expect([...files.keys()].some((f) => f.startsWith(`flows/${flow}/`))).toBe(true);
-    }
-    const routerImports = [...files]
-      .filter(([f]) => f.startsWith('router/'))
-      .flatMap(([f, t]) => importsOf(f, t).map((r) => r.specifier));
-    for (const flow of ['oauth', 'email', 'credentials', 'webauthn']) {
-      expect(routerImports.some((s) => s.includes(`/flows/${flow}/`))).toBe(true);
+  it('has every built-in sign-in method in its own folder, reached only through the registry', () => {
+    const registry = importsOf('sign-in-methods.ts', files.get('sign-in-methods.ts') ?? '').map((r) => r.specifier);
+    for (const method of ['oauth', 'email', 'credentials', 'webauthn']) {
+      expect([...files.keys()]).toContain(`methods/${method}/${method}.method.ts`);
+      expect(registry).toContain(`./methods/${method}/${method}.method.js`);
     }
   });
 });

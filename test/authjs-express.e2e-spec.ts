@@ -5,7 +5,7 @@ import express from 'express';
 import { ExpressAuth } from '@auth/express';
 import PostgresAdapter from '@auth/pg-adapter';
 import { DataSource } from 'typeorm';
-import { Email } from '../lib/providers/email.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authSchemaEntities } from '../lib/adapters/typeorm/schema-entities.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';

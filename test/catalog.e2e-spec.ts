@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { SignJWT } from 'jose';
-import { normalizeEndpoint } from '../lib/providers/oauth.normalize.js';
-import type { OAuthConfig } from '../lib/providers/oauth.types.js';
+import { normalizeEndpoint } from '../lib/methods/oauth/oauth.normalize.js';
+import type { OAuthConfig } from '../lib/methods/oauth/oauth.types.js';
 import { oauthProviderCatalog } from '../lib/providers/catalog/catalog.js';
 import {
   authjsReference,

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
-import { Email } from '../lib/providers/email.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
-import { Email } from '../lib/providers/email.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from '../lib/auth.module.js';

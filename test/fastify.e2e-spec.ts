@@ -10,7 +10,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { request as httpRequest } from 'node:http';
 import { AuthModule } from '../lib/auth.module.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
+import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { AUTH_BODY_LIMIT } from '../lib/http/fastify-hooks.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 

@@ -15,7 +15,7 @@ import type { AuthModuleExtras, AuthModuleOptions, AuthOptionsFactory } from '..
 import { AUTH_CONFIG } from '../lib/config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../lib/config/resolved-config.js';
 import { AuthConfigurationError } from '../lib/errors/auth.errors.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
+import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { MemoryRateLimitStore } from '../lib/rate-limit/memory-rate-limit.store.js';
 import { RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import { RedisRateLimitStore } from '../lib/rate-limit/redis-rate-limit.store.js';

@@ -19,6 +19,7 @@ const LISTED = [
   'AuthModule',
   'AuthGuard',
   'AuthService',
+  'SignInService',
   'CurrentUser',
   'AuthSession',
   'ProviderAccessToken',
@@ -101,7 +102,6 @@ const TYPEORM_LISTED = [
 /** Internals that were exported before 0.2 and must not come back by accident. */
 const INTERNAL = [
   'SessionService',
-  'SignInService',
   'AUTH_CONFIG',
   'AUTH_EXTRAS',
   'AUTH_MODULE_OPTIONS',

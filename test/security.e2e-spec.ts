@@ -16,7 +16,7 @@ import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions, LoggerInstance } from '../lib/config/auth-options.interface.js';
 import type { RateLimitRecord, RateLimitStore } from '../lib/rate-limit/rate-limit.store.js';
 import { TRUST_PROXY_WARNING } from '../lib/http/trust-proxy.check.js';
-import { Email } from '../lib/providers/email.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 import { startOidcProvider, followToApp, type TestOidcProvider } from './setup/oidc-provider.js';

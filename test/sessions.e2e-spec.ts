@@ -12,7 +12,7 @@ import { connectRedis, redisAvailable } from './setup/redis.js';
 import { Redis } from 'ioredis';
 import { createHash, randomUUID } from 'node:crypto';
 import { AuthService } from '../lib/guard/auth.service.js';
-import { Email } from '../lib/providers/email.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestAppOptions } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient, location } from './setup/http-client.js';

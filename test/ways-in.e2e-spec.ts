@@ -13,10 +13,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AccountRoutes } from '../lib/account/account-routes.js';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
-import { Credentials } from '../lib/providers/credentials.provider.js';
-import { Email } from '../lib/providers/email.provider.js';
-import { Passkey } from '../lib/providers/webauthn.provider.js';
-import type { WebAuthnUserConfig } from '../lib/providers/webauthn.types.js';
+import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
+import { Email } from '../lib/methods/email/email.provider.js';
+import { Passkey } from '../lib/methods/webauthn/webauthn.provider.js';
+import type { WebAuthnUserConfig } from '../lib/methods/webauthn/webauthn.types.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 import { followToApp, useOidcProvider, type TestOidcUser } from './setup/oidc-provider.js';

@@ -38,19 +38,19 @@ const WRITERS: Record<string, { calls: number; guard: string }> = {
     calls: 1,
     guard: "account API: WaysInGate 'set-password'; AuthService.setPassword: the app's own check",
   },
-  'flows/webauthn/webauthn-registration.service.ts createAuthenticator': {
+  'methods/webauthn/webauthn-registration.service.ts createAuthenticator': {
     calls: 1,
     guard: "pipeline (afterUser, after AccountLinkingService passed WaysInGate 'add-passkey' for a signed-in user)",
   },
-  'flows/webauthn/webauthn-registration.service.ts unlinkAccount': {
+  'methods/webauthn/webauthn-registration.service.ts unlinkAccount': {
     calls: 1,
     guard: "undoes the registration's own link when storing the passkey fails",
   },
-  'flows/webauthn/passkeys.ts unlinkAccount': {
+  'methods/webauthn/passkeys.ts unlinkAccount': {
     calls: 1,
     guard: "deletePasskey: account API WaysInGate 'remove-passkey'; AuthService.deletePasskey: the app's own check",
   },
-  'flows/webauthn/passkeys.ts deleteAuthenticator': { calls: 1, guard: 'deletePasskey, as above' },
+  'methods/webauthn/passkeys.ts deleteAuthenticator': { calls: 1, guard: 'deletePasskey, as above' },
   'sign-in/account-management.service.ts unlinkAccount': {
     calls: 1,
     guard: "account API WaysInGate 'unlink-account'; AuthService.unlinkAccount: SensitiveActionProof",
@@ -133,7 +133,7 @@ describe('the ways into an account, enumerated', () => {
     // Each attaching branch of the pipeline, the link's start and the passkey options call the gate.
     expect(read('sign-in/account-linking.service.ts').match(/this\.gate\.check\(/g)).toHaveLength(2);
     expect(read('sign-in/explicit-link.service.ts')).toMatch(/this\.gate\.check\(state, 'link-account'\)/);
-    expect(read('flows/webauthn/webauthn-options.service.ts')).toMatch(
+    expect(read('methods/webauthn/webauthn-options.service.ts')).toMatch(
       /if \(sessionUser\) await this\.gate\.checkRequest\(ctx, 'add-passkey'\)/,
     );
     expect(read('account/account-routes.ts')).toMatch(/await this\.gate\.check\(req\.state, action\.check\.wayIn\)/);

@@ -1,7 +1,7 @@
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
 import { Verification } from '../errors/auth.errors.js';
-import { isPlausibleToken } from '../flows/email/email-token.js';
+import { isPlausibleToken } from '../methods/email/index.js';
 import type { AccountPageParams } from '../pages/account.page.js';
 import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';

@@ -2,7 +2,7 @@ import { AUTH_SERVICES } from '../auth.providers.js';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AuthService } from '../guard/auth.service.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
-import type { SendVerificationRequestParams } from '../providers/email.types.js';
+import type { SendVerificationRequestParams } from '../methods/email/email.types.js';
 import { ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
 import { createAccountBed, Client } from '../router/fixtures/account-client.fixture.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AccountChangeEvent } from '../config/callbacks.types.js';
 import { GERMAN_MESSAGES } from '../config/messages/page-messages.js';
-import { Credentials } from '../providers/credentials.provider.js';
+import { Credentials } from '../methods/credentials/credentials.provider.js';
 import { createAuthTestbed, ORIGIN, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
 import { createAccountBed, Client, JSON_HEADERS } from '../router/fixtures/account-client.fixture.js';
 import type { AuthResponse } from '../types/http.types.js';

@@ -3,7 +3,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthEvents } from '../core/auth-events.js';
-import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from '../flows/webauthn/passkeys.js';
+import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from '../methods/webauthn/index.js';
 import { EmailChangeService, type EmailChangeLinks } from './email-change.service.js';
 import { PasswordChangeService } from './password-change.service.js';
 

@@ -13,14 +13,15 @@ import {
   InvalidRequest,
   Verification,
 } from '../errors/auth.errors.js';
-import { generateToken, normalize } from '../flows/email/email-input.js';
-import { isPlausibleToken } from '../flows/email/email-token.js';
 import {
   EMAIL_DEFAULTS,
+  generateToken,
+  isPlausibleToken,
+  normalize,
   resolveEmailRateLimit,
   sendVerificationRequestWithNodemailer,
-} from '../providers/email.provider.js';
-import type { EmailConfig, SendVerificationRequestParams } from '../providers/email.types.js';
+} from '../methods/email/index.js';
+import type { EmailConfig, SendVerificationRequestParams } from '../methods/email/email.types.js';
 import { providerOfType } from '../providers/internal-provider.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { SessionService } from '../session/session.service.js';

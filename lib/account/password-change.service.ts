@@ -3,8 +3,8 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AuthEvents } from '../core/auth-events.js';
 import { AuthConfigurationError, InvalidRequest, WrongPassword } from '../errors/auth.errors.js';
-import { hashPassword, PASSWORD_DEFAULTS, verifyPassword } from '../flows/credentials/password.js';
-import type { PasswordStore } from '../providers/credentials.types.js';
+import { hashPassword, PASSWORD_DEFAULTS, verifyPassword } from '../methods/credentials/index.js';
+import type { PasswordStore } from '../methods/credentials/credentials.types.js';
 
 /** Shortest new password unless `passwordStore.minLength` says otherwise. */
 export const DEFAULT_PASSWORD_MIN_LENGTH = 8;

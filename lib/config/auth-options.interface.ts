@@ -1,3 +1,4 @@
+import type { ProviderKind } from './provider-kind.js';
 import type {
   ConfigurableModuleAsyncOptions,
   FactoryProvider,
@@ -198,6 +199,13 @@ export interface AuthModuleExtras {
    * cache is bypassed. @default none: revocations reach this instance's cache only
    */
   revocationBus?: RevocationBusOption;
+  /**
+   * Sign-in methods of the app's own, added to the built-in ones (OAuth/OIDC, email, credentials,
+   * passkeys): each a `SignInMethod` object (exported by `nestjs-auth`) serving provider types of its
+   * own. Experimental: the contract may change in a minor release while it settles.
+   * See the "Your own sign-in method" section of the README.
+   */
+  methods?: readonly ProviderKind[];
 }
 
 /**

@@ -1,7 +1,7 @@
 // The `callbacks` and `events` options of AuthModule (Auth.js signatures).
 import type { Account, Awaitable, JWT, Profile, Session, User } from '../types/common.types.js';
 import type { AdapterAccount, AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
-import type { CredentialInput } from '../providers/credentials.types.js';
+import type { CredentialInput } from '../methods/credentials/credentials.types.js';
 
 /** Callbacks that shape sign-in, redirects, the session and the JWT (Auth.js signatures). */
 export interface CallbacksOptions {

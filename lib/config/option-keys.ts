@@ -30,6 +30,7 @@ const EXTRA_KEYS = Object.keys({
   globalGuard: 0,
   rateLimitStore: 0,
   revocationBus: 0,
+  methods: 0,
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
-import { resolveConfig } from './resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { defaultRedirect } from './defaults.js';
 import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
@@ -232,7 +232,7 @@ describe('unknown option keys', () => {
   it('lists the known keys when nothing is close', () => {
     expect(problemsWith({ secret: SECRET, providers: [], frobnicate: 1 })).toEqual([
       expect.stringMatching(
-        /unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore, revocationBus\./,
+        /unknown option `frobnicate`: use one of secret, providers, session, .*rateLimitStore, revocationBus, methods\./,
       ),
     ]);
   });

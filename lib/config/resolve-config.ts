@@ -9,6 +9,7 @@ import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
 import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
+import type { ProviderKind } from './provider-kind.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
 import { isHttpUrl, nonNegativeNumber, positiveNumber } from './value-checks.js';
@@ -18,9 +19,12 @@ export { deepMerge } from './resolve-providers.js';
 
 /**
  * Turns the module options, the extras, the adapter and the environment into the configuration the
- * flows use. Every problem is collected and reported at once, each with what to do.
+ * flows use, checking each provider by the sign-in method (`kinds`) that serves its type. Every
+ * problem is collected and reported at once, each with what to do. The app's entry point is
+ * `resolveConfig` in lib/sign-in-methods.ts, which passes the registered methods.
  */
-export function resolveConfig(
+export function resolveConfigWith(
+  kinds: readonly ProviderKind[],
   options: AuthModuleOptions,
   extras: AuthModuleExtras,
   adapter: Adapter | null,
@@ -91,7 +95,7 @@ export function resolveConfig(
   );
 
   // ---- providers ----
-  const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, problems);
+  const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, kinds, problems);
 
   // ---- pages, url, cookies ----
   problems.push(...pageOptionProblems(options.pages), ...messageProblems(options.messages));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
-import { resolveConfig } from './resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
 
 const SECRET = 'a-secret-that-is-long-enough-0123456789';

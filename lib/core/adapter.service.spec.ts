@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Adapter, AdapterAccount } from '../adapters/adapter.interface.js';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { AdapterService } from './adapter.service.js';
 
 const SECRET = 'adapter-service-spec-secret-long-enough-000';

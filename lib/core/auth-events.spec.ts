@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { AuthModuleOptions } from '../config/auth-options.interface.js';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { AuthEvents } from './auth-events.js';
 
 const SECRET = 'auth-events-spec-secret-long-enough-000000';

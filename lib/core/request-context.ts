@@ -43,13 +43,31 @@ export interface ProviderContext extends RequestContext {
 }
 
 /**
- * The flow of one provider type. The router calls `signIn` for `POST /signin/:provider` (after the
- * CSRF check), `link` for `POST /link/:provider` (after the CSRF check) and `callback` for
- * `GET|POST /callback/:provider` (after the CSRF check for credentials).
+ * The flow of one sign-in method, as the router sees it. The router calls `signIn` for
+ * `POST /signin/:provider` (after the CSRF check), `link` for `POST /link/:provider` (after the CSRF
+ * check), `callback` for `GET|POST /callback/:provider`, `options` for `GET /webauthn-options/:provider`
+ * and `backchannelLogout` for `POST /backchannel-logout/:provider`. A route whose member a flow lacks
+ * answers `InvalidProvider` for that flow's providers. The flags say how the router guards `callback`.
  */
 export interface ProviderFlow {
   signIn?(ctx: ProviderContext): Promise<AuthResponse>;
-  /** `POST /link/:provider` (OAuth/OIDC): links another account to the signed-in user. */
+  /** `POST /link/:provider`: links another account to the signed-in user. */
   link?(ctx: ProviderContext): Promise<AuthResponse>;
   callback(ctx: ProviderContext): Promise<AuthResponse>;
+  /** `GET /webauthn-options/:provider`: what the browser needs before a ceremony. */
+  options?(ctx: ProviderContext): Promise<AuthResponse>;
+  /** `POST /backchannel-logout/:provider`: the provider's server ends sessions (authenticated by its token). */
+  backchannelLogout?(ctx: ProviderContext): Promise<AuthResponse>;
+  /**
+   * Federated sign-out: when `enabled`, the router reads the user before the session ends and sends
+   * them on to the URL this returns (the provider's end-session endpoint), if any.
+   */
+  readonly federatedSignOut?: {
+    readonly enabled: boolean;
+    endSessionUrl(userId: string, callbackUrl: string): Promise<string | undefined>;
+  };
+  /** `callback` may be POSTed from another site (an OAuth provider's `form_post` page): no same-origin check. */
+  readonly crossSiteCallback?: boolean;
+  /** `callback` is a form post: POST only, with the CSRF token (credentials). */
+  readonly callbackIsFormPost?: boolean;
 }

@@ -5,8 +5,7 @@ import { RefreshTokenError } from '../errors/auth.errors.js';
 import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import { SessionService } from '../session/session.service.js';
 import { providerTokensOf } from '../session/session-tokens.js';
-import { ProviderTokens } from '../flows/oauth/provider-tokens.js';
-import { SessionProviderTokens } from '../flows/oauth/session-provider-tokens.js';
+import { ProviderTokens, SessionProviderTokens } from '../methods/oauth/index.js';
 import { requestResponse } from './auth.guard.js';
 
 /**

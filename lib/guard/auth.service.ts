@@ -7,7 +7,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
 import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
-import type { PasskeyInfo } from '../flows/webauthn/passkeys.js';
+import type { PasskeyInfo } from '../methods/webauthn/index.js';
 import { AccountService } from '../account/account.service.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';

@@ -1,6 +1,6 @@
 // The form fields of the sign-in page: labelled inputs, hidden inputs, and the attributes that tie a
 // failed form's fields to its error message.
-import type { CredentialInput } from '../providers/credentials.types.js';
+import type { CredentialInput } from '../methods/credentials/credentials.types.js';
 import { escapeAttr, escapeHtml } from '../util/html-escape.js';
 import type { SignInPageProvider } from './page.types.js';
 

@@ -1,5 +1,5 @@
 import type { Theme } from '../config/auth-options.interface.js';
-import type { CredentialInput } from '../providers/credentials.types.js';
+import type { CredentialInput } from '../methods/credentials/credentials.types.js';
 import type { ProviderType } from '../providers/provider.types.js';
 import type { PageMessages } from '../config/messages/page-messages.js';
 
@@ -24,6 +24,9 @@ export interface PageProviderStyle {
 }
 
 /** One configured provider as the sign-in page shows it. */
+/** A sign-in method's form on the built-in sign-in page (see `SignInPageParams.methodForms`). */
+export type SignInFormRenderer = (provider: SignInPageProvider, page: SignInPageParams, hidden: string) => string;
+
 export interface SignInPageProvider {
   id: string;
   name: string;
@@ -51,6 +54,12 @@ export interface SignInPageProvider {
  * (`lib/pages/webauthn-client.ts`).
  */
 export interface SignInPageParams extends PageHookParams {
+  /**
+   * Forms of sign-in methods the app added (`methods` option), by provider type: the page renders
+   * the providers of those types with them. Each returns an HTML fragment; `hidden` holds the CSRF
+   * token and callback URL inputs its form must carry.
+   */
+  methodForms?: Readonly<Record<string, SignInFormRenderer>>;
   providers: SignInPageProvider[];
   csrfToken: string;
   /** Where to go after signing in; sent back in every form. */

@@ -1,5 +1,5 @@
 // The parts of the sign-in page: a provider's button or form, and the error message of a form.
-import type { CredentialInput } from '../providers/credentials.types.js';
+import type { CredentialInput } from '../methods/credentials/credentials.types.js';
 import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
 import { providerMark } from './provider-mark.js';
 import { ERROR_ID, fieldId, inputField, invalidAttrs, type FormError } from './form-fields.js';
@@ -19,7 +19,8 @@ export function isShown(provider: SignInPageProvider, p: SignInPageParams): bool
     case 'webauthn':
       return Boolean(p.webauthnScriptUrl && safeUrl(p.webauthnScriptUrl));
     default:
-      return false;
+      // A method the app added shows the form it contributes.
+      return typeof p.methodForms?.[provider.type] === 'function';
   }
 }
 

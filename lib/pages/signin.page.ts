@@ -114,8 +114,10 @@ function oauthButtons(
     .join('\n');
 }
 
-/** The full form of an email, credentials or passkey provider. */
+/** The full form of an email, credentials or passkey provider, or of a method the app added. */
 function providerForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
+  const own = p.methodForms?.[provider.type];
+  if (own) return own(provider, p, hidden);
   if (provider.type === 'email') return emailForm(provider, p, hidden, error);
   if (provider.type === 'credentials')
     return fieldsForm(

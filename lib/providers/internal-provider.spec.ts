@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { InvalidProvider } from '../errors/auth.errors.js';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
-import { Credentials } from './credentials.provider.js';
-import { Email } from './email.provider.js';
+import { Credentials } from '../methods/credentials/credentials.provider.js';
+import { Email } from '../methods/email/email.provider.js';
 import { isProviderOfType, providerOfType } from './internal-provider.js';
-import { Passkey } from './webauthn.provider.js';
+import { Passkey } from '../methods/webauthn/webauthn.provider.js';
 
 const SECRET = 'internal-provider-secret-long-enough-000';
 

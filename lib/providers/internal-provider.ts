@@ -1,9 +1,9 @@
 import { InvalidProvider } from '../errors/auth.errors.js';
 import type { Profile, ProviderType } from '../types/common.types.js';
-import type { CredentialsConfig } from './credentials.types.js';
-import type { EmailConfig } from './email.types.js';
-import type { OAuth2Config, OIDCConfig } from './oauth.types.js';
-import type { WebAuthnConfig } from './webauthn.types.js';
+import type { CredentialsConfig } from '../methods/credentials/credentials.types.js';
+import type { EmailConfig } from '../methods/email/email.types.js';
+import type { OAuth2Config, OIDCConfig } from '../methods/oauth/oauth.types.js';
+import type { WebAuthnConfig } from '../methods/webauthn/webauthn.types.js';
 
 /** The config each provider type carries after normalisation (options merged, env defaults applied). */
 export interface ProviderConfigByType {

@@ -1,14 +1,14 @@
-import type { CredentialsConfig } from './credentials.types.js';
-import type { EmailConfig } from './email.types.js';
-import type { OAuthConfig, OAuth2Config, OIDCConfig } from './oauth.types.js';
+import type { CredentialsConfig } from '../methods/credentials/credentials.types.js';
+import type { EmailConfig } from '../methods/email/email.types.js';
+import type { OAuthConfig, OAuth2Config, OIDCConfig } from '../methods/oauth/oauth.types.js';
 import type { OAuthProviderType } from './oauth-provider-type.js';
-import type { WebAuthnConfig, WebAuthnProviderType } from './webauthn.types.js';
+import type { WebAuthnConfig, WebAuthnProviderType } from '../methods/webauthn/webauthn.types.js';
 import type { Profile } from '../types/common.types.js';
 
 export type { OAuthProviderType } from './oauth-provider-type.js';
-export type { WebAuthnProviderType } from './webauthn.types.js';
-export type { EmailProviderType } from './email.types.js';
-export type { CredentialsProviderType } from './credentials.types.js';
+export type { WebAuthnProviderType } from '../methods/webauthn/webauthn.types.js';
+export type { EmailProviderType } from '../methods/email/email.types.js';
+export type { CredentialsProviderType } from '../methods/credentials/credentials.types.js';
 
 import type { ProviderType } from '../types/common.types.js';
 export type { ProviderType };
@@ -63,3 +63,14 @@ export type AppProviders = Array<Provider | ReturnType<BuiltInProviderFactory>>;
 
 /** A built-in provider factory, `(config) => ProviderConfig`. */
 export type BuiltInProviderFactory = (config?: any) => Provider;
+
+/** One input of a sign-in form (credentials fields, the passkey form's fields) (rendered as an `<input>` on the sign-in page). */
+export interface CredentialInput {
+  label?: string;
+  type?: string;
+  value?: string;
+  placeholder?: string;
+  autocomplete?: string;
+  required?: boolean;
+  [attribute: string]: unknown;
+}

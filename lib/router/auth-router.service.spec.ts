@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
-import { CredentialsService } from '../flows/credentials/credentials.service.js';
-import { EmailService } from '../flows/email/email.service.js';
-import { OAuthService } from '../flows/oauth/oauth.service.js';
-import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
+import { CredentialsService } from '../methods/credentials/credentials.service.js';
+import { EmailService } from '../methods/email/email.service.js';
+import { OAuthService } from '../methods/oauth/oauth.service.js';
+import { WebAuthnService } from '../methods/webauthn/webauthn.service.js';
 import {
   applyCookies,
   createAuthTestbed,

@@ -1,21 +1,18 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-config.js';
 import { assertSameOrigin, csrfRefusal } from '../core/csrf.js';
 import { clientText, RequestErrorLog } from '../core/error-log.js';
 import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
 import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
-import { CredentialsService } from '../flows/credentials/credentials.service.js';
-import { EmailService } from '../flows/email/email.service.js';
-import { OAuthService } from '../flows/oauth/oauth.service.js';
-import { OAuthLogout } from '../flows/oauth/oauth-logout.js';
-import { BackchannelLogout } from '../flows/oauth/backchannel-logout.js';
-import { WebAuthnService } from '../flows/webauthn/webauthn.service.js';
+import { SIGN_IN_METHODS, type SignInMethod } from '../sign-in/sign-in-method.js';
+import type { SignInFormRenderer } from '../pages/page.types.js';
 import { AccountRoutes } from '../account/account-routes.js';
 import { SessionService } from '../session/session.service.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
-import { errorResponse, isOAuthProvider, withCookies } from './error-response.js';
+import { errorResponse, withCookies } from './error-response.js';
 import {
   errorPage,
   publicProvider,
@@ -29,27 +26,48 @@ import { RequestContextFactory } from './request-context.factory.js';
 export type { AuthAction } from './auth-action.js';
 
 /**
- * The action table: dispatches a request to the right action and provider flow (one hop), enforces
- * CSRF and same-origin POSTs, and turns every error into an answer (`error-response.ts`). Never throws.
+ * The action table: dispatches a request to the right action and to the flow of the provider's
+ * sign-in method (one hop; the methods come from the registry, `SIGN_IN_METHODS`), enforces CSRF
+ * and same-origin POSTs, and turns every error into an answer (`error-response.ts`). Never throws.
  */
 @Injectable()
 export class AuthRouterService {
-  private readonly flows: Record<string, ProviderFlow | undefined>;
+  /** Each provider type's flow (the flow of the method that serves it), looked up on first use. */
+  private byType?: Map<string, ProviderFlow>;
+  private forms?: Record<string, SignInFormRenderer>;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly sessions: SessionService,
     private readonly contexts: RequestContextFactory,
     private readonly errorLog: RequestErrorLog,
-    @Optional() oauth?: OAuthService,
-    @Optional() email?: EmailService,
-    @Optional() credentials?: CredentialsService,
-    @Optional() private readonly webauthn?: WebAuthnService,
-    @Optional() private readonly oauthLogout?: OAuthLogout,
-    @Optional() private readonly backchannel?: BackchannelLogout,
+    @Inject(SIGN_IN_METHODS) private readonly methods: readonly SignInMethod[],
+    private readonly moduleRef: ModuleRef,
     @Optional() private readonly account?: AccountRoutes,
-  ) {
-    this.flows = { oauth, oidc: oauth, email, credentials, webauthn };
+  ) {}
+
+  private get flows(): Map<string, ProviderFlow> {
+    if (!this.byType) {
+      this.byType = new Map();
+      for (const method of this.methods) {
+        const flow = this.moduleRef.get(method.flow, { strict: false });
+        for (const type of method.types) this.byType.set(type, flow);
+      }
+    }
+    return this.byType;
+  }
+
+  /** The sign-in page's forms the registered methods contribute, by provider type. */
+  private get methodForms(): Record<string, SignInFormRenderer> {
+    this.forms ??= Object.fromEntries(
+      this.methods.flatMap((m) => (m.form ? m.types.map((t) => [t, m.form!] as const) : [])),
+    );
+    return this.forms;
+  }
+
+  /** The flows that take part in sign-out (federated sign-out enabled). */
+  private get signOutFlows(): ProviderFlow[] {
+    return [...new Set(this.flows.values())].filter((f) => f.federatedSignOut?.enabled);
   }
 
   /** Handles one request. `providerId` is the second path segment, when the route has one. */
@@ -72,7 +90,7 @@ export class AuthRouterService {
     // Every state-changing POST must come from this site, besides carrying the CSRF token; the
     // OAuth `form_post` callback is cross-site by design (the provider's page posts it).
     // Back-channel logout comes from the provider's server, authenticated by the token it carries.
-    if (post && !(action === 'callback' && isOAuthProvider(this.config, providerId)) && action !== 'backchannel-logout')
+    if (post && !(action === 'callback' && this.crossSiteCallback(providerId)) && action !== 'backchannel-logout')
       assertSameOrigin(ctx.request, ctx.origin);
     switch (action) {
       case 'providers':
@@ -90,7 +108,7 @@ export class AuthRouterService {
         }
         break;
       case 'signin':
-        if (get && !providerId) return await signInPage(this.config, ctx);
+        if (get && !providerId) return await signInPage(this.config, ctx, this.methodForms);
         if (post && providerId) {
           if (!ctx.csrfVerified)
             throw csrfRefusal(
@@ -111,8 +129,8 @@ export class AuthRouterService {
               'The CSRF token was missing or wrong: submit the form from your account page, or send `csrfToken` from GET /csrf.',
             );
           const pctx = this.providerContext(ctx, providerId);
-          const flow = pctx.provider.type === 'oauth' || pctx.provider.type === 'oidc' ? this.flows.oauth : undefined;
-          if (!flow?.link)
+          const flow = this.flow(pctx.provider);
+          if (!flow.link)
             throw new InvalidProvider(
               `Only OAuth and OpenID Connect providers can be linked; ${clientText(providerId)} is not one.`,
             );
@@ -123,15 +141,16 @@ export class AuthRouterService {
         if ((get || post) && providerId) {
           if (method === 'HEAD') break;
           const pctx = this.providerContext(ctx, providerId);
-          if (pctx.provider.type === 'credentials') {
-            if (!post) throw new UnknownAction('Credentials are submitted with POST.');
+          const flow = this.flow(pctx.provider);
+          if (flow.callbackIsFormPost) {
+            if (!post) throw new UnknownAction(`${clientText(pctx.provider.name)} takes a form POST, not a GET.`);
             if (!ctx.csrfVerified)
               throw csrfRefusal(
                 ctx,
                 'The CSRF token was missing or wrong: submit the form from the sign-in page, or send `csrfToken` from GET /csrf.',
               );
           }
-          return this.flow(pctx.provider).callback(pctx);
+          return flow.callback(pctx);
         }
         break;
       case 'signout':
@@ -143,15 +162,23 @@ export class AuthRouterService {
               'The CSRF token was missing or wrong: submit the sign-out form, or send `csrfToken` from GET /csrf.',
             );
           // Federated sign-out: the user (read before the session goes) is sent on to the provider.
-          const user = this.oauthLogout?.enabled ? await this.sessions.getCurrentUser(ctx) : null;
+          const federation = this.signOutFlows;
+          const user = federation.length ? await this.sessions.getCurrentUser(ctx) : null;
           const cookies = await this.sessions.signOut(ctx);
-          const federated = user ? await this.oauthLogout!.endSessionUrl(user.id, ctx.callbackUrl) : undefined;
+          let federated: string | undefined;
+          for (const flow of user ? federation : [])
+            federated ??= await flow.federatedSignOut!.endSessionUrl(user!.id, ctx.callbackUrl);
           return { redirect: federated ?? ctx.callbackUrl, cookies };
         }
         break;
       case 'backchannel-logout':
-        if (post && providerId && this.backchannel)
-          return this.backchannel.logout(this.providerContext(ctx, providerId));
+        if (post && providerId) {
+          const pctx = this.providerContext(ctx, providerId);
+          const flow = this.flow(pctx.provider);
+          if (!flow.backchannelLogout)
+            throw new InvalidProvider(`Provider ${clientText(providerId)} takes no back-channel logout.`);
+          return flow.backchannelLogout(pctx);
+        }
         break;
       case 'verify-request':
         if (!get) break;
@@ -166,9 +193,10 @@ export class AuthRouterService {
       case 'webauthn-options':
         if (get && providerId) {
           const pctx = this.providerContext(ctx, providerId);
-          if (pctx.provider.type !== 'webauthn' || !this.webauthn)
+          const flow = this.flow(pctx.provider);
+          if (!flow.options)
             throw new InvalidProvider(`Provider ${JSON.stringify(providerId)} is not a WebAuthn provider.`);
-          return this.webauthn.options(pctx);
+          return flow.options(pctx);
         }
         break;
     }
@@ -192,8 +220,14 @@ export class AuthRouterService {
     };
   }
 
+  /** Whether the provider's callback may come from another site (an unknown id: no). */
+  private crossSiteCallback(providerId: string | undefined): boolean {
+    const provider = providerId === undefined ? undefined : this.config.providerById.get(providerId);
+    return provider !== undefined && this.flows.get(provider.type)?.crossSiteCallback === true;
+  }
+
   private flow(provider: InternalProvider): ProviderFlow {
-    const flow = this.flows[provider.type];
+    const flow = this.flows.get(provider.type);
     if (!flow) throw new InvalidProvider(`Providers of type ${provider.type} are not supported.`);
     return flow;
   }

@@ -6,7 +6,7 @@ import { AUTH_SERVICES } from '../auth.providers.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import { UnknownAction } from '../errors/auth.errors.js';
 import { AuthControllerBase } from '../http/auth.controller.js';
-import { Credentials } from '../providers/credentials.provider.js';
+import { Credentials } from '../methods/credentials/credentials.provider.js';
 import {
   applyCookies,
   createAuthTestbed,

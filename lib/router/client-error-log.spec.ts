@@ -3,7 +3,7 @@
 // be errors, so anyone could write ERROR lines at will (a forged logout token needs no credentials).
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { AUTH_SERVICES } from '../auth.providers.js';
-import type { SendVerificationRequestParams } from '../providers/email.types.js';
+import type { SendVerificationRequestParams } from '../methods/email/email.types.js';
 import { createAuthTestbed, everyProvider, type AuthTestbed } from '../sign-in/fixtures/auth-testbed.fixture.js';
 import { createAccountBed, Client } from './fixtures/account-client.fixture.js';
 import { AuthRouterService } from './auth-router.service.js';

@@ -5,13 +5,21 @@ import { UnknownAction } from '../errors/auth.errors.js';
 import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import { renderHook } from './page-render.js';
+import type { SignInFormRenderer } from '../pages/page.types.js';
 
 // The answers of the page routes (GET signin, signout, verify-request, error, the passkey script):
 // the built-in pages, or redirects to the app's own `pages`. The renderers load on the first page
 // (loadRenderers), so a redirect to the app's page never loads them.
 
-/** `GET /signin`: the built-in page, or a redirect to `pages.signIn` with the callback URL, error and code. */
-export async function signInPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
+/**
+ * `GET /signin`: the built-in page, or a redirect to `pages.signIn` with the callback URL, error and
+ * code. `methodForms`: the forms the registered methods contribute, by provider type.
+ */
+export async function signInPage(
+  config: ResolvedAuthConfig,
+  ctx: RequestContext,
+  methodForms: Readonly<Record<string, SignInFormRenderer>> = {},
+): Promise<AuthResponse> {
   const { query } = ctx.request;
   if (config.pages.signIn) {
     const params: Record<string, string> = { callbackUrl: ctx.callbackUrl };
@@ -31,6 +39,7 @@ export async function signInPage(config: ResolvedAuthConfig, ctx: RequestContext
         formFields: p.config.formFields as never,
         enableConditionalUI: p.config.enableConditionalUI as boolean | undefined,
       })),
+      methodForms,
       csrfToken: ctx.csrfToken,
       callbackUrl: ctx.callbackUrl,
       error: query.error?.slice(0, 64),

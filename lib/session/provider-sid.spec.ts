@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { UnsecuredJWT } from 'jose';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import type { Account } from '../types/common.types.js';
 import { providerSidKey, providerSidOf } from './provider-sid.js';
 

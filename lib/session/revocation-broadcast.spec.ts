@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { RedisRevocationBus } from '../bus/redis-revocation.bus.js';
 import { RevocationBus } from '../bus/revocation-bus.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from '../sign-in-methods.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
 import { connectRedis, REDIS_URL, redisAvailable } from '../../test/setup/redis.js';
 import { sessionParts, type SessionParts } from './fixtures/session.fixture.js';

@@ -8,7 +8,7 @@ import {
   OAuthAccountNotLinked,
   ReauthenticationRequired,
 } from '../errors/auth.errors.js';
-import { Passkey } from '../providers/webauthn.provider.js';
+import { Passkey } from '../methods/webauthn/webauthn.provider.js';
 import type { Account, User } from '../types/common.types.js';
 import { AccountLinkingService } from './account-linking.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';

@@ -4,7 +4,7 @@ import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import { AccountManagementService } from './account-management.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';
-import { signInMethods } from './sign-in-methods.js';
+import { signInMethods } from './user-ways-in.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { SessionService } from '../session/session.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';

@@ -14,7 +14,7 @@ import { AuthEvents } from '../core/auth-events.js';
 import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../errors/auth.errors.js';
 import { SessionService } from '../session/session.service.js';
 import { KeyedQueue } from '../util/keyed-queue.js';
-import { assertKeepsSignInMethod, listUserAccounts } from './sign-in-methods.js';
+import { assertKeepsSignInMethod, listUserAccounts } from './user-ways-in.js';
 
 /** A linked account as application code sees it: never a token. */
 export interface LinkedAccountInfo {

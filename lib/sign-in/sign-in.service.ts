@@ -14,15 +14,22 @@ import { AccountLinkingService } from './account-linking.service.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { ResolvedSignIn, SignInInput } from './sign-in.types.js';
 import { UserCreationService } from './user-creation.service.js';
+import { SIGN_IN_STEPS, type SignInStep } from './sign-in-method.js';
 
 export type { SignInInput } from './sign-in.types.js';
 export { SignInRedirect } from './sign-in-callback.js';
 
 /**
- * Completes every sign-in: the `signIn` callback, the user (AccountLinkingService decides whom to
- * find, create or link by the account type's rules), a new session (the previous one is ended: no
- * fixation), events, and the redirect. Users are identified by (provider, providerAccountId),
- * never by email alone.
+ * The one sign-in pipeline: every first factor, whatever its method, ends here and goes through the
+ * same steps, in this order:
+ * 1. the `signIn` callback (the app may refuse);
+ * 2. the user: found, created or linked by the account type's rules (AccountLinkingService, which
+ *    asks the WaysInGate before anything is added to an existing user);
+ * 3. the flow's own `afterUser` write (a new passkey), undone with the user if it fails;
+ * 4. the registered {@link SignInStep}s (`SIGN_IN_STEPS`, which sign-in methods add): each may end the
+ *    sign-in here with its own response (a second-factor challenge), before any session exists;
+ * 5. a new session (the previous one is ended: no fixation), the events, and the redirect.
+ * Users are identified by (provider, providerAccountId), never by email alone.
  */
 @Injectable()
 export class SignInService {
@@ -33,6 +40,7 @@ export class SignInService {
     private readonly linking: AccountLinkingService,
     private readonly users: UserCreationService,
     private readonly events: AuthEvents,
+    @Inject(SIGN_IN_STEPS) private readonly steps: readonly SignInStep[],
   ) {}
 
   async completeSignIn(ctx: ProviderContext, input: SignInInput): Promise<AuthResponse> {
@@ -76,6 +84,18 @@ export class SignInService {
         if (resolved.created) await this.users.undoCreate(resolved.user.id);
         throw error;
       }
+    }
+
+    for (const step of this.steps) {
+      const ended = await step.run({
+        ctx,
+        user: resolved.user as AdapterUser,
+        account,
+        profile,
+        isNewUser: resolved.isNewUser,
+        sameUserSignedIn: signedIn !== null && signedIn.user.id === resolved.user.id,
+      });
+      if (ended) return ended;
     }
 
     // A new session on every sign-in: end the one the request came with (database strategy, or a

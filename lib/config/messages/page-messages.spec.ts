@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { resolveConfig } from '../resolve-config.js';
+import { resolveConfig } from '../../sign-in-methods.js';
 import { ENGLISH_MESSAGES, GERMAN_MESSAGES, messageProblems, MESSAGE_KEYS, resolveMessages } from './page-messages.js';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!';

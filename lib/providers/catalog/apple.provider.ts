@@ -1,4 +1,4 @@
-import type { OAuthConfig, OIDCUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OIDCUserConfig } from '../../methods/oauth/oauth.types.js';
 import { joinName } from './catalog.helpers.js';
 
 /** The `user` form field Apple posts on the first consent only. */

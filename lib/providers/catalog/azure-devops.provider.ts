@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 import type { TokenSet } from '../../types/common.types.js';
 import { OAuthCallbackError } from '../../errors/auth.errors.js';
 import { endpointUrl, vendorJson } from './catalog.helpers.js';

@@ -1,4 +1,4 @@
-import type { OAuthConfig, OIDCUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OIDCUserConfig } from '../../methods/oauth/oauth.types.js';
 
 /** The issuers Battle.net runs, by region. */
 export type BattleNetIssuer =

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { deepMerge } from '../../config/resolve-config.js';
 import { OAuthCallbackError } from '../../errors/auth.errors.js';
-import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../oauth.normalize.js';
-import type { OAuthConfig } from '../oauth.types.js';
+import { normalizeOAuthProvider, type NormalizedOAuthProvider } from '../../methods/oauth/oauth.normalize.js';
+import type { OAuthConfig } from '../../methods/oauth/oauth.types.js';
 import { Apple } from './apple.provider.js';
 import { AzureAD } from './azure-ad.provider.js';
 import { AzureDevOps } from './azure-devops.provider.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { deepMerge, resolveConfig } from '../../config/resolve-config.js';
-import { normalizeEndpoint } from '../oauth.normalize.js';
-import type { OAuthConfig } from '../oauth.types.js';
+import { deepMerge } from '../../config/resolve-config.js';
+import { resolveConfig } from '../../sign-in-methods.js';
+import { normalizeEndpoint } from '../../methods/oauth/oauth.normalize.js';
+import type { OAuthConfig } from '../../methods/oauth/oauth.types.js';
 import type { BuiltInProviderType, OAuthProviderType } from '../provider.types.js';
 import { oauthProviderCatalog } from './catalog.js';
 import { authjsReference, catalogDepartures, type ReferenceProvider } from './fixtures/authjs-reference.fixture.js';

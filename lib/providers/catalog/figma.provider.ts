@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 
 /** The profile Figma returns, as the vendor documents it. */
 export interface FigmaProfile {

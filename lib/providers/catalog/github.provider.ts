@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 import type { Profile } from '../../types/common.types.js';
 import { accountId, authorizationHeader, endpointUrl, trimSlash, vendorJson } from './catalog.helpers.js';
 

@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 import { envDefault, joinName, trimSlash } from './catalog.helpers.js';
 
 /** The profile Mattermost returns, as the vendor documents it. */

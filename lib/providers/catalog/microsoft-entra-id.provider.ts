@@ -1,4 +1,4 @@
-import type { OAuthConfig, OIDCUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OIDCUserConfig } from '../../methods/oauth/oauth.types.js';
 import { envDefault, trimSlash, VENDOR_REQUEST_TIMEOUT_MS } from './catalog.helpers.js';
 
 /** The ID token claims of the Microsoft identity platform (v2.0), as Microsoft documents them. */

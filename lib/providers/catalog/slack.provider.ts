@@ -1,4 +1,4 @@
-import type { OAuthConfig, OIDCUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OIDCUserConfig } from '../../methods/oauth/oauth.types.js';
 import { standardClaimsUser } from './catalog.helpers.js';
 
 /** The profile Slack returns (ID token claims or userinfo), as the vendor documents it. */

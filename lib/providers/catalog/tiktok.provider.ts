@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 import { envDefault } from './catalog.helpers.js';
 
 /** The answer of TikTok's `GET /v2/user/info/`, as TikTok documents it. */

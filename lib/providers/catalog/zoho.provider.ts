@@ -1,4 +1,4 @@
-import type { OAuthConfig, OAuthUserConfig } from '../oauth.types.js';
+import type { OAuthConfig, OAuthUserConfig } from '../../methods/oauth/oauth.types.js';
 import { accountId, authorizationHeader, endpointUrl, joinName, vendorJson } from './catalog.helpers.js';
 
 /** The profile Zoho returns, as the vendor documents it. */

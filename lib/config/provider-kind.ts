@@ -1,0 +1,34 @@
+import type { Adapter } from '../adapters/adapter.interface.js';
+import type { InternalProvider } from './resolved-config.js';
+
+/** What a provider's checks may depend on besides the provider itself. */
+export interface ProviderCheckContext {
+  /** `providers[i] ("id")`: the start of every message about this provider. */
+  where: string;
+  env: NodeJS.ProcessEnv;
+  adapter: Adapter | null;
+  hasAdapter: boolean;
+  strategy: 'jwt' | 'database';
+}
+
+/**
+ * The part of a sign-in method that configuration resolution uses (the whole contract is
+ * `SignInMethod` in sign-in/sign-in-method.ts; config sees only this slice, so it never imports a
+ * method). `resolveConfig` is handed the registered methods and asks each provider's method.
+ */
+export interface ProviderKind {
+  /** The method's name, e.g. `oauth` (in messages). */
+  readonly name: string;
+  /** The provider `type`s the method serves, e.g. `['oauth', 'oidc']`. */
+  readonly types: readonly string[];
+  /**
+   * Fills settings the environment provides (e.g. `AUTH_GITHUB_ID`) into the merged config.
+   * `envId` is the provider id upper-cased with `-` as `_`.
+   */
+  applyEnv?(config: Record<string, unknown>, env: NodeJS.ProcessEnv, envId: string): void;
+  /**
+   * Checks the provider at bootstrap, the adapter methods it needs included, and pushes one
+   * message per problem, each saying what to do. A throw is reported as a failed validation.
+   */
+  validate(provider: InternalProvider, problems: string[], ctx: ProviderCheckContext): void;
+}
