@@ -21,10 +21,10 @@ import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
 import { WaysInGate } from './sign-in/ways-in.gate.js';
 import { AccountManagementService } from './sign-in/account-management.service.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
-import { AccountService } from './account/account.service.js';
 import { AccountRoutes } from './account/account-routes.js';
 import { EmailChangeService } from './account/email-change.service.js';
 import { PasswordChangeService } from './account/password-change.service.js';
+import { Passkeys } from './account/passkeys.js';
 
 /**
  * The core injectables AuthModule registers (besides config, adapter, rate-limit store and controller
@@ -56,7 +56,7 @@ export const AUTH_SERVICES: Provider[] = [
   AccessTokenService,
   RateLimiterService,
   ProviderAccessTokenPipe,
-  AccountService,
+  Passkeys,
   AccountRoutes,
   EmailChangeService,
   PasswordChangeService,

@@ -10,7 +10,11 @@ import { pathToFileURL } from 'node:url';
 import type { AuthModuleOptions } from './config/auth-options.interface.js';
 import { resolveConfig } from './sign-in-methods.js';
 import { AuthConfigurationError } from './errors/auth.errors.js';
-import { verifySmtpServer, EMAIL_DEFAULTS, sendVerificationRequestWithNodemailer } from './methods/email/email.provider.js';
+import {
+  verifySmtpServer,
+  EMAIL_DEFAULTS,
+  sendVerificationRequestWithNodemailer,
+} from './methods/email/email.provider.js';
 import { isProviderOfType } from './providers/internal-provider.js';
 
 const USAGE = `Usage:

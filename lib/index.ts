@@ -64,7 +64,8 @@ export {
   type GraphqlWsConnection,
 } from './guard/graphql-ws.js';
 export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
-export type { AuthUser, SessionInfo } from './session/session.service.js';
+export type { AuthUser } from './session/session.types.js';
+export type { SessionInfo } from './session/session-devices.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';
 export { encode, decode } from './session/jwt.js';
@@ -79,7 +80,11 @@ export {
 } from './methods/email/email.provider.js';
 export { defaultNormalizeIdentifier } from './methods/email/email.normalize.js';
 export { renderVerificationEmail, type VerificationEmail } from './methods/email/email.message.js';
-export { Credentials, CREDENTIALS_DEFAULTS, type CredentialsUserConfig } from './methods/credentials/credentials.provider.js';
+export {
+  Credentials,
+  CREDENTIALS_DEFAULTS,
+  type CredentialsUserConfig,
+} from './methods/credentials/credentials.provider.js';
 export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './methods/webauthn/webauthn.provider.js';
 export type { PasskeyInfo } from './methods/webauthn/passkeys.js';
 export type { AccountChangeEvent } from './config/callbacks.types.js';

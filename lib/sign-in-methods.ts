@@ -39,9 +39,12 @@ export function registeredMethods(extra: unknown): readonly SignInMethod[] {
     if (typeof method.name !== 'string' || !method.name) problems.push(`${where}: a \`name\` is required.`);
     if (!Array.isArray(method.types) || method.types.length === 0 || method.types.some((t) => typeof t !== 'string'))
       problems.push(`${where}: \`types\` must list the provider types it serves, e.g. ['email-code'].`);
-    if (typeof method.flow !== 'function') problems.push(`${where}: \`flow\` must be the injectable that handles its routes.`);
-    if (!Array.isArray(method.providers)) problems.push(`${where}: \`providers\` must list its injectables (the flow at least).`);
-    if (typeof method.validate !== 'function') problems.push(`${where}: \`validate(provider, problems, ctx)\` is required.`);
+    if (typeof method.flow !== 'function')
+      problems.push(`${where}: \`flow\` must be the injectable that handles its routes.`);
+    if (!Array.isArray(method.providers))
+      problems.push(`${where}: \`providers\` must list its injectables (the flow at least).`);
+    if (typeof method.validate !== 'function')
+      problems.push(`${where}: \`validate(provider, problems, ctx)\` is required.`);
     for (const type of Array.isArray(method.types) ? method.types : []) {
       const owner = served.get(type);
       if (owner) problems.push(`${where}: type ${JSON.stringify(type)} is already served by the ${owner} method.`);

@@ -133,7 +133,9 @@ const label = (p: Place) =>
 function violation(from: Place, to: Place, typeOnly: boolean): string | undefined {
   if (to.folder === from.folder) {
     // Inside a method folder the roles keep their order: a validator never reaches its flow.
-    return to.layer > from.layer ? `${label(from)} (layer ${from.layer}) may not import its ${to.role} part (layer ${to.layer})` : undefined;
+    return to.layer > from.layer
+      ? `${label(from)} (layer ${from.layer}) may not import its ${to.role} part (layer ${to.layer})`
+      : undefined;
   }
   if (LEAVES.has(from.folder)) return `${from.folder}/ is a leaf and imports nothing from lib/`;
   const fromMethod = from.folder.startsWith('methods/');
@@ -242,8 +244,7 @@ function libSources(): Map<string, string> {
       if (statSync(path).isDirectory()) {
         // Fixtures are test support (not built, not shipped): they wire the whole tree like a spec does.
         if (name !== 'fixtures') walk(path);
-      }
-      else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts'))
+      } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts'))
         files.set(relative(lib, path).split('\\').join('/'), readFileSync(path, 'utf8'));
     }
   };
@@ -259,8 +260,14 @@ describe('the checker', () => {
       'session/session.service.ts',
       "import type { A } from '../types/common.types.js';\nimport { E } from '../errors/auth.errors.js';",
     ],
-    ['methods/oauth/oauth.flow.ts', "import { x } from '../../session/session.service.js';\nimport { v } from './oauth.validate.js';"],
-    ['methods/oauth/oauth.validate.ts', "import type { C } from './oauth.types.js';\nimport { r } from '../../config/resolve.js';"],
+    [
+      'methods/oauth/oauth.flow.ts',
+      "import { x } from '../../session/session.service.js';\nimport { v } from './oauth.validate.js';",
+    ],
+    [
+      'methods/oauth/oauth.validate.ts',
+      "import type { C } from './oauth.types.js';\nimport { r } from '../../config/resolve.js';",
+    ],
     ['methods/oauth/oauth.types.ts', "import type { P } from '../../providers/provider.types.js';"],
     ['providers/provider.types.ts', "import type { C } from '../methods/oauth/oauth.types.js';"],
     ['config/resolve.ts', 'export const r = 1;'],

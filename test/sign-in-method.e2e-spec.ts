@@ -175,10 +175,13 @@ describe('registering a method', () => {
   /** Bootstraps AuthModule alone with these options and settings; resolves to what it threw. */
   const bootstrap = async (options: Record<string, unknown>): Promise<unknown> => {
     try {
-      const app = await NestFactory.create(AuthModule.forRoot({ secret: TEST_SECRET, providers: [], ...options } as never), {
-        logger: false,
-        abortOnError: false,
-      });
+      const app = await NestFactory.create(
+        AuthModule.forRoot({ secret: TEST_SECRET, providers: [], ...options } as never),
+        {
+          logger: false,
+          abortOnError: false,
+        },
+      );
       await app.close();
       return undefined;
     } catch (error) {
@@ -199,7 +202,9 @@ describe('registering a method', () => {
       providers: [EmailCode({ sendCode: 'no' as never, maxAge: 3600 })],
     });
     expect(error).toBeInstanceOf(AuthConfigurationError);
-    expect(String((error as Error).message)).toMatch(/\("email-code"\): `sendCode\(\{ email, code, expires \}\)` is required/);
+    expect(String((error as Error).message)).toMatch(
+      /\("email-code"\): `sendCode\(\{ email, code, expires \}\)` is required/,
+    );
     expect(String((error as Error).message)).toMatch(/`maxAge` must be a number of seconds between 1 and 900/);
   });
 

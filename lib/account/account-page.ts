@@ -5,7 +5,9 @@ import { isPlausibleToken } from '../methods/email/index.js';
 import type { AccountPageParams } from '../pages/account.page.js';
 import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
-import type { AccountService } from './account.service.js';
+import type { EmailChangeService } from './email-change.service.js';
+import type { Passkeys } from './passkeys.js';
+import type { PasswordChangeService } from './password-change.service.js';
 import type { AccountRequest } from './account-routes.js';
 
 /**
@@ -16,6 +18,13 @@ export interface AccountSections {
   sessions?: AccountPageParams['sessions'];
   accounts?: AccountPageParams['accounts'];
   canDelete?: boolean;
+}
+
+/** The parts whose state the page shows: the user's passkeys, email change, password. */
+export interface AccountPageParts {
+  passkeys: Passkeys;
+  emailChange: EmailChangeService;
+  passwords: PasswordChangeService;
 }
 
 /** A request that wants JSON: a JSON body, or `Accept` naming JSON and not HTML. */
@@ -29,7 +38,7 @@ export function isJsonRequest(request: AuthRequest): boolean {
 /** `GET /account`: the page, or (JSON) what it shows, with the CSRF token for the actions. */
 export async function accountPage(
   config: ResolvedAuthConfig,
-  account: AccountService,
+  { passkeys: passkeyList, emailChange, passwords }: AccountPageParts,
   req: AccountRequest,
   json: boolean,
   readSections: (req: AccountRequest) => Promise<AccountSections>,
@@ -37,12 +46,12 @@ export async function accountPage(
   const { ctx, user } = req;
   const webauthn = config.providers.find((p) => p.type === 'webauthn');
   const [passkeys, hasPassword, sections] = await Promise.all([
-    webauthn ? account.listPasskeys(user.id) : undefined,
-    account.passwords.store ? account.passwords.hasPassword(user.id) : undefined,
+    webauthn ? passkeyList.list(user.id) : undefined,
+    passwords.store ? passwords.hasPassword(user.id) : undefined,
     readSections(req),
   ]);
-  const email = account.emailChange.available ? { current: user.email ?? null } : undefined;
-  const minLength = account.passwords.store?.minLength;
+  const email = emailChange.available ? { current: user.email ?? null } : undefined;
+  const minLength = passwords.store?.minLength;
   const password = hasPassword === undefined ? undefined : { hasPassword, ...(minLength ? { minLength } : {}) };
   if (json) {
     return {

@@ -16,11 +16,15 @@ import { clientIpBucket } from '../rate-limit/client-ip.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
 import { WaysInGate, type WayInChange } from '../sign-in/ways-in.gate.js';
-import { SessionService, type AuthUser } from '../session/session.service.js';
-import type { SessionState } from '../session/session.types.js';
+import { SessionIssuer } from '../session/session-issuer.js';
+import { SessionList } from '../session/session-list.js';
+import { SessionReader } from '../session/session-reader.js';
+import type { AuthUser, SessionState } from '../session/session.types.js';
 import { toWebRequest } from '../core/web-request.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
-import { AccountService } from './account.service.js';
+import { EmailChangeService } from './email-change.service.js';
+import { Passkeys } from './passkeys.js';
+import { PasswordChangeService } from './password-change.service.js';
 import { AccountManagementService } from '../sign-in/account-management.service.js';
 import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
 
@@ -81,8 +85,12 @@ export class AccountRoutes {
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
-    private readonly account: AccountService,
+    private readonly reader: SessionReader,
+    private readonly issuer: SessionIssuer,
+    private readonly sessions: SessionList,
+    private readonly passkeys: Passkeys,
+    private readonly emailChange: EmailChangeService,
+    private readonly passwords: PasswordChangeService,
     private readonly limiter: RateLimiterService,
     private readonly errorLog: RequestErrorLog,
     private readonly accounts: AccountManagementService,
@@ -90,29 +98,29 @@ export class AccountRoutes {
     private readonly events: AuthEvents,
   ) {
     this.register('passkeys/rename', 'recent', async ({ user }, b) => ({
-      json: { passkey: await this.account.renamePasskey(user.id, textOf(b.credentialID), nullable(b.name)) },
+      json: { passkey: await this.passkeys.rename(user.id, textOf(b.credentialID), nullable(b.name)) },
       notice: 'passkey-renamed',
     }));
     this.register('passkeys/delete', { wayIn: 'remove-passkey' }, async ({ user }, b) => {
-      await this.account.deletePasskey(user.id, textOf(b.credentialID));
+      await this.passkeys.delete(user.id, textOf(b.credentialID));
       return { json: { ok: true }, notice: 'passkey-removed' };
     });
     this.register('email', { wayIn: 'change-email' }, async ({ ctx, user }, b) => {
-      const sent = await this.account.changeEmail(user.id, b.email, this.links(ctx));
+      const sent = await this.emailChange.request(user.id, b.email, this.links(ctx));
       return { json: { ok: true, email: sent.email, expires: sent.expires }, notice: 'email-sent' };
     });
     // Following the link is the proof (of the new address); the session says whose account changes.
     this.register('email/confirm', 'link', async ({ ctx, user }, b) => {
-      const done = await this.account.confirmEmailChange(user.id, b.token, b.email, this.links(ctx));
+      const done = await this.emailChange.confirm(user.id, b.token, b.email, this.links(ctx));
       return { json: { ok: true, email: done.email }, notice: 'email-changed' };
     });
     this.register('sessions/end', 'recent', async ({ user }, b) => {
-      await this.sessions.endSession(user.id, b.id);
+      await this.sessions.end(user.id, b.id);
       this.events.emit('accountChange', { action: 'session.end', userId: user.id, detail: { id: textOf(b.id) } });
       return { json: { ok: true }, notice: 'session-ended' };
     });
     this.register('sessions/end-others', 'recent', async ({ user, state }) => {
-      const ended = await this.sessions.endOtherSessions(state);
+      const ended = await this.sessions.endOthers(state);
       this.events.emit('accountChange', { action: 'sessions.end-others', userId: user.id });
       return { json: { ok: true, ended }, notice: 'sessions-ended' };
     });
@@ -132,11 +140,11 @@ export class AccountRoutes {
       await this.accounts.deleteAccount(user.id);
       this.events.emit('accountChange', { action: 'user.delete', userId: user.id });
       // The session went with the user; clear the cookie (a JWT is revoked when revocation is on).
-      const cookies = await this.sessions.signOut(ctx).catch(() => undefined);
+      const cookies = await this.issuer.signOut(ctx).catch(() => undefined);
       return { json: { ok: true }, redirect: ctx.origin, cookies };
     });
     this.register('password', { wayIn: 'set-password' }, async ({ user }, b) => {
-      await this.account.setPassword(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
+      await this.passwords.set(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
       return { json: { ok: true }, notice: 'password-set' };
     });
   }
@@ -170,10 +178,14 @@ export class AccountRoutes {
       const method = ctx.request.method;
       this.assertOffered(path);
       if (method === 'GET' || method === 'HEAD') {
-        if (path === '') return await accountPage(this.config, this.account, req, json, (r) => this.sections(r));
-        if (path === 'passkeys') return { json: { passkeys: await this.account.listPasskeys(req.user.id) } };
-        if (path === 'sessions')
-          return { json: { sessions: await this.sessions.listSessions(req.user.id, req.state) } };
+        if (path === '') {
+          const { passkeys, emailChange, passwords } = this;
+          return await accountPage(this.config, { passkeys, emailChange, passwords }, req, json, (r) =>
+            this.sections(r),
+          );
+        }
+        if (path === 'passkeys') return { json: { passkeys: await this.passkeys.list(req.user.id) } };
+        if (path === 'sessions') return { json: { sessions: await this.sessions.list(req.user.id, req.state) } };
         if (path === 'accounts') return { json: { accounts: await this.accounts.listAccounts(req.user.id) } };
         if (path === 'email/confirm' && !json) return await emailConfirmPage(this.config, ctx);
         throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
@@ -185,7 +197,7 @@ export class AccountRoutes {
         throw csrfRefusal(ctx, 'The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
       await this.count(ctx, req.user.id);
       if (action.check === 'recent')
-        assertRecentSignIn(await this.sessions.signedInAt(req.state), this.config.account.recentSignInMaxAge);
+        assertRecentSignIn(await this.reader.signedInAt(req.state), this.config.account.recentSignInMaxAge);
       else if (action.check !== 'link') await this.gate.check(req.state, action.check.wayIn);
       const result = await action.run(req, ctx.request.body);
       const cookies = result.cookies;
@@ -208,13 +220,13 @@ export class AccountRoutes {
     const { session } = this.config;
     const offered =
       section === 'email'
-        ? this.account.emailChange.available
+        ? this.emailChange.available
         : section === 'password'
-          ? Boolean(this.account.passwords.store)
+          ? Boolean(this.passwords.store)
           : section === 'sessions'
             ? session.strategy === 'database' || session.jwtRevocation
             : section === 'passkeys'
-              ? this.account.passkeysEnabled
+              ? this.passkeys.enabled
               : true;
     if (!offered)
       throw new UnknownAction(`${this.config.basePath}/account/${section} is not offered by this app's configuration.`);
@@ -223,7 +235,7 @@ export class AccountRoutes {
   /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
   private async sections({ user, state }: AccountRequest): Promise<AccountSections> {
     // Not available (JWT sessions without revocation, an adapter that cannot list): left out.
-    const sessions = await this.sessions.listSessions(user.id, state).catch(() => undefined);
+    const sessions = await this.sessions.list(user.id, state).catch(() => undefined);
     const linked = await this.accounts.listAccounts(user.id).catch(() => undefined);
     const oauth = this.config.providers.filter((p) => p.type === 'oauth' || p.type === 'oidc');
     const accounts = linked && {
@@ -238,7 +250,7 @@ export class AccountRoutes {
   }
 
   private async signedIn(ctx: RequestContext): Promise<AccountRequest> {
-    const state = await this.sessions.read({
+    const state = await this.reader.read({
       cookies: ctx.request.cookies,
       authorization: ctx.request.headers.authorization,
       secure: ctx.secure,

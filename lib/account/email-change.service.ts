@@ -24,7 +24,7 @@ import {
 import type { EmailConfig, SendVerificationRequestParams } from '../methods/email/email.types.js';
 import { providerOfType } from '../providers/internal-provider.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionCache } from '../session/session-cache.js';
 import { isExpiredDate } from '../util/instant.js';
 
 /** Where the links of an email change point, and the request that asked (for the sender). */
@@ -47,7 +47,7 @@ export class EmailChangeService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly cache: SessionCache,
     private readonly limiter: RateLimiterService,
     private readonly events: AuthEvents,
   ) {}
@@ -141,7 +141,7 @@ export class EmailChangeService {
       if (error instanceof AdapterConflictError) throw new EmailInUse('Another account uses this email address.');
       throw error;
     }
-    this.sessions.forgetUser(userId);
+    this.cache.forgetUser(userId);
     const previous = user.email ?? null;
     if (previous && previous !== email) await this.notify(provider, previous, links);
     this.events.emit('updateUser', { user: { ...user, email } });

@@ -41,7 +41,9 @@ export function resolveProviders(
     seen.add(provider.id);
     const kind = kindOf.get(provider.type);
     if (!kind) {
-      problems.push(`${where}: unknown type ${JSON.stringify(provider.type)}; use one of ${[...kindOf.keys()].join(', ')}.`);
+      problems.push(
+        `${where}: unknown type ${JSON.stringify(provider.type)}; use one of ${[...kindOf.keys()].join(', ')}.`,
+      );
       return;
     }
     if (typeof provider.name !== 'string' || provider.name.length === 0) {
@@ -59,11 +61,7 @@ export function resolveProviders(
 }
 
 /** Calls provider functions, merges a factory's `options` over its defaults and applies env defaults. */
-function normaliseProvider(
-  raw: unknown,
-  index: number,
-  problems: string[],
-): InternalProvider | null {
+function normaliseProvider(raw: unknown, index: number, problems: string[]): InternalProvider | null {
   let value = raw;
   try {
     if (typeof value === 'function') value = (value as () => unknown)();

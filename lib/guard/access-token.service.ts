@@ -3,7 +3,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { RefreshTokenError } from '../errors/auth.errors.js';
 import { appendSetCookie, sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import { providerTokensOf } from '../session/session-tokens.js';
 import { ProviderTokens, SessionProviderTokens } from '../methods/oauth/index.js';
 import { requestResponse } from './auth.guard.js';
@@ -16,7 +16,7 @@ import { requestResponse } from './auth.guard.js';
 export class AccessTokenService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
     private readonly providerTokens: ProviderTokens,
     private readonly sessionTokens: SessionProviderTokens,
   ) {}
@@ -33,7 +33,7 @@ export class AccessTokenService {
       return this.providerTokens.getAccessToken(user, provider);
     }
     const lookup = sessionLookupOf(user, this.config);
-    const state = await this.sessions.read(lookup);
+    const state = await this.reader.read(lookup);
     if (state.status !== 'active') throw new RefreshTokenError('NoSession', 'The request has no valid session.');
     // Tokens the session holds come first; without them, the accounts (when there is an adapter).
     if (

@@ -14,7 +14,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { Public, SkipSessionCache } from '../core/public.decorator.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import { encode } from '../session/jwt.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import { AuthGuard, requestSession, type AuthenticatedRequest } from './auth.guard.js';
 import { UnsupportedContextError } from '../errors/auth.errors.js';
 
@@ -51,7 +51,7 @@ async function guardFor(options: Partial<AuthModuleOptions> = {}) {
   }).compile();
   return {
     guard: moduleRef.get(AuthGuard),
-    sessions: moduleRef.get(SessionService),
+    sessions: moduleRef.get(SessionReader),
     reflector: moduleRef.get(Reflector),
     config: moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG),
     adapter,

@@ -8,7 +8,7 @@ import { AuthModule } from '../auth.module.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { encode } from '../session/jwt.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import { AuthGuard, type AuthenticatedRequest } from './auth.guard.js';
 
 /** A guard written before contexts were read by the library: its own GraphQL request. */
@@ -29,7 +29,7 @@ describe('AuthGuard subclass with its own getRequest', () => {
     }).compile();
     const guard = new LegacyGqlGuard(
       moduleRef.get(Reflector),
-      moduleRef.get(SessionService),
+      moduleRef.get(SessionReader),
       moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG),
     );
     const call = (headers: Record<string, string>) => {

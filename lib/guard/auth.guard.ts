@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
-import { SessionService, type AuthUser, type SessionLookup, type SessionState } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
+import type { AuthUser, SessionLookup, SessionState } from '../session/session.types.js';
 import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
 import { RequestErrorLog } from '../core/error-log.js';
 import type { Session } from '../types/common.types.js';
@@ -74,7 +75,7 @@ export class AuthGuard implements CanActivate {
 
   constructor(
     protected readonly reflector: Reflector,
-    protected readonly sessions: SessionService,
+    protected readonly sessions: SessionReader,
     @Inject(AUTH_CONFIG) protected readonly config: ResolvedAuthConfig,
     // Optional, so subclasses written against the three-argument constructor keep working.
     @Optional() private readonly errorLog?: RequestErrorLog,
@@ -86,32 +87,9 @@ export class AuthGuard implements CanActivate {
     // The route's policy is read once per request (`shouldSkip` reads it too, unless overridden).
     const policy = this.policy(context);
     if (this.ownSkip ? this.shouldSkip(context) : policy.public) return true;
-    if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context);
+    if (context.getType() !== 'http' && !this.ownRequest) return this.activateContext(context, policy);
     const req = this.getRequest(context);
-    const lookup: SessionLookup = sessionLookupOf(req, this.config);
-    if (policy.uncached) return this.readAndDecide(context, req, lookup, FRESH, policy);
-    // A cache hit, a JWT the default decoder reads, or no token at all is decided without a
-    // promise: this runs on every request.
-    const known = this.sessions.readCached(lookup);
-    if (known) return this.decide(context, req, known, policy);
-    return this.readAndDecide(context, req, lookup, undefined, policy);
-  }
-
-  /** The asynchronous read (database lookup, custom callbacks), then the decision; no closures. */
-  private async readAndDecide(
-    context: ExecutionContext,
-    req: AuthenticatedRequest,
-    lookup: SessionLookup,
-    options: { fresh?: boolean } | undefined,
-    policy: RoutePolicy,
-  ): Promise<boolean> {
-    let state: SessionState;
-    try {
-      state = await this.sessions.read(lookup, options);
-    } catch (error) {
-      return this.failed(context, error);
-    }
-    return this.decide(context, req, state, policy);
+    return this.admitSession(context, req, req, sessionLookupOf(req, this.config), policy, true);
   }
 
   /**
@@ -119,58 +97,52 @@ export class AuthGuard implements CanActivate {
    * `authorization`): the same session read as HTTP, the user left where `@CurrentUser()` looks.
    * Any other context type fails with `UnsupportedContextError`, naming it.
    */
-  private activateContext(context: ExecutionContext): boolean | Promise<boolean> {
+  private activateContext(context: ExecutionContext, policy: RoutePolicy): boolean | Promise<boolean> {
     if (this.config.rpc === 'skip' && context.getType() === 'rpc') return true;
     const loading = loadContextException(context.getType());
-    if (loading) return loading.then(() => this.activateContext(context));
+    if (loading) return loading.then(() => this.activateContext(context, policy));
     const { request, holder, authorization } = contextSource(context);
     // A socket keeps its user between messages: forget it until this message is let in.
     setContextUser(context, holder, undefined);
     const lookup = contextLookup(request, authorization, this.config);
-    const policy = this.policy(context);
-    const known = policy.uncached ? undefined : this.sessions.readCached(lookup);
-    if (known) return this.admitContext(context, request as AuthenticatedRequest, holder, known, policy);
-    return this.readAndAdmit(
-      context,
-      request as AuthenticatedRequest,
-      holder,
-      lookup,
-      policy.uncached ? FRESH : undefined,
-      policy,
-    );
+    return this.admitSession(context, request as AuthenticatedRequest, holder, lookup, policy, false);
   }
 
-  /** The asynchronous read of a non-HTTP context, then its decision; no closures. */
-  private async readAndAdmit(
+  /**
+   * The one read-then-decide pipeline of every context: a cache hit, a JWT the default decoder
+   * reads, or no token at all is decided without a promise (this runs on every request); anything
+   * else is read asynchronously first. `holder` is where the user goes (the request for HTTP; the
+   * context's holder otherwise); `http` says which.
+   */
+  private admitSession(
     context: ExecutionContext,
     request: AuthenticatedRequest,
     holder: object,
     lookup: SessionLookup,
-    options: { fresh?: boolean } | undefined,
     policy: RoutePolicy,
-  ): Promise<boolean> {
-    let state: SessionState;
-    try {
-      state = await this.sessions.read(lookup, options);
-    } catch (error) {
-      return this.failed(context, error);
-    }
-    return this.admitContext(context, request, holder, state, policy);
+    http: boolean,
+  ): boolean | Promise<boolean> {
+    const known = policy.uncached ? undefined : this.sessions.readCached(lookup);
+    if (known) return this.decide(context, request, holder, known, policy, http);
+    return this.readAndDecide(context, request, holder, lookup, policy, http);
   }
 
-  /** Lets a non-HTTP context through with its user left where `@CurrentUser()` looks, or refuses it. */
-  private admitContext(
+  /** The asynchronous read (database lookup, custom callbacks), then the decision; no closures. */
+  private async readAndDecide(
     context: ExecutionContext,
     request: AuthenticatedRequest,
     holder: object,
-    state: SessionState,
+    lookup: SessionLookup,
     policy: RoutePolicy,
-  ): boolean | Promise<boolean> {
-    if (state.status !== 'active') return this.decide(context, request, state, policy);
-    if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, true);
-    setContextUser(context, holder, state.user);
-    keepSession(holder, state.session);
-    return true;
+    http: boolean,
+  ): Promise<boolean> {
+    let state: SessionState;
+    try {
+      state = await this.sessions.read(lookup, policy.uncached ? FRESH : undefined);
+    } catch (error) {
+      return this.failed(context, error);
+    }
+    return this.decide(context, request, holder, state, policy, http);
   }
 
   /**
@@ -188,22 +160,30 @@ export class AuthGuard implements CanActivate {
   /** Lets the request through with its user, or refuses it (see {@link handleUnauthenticated}). */
   private decide(
     context: ExecutionContext,
-    req: AuthenticatedRequest,
+    request: AuthenticatedRequest,
+    holder: object,
     state: SessionState,
     policy: RoutePolicy,
+    http: boolean,
   ): boolean | Promise<boolean> {
     if (state.status === 'active') {
-      if (policy.recentSignIn !== undefined) return this.checkRecent(context, req, state, policy.recentSignIn, false);
-      req.user = state.user;
-      keepSession(req, state.session);
-      if (this.keepResponses) {
-        const res = this.getResponse(context);
-        if (res) responsesByRequest.set(req, res);
-      }
+      if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, http);
+      this.admit(context, holder, state, http);
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
     return this.handleUnauthenticated(context, rejectionOf(state));
+  }
+
+  /** Leaves the user where `@CurrentUser()` looks and the session where `requestSession` does. */
+  private admit(context: ExecutionContext, holder: object, state: ActiveState, http: boolean): void {
+    if (http) (holder as AuthenticatedRequest).user = state.user;
+    else setContextUser(context, holder, state.user);
+    keepSession(holder, state.session);
+    if (http && this.keepResponses) {
+      const res = this.getResponse(context);
+      if (res) responsesByRequest.set(holder, res);
+    }
   }
 
   /**
@@ -216,17 +196,15 @@ export class AuthGuard implements CanActivate {
     holder: object,
     state: ActiveState,
     seconds: number,
-    other: boolean,
+    http: boolean,
   ): boolean | Promise<boolean> {
     const admit = (signedInAt: Date | null): boolean => {
       if (!isRecentSignIn(signedInAt, seconds, Date.now()))
         return this.handleUnauthenticated(context, 'ReauthenticationRequired');
-      if (other) setContextUser(context, holder, state.user);
-      else (holder as AuthenticatedRequest).user = state.user;
-      keepSession(holder, state.session);
+      this.admit(context, holder, state, http);
       return true;
     };
-    let signedInAt: ReturnType<SessionService['signedInAt']>;
+    let signedInAt: ReturnType<SessionReader['signedInAt']>;
     try {
       signedInAt = this.sessions.signedInAt(state);
     } catch (error) {

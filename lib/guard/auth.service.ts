@@ -6,9 +6,16 @@ import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import type { Session } from '../types/common.types.js';
-import { SessionService, type AuthUser, type SessionInfo } from '../session/session.service.js';
+import { SessionCache } from '../session/session-cache.js';
+import type { SessionInfo } from '../session/session-devices.js';
+import { SessionIssuer } from '../session/session-issuer.js';
+import { SessionList } from '../session/session-list.js';
+import { SessionReader } from '../session/session-reader.js';
+import type { AuthUser } from '../session/session.types.js';
 import type { PasskeyInfo } from '../methods/webauthn/index.js';
-import { AccountService } from '../account/account.service.js';
+import { Passkeys } from '../account/passkeys.js';
+import { EmailChangeService } from '../account/email-change.service.js';
+import { PasswordChangeService } from '../account/password-change.service.js';
 import { publicOrigin } from '../core/public-origin.js';
 import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
@@ -23,10 +30,15 @@ import { AccessTokenService } from './access-token.service.js';
 export class AuthService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
+    private readonly issuer: SessionIssuer,
+    private readonly cache: SessionCache,
+    private readonly sessionList: SessionList,
     private readonly adapters: AdapterService,
     private readonly accessTokens: AccessTokenService,
-    private readonly account: AccountService,
+    private readonly passkeys: Passkeys,
+    private readonly emailChange: EmailChangeService,
+    private readonly passwords: PasswordChangeService,
     private readonly accounts: AccountManagementService,
   ) {}
 
@@ -64,7 +76,7 @@ export class AuthService {
     request: HttpRequestLike,
     options: { fresh?: boolean } = {},
   ): Promise<{ user: AuthUser; session: Session } | null> {
-    const state = await this.sessions.read(sessionLookupOf(request, this.config), options);
+    const state = await this.reader.read(sessionLookupOf(request, this.config), options);
     return state.status === 'active' ? { user: state.user, session: state.session } : null;
   }
 
@@ -77,8 +89,8 @@ export class AuthService {
    */
   async requireRecentSignIn(request: HttpRequestLike, seconds?: number): Promise<void> {
     const maxAge = seconds ?? this.config.account.recentSignInMaxAge;
-    const state = await this.sessions.read(sessionLookupOf(request, this.config));
-    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    const state = await this.reader.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.reader.signedInAt(state) : null;
     assertRecentSignIn(signedInAt, maxAge);
   }
 
@@ -91,7 +103,7 @@ export class AuthService {
    * `InvalidSession`). `AuthGuard` checks the session again when each subscription starts.
    */
   graphqlWsOptions(): GraphqlWsAuthOptions {
-    return graphqlWsAuth(this.sessions, this.config);
+    return graphqlWsAuth(this.reader, this.config);
   }
 
   /**
@@ -100,8 +112,8 @@ export class AuthService {
    * stays valid until it expires). The cookie itself is cleared by the sign-out route.
    */
   async signOut(request: HttpRequestLike): Promise<void> {
-    const state = await this.sessions.read(sessionLookupOf(request, this.config));
-    if (state.status === 'active') await this.sessions.revoke(state.sessionToken);
+    const state = await this.reader.read(sessionLookupOf(request, this.config));
+    if (state.status === 'active') await this.issuer.revoke(state.sessionToken);
   }
 
   /**
@@ -127,7 +139,7 @@ export class AuthService {
       );
     }
     const count = await adapter.deleteSessionsByUserId(userId);
-    this.sessions.forgetUser(userId);
+    this.cache.forgetUser(userId);
     return count;
   }
 
@@ -171,7 +183,7 @@ export class AuthService {
       await this.adapters.require('unlinkAccount').unlinkAccount(first);
       return;
     }
-    await assertSensitiveAction(this.sessions, this.config, first, proof);
+    await assertSensitiveAction(this.reader, this.config, first, proof);
     return this.accounts.unlinkAccount(first, account!);
   }
 
@@ -187,7 +199,7 @@ export class AuthService {
    *   there is no such user or the request is signed in as someone else
    */
   async deleteAccount(userId: string, proof: SensitiveActionProof): Promise<void> {
-    await assertSensitiveAction(this.sessions, this.config, userId, proof);
+    await assertSensitiveAction(this.reader, this.config, userId, proof);
     return this.accounts.deleteAccount(userId);
   }
 
@@ -199,8 +211,8 @@ export class AuthService {
    * adapter with `listSessionsByUserId` (TypeOrmAdapter, MemoryAdapter).
    */
   async listSessions(userId: string, request?: HttpRequestLike): Promise<SessionInfo[]> {
-    const state = request ? await this.sessions.read(sessionLookupOf(request, this.config)) : undefined;
-    return this.sessions.listSessions(userId, state?.status === 'active' ? state : undefined);
+    const state = request ? await this.reader.read(sessionLookupOf(request, this.config)) : undefined;
+    return this.sessionList.list(userId, state?.status === 'active' ? state : undefined);
   }
 
   /**
@@ -210,7 +222,7 @@ export class AuthService {
    * ending a session other than the current one.
    */
   async endSession(userId: string, id: string): Promise<void> {
-    await this.sessions.endSession(userId, id);
+    await this.sessionList.end(userId, id);
   }
 
   /**
@@ -219,15 +231,15 @@ export class AuthService {
    * throws `ReauthenticationRequired` otherwise, and without a session.
    */
   async endOtherSessions(request: HttpRequestLike): Promise<number> {
-    const state = await this.sessions.read(sessionLookupOf(request, this.config));
-    const signedInAt = state.status === 'active' ? await this.sessions.signedInAt(state) : null;
+    const state = await this.reader.read(sessionLookupOf(request, this.config));
+    const signedInAt = state.status === 'active' ? await this.reader.signedInAt(state) : null;
     assertRecentSignIn(signedInAt, this.config.account.recentSignInMaxAge);
-    return this.sessions.endOtherSessions(state as Extract<typeof state, { status: 'active' }>);
+    return this.sessionList.endOthers(state as Extract<typeof state, { status: 'active' }>);
   }
 
   /** The user's passkeys (WebAuthn credentials linked through a configured WebAuthn provider). */
   async listPasskeys(userId: string): Promise<PasskeyInfo[]> {
-    return this.account.listPasskeys(userId);
+    return this.passkeys.list(userId);
   }
 
   /**
@@ -236,7 +248,7 @@ export class AuthService {
    * has no such passkey. Ask for a recent sign-in before calling it.
    */
   async deletePasskey(userId: string, credentialID: string): Promise<void> {
-    await this.account.deletePasskey(userId, credentialID);
+    await this.passkeys.delete(userId, credentialID);
   }
 
   /**
@@ -246,7 +258,7 @@ export class AuthService {
    * `events.accountChange`. Ask for a recent sign-in before calling it.
    */
   async renamePasskey(userId: string, credentialID: string, name: string | null): Promise<PasskeyInfo> {
-    return this.account.renamePasskey(userId, credentialID, name);
+    return this.passkeys.rename(userId, credentialID, name);
   }
 
   /**
@@ -264,7 +276,7 @@ export class AuthService {
     const origin = this.config.url?.origin ?? (options.request ? this.originOf(options.request) : undefined);
     if (!origin)
       throw new InvalidRequest('changeEmail needs the `url` option (AUTH_URL) or the request, to build the link.');
-    return this.account.changeEmail(userId, newEmail, { authUrl: `${origin}${this.config.basePath}` });
+    return this.emailChange.request(userId, newEmail, { authUrl: `${origin}${this.config.basePath}` });
   }
 
   /**
@@ -274,7 +286,7 @@ export class AuthService {
    * has checked the user another way (a magic link: see "Forgot password" in the README).
    */
   async setPassword(userId: string, newPassword: string, currentPassword?: string): Promise<void> {
-    await this.account.setPassword(userId, newPassword, currentPassword, { requireCurrent: false });
+    await this.passwords.set(userId, newPassword, currentPassword, { requireCurrent: false });
   }
 
   private originOf(request: HttpRequestLike): string {

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { AuthUser } from '../session/session.service.js';
+import type { AuthUser } from '../session/session.types.js';
 import { requestSession, type AuthenticatedRequest } from './auth.guard.js';
 import { contextHolder, rpcUser } from './guard-context.js';
 

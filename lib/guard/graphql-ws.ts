@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { SessionTokenError, type GuardRejection } from '../errors/auth.errors.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { sessionLookupOf } from '../http/auth-request.factory.js';
-import type { SessionService, SessionState } from '../session/session.service.js';
+import type { SessionReader } from '../session/session-reader.js';
+import type { SessionState } from '../session/session.types.js';
 import type { ContextRequest } from './guard-context.js';
 
 /**
@@ -85,13 +86,13 @@ function refuse(ctx: GraphqlWsConnection, reason: GuardRejection): false {
 }
 
 /** The `onConnect` hook of {@link GraphqlWsAuthOptions}, for `AuthService`. */
-export function graphqlWsAuth(sessions: SessionService, config: ResolvedAuthConfig): GraphqlWsAuthOptions {
+export function graphqlWsAuth(reader: SessionReader, config: ResolvedAuthConfig): GraphqlWsAuthOptions {
   return {
     async onConnect(ctx) {
       const request = connectionRequest(ctx, config);
       let state: SessionState;
       try {
-        state = await sessions.read(sessionLookupOf(request, config));
+        state = await reader.read(sessionLookupOf(request, config));
       } catch (error) {
         // A throwing `jwt`/`session` callback: refused, as the guard does (fail closed).
         config.logger.error(

@@ -1,7 +1,7 @@
 import { type ExecutionContext, UnauthorizedException } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GuardRejection } from '../errors/auth.errors.js';
-import type { AuthUser } from '../session/session.service.js';
+import type { AuthUser } from '../session/session.types.js';
 import { UnsupportedContextError } from '../errors/auth.errors.js';
 
 /**

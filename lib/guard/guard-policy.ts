@@ -5,7 +5,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import { HeaderSessionLookup, sessionLookupOf } from '../http/auth-request.factory.js';
 import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
-import type { SessionLookup, SessionState } from '../session/session.service.js';
+import type { SessionLookup, SessionState } from '../session/session.types.js';
 import { contextRefusal, type ContextRequest } from './guard-context.js';
 
 /**

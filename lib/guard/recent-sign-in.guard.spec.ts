@@ -13,7 +13,7 @@ import { RequireRecentSignIn } from '../core/public.decorator.js';
 import { ReauthenticationRequired, type GuardRejection } from '../errors/auth.errors.js';
 import { encode } from '../session/jwt.js';
 import { SIGNED_IN_AT_CLAIM } from '../session/recent-sign-in.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import { AuthGuard, type AuthenticatedRequest } from './auth.guard.js';
 import { AuthService } from './auth.service.js';
 
@@ -47,7 +47,7 @@ async function moduleFor(options: Partial<AuthModuleOptions> = {}) {
   return {
     guard: moduleRef.get(AuthGuard),
     auth: moduleRef.get(AuthService),
-    sessions: moduleRef.get(SessionService),
+    sessions: moduleRef.get(SessionReader),
     reflector: moduleRef.get(Reflector),
     config: moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG),
   };

@@ -2,7 +2,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { InvalidRequest, ReauthenticationRequired } from '../errors/auth.errors.js';
 import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
-import type { SessionService } from '../session/session.service.js';
+import type { SessionReader } from '../session/session-reader.js';
 
 /**
  * Who vouches for a sensitive change to a user's account (`AuthService.unlinkAccount`,
@@ -21,7 +21,7 @@ export type SensitiveActionProof = { request: HttpRequestLike; maxAge?: number }
  * else or the proof is missing.
  */
 export async function assertSensitiveAction(
-  sessions: SessionService,
+  reader: SessionReader,
   config: ResolvedAuthConfig,
   userId: string,
   proof: SensitiveActionProof | undefined,
@@ -32,8 +32,8 @@ export async function assertSensitiveAction(
       'A change to an account needs the acting request ({ request }) or, from trusted server code, { recentSignIn: false }.',
     );
   const maxAge = proof.maxAge ?? config.account.recentSignInMaxAge;
-  const state = await sessions.read(sessionLookupOf(proof.request, config), { fresh: true });
+  const state = await reader.read(sessionLookupOf(proof.request, config), { fresh: true });
   if (state.status !== 'active') throw new ReauthenticationRequired(maxAge);
   if (state.user.id !== userId) throw new InvalidRequest('The request is signed in as another user.');
-  assertRecentSignIn(await sessions.signedInAt(state), maxAge);
+  assertRecentSignIn(await reader.signedInAt(state), maxAge);
 }

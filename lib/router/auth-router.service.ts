@@ -9,7 +9,8 @@ import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
 import { SIGN_IN_METHODS, type SignInMethod } from '../sign-in/sign-in-method.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import { AccountRoutes } from '../account/account-routes.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionIssuer } from '../session/session-issuer.js';
+import { SessionReader } from '../session/session-reader.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
 import { errorResponse, withCookies } from './error-response.js';
@@ -38,7 +39,8 @@ export class AuthRouterService {
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly sessions: SessionIssuer,
+    private readonly reader: SessionReader,
     private readonly contexts: RequestContextFactory,
     private readonly errorLog: RequestErrorLog,
     @Inject(SIGN_IN_METHODS) private readonly methods: readonly SignInMethod[],
@@ -163,7 +165,7 @@ export class AuthRouterService {
             );
           // Federated sign-out: the user (read before the session goes) is sent on to the provider.
           const federation = this.signOutFlows;
-          const user = federation.length ? await this.sessions.getCurrentUser(ctx) : null;
+          const user = federation.length ? await this.reader.currentUser(ctx) : null;
           const cookies = await this.sessions.signOut(ctx);
           let federated: string | undefined;
           for (const flow of user ? federation : [])

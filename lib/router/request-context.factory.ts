@@ -4,7 +4,8 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { resolveCallbackUrl } from '../core/callback-url.js';
 import { resolveCsrf } from '../core/csrf.js';
 import type { RequestContext } from '../core/request-context.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionCodec } from '../session/session-codec.js';
+import { SessionReader } from '../session/session-reader.js';
 import type { AuthRequest, ResponseCookie } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
 
@@ -16,7 +17,8 @@ const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout', 'acco
 export class RequestContextFactory {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly codec: SessionCodec,
+    private readonly reader: SessionReader,
   ) {}
 
   /**
@@ -27,7 +29,7 @@ export class RequestContextFactory {
   async create(request: AuthRequest, action: AuthAction): Promise<RequestContext> {
     const { config } = this;
     const secure = config.useSecureCookies ?? request.url.protocol === 'https:';
-    const cookies = this.sessions.cookiesFor(secure);
+    const cookies = this.codec.cookiesFor(secure);
     const origin = request.url.origin;
     const isPost = request.method === 'POST';
     const csrfCookie = request.cookies[cookies.csrfToken.name];
@@ -74,7 +76,7 @@ export class RequestContextFactory {
    * so it is no CSRF vector.
    */
   private async csrfSubject(cookies: Record<string, string>, secure: boolean): Promise<string | undefined> {
-    const state = this.sessions.readCached({ cookies, secure }) ?? (await this.sessions.read({ cookies, secure }));
+    const state = this.reader.readCached({ cookies, secure }) ?? (await this.reader.read({ cookies, secure }));
     return state.status === 'active' ? state.user.id : undefined;
   }
 }

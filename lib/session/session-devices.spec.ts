@@ -26,17 +26,17 @@ async function signedIn(options: Partial<AuthModuleOptions> = { session: { strat
     if (state.status !== 'active') throw new Error('not signed in');
     return { jar, state: state as Active, token: jar[COOKIE]! };
   };
-  const read = (jar: Record<string, string>) => parts.service.read({ cookies: jar, secure: false }, { fresh: true });
+  const read = (jar: Record<string, string>) => parts.reader.read({ cookies: jar, secure: false }, { fresh: true });
   return { ...parts, signIn, read };
 }
 
 describe('sessions as devices: what a sign-in records', () => {
   it('a database session records when, a browser label and a coarse address; the list marks the current one', async () => {
-    const { signIn, service } = await signedIn();
+    const { signIn, list: sessions } = await signedIn();
     const before = Date.now();
     const laptop = await signIn(0, CHROME_MAC, '203.0.113.7');
     const phone = await signIn(0, FIREFOX_LINUX, '2001:db8:85a3:1234::9');
-    const list = await service.listSessions('u1', laptop.state);
+    const list = await sessions.list('u1', laptop.state);
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ current: true, userAgent: 'Chrome on macOS', ip: '203.0.113.0/24' });
     expect(list[1]).toMatchObject({ current: false, userAgent: 'Firefox on Linux', ip: '2001:db8:85a3::/48' });
@@ -44,16 +44,16 @@ describe('sessions as devices: what a sign-in records', () => {
     expect(list[0]!.lastSeenAt).toEqual(list[0]!.createdAt);
     expect(list[0]!.expires).toBeInstanceOf(Date);
     // Marked from the other browser, the other one is current.
-    expect((await service.listSessions('u1', phone.state)).map((s) => s.current)).toEqual([true, false]);
+    expect((await sessions.list('u1', phone.state)).map((s) => s.current)).toEqual([true, false]);
   });
 
   it("keeps the full address only with storeIp: 'full', and none with false", async () => {
     const full = await signedIn({ session: { strategy: 'database', storeIp: 'full' } });
     await full.signIn(0, CHROME_MAC, '203.0.113.7');
-    expect((await full.service.listSessions('u1'))[0]!.ip).toBe('203.0.113.7');
+    expect((await full.list.list('u1'))[0]!.ip).toBe('203.0.113.7');
     const none = await signedIn({ session: { strategy: 'database', storeIp: false } });
     await none.signIn(0, CHROME_MAC, '203.0.113.7');
-    expect((await none.service.listSessions('u1'))[0]!.ip).toBeNull();
+    expect((await none.list.list('u1'))[0]!.ip).toBeNull();
   });
 
   it('refuses a storeIp that is not coarse, full, none or false', async () => {
@@ -63,10 +63,10 @@ describe('sessions as devices: what a sign-in records', () => {
   });
 
   it('ids are derived from the token, never the token: not equal, not contained, stable, distinct', async () => {
-    const { signIn, service } = await signedIn();
+    const { signIn, list: sessions } = await signedIn();
     const a = await signIn(0, CHROME_MAC, '203.0.113.7');
     const b = await signIn(0, CHROME_MAC, '203.0.113.7');
-    const ids = (await service.listSessions('u1')).map((s) => s.id);
+    const ids = (await sessions.list('u1')).map((s) => s.id);
     expect(new Set(ids).size).toBe(2);
     for (const id of ids) {
       expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -76,7 +76,7 @@ describe('sessions as devices: what a sign-in records', () => {
         expect(id).not.toContain(token.slice(0, 8));
       }
     }
-    expect((await service.listSessions('u1')).map((s) => s.id)).toEqual(ids);
+    expect((await sessions.list('u1')).map((s) => s.id)).toEqual(ids);
   });
 
   it('an adapter that does not list sessions gets no extra fields, and listing says what is missing', async () => {
@@ -91,7 +91,7 @@ describe('sessions as devices: what a sign-in records', () => {
     await adapter.createUser({ ...USERS[0]!, emailVerified: null });
     await parts.issuer.create(requestContext(parts.config, {}, { 'user-agent': CHROME_MAC }), USERS[0]!, {});
     expect(Object.keys(written[0]!).sort()).toEqual(['expires', 'sessionToken', 'userId']);
-    await expect(parts.service.listSessions('u1')).rejects.toBeInstanceOf(MissingAdapterMethods);
+    await expect(parts.list.list('u1')).rejects.toBeInstanceOf(MissingAdapterMethods);
   });
 });
 
@@ -106,7 +106,7 @@ describe('sessions as devices: last seen', () => {
     const ctx = requestContext(parts.config, {}, { 'user-agent': CHROME_MAC });
     const jar = applyCookies({}, await parts.issuer.create(ctx, USERS[0]!, {}));
     const t0 = Date.now();
-    const lastSeen = async () => (await parts.service.listSessions('u1'))[0]!.lastSeenAt!.getTime();
+    const lastSeen = async () => (await parts.list.list('u1'))[0]!.lastSeenAt!.getTime();
     const created = await lastSeen();
     for (const later of [1_000, 60_000, 3_599_000]) await parts.store.find(jar[COOKIE]!, t0 + later);
     expect(updates).toHaveLength(0);
@@ -122,57 +122,67 @@ describe('sessions as devices: last seen', () => {
 
 describe('sessions as devices: ending them', () => {
   it('ends one session by id: the next request with it is refused, the other goes on', async () => {
-    const { signIn, service, read } = await signedIn({ session: { strategy: 'database', cacheTtl: 60 } });
+    const {
+      signIn,
+      reader,
+      list: sessions,
+      read,
+    } = await signedIn({ session: { strategy: 'database', cacheTtl: 60 } });
     const laptop = await signIn(0, CHROME_MAC, '203.0.113.7');
     const phone = await signIn(0, FIREFOX_LINUX, '198.51.100.2');
     // Cached on this instance: ending it must forget the cached copy too.
-    expect((await service.read({ cookies: phone.jar, secure: false })).status).toBe('active');
-    const other = (await service.listSessions('u1', laptop.state)).find((s) => !s.current)!;
-    await service.endSession('u1', other.id);
-    expect((await service.read({ cookies: phone.jar, secure: false })).status).toBe('invalid');
+    expect((await reader.read({ cookies: phone.jar, secure: false })).status).toBe('active');
+    const other = (await sessions.list('u1', laptop.state)).find((s) => !s.current)!;
+    await sessions.end('u1', other.id);
+    expect((await reader.read({ cookies: phone.jar, secure: false })).status).toBe('invalid');
     expect((await read(laptop.jar)).status).toBe('active');
-    await expect(service.endSession('u1', other.id)).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(sessions.end('u1', other.id)).rejects.toBeInstanceOf(InvalidRequest);
   });
 
   it("a user cannot end another user's session, even knowing its id", async () => {
-    const { signIn, service, read } = await signedIn();
+    const { signIn, list: sessions, read } = await signedIn();
     const mine = await signIn(0, CHROME_MAC, '203.0.113.7');
     const theirs = await signIn(1, FIREFOX_LINUX, '198.51.100.2');
-    const theirId = (await service.listSessions('u2'))[0]!.id;
-    await expect(service.endSession('u1', theirId)).rejects.toBeInstanceOf(InvalidRequest);
+    const theirId = (await sessions.list('u2'))[0]!.id;
+    await expect(sessions.end('u1', theirId)).rejects.toBeInstanceOf(InvalidRequest);
     for (const bad of ['', 'x'.repeat(22), theirs.token, mine.token, 42 as unknown as string])
-      await expect(service.endSession('u1', bad)).rejects.toBeInstanceOf(InvalidRequest);
+      await expect(sessions.end('u1', bad)).rejects.toBeInstanceOf(InvalidRequest);
     expect((await read(theirs.jar)).status).toBe('active');
     expect((await read(mine.jar)).status).toBe('active');
     // Listing another user's sessions never marks the request's own as current.
-    expect((await service.listSessions('u2', mine.state)).every((s) => !s.current)).toBe(true);
+    expect((await sessions.list('u2', mine.state)).every((s) => !s.current)).toBe(true);
   });
 
   it("ends every other session of the user, and no one else's", async () => {
-    const { signIn, service, read } = await signedIn({ session: { strategy: 'database', hashTokens: true } });
+    const { signIn, list: sessions, read } = await signedIn({ session: { strategy: 'database', hashTokens: true } });
     const here = await signIn(0, CHROME_MAC, '203.0.113.7');
     const others = [await signIn(0, FIREFOX_LINUX, '198.51.100.2'), await signIn(0, CHROME_MAC, '198.51.100.3')];
     const stranger = await signIn(1, CHROME_MAC, '192.0.2.1');
-    expect(await service.endOtherSessions(here.state)).toBe(2);
+    expect(await sessions.endOthers(here.state)).toBe(2);
     for (const o of others) expect((await read(o.jar)).status).toBe('invalid');
     expect((await read(here.jar)).status).toBe('active');
     expect((await read(stranger.jar)).status).toBe('active');
-    expect((await service.listSessions('u1', here.state)).map((s) => s.current)).toEqual([true]);
+    expect((await sessions.list('u1', here.state)).map((s) => s.current)).toEqual([true]);
   });
 });
 
 describe('sessions as devices: JWT sessions', () => {
   it('without jwtRevocation, listing and ending throw an AuthConfigurationError naming the option', async () => {
-    const { service } = await signedIn({ session: { strategy: 'jwt' } });
-    await expect(service.listSessions('u1')).rejects.toBeInstanceOf(AuthConfigurationError);
-    await expect(service.endSession('u1', 'a'.repeat(22))).rejects.toThrow(/session\.jwtRevocation: true/);
+    const { list: sessions } = await signedIn({ session: { strategy: 'jwt' } });
+    await expect(sessions.list('u1')).rejects.toBeInstanceOf(AuthConfigurationError);
+    await expect(sessions.end('u1', 'a'.repeat(22))).rejects.toThrow(/session\.jwtRevocation: true/);
   });
 
   it('with jwtRevocation, a server-side index lists them; ending one revokes every copy of it', async () => {
-    const { signIn, service, read, adapter } = await signedIn({ session: { strategy: 'jwt', jwtRevocation: true } });
+    const {
+      signIn,
+      list: sessions,
+      read,
+      adapter,
+    } = await signedIn({ session: { strategy: 'jwt', jwtRevocation: true } });
     const laptop = await signIn(0, CHROME_MAC, '203.0.113.7');
     const phone = await signIn(0, FIREFOX_LINUX, '198.51.100.2');
-    const list = await service.listSessions('u1', laptop.state);
+    const list = await sessions.list('u1', laptop.state);
     expect(list.map((s) => [s.current, s.userAgent, s.ip])).toEqual([
       [true, 'Chrome on macOS', '203.0.113.0/24'],
       [false, 'Firefox on Linux', '198.51.100.0/24'],
@@ -183,12 +193,12 @@ describe('sessions as devices: JWT sessions', () => {
       `jwt:${laptop.state.token!.sid}`,
       `jwt:${phone.state.token!.sid}`,
     ]);
-    await service.endSession('u1', list[1]!.id);
+    await sessions.end('u1', list[1]!.id);
     expect((await read(phone.jar)).status).toBe('invalid');
     expect((await read(laptop.jar)).status).toBe('active');
-    expect(await service.listSessions('u1', laptop.state)).toHaveLength(1);
+    expect(await sessions.list('u1', laptop.state)).toHaveLength(1);
     await signIn(0, FIREFOX_LINUX, '198.51.100.2');
-    expect(await service.endOtherSessions(laptop.state)).toBe(1);
+    expect(await sessions.endOthers(laptop.state)).toBe(1);
     expect((await read(laptop.jar)).status).toBe('active');
   });
 
@@ -213,6 +223,6 @@ describe('sessions as devices: JWT sessions', () => {
     devices.touchJwt(state.token!, t0 + 602_000);
     await new Promise((r) => setImmediate(r));
     expect(touches).toBe(1);
-    expect((await parts.service.listSessions('u1'))[0]!.lastSeenAt!.getTime()).toBe(t0 + 601_000);
+    expect((await parts.list.list('u1'))[0]!.lastSeenAt!.getTime()).toBe(t0 + 601_000);
   });
 });

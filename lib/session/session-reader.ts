@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import type { RequestContext } from '../core/request-context.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT, Session, User } from '../types/common.types.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
@@ -12,6 +13,8 @@ import { SessionDevices } from './session-devices.js';
 import { DatabaseSessionStore, type StoredSession } from './session-store.js';
 import { signedInAtOfToken } from './recent-sign-in.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
 
 /**
  * Reads a request's session for both strategies: finds the token ({@link SessionCodec}), answers
@@ -62,6 +65,32 @@ export class SessionReader {
     if (hit) return hit;
     if (this.syncJwt) return this.readJwtSync(source.raw, lookup, source.bearer);
     return this.syncDb ? this.readDatabaseSync(source.raw, lookup, source.bearer) : undefined;
+  }
+
+  /**
+   * When the user of an active session signed in (see `SessionState.signedInAt`): a JWT's claim, or
+   * a database session's `createdAt`, looked up once per session (one `listSessionsByUserId`) and
+   * remembered with the cached session. `null` when unknown; throws when the adapter fails.
+   */
+  signedInAt(state: ActiveState): Date | null | Promise<Date | null> {
+    if (state.signedInAt !== undefined) return state.signedInAt;
+    if (state.strategy === 'jwt') return null;
+    return this.store.signedInAt(state.sessionToken, state.stored?.userId ?? state.user.id).then((at) => {
+      const entry = this.cache.db(state.sessionToken);
+      if (entry) entry.signedInAt = at;
+      state.signedInAt = at;
+      return at;
+    });
+  }
+
+  /** The signed-in user of a request context, or null. */
+  async currentUser(ctx: RequestContext): Promise<AuthUser | null> {
+    const state = await this.read({
+      cookies: ctx.request.cookies,
+      authorization: ctx.request.headers.authorization,
+      secure: ctx.secure,
+    });
+    return state.status === 'active' && state.user.id ? state.user : null;
   }
 
   /**

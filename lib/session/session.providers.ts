@@ -8,9 +8,8 @@ import { SessionIssuer } from './session-issuer.js';
 import { SessionList } from './session-list.js';
 import { SessionReader } from './session-reader.js';
 import { DatabaseSessionStore } from './session-store.js';
-import { SessionService } from './session.service.js';
 
-/** The injectables of sessions: the `SessionService` facade and its parts. */
+/** The injectables of sessions, each a part its callers inject directly. */
 export const SESSION_SERVICES: Provider[] = [
   SessionCodec,
   RevocationBroadcast,
@@ -21,5 +20,4 @@ export const SESSION_SERVICES: Provider[] = [
   SessionReader,
   SessionIssuer,
   SessionList,
-  SessionService,
 ];

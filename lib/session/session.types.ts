@@ -39,7 +39,7 @@ export type SessionState =
       /**
        * When the user last proved who they are (signed in): a JWT's `auth_time` claim, a database
        * session's `createdAt`. `null`: unknown (a recent sign-in check refuses it). `undefined`: not
-       * read yet (database sessions: `SessionService.signedInAt(state)` looks it up).
+       * read yet (database sessions: `SessionReader.signedInAt(state)` looks it up).
        */
       signedInAt?: Date | null;
     };

@@ -6,7 +6,8 @@ import { AccountManagementService } from './account-management.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';
 import { signInMethods } from './user-ways-in.js';
 import { AdapterService } from '../core/adapter.service.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionIssuer } from '../session/session-issuer.js';
+import { SessionReader } from '../session/session-reader.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 
 const GITHUB = { provider: 'idp', providerAccountId: 'gh-1', type: 'oauth' as const };
@@ -206,15 +207,15 @@ describe('AccountManagementService', () => {
         AUTH_SERVICES,
       );
       const store = bed.adapter!;
-      const sessions = bed.get(SessionService);
+      const [issuer, reader] = [bed.get(SessionIssuer), bed.get(SessionReader)];
       for (const id of ['ada', 'bob']) await store.createUser({ id, email: `${id}@example.com`, emailVerified: null });
       const cookieOf = async (id: string) => {
         const ctx = bed.providerContext(bed.request('POST', '/callback/credentials'), 'credentials');
-        const set = await sessions.create(ctx, { id }, {});
+        const set = await issuer.create(ctx, { id }, {});
         return Object.fromEntries(set.filter((c) => c.value).map((c) => [c.name, c.value]));
       };
       const state = async (cookies: Record<string, string>) =>
-        (await sessions.read({ cookies, secure: false }, { fresh: true })).status;
+        (await reader.read({ cookies, secure: false }, { fresh: true })).status;
       const [ada1, ada2, bob] = [await cookieOf('ada'), await cookieOf('ada'), await cookieOf('bob')];
       expect([await state(ada1), await state(ada2), await state(bob)]).toEqual(['active', 'active', 'active']);
       await bed.get(AccountManagementService).deleteAccount('ada');

@@ -12,7 +12,8 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthEvents } from '../core/auth-events.js';
 import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../errors/auth.errors.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionCache } from '../session/session-cache.js';
+import { SessionList } from '../session/session-list.js';
 import { KeyedQueue } from '../util/keyed-queue.js';
 import { assertKeepsSignInMethod, listUserAccounts } from './user-ways-in.js';
 
@@ -43,7 +44,8 @@ export class AccountManagementService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly cache: SessionCache,
+    private readonly sessions: SessionList,
     private readonly events: AuthEvents,
   ) {}
 
@@ -128,15 +130,15 @@ export class AccountManagementService {
             );
         }
       }
-      this.sessions.forgetUser(userId);
+      this.cache.forgetUser(userId);
       if (!user) throw new InvalidRequest('There is no such user.');
       this.events.emit('deleteUser', { user });
     });
   }
 
   private async endJwtSessions(userId: string): Promise<void> {
-    for (const session of await this.sessions.listSessions(userId)) {
-      await this.sessions.endSession(userId, session.id).catch((error: unknown) => {
+    for (const session of await this.sessions.list(userId)) {
+      await this.sessions.end(userId, session.id).catch((error: unknown) => {
         // Ended meanwhile (expired, signed out): nothing left to revoke.
         if (!(error instanceof InvalidRequest)) throw error;
       });

@@ -12,7 +12,8 @@ import {
   OAuthAccountNotLinked,
   SessionRequired,
 } from '../errors/auth.errors.js';
-import { SessionService, type SessionState } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
+import type { SessionState } from '../session/session.types.js';
 import type { AuthResponse } from '../types/http.types.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { SignInInput } from './sign-in.types.js';
@@ -32,7 +33,7 @@ export class ExplicitLinkService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
     private readonly users: UserCreationService,
     private readonly gate: WaysInGate,
     private readonly events: AuthEvents,
@@ -94,7 +95,7 @@ export class ExplicitLinkService {
 
   /** The request's cookie session (never a bearer token) with a user id, or null. */
   private async currentSession(ctx: RequestContext): Promise<ActiveState | null> {
-    const state = await this.sessions.read({ cookies: ctx.request.cookies, secure: ctx.secure }, { fresh: true });
+    const state = await this.reader.read({ cookies: ctx.request.cookies, secure: ctx.secure }, { fresh: true });
     return state.status === 'active' && state.user.id ? state : null;
   }
 }

@@ -3,7 +3,7 @@ import type { ProviderKind } from '../config/provider-kind.js';
 import type { ProviderContext, ProviderFlow } from '../core/request-context.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import type { AuthResponse } from '../types/http.types.js';
-import type { AuthUser } from '../session/session.service.js';
+import type { AuthUser } from '../session/session.types.js';
 import type { AdapterUser } from '../adapters/adapter.interface.js';
 import type { Account, Profile } from '../types/common.types.js';
 

@@ -11,7 +11,7 @@ import {
   ORIGIN,
   rejectionOf,
 } from './fixtures/auth-testbed.fixture.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import { SignInRedirect } from './sign-in-callback.js';
 import { SignInService } from './sign-in.service.js';
 
@@ -90,7 +90,7 @@ describe('SignInService', () => {
     const { bed, signIn } = await signInTestbed({ providers: everyProvider().slice(0, 1) }, null);
     const response = await signIn(GITHUB, { name: 'Ada' });
     const cookies = applyCookies({}, response.cookies);
-    const session = await bed.get(SessionService).read({ cookies, secure: false });
+    const session = await bed.get(SessionReader).read({ cookies, secure: false });
     expect(session).toMatchObject({ status: 'active', user: { id: 'gh-42', name: 'Ada' } });
   });
 

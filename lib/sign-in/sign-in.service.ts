@@ -9,7 +9,8 @@ import type { Account, User } from '../types/common.types.js';
 import { toAbsolute } from '../core/callback-url.js';
 import type { AuthResponse } from '../types/http.types.js';
 import type { ProviderContext } from '../core/request-context.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionIssuer } from '../session/session-issuer.js';
+import { SessionReader } from '../session/session-reader.js';
 import { AccountLinkingService } from './account-linking.service.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { ResolvedSignIn, SignInInput } from './sign-in.types.js';
@@ -36,7 +37,8 @@ export class SignInService {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
+    private readonly issuer: SessionIssuer,
     private readonly linking: AccountLinkingService,
     private readonly users: UserCreationService,
     private readonly events: AuthEvents,
@@ -50,7 +52,7 @@ export class SignInService {
     }
     const stateful =
       this.adapters.raw !== null && (account.type !== 'credentials' || this.config.session.strategy === 'database');
-    const current = await this.sessions.read({
+    const current = await this.reader.read({
       cookies: ctx.request.cookies,
       authorization: undefined,
       secure: ctx.secure,
@@ -105,9 +107,9 @@ export class SignInService {
       !current.bearer &&
       (current.strategy === 'database' || this.config.session.jwtRevocation)
     ) {
-      await this.sessions.revoke(current.sessionToken).catch(() => undefined);
+      await this.issuer.revoke(current.sessionToken).catch(() => undefined);
     }
-    const cookies = await this.sessions.create(ctx, resolved.user, { account, profile, isNewUser: resolved.isNewUser });
+    const cookies = await this.issuer.create(ctx, resolved.user, { account, profile, isNewUser: resolved.isNewUser });
     this.announce(input, resolved);
 
     const newUserPage = this.config.pages.newUser;

@@ -1,6 +1,6 @@
 import type { AdapterAccount, AdapterUser } from '../adapters/adapter.interface.js';
 import type { Account, Profile, User } from '../types/common.types.js';
-import type { AuthUser } from '../session/session.service.js';
+import type { AuthUser } from '../session/session.types.js';
 
 /** What a flow hands over once the provider has proven who the user is. */
 export interface SignInInput {

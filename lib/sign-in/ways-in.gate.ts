@@ -4,7 +4,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
 import { SessionRequired } from '../errors/auth.errors.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
-import { SessionService } from '../session/session.service.js';
+import { SessionReader } from '../session/session-reader.js';
 import type { SessionState } from '../session/session.types.js';
 
 /**
@@ -24,7 +24,7 @@ export type WayInChange =
   | 'remove-passkey'
   | 'unlink-account';
 
-/** An active session, as SessionService reads it. */
+/** An active session, as SessionReader reads it. */
 export type ActiveSession = Extract<SessionState, { status: 'active' }>;
 
 /**
@@ -45,7 +45,7 @@ export type ActiveSession = Extract<SessionState, { status: 'active' }>;
 export class WaysInGate {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
   ) {}
 
   /**
@@ -53,7 +53,7 @@ export class WaysInGate {
    * unknown sign-in time is not recent: fail closed).
    */
   async check(session: ActiveSession, change: WayInChange): Promise<void> {
-    const signedInAt = await this.sessions.signedInAt(session);
+    const signedInAt = await this.reader.signedInAt(session);
     try {
       assertRecentSignIn(signedInAt, this.config.account.recentSignInMaxAge);
     } catch (error) {
@@ -67,7 +67,7 @@ export class WaysInGate {
    * the browser's cookie), checked for `change`. `SessionRequired` without one.
    */
   async checkRequest(ctx: RequestContext, change: WayInChange): Promise<ActiveSession> {
-    const state = await this.sessions.read({ cookies: ctx.request.cookies, secure: ctx.secure }, { fresh: true });
+    const state = await this.reader.read({ cookies: ctx.request.cookies, secure: ctx.secure }, { fresh: true });
     if (state.status !== 'active' || !state.user.id) throw new SessionRequired('Sign in first.');
     await this.check(state, change);
     return state;

@@ -13,7 +13,6 @@ import {
   SignOutError,
 } from '../../errors/auth.errors.js';
 import type { NormalizedOAuthProvider } from './oauth.normalize.js';
-import { SessionService } from '../../session/session.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { duplicateMemberName } from '../../util/json-members.js';
 import { decodeJwtClaims, decodeJwtHeader } from '../../util/jwt-parts.js';
@@ -50,7 +49,6 @@ export class BackchannelLogout {
     private readonly adapters: AdapterService,
     private readonly discovery: OAuthDiscovery,
     private readonly idTokens: IdTokenVerifier,
-    private readonly sessions: SessionService,
     private readonly providers: OAuthProviders,
     private readonly replays: LogoutReplayMemory,
     private readonly ending: BackchannelSessions,

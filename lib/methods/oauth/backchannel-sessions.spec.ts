@@ -12,7 +12,12 @@ const future = () => new Date(Date.now() + 3_600_000);
 /** BackchannelSessions over real session parts and a MemoryAdapter holding two users' sessions. */
 async function setup(session: AuthModuleOptions['session'], adapter = new MemoryAdapter()) {
   const parts = await sessionParts({ session }, { adapter });
-  const ending = new BackchannelSessions(parts.config, new AdapterService(adapter, parts.config), parts.service);
+  const ending = new BackchannelSessions(
+    parts.config,
+    new AdapterService(adapter, parts.config),
+    parts.cache,
+    parts.list,
+  );
   const [ada, bob] = [
     await adapter.createUser({ email: 'ada@x.test' } as never),
     await adapter.createUser({ email: 'bob@x.test' } as never),

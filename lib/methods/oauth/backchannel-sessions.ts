@@ -10,7 +10,8 @@ import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { MissingAdapterMethods, SignOutError } from '../../errors/auth.errors.js';
 import { providerSidKey } from '../../session/provider-sid.js';
-import { SessionService } from '../../session/session.service.js';
+import { SessionCache } from '../../session/session-cache.js';
+import { SessionList } from '../../session/session-list.js';
 
 /** Whom a verified logout token names: the OP's user (`sub`), its session (`sid`), or both. */
 export interface LogoutSubject {
@@ -26,7 +27,7 @@ type Adapter = Partial<SessionsByUserAdapter & SessionListingAdapter & SessionsB
  *   `providerSid`, recorded at sign-in), found among the user's sessions when `sub` is given, else
  *   by `listSessionsByProviderSid`;
  * - `sub` only: every session of the user of that provider account.
- * They end as the user's own "end session" does (`SessionService.endStoredSessions`): a database
+ * They end as the user's own "end session" does (`SessionList.endKeys`): a database
  * session's row is deleted and the cache forgets it; a JWT session (`session.jwtRevocation`, listed
  * by its index row) is revoked by its `sid` and its row deleted, so its next request is refused.
  */
@@ -35,7 +36,8 @@ export class BackchannelSessions {
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly cache: SessionCache,
+    private readonly sessions: SessionList,
   ) {}
 
   private get adapter(): Adapter {
@@ -85,7 +87,7 @@ export class BackchannelSessions {
     if (!subject.sid) {
       if (this.config.session.strategy === 'database') {
         const count = await adapter.deleteSessionsByUserId!(userId!);
-        this.sessions.forgetUser(userId!);
+        this.cache.forgetUser(userId!);
         return count;
       }
       // JWT strategy: the user's rows are the index rows of their JWT sessions.
@@ -100,7 +102,7 @@ export class BackchannelSessions {
   private async endRows(rows: AdapterSessionInfo[]): Promise<number> {
     const byUser = new Map<string, string[]>();
     for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.sessionToken]);
-    for (const [userId, keys] of byUser) await this.sessions.endStoredSessions(userId, keys);
+    for (const [userId, keys] of byUser) await this.sessions.endKeys(userId, keys);
     return rows.length;
   }
 }

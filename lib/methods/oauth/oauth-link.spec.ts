@@ -6,7 +6,7 @@ import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../../config/auth-options.interface.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { ProviderContext } from '../../core/request-context.js';
-import { SessionService } from '../../session/session.service.js';
+import { SessionIssuer } from '../../session/session-issuer.js';
 import type { AuthRequest } from '../../types/http.types.js';
 import { TestClient } from '../../../test/setup/http-client.js';
 import { followToApp, startOidcProvider, type TestOidcProvider } from '../../../test/setup/oidc-provider.js';
@@ -86,7 +86,7 @@ describe('the link flow (OAuthService.link, then OAuthCallback)', () => {
   async function signedIn(): Promise<{ id: string; cookies: Record<string, string> }> {
     const id = `local-${++users}`;
     await adapter.createUser({ id, email: `${id}@example.com`, emailVerified: new Date() });
-    const cookies = await module.get(SessionService).create(providerContext(config, 'idp'), { id }, {});
+    const cookies = await module.get(SessionIssuer).create(providerContext(config, 'idp'), { id }, {});
     return { id, cookies: jar(cookies) };
   }
 

@@ -47,7 +47,13 @@ export const OAuthMethod: SignInMethod = {
   validate(provider, problems, { where, adapter, hasAdapter }) {
     const oauth = provider as InternalOAuthProvider;
     checkOAuthEndpoints(oauth, problems, where);
-    requireAdapterMethods(`${where} (OAuth sign-in with an adapter)`, REQUIRED_ADAPTER_METHODS.oauth, adapter, problems, true);
+    requireAdapterMethods(
+      `${where} (OAuth sign-in with an adapter)`,
+      REQUIRED_ADAPTER_METHODS.oauth,
+      adapter,
+      problems,
+      true,
+    );
     validateOAuthProvider(oauth, problems, { hasAdapter });
   },
 };

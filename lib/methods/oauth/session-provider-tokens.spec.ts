@@ -52,12 +52,12 @@ async function setup(options: Partial<AuthModuleOptions> = {}) {
     events: { refreshTokenError: (m) => void events.push(m) },
     ...options,
   });
-  const { config, service, issuer, reader, events: authEvents } = parts;
+  const { config, issuer, reader, events: authEvents } = parts;
   const refresh = new TokenRefresh(
     config,
     new OAuthTokenExchange(new OAuthDiscovery(config), new IdTokenVerifier(config)),
   );
-  const tokens = new SessionProviderTokens(service, new OAuthProviders(config), refresh, authEvents);
+  const tokens = new SessionProviderTokens(issuer, new OAuthProviders(config), refresh, authEvents);
   /** A signed-in session holding these idp tokens: its lookup and state. */
   const session = async (account: Partial<Account>) => {
     const cookies = await issuer.create(requestContext(config), USER, {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AuthEvents } from '../../core/auth-events.js';
 import { RefreshTokenError } from '../../errors/auth.errors.js';
-import { SessionService, type SessionLookup, type SessionState } from '../../session/session.service.js';
+import { SessionIssuer } from '../../session/session-issuer.js';
+import type { SessionLookup, SessionState } from '../../session/session.types.js';
 import { providerTokensOf, withProviderTokens, type SessionTokens } from '../../session/session-tokens.js';
 import type { JWT } from '../../types/common.types.js';
 import type { ResponseCookie } from '../../types/http.types.js';
@@ -55,7 +56,7 @@ export class SessionProviderTokens {
   private readonly refreshes = new ExpiringMap<string, Refresh>(SESSION_REFRESHES_MAX);
 
   constructor(
-    private readonly sessions: SessionService,
+    private readonly issuer: SessionIssuer,
     private readonly providers: OAuthProviders,
     private readonly refresh: TokenRefresh,
     private readonly events: AuthEvents,
@@ -154,7 +155,7 @@ export class SessionProviderTokens {
     const key = `${lookup.secure ? 's' : 'p'}:${state.sessionToken}`;
     let cookies = refresh.reissued.get(key);
     if (!cookies) {
-      cookies = this.sessions.reissueJwt(lookup, withProviderTokens(token, providerId, next));
+      cookies = this.issuer.reissueJwt(lookup, withProviderTokens(token, providerId, next));
       if (refresh.reissued.size >= REISSUED_PER_REFRESH) refresh.reissued.clear();
       refresh.reissued.set(key, cookies);
     }

@@ -9,7 +9,7 @@ import { clientIpBucket } from '../../rate-limit/client-ip.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { AuthRequest, AuthResponse } from '../../types/http.types.js';
 import type { ProviderContext } from '../../core/request-context.js';
-import { SessionService } from '../../session/session.service.js';
+import { SessionReader } from '../../session/session-reader.js';
 import { WaysInGate } from '../../sign-in/ways-in.gate.js';
 import { WebAuthnChallengeService } from './webauthn-challenge.service.js';
 import {
@@ -41,7 +41,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export class WebAuthnOptionsService {
   constructor(
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
     private readonly challenges: WebAuthnChallengeService,
     private readonly limiter: RateLimiterService,
     private readonly gate: WaysInGate,
@@ -55,7 +55,7 @@ export class WebAuthnOptionsService {
     const requested = parseRequestedAction(ctx.request.query.action);
     const address = requestedAddress(ctx.request.query.email);
     await this.countRequest(ctx, config, address);
-    const sessionUser = await this.sessions.getCurrentUser(ctx);
+    const sessionUser = await this.reader.currentUser(ctx);
     const action = inferAction(requested, Boolean(sessionUser));
 
     if (action === 'authenticate') {

@@ -8,7 +8,8 @@ import type { WebAuthnConfig } from './webauthn.types.js';
 import type { User } from '../../types/common.types.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import type { ProviderContext } from '../../core/request-context.js';
-import { SessionService, type AuthUser } from '../../session/session.service.js';
+import { SessionReader } from '../../session/session-reader.js';
+import type { AuthUser } from '../../session/session.types.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
 import type { OpenedChallenge } from './webauthn-challenge.service.js';
 import {
@@ -30,7 +31,7 @@ import {
 export class WebAuthnRegistrationService {
   constructor(
     private readonly adapters: AdapterService,
-    private readonly sessions: SessionService,
+    private readonly reader: SessionReader,
     private readonly signIns: SignInService,
   ) {}
 
@@ -48,7 +49,7 @@ export class WebAuthnRegistrationService {
 
     // The session must be the one the ceremony started with: the credential's user handle was made
     // for that user (or for the new user's id).
-    const current = await this.sessions.getCurrentUser(ctx);
+    const current = await this.reader.currentUser(ctx);
     if (data.newUser ? current !== null : current?.id !== data.userId) {
       throw new WebAuthnVerificationError('The session changed during the passkey registration; start again.');
     }
