@@ -101,8 +101,17 @@ export async function checkState(page: Page, dir: string, name: string): Promise
   await page.setViewportSize(DESKTOP);
 }
 
-/** What the focused element is: its name attribute and whether it is marked invalid and described. */
-export function focused(page: Page) {
+/**
+ * What the focused element is: its name attribute and whether it is marked invalid and described.
+ * The browser applies `autofocus` when it next renders, which can come after `load` on a busy
+ * machine: wait for a focused element (up to 5 s; then `BODY` is the answer).
+ */
+export async function focused(page: Page) {
+  await page
+    .waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, undefined, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
   return page.evaluate(() => {
     const el = document.activeElement as HTMLInputElement | null;
     const describedBy = el?.getAttribute('aria-describedby');
