@@ -53,6 +53,16 @@ describe('the nestjs-auth command', () => {
       }
       // The file it does expect.
       await expect(run('check', join(dir, 'auth-options.mjs'))).resolves.toEqual({ code: 0, out: 'ok', err: '' });
+      // Options with a sign-in method of the app's own (`methods`): its provider is checked by that method.
+      writeFileSync(
+        join(dir, 'with-method.mjs'),
+        "const method = { name: 'code', types: ['code'], flow: class CodeFlow {}, providers: [], validate(p, problems, { where }) { problems.push(`${where}: the code method wants a sender`); } };\n" +
+          "export const authOptions = { secret: 'a'.repeat(40), methods: [method], providers: [{ id: 'code', name: 'Code', type: 'code' }] };\n",
+      );
+      const withMethod = await run('check', join(dir, 'with-method.mjs'));
+      expect(withMethod.code).toBe(1);
+      expect(withMethod.err).toContain('providers[0] ("code"): the code method wants a sender');
+      expect(withMethod.err).not.toMatch(/unknown (option|type)/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -78,14 +78,15 @@ async function check(args: string[], out: (l: string) => void, err: (l: string) 
     err(`${path} exports no AuthModule options${name ? ` named "${name}"` : ' ("authOptions" or default)'}.`);
     return 1;
   }
-  const options = exported as AuthModuleOptions & { adapter?: unknown };
+  const options = exported as AuthModuleOptions & { adapter?: unknown; methods?: unknown };
   const problems: string[] = [];
   try {
     // The adapter a module would be given; null when the options name none (the TypeORM default needs the app).
     const adapter = (options.adapter ?? null) as Parameters<typeof resolveConfig>[2];
-    const { adapter: _ignored, ...rest } = options;
+    // The app's own sign-in methods (the `methods` setting) check their providers too.
+    const { adapter: _ignored, methods, ...rest } = options;
     void _ignored;
-    const config = resolveConfig(rest as AuthModuleOptions, {}, adapter);
+    const config = resolveConfig(rest as AuthModuleOptions, { methods: methods as never }, adapter);
     for (const provider of config.providers) {
       if (!isProviderOfType(provider, 'email')) continue;
       const { config: email } = provider;
