@@ -139,6 +139,15 @@ export interface AuthModuleOptions {
    * the request's host. @default process.env.AUTH_URL
    */
   url?: string;
+  /**
+   * Front ends on other origins that use these routes with the browser's cookies (a single-page app
+   * at `http://localhost:5173` calling the API on `:3000`): their `Origin` passes the check every
+   * state-changing POST gets, and `callbackUrl` may send the user back to them after sign-in and
+   * sign-out. Exact origins only (`scheme://host[:port]`). The app still sets CORS itself
+   * (`app.enableCors({ origin: [...], credentials: true })`); see the README's "Single-page apps".
+   * @default none: only this app's own origin
+   */
+  trustedOrigins?: string[];
   /** A stable deployment that bounces OAuth callbacks to the originating one. @default process.env.AUTH_REDIRECT_PROXY_URL */
   redirectProxyUrl?: string;
   /** Log debug information (redacted). @default false */

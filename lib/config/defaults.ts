@@ -57,7 +57,7 @@ export const defaultCallbacks: CallbacksOptions = {
  * Relative URLs and same-origin absolute URLs are allowed; anything else (other origins,
  * protocol-relative `//evil`, `javascript:`, malformed) collapses to the base URL.
  */
-export function defaultRedirect(url: string, baseUrl: string): string {
+export function defaultRedirect(url: string, baseUrl: string, trusted?: ReadonlySet<string>): string {
   if (typeof url !== 'string' || url.length === 0 || url.length > 4096) return baseUrl;
   try {
     const base = new URL(baseUrl);
@@ -67,7 +67,10 @@ export function defaultRedirect(url: string, baseUrl: string): string {
       return resolved.origin === base.origin ? resolved.href : baseUrl;
     }
     const target = new URL(url);
-    if ((target.protocol === 'http:' || target.protocol === 'https:') && target.origin === base.origin)
+    if (
+      (target.protocol === 'http:' || target.protocol === 'https:') &&
+      (target.origin === base.origin || trusted?.has(target.origin) === true)
+    )
       return target.href;
   } catch {
     // malformed: fall through

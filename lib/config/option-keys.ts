@@ -15,6 +15,7 @@ const OPTION_KEYS = Object.keys({
   useSecureCookies: 0,
   trustHost: 0,
   url: 0,
+  trustedOrigins: 0,
   redirectProxyUrl: 0,
   debug: 0,
   encryptAccountTokens: 0,

@@ -3,12 +3,13 @@ import { defaultCookies, mergeCookies } from './cookies.js';
 import { AuthConfigurationError } from '../errors/auth.errors.js';
 import { REQUIRED_ADAPTER_METHODS, requireAdapterMethods } from './adapter-requirements.js';
 import type { AuthModuleExtras, AuthModuleOptions } from './auth-options.interface.js';
-import { AUTH_DEFAULTS, defaultCallbacks, defaultSessionToken } from './defaults.js';
+import { AUTH_DEFAULTS, defaultCallbacks, defaultRedirect, defaultSessionToken } from './defaults.js';
 import { createLogger } from './logger.js';
 import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
 import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
+import { resolveTrustedOrigins } from './trusted-origins.js';
 import type { ProviderKind } from './provider-kind.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
@@ -112,6 +113,7 @@ export function resolveConfigWith(
       url = undefined;
     }
   }
+  const trustedOrigins = resolveTrustedOrigins(options.trustedOrigins, problems);
   const redirectProxyUrl = options.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL;
   if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
     problems.push(`redirectProxyUrl must be an absolute http(s) URL, not ${JSON.stringify(redirectProxyUrl)}.`);
@@ -151,7 +153,14 @@ export function resolveConfigWith(
     },
     account: { recentSignInMaxAge },
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
-    callbacks: { ...defaultCallbacks, ...(options.callbacks ?? {}) },
+    callbacks: {
+      ...defaultCallbacks,
+      // The default `redirect` also sends the user back to a trusted front-end origin.
+      ...(trustedOrigins.size
+        ? { redirect: ({ url: to, baseUrl }) => defaultRedirect(to, baseUrl, trustedOrigins) }
+        : {}),
+      ...(options.callbacks ?? {}),
+    },
     events: options.events ?? {},
     pages: options.pages ?? {},
     theme: { ...AUTH_DEFAULTS.theme, ...(options.theme ?? {}) },
@@ -167,6 +176,7 @@ export function resolveConfigWith(
         env.AUTH_TRUST_HOST === 'true' || env.AUTH_TRUST_HOST === '1' || env.AUTH_URL || env.NODE_ENV !== 'production',
       ),
     url,
+    trustedOrigins,
     redirectProxyUrl,
     debug,
     encryptAccountTokens: options.encryptAccountTokens,

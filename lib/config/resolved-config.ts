@@ -59,6 +59,8 @@ export interface ResolvedAuthConfig {
   trustHost: boolean;
   /** Public origin forced by the `url` option / AUTH_URL. */
   url?: URL;
+  /** `trustedOrigins`, each as `URL.origin`: front ends that may post here and be redirected to. */
+  trustedOrigins: ReadonlySet<string>;
   redirectProxyUrl?: string;
   debug: boolean;
   /**

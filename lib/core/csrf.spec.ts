@@ -104,4 +104,29 @@ describe('assertSameOrigin', () => {
   ])('refuses %p with MissingCSRF', (headers) => {
     expect(() => assertSameOrigin({ headers }, origin)).toThrow(expect.objectContaining({ type: 'MissingCSRF' }));
   });
+
+  describe('with trustedOrigins', () => {
+    const trusted = new Set(['http://localhost:5173', 'https://spa.example']);
+    it.each([
+      [{ origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' }],
+      [{ origin: 'https://spa.example', 'sec-fetch-site': 'cross-site' }],
+      [{ origin: 'https://spa.example' }],
+      [{ origin, 'sec-fetch-site': 'same-origin' }],
+    ])('lets a listed front end (and the app itself) through: %p', (headers) => {
+      expect(() => assertSameOrigin({ headers }, origin, trusted)).not.toThrow();
+    });
+    it.each([
+      // Exact origins: another port, scheme or subdomain is another origin.
+      [{ origin: 'http://localhost:5174', 'sec-fetch-site': 'same-site' }],
+      [{ origin: 'http://spa.example', 'sec-fetch-site': 'cross-site' }],
+      [{ origin: 'https://evil.spa.example', 'sec-fetch-site': 'cross-site' }],
+      [{ origin: 'null', 'sec-fetch-site': 'cross-site' }],
+      // No Origin from another site: nothing names the front end, so nothing is trusted.
+      [{ 'sec-fetch-site': 'same-site' }],
+    ])('refuses anything else from another site: %p', (headers) => {
+      expect(() => assertSameOrigin({ headers }, origin, trusted)).toThrow(
+        expect.objectContaining({ type: 'MissingCSRF', message: expect.stringContaining('trustedOrigins') }),
+      );
+    });
+  });
 });

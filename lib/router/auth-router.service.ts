@@ -93,7 +93,7 @@ export class AuthRouterService {
     // OAuth `form_post` callback is cross-site by design (the provider's page posts it).
     // Back-channel logout comes from the provider's server, authenticated by the token it carries.
     if (post && !(action === 'callback' && this.crossSiteCallback(providerId)) && action !== 'backchannel-logout')
-      assertSameOrigin(ctx.request, ctx.origin);
+      assertSameOrigin(ctx.request, ctx.origin, this.config.trustedOrigins);
     switch (action) {
       case 'providers':
         if (!get) break;

@@ -70,6 +70,8 @@ export interface TestAppOptions {
   logger?: boolean;
   /** The HTTP platform (default: {@link TEST_PLATFORM}). */
   platform?: TestPlatform;
+  /** `app.enableCors(cors)` before listening (the app's own CORS, which the library never sets). */
+  cors?: Parameters<INestApplication['enableCors']>[0];
 }
 
 export interface TestApp {
@@ -101,6 +103,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     platform === 'fastify'
       ? await NestFactory.create(TestAppModule, new FastifyAdapter(), { logger })
       : await NestFactory.create(TestAppModule, { logger });
+  if (options.cors) app.enableCors(options.cors);
   await app.listen(0, '127.0.0.1');
   // Fastify answers through supertest's `app.getHttpServer()` only once its plugins are loaded.
   if (platform === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
