@@ -56,7 +56,7 @@ describe('the nestjs-auth command', () => {
       // Options with a sign-in method of the app's own (`methods`): its provider is checked by that method.
       writeFileSync(
         join(dir, 'with-method.mjs'),
-        "const method = { name: 'code', types: ['code'], flow: class CodeFlow {}, providers: [], validate(p, problems, { where }) { problems.push(`${where}: the code method wants a sender`); } };\n" +
+        "class CodeFlow {}\nconst method = { name: 'code', types: ['code'], flow: CodeFlow, providers: [CodeFlow], validate(p, problems, { where }) { problems.push(`${where}: the code method wants a sender`); } };\n" +
           "export const authOptions = { secret: 'a'.repeat(40), methods: [method], providers: [{ id: 'code', name: 'Code', type: 'code' }] };\n",
       );
       const withMethod = await run('check', join(dir, 'with-method.mjs'));

@@ -45,6 +45,13 @@ export function registeredMethods(extra: unknown): readonly SignInMethod[] {
       problems.push(`${where}: \`providers\` must list its injectables (the flow at least).`);
     if (typeof method.validate !== 'function')
       problems.push(`${where}: \`validate(provider, problems, ctx)\` is required.`);
+    // Nest builds only what `providers` lists: the flow and the steps must be there.
+    if (Array.isArray(method.providers)) {
+      if (typeof method.flow === 'function' && !method.providers.includes(method.flow))
+        problems.push(`${where}: list its flow (${method.flow.name}) in \`providers\`.`);
+      for (const step of Array.isArray(method.steps) ? method.steps : [])
+        if (!method.providers.includes(step)) problems.push(`${where}: list its step ${step.name} in \`providers\`.`);
+    }
     for (const type of Array.isArray(method.types) ? method.types : []) {
       const owner = served.get(type);
       if (owner) problems.push(`${where}: type ${JSON.stringify(type)} is already served by the ${owner} method.`);

@@ -276,7 +276,7 @@ describe('GraphQL subscriptions (graphql-ws), authenticated on connection_init, 
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({
-      auth: { session: { strategy: 'jwt' } },
+      auth: { session: { strategy: 'jwt' }, trustedOrigins: ['http://127.0.0.1:2'] },
       imports: [graphqlWithSubscriptions()],
       providers: [TicksResolver],
     });
@@ -291,6 +291,8 @@ describe('GraphQL subscriptions (graphql-ws), authenticated on connection_init, 
     // A browser on the app's own origin.
     const origin = { origin: app.url, ...cookie(token) };
     expect(await subscribe(app, { headers: origin })).toEqual(tick);
+    // A front end the app lists in `trustedOrigins` (a single-page app on another origin).
+    expect(await subscribe(app, { headers: { origin: 'http://127.0.0.1:2', ...cookie(token) } })).toEqual(tick);
   });
 
   it('closes a connection without a valid session with 4401 and the reason, before any operation', async () => {

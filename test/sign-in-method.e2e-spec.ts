@@ -24,6 +24,7 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
   let t: TestApp;
   let adapter: MemoryAdapter;
   const sent: Array<{ email: string; code: string }> = [];
+  const created: string[] = [];
   const credentials = {
     id: 'password',
     name: 'Password',
@@ -42,6 +43,7 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
         session: { strategy: 'database' },
         providers: [EmailCode({ sendCode: async ({ email, code }) => void sent.push({ email, code }) }), credentials],
         methods: [EmailCodeMethod],
+        events: { createUser: ({ user }) => void created.push(String(user.email)) },
       },
     });
   });
@@ -49,7 +51,9 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
   beforeEach(() => {
     sent.length = 0;
     LockedAccountStep.locked.clear();
+    LockedAccountStep.refused.clear();
     LockedAccountStep.seen.length = 0;
+    created.length = 0;
   });
 
   async function requestCode(client: TestClient, email: string): Promise<string> {
@@ -142,6 +146,8 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
     const res = await submitCode(byCode, 'locked@example.test', code);
     expect(location(res).href).toBe(`${t.url}/locked`);
     expect(byCode.cookies.get(SESSION_COOKIE)).toBeUndefined();
+    // What the sign-in wrote before the step ended it is announced; the session is not.
+    expect(created).toEqual(['locked@example.test']);
 
     const byPassword = new TestClient(t.url);
     const csrfToken = await byPassword.csrf();
@@ -162,6 +168,22 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
     });
     expect(location(again).href).toBe(`${t.url}/`);
     expect(byPassword.cookies.get(SESSION_COOKIE)).toBeTruthy();
+  });
+
+  it('a step that refuses (throws) undoes the user the sign-in created, and no session starts', async () => {
+    LockedAccountStep.refused.add('refused@example.test');
+    const client = new TestClient(t.url);
+    const res = await submitCode(client, 'refused@example.test', await requestCode(client, 'refused@example.test'));
+    expect(location(res).searchParams.get('error')).toBe('AccessDenied');
+    expect(client.cookies.get(SESSION_COOKIE)).toBeUndefined();
+    expect(await adapter.getUserByEmail('refused@example.test')).toBeNull();
+    expect(created).toEqual([]);
+  });
+
+  it('shows a failed submission’s error inside its own form', async () => {
+    const html = await (await new TestClient(t.url).get('/auth/signin?error=Verification&provider=email-code')).text();
+    const own = html.slice(html.indexOf('data-method="email-code-check"'));
+    expect(own.slice(0, own.indexOf('</form>'))).toContain('data-error="Verification"');
   });
 
   function client302(res: Response): string {
@@ -215,5 +237,8 @@ describe('registering a method', () => {
     expect(() =>
       AuthModule.forRoot({ secret: TEST_SECRET, providers: [], methods: [{ ...EmailCodeMethod, types: ['email'] }] }),
     ).toThrow(/type "email" is already served by the email method/);
+    expect(() =>
+      AuthModule.forRoot({ secret: TEST_SECRET, providers: [], methods: [{ ...EmailCodeMethod, providers: [] }] }),
+    ).toThrow(/list its flow \(EmailCodeFlow\) in `providers`[\s\S]*list its step LockedAccountStep in `providers`/);
   });
 });

@@ -1,4 +1,4 @@
-import type { ProviderKind } from './provider-kind.js';
+import type { MethodRegistration } from './provider-kind.js';
 import type {
   ConfigurableModuleAsyncOptions,
   FactoryProvider,
@@ -214,7 +214,7 @@ export interface AuthModuleExtras {
    * own. Experimental: the contract may change in a minor release while it settles.
    * See the "Your own sign-in method" section of the README.
    */
-  methods?: readonly ProviderKind[];
+  methods?: readonly MethodRegistration[];
 }
 
 /**

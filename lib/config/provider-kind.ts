@@ -32,3 +32,14 @@ export interface ProviderKind {
    */
   validate(provider: InternalProvider, problems: string[], ctx: ProviderCheckContext): void;
 }
+
+/**
+ * What the `methods` setting takes, as far as configuration can name it: a `SignInMethod` (the whole
+ * contract lives in sign-in/sign-in-method.ts, above this layer). `forRoot` checks the rest.
+ */
+export interface MethodRegistration extends ProviderKind {
+  /** The injectable that handles the routes of the method's providers. */
+  readonly flow: abstract new (...args: never[]) => unknown;
+  /** The Nest injectables the method adds (its flow among them). */
+  readonly providers: readonly unknown[];
+}

@@ -46,7 +46,8 @@ const REASONS: Record<Exclude<SessionState['status'], 'active'>, GuardRejection>
 /**
  * Whether the upgrade request may be authenticated by its cookie: a browser sends the cookie with a
  * WebSocket upgrade started by any site, so a cross-origin upgrade is read as if it had no cookie.
- * The origin must be the configured `url`'s, or (without `url`) the host the upgrade was sent to.
+ * The origin must be the configured `url`'s, or (without `url`) the host the upgrade was sent to,
+ * or one of `trustedOrigins`.
  */
 function sameOrigin(headers: IncomingHttpHeaders, config: ResolvedAuthConfig): boolean {
   const origin = headers.origin;
@@ -57,6 +58,8 @@ function sameOrigin(headers: IncomingHttpHeaders, config: ResolvedAuthConfig): b
   } catch {
     return false;
   }
+  // A front end the app trusts (`trustedOrigins`) may open a subscription with its cookie too.
+  if (config.trustedOrigins.has(parsed.origin)) return true;
   if (config.url) return parsed.origin === config.url.origin;
   return typeof headers.host === 'string' && parsed.host === headers.host.toLowerCase();
 }

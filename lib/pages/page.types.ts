@@ -25,7 +25,13 @@ export interface PageProviderStyle {
 
 /** One configured provider as the sign-in page shows it. */
 /** A sign-in method's form on the built-in sign-in page (see `SignInPageParams.methodForms`). */
-export type SignInFormRenderer = (provider: SignInPageProvider, page: SignInPageParams, hidden: string) => string;
+export type SignInFormRenderer = (
+  provider: SignInPageProvider,
+  page: SignInPageParams,
+  hidden: string,
+  /** The error of this form's last submission (`?error=…&provider=<id>`), as HTML to place in the form. */
+  error?: { html: string },
+) => string;
 
 export interface SignInPageProvider {
   id: string;

@@ -88,7 +88,15 @@ function identifierSections(
   images: string[],
   inline: Inline,
 ): string[] {
-  if (plan.step === 'methods') return [methodsStep(p, plan, hidden, inline)];
+  // Step 2 offers the methods for the address, and the forms of methods the app added (which the
+  // plan does not know), as step 1 does.
+  if (plan.step === 'methods')
+    return [
+      methodsStep(p, plan, hidden, inline),
+      ...p.providers
+        .filter((x) => p.methodForms?.[x.type] !== undefined)
+        .map((x) => providerForm(x, p, hidden, inline(x))),
+    ];
   const sections: string[] = [];
   const oauth = p.providers.filter((x) => x.type === 'oauth' || x.type === 'oidc');
   if (oauth.length) sections.push(oauthButtons(oauth, p, hidden, css, images, inline));
@@ -117,7 +125,7 @@ function oauthButtons(
 /** The full form of an email, credentials or passkey provider, or of a method the app added. */
 function providerForm(provider: SignInPageProvider, p: SignInPageParams, hidden: string, error?: FormError): string {
   const own = p.methodForms?.[provider.type];
-  if (own) return own(provider, p, hidden);
+  if (own) return own(provider, p, hidden, error);
   if (provider.type === 'email') return emailForm(provider, p, hidden, error);
   if (provider.type === 'credentials')
     return fieldsForm(

@@ -50,11 +50,13 @@ export class AuthRouterService {
 
   private get flows(): Map<string, ProviderFlow> {
     if (!this.byType) {
-      this.byType = new Map();
+      // Built whole before it is kept: a flow that cannot be resolved fails every request alike.
+      const byType = new Map<string, ProviderFlow>();
       for (const method of this.methods) {
-        const flow = this.moduleRef.get(method.flow, { strict: false });
-        for (const type of method.types) this.byType.set(type, flow);
+        const flow = this.moduleRef.get(method.flow, { strict: true });
+        for (const type of method.types) byType.set(type, flow);
       }
+      this.byType = byType;
     }
     return this.byType;
   }
@@ -62,7 +64,7 @@ export class AuthRouterService {
   /** The sign-in page's forms the registered methods contribute, by provider type. */
   private get methodForms(): Record<string, SignInFormRenderer> {
     this.forms ??= Object.fromEntries(
-      this.methods.flatMap((m) => (m.form ? m.types.map((t) => [t, m.form!] as const) : [])),
+      this.methods.flatMap((m) => (m.form ? m.types.map((t) => [t, m.form!.bind(m)] as const) : [])),
     );
     return this.forms;
   }

@@ -48,8 +48,10 @@ export interface SignInAttempt {
  * A step of the one sign-in pipeline (`SignInService.completeSignIn`), run for every first factor
  * after the user is found, created or linked, and before the previous session ends and the new one
  * starts. Return nothing to let the sign-in go on; return a response (a redirect to a challenge
- * page, say) to end it there: then no session, cookie or token is issued, and the step owns what
- * happens next. Throw an `AuthError` to refuse the sign-in.
+ * page, say) to end it there: then no session, cookie or token is issued (the `createUser` and
+ * `linkAccount` events of what was written do fire), and the step owns what happens next. Throw an
+ * `AuthError` to refuse the sign-in: a user this sign-in created is deleted again, as when a flow's
+ * own `afterUser` write fails.
  */
 export interface SignInStep {
   run(attempt: SignInAttempt): Promise<AuthResponse | void>;

@@ -88,16 +88,28 @@ export class SignInService {
       }
     }
 
+    // The steps (second factors and other checks): a throw refuses the sign-in as an `afterUser`
+    // failure does (a user it created is deleted again); a response ends it here, with what was
+    // written so far announced and no session.
     for (const step of this.steps) {
-      const ended = await step.run({
-        ctx,
-        user: resolved.user as AdapterUser,
-        account,
-        profile,
-        isNewUser: resolved.isNewUser,
-        sameUserSignedIn: signedIn !== null && signedIn.user.id === resolved.user.id,
-      });
-      if (ended) return ended;
+      let ended: AuthResponse | void;
+      try {
+        ended = await step.run({
+          ctx,
+          user: resolved.user as AdapterUser,
+          account,
+          profile,
+          isNewUser: resolved.isNewUser,
+          sameUserSignedIn: signedIn !== null && signedIn.user.id === resolved.user.id,
+        });
+      } catch (error) {
+        if (resolved.created) await this.users.undoCreate(resolved.user.id);
+        throw error;
+      }
+      if (ended) {
+        this.announceWrites(input, resolved);
+        return ended;
+      }
     }
 
     // A new session on every sign-in: end the one the request came with (database strategy, or a
@@ -132,12 +144,17 @@ export class SignInService {
     await runSignInCallback(this.config, ctx, params);
   }
 
-  /** The events of a completed sign-in: createUser, linkAccount, then signIn. */
-  private announce(input: SignInInput, resolved: ResolvedSignIn): void {
-    const { account, profile } = input;
+  /** The events of what a sign-in wrote: createUser, then linkAccount. */
+  private announceWrites(input: SignInInput, resolved: ResolvedSignIn): void {
     if (resolved.created) this.events.emit('createUser', { user: resolved.user });
     if (resolved.linked)
       this.events.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
+  }
+
+  /** The events of a completed sign-in: createUser, linkAccount, then signIn. */
+  private announce(input: SignInInput, resolved: ResolvedSignIn): void {
+    const { account, profile } = input;
+    this.announceWrites(input, resolved);
     this.events.emit('signIn', { user: resolved.user, account, profile, isNewUser: resolved.isNewUser });
   }
 }
