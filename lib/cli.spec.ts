@@ -68,7 +68,7 @@ describe('the nestjs-auth command', () => {
     }
   });
 
-  it('migrations --db sqlite: SQL that creates the five tables in a real SQLite database', async () => {
+  it('migrations --db sqlite: SQL that creates the six tables in a real SQLite database', async () => {
     const { code, out } = await run('migrations', '--db', 'sqlite');
     expect(code).toBe(0);
     const db = new Database(':memory:');
@@ -79,12 +79,15 @@ describe('the nestjs-auth command', () => {
         'accounts',
         'authenticators',
         'sessions',
+        'two_factors',
         'users',
         'verification_tokens',
       ]);
-      // The later migrations are in the output too: the passkey names (issue 21).
+      // The later migrations are in the output too: the passkey names (issue 21), two-factor's `amr`.
       const columns = db.prepare("select name from pragma_table_info('authenticators')").all();
       expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(['name', 'lastUsedAt']));
+      const sessionColumns = db.prepare("select name from pragma_table_info('sessions')").all();
+      expect(sessionColumns.map((c) => c.name)).toContain('amr');
     } finally {
       db.close();
     }
@@ -94,7 +97,7 @@ describe('the nestjs-auth command', () => {
     for (const db of ['postgres', 'mysql']) {
       const { code, out } = await run('migrations', '--db', db);
       expect(code).toBe(0);
-      expect(out.match(/CREATE TABLE/gi)).toHaveLength(5);
+      expect(out.match(/CREATE TABLE/gi)).toHaveLength(6);
     }
     const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-cli-'));
     try {

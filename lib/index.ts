@@ -54,7 +54,10 @@ export {
   SKIP_SESSION_CACHE_KEY,
   RequireRecentSignIn,
   REQUIRE_RECENT_SIGN_IN_KEY,
+  RequireAal,
+  REQUIRE_AAL_KEY,
 } from './core/public.decorator.js';
+export type { Assurance } from './session/assurance.js';
 export { assertRecentSignIn } from './session/recent-sign-in.js';
 export { AuthService } from './guard/auth.service.js';
 export {

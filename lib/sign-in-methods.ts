@@ -7,6 +7,7 @@ import { CredentialsMethod } from './methods/credentials/credentials.method.js';
 import { EmailMethod } from './methods/email/email.method.js';
 import { OAuthMethod } from './methods/oauth/oauth.method.js';
 import { WebAuthnMethod } from './methods/webauthn/webauthn.method.js';
+import { TwoFactorMethod } from './methods/two-factor/two-factor.method.js';
 import type { Provider } from '@nestjs/common';
 import { SIGN_IN_METHODS, SIGN_IN_STEPS, type SignInMethod, type SignInStep } from './sign-in/sign-in-method.js';
 
@@ -21,6 +22,7 @@ export const BUILT_IN_METHODS: readonly SignInMethod[] = Object.freeze([
   EmailMethod,
   CredentialsMethod,
   WebAuthnMethod,
+  TwoFactorMethod,
 ]);
 
 /**

@@ -10,6 +10,7 @@ export { AccountEntity, AccountWithAuthorizationDetailsEntity } from './adapters
 export { SessionEntity } from './adapters/typeorm/session.entity.js';
 export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
+export { TwoFactorEntity } from './adapters/typeorm/two-factor.entity.js';
 export {
   AuthSchemaPostgres1764547200000,
   authMigrationsPostgres,
@@ -29,6 +30,11 @@ export {
   AuthSessionDetailsMysql1764806400000,
   AuthSessionDetailsSqlite1764806400000,
 } from './adapters/typeorm/migrations/session-details.migrations.js';
+export {
+  AuthTwoFactorPostgres1780000000000,
+  AuthTwoFactorMysql1780000000000,
+  AuthTwoFactorSqlite1780000000000,
+} from './adapters/typeorm/migrations/two-factor.migrations.js';
 export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
 export type {
   AuthSchemaPreset,

@@ -33,6 +33,8 @@ const LISTED = [
   'SKIP_SESSION_CACHE_KEY',
   'RequireRecentSignIn',
   'REQUIRE_RECENT_SIGN_IN_KEY',
+  'RequireAal',
+  'REQUIRE_AAL_KEY',
   'assertRecentSignIn',
   'AUTH_DEFAULTS',
   'ENGLISH_MESSAGES',
@@ -84,6 +86,7 @@ const TYPEORM_LISTED = [
   'SessionEntity',
   'VerificationTokenEntity',
   'AuthenticatorEntity',
+  'TwoFactorEntity',
   'AuthSchemaPostgres1764547200000',
   'AuthSchemaMysql1764547200000',
   'AuthSchemaSqlite1764547200000',
@@ -97,6 +100,9 @@ const TYPEORM_LISTED = [
   'AuthSessionDetailsPostgres1764806400000',
   'AuthSessionDetailsMysql1764806400000',
   'AuthSessionDetailsSqlite1764806400000',
+  'AuthTwoFactorPostgres1780000000000',
+  'AuthTwoFactorMysql1780000000000',
+  'AuthTwoFactorSqlite1780000000000',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */

@@ -18,6 +18,7 @@ import { AccountEntity } from '../lib/adapters/typeorm/account.entity.js';
 import { SessionEntity } from '../lib/adapters/typeorm/session.entity.js';
 import { VerificationTokenEntity } from '../lib/adapters/typeorm/verification-token.entity.js';
 import { AuthenticatorEntity } from '../lib/adapters/typeorm/authenticator.entity.js';
+import { TwoFactorEntity } from '../lib/adapters/typeorm/two-factor.entity.js';
 import { authMigrationsPostgres } from '../lib/adapters/typeorm/migrations/postgres.migrations.js';
 import { authMigrationsMysql } from '../lib/adapters/typeorm/migrations/mysql.migrations.js';
 import { authMigrationsSqlite } from '../lib/adapters/typeorm/migrations/sqlite.migrations.js';
@@ -151,6 +152,7 @@ for (const target of targets) {
           'deleteAuthenticator',
           'listSessionsByUserId',
           'listSessionsByProviderSid',
+          'twoFactor',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
@@ -160,6 +162,7 @@ for (const target of targets) {
           verificationToken: (identifier, token) =>
             ds.getRepository(VerificationTokenEntity).findOneBy({ identifier, token }),
           authenticator: (credentialID) => ds.getRepository(AuthenticatorEntity).findOneBy({ credentialID }),
+          twoFactor: (id) => ds.getRepository(TwoFactorEntity).findOneBy({ id }),
         },
       });
     });
@@ -204,7 +207,8 @@ for (const target of targets) {
           expect((await runner.getTable('authenticators'))!.primaryColumns.map((c) => c.name)).toEqual([
             'credentialID',
           ]);
-          for (const table of ['accounts', 'sessions', 'authenticators']) {
+          expect((await runner.getTable('two_factors'))!.primaryColumns.map((c) => c.name)).toEqual(['id']);
+          for (const table of ['accounts', 'sessions', 'authenticators', 'two_factors']) {
             const fks = (await runner.getTable(table))!.foreignKeys;
             expect(fks).toHaveLength(1);
             expect(fks[0]).toMatchObject({
@@ -248,10 +252,22 @@ for (const target of targets) {
           credentialBackedUp: false,
           transports: null,
         });
+        await ds.getRepository(TwoFactorEntity).insert({
+          id: `raw-${user.id}`,
+          userId: user.id,
+          type: 'totp',
+          name: null,
+          secret: 's',
+          confirmedAt: null,
+          createdAt: new Date(),
+          lastUsedAt: null,
+          lastUsedStep: null,
+        });
         await users.delete({ id: user.id });
         expect(await accounts.countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(SessionEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(AuthenticatorEntity).countBy({ userId: user.id })).toBe(0);
+        expect(await ds.getRepository(TwoFactorEntity).countBy({ userId: user.id })).toBe(0);
       });
 
       it('the migrations can be reverted', async () => {
@@ -262,7 +278,14 @@ for (const target of targets) {
           for (let i = 0; i < MIGRATIONS[db.target.name].length; i++) await other.undoLastMigration();
           const runner = other.createQueryRunner();
           try {
-            for (const table of ['users', 'accounts', 'sessions', 'verification_tokens', 'authenticators']) {
+            for (const table of [
+              'users',
+              'accounts',
+              'sessions',
+              'verification_tokens',
+              'authenticators',
+              'two_factors',
+            ]) {
               expect(await runner.hasTable(table)).toBe(false);
             }
           } finally {

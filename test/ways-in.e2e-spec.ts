@@ -45,6 +45,8 @@ describe.each(['database', 'jwt'] as const)('the ways-in gate with %s sessions',
     const clientId = `ways-in-${++seq}-${strategy}`;
     t = await createTestApp({
       auth: {
+        // On, so its account actions (adding and removing second factors) are walked too.
+        twoFactor: {},
         providers: [
           Passkey({ rateLimit: GENEROUS } as WebAuthnUserConfig),
           Email({

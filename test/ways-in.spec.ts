@@ -13,13 +13,30 @@ import { AUTH_ROUTE_PATHS } from '../lib/router/auth-routes.js';
 const LIB = join(process.cwd(), 'lib');
 
 /** The adapter and password-store methods that write a way in (or take one away). */
-const WRITES = /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator)\(/g;
+const WRITES =
+  /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator|createTwoFactor|replaceTwoFactors|deleteTwoFactorsByUserId)\(/g;
 
 /**
  * `file method` → how many calls, and what guards them. "pipeline" is the sign-in pipeline
  * (SignInService → AccountLinkingService), whose attaching branches call WaysInGate.check.
  */
 const WRITERS: Record<string, { calls: number; guard: string }> = {
+  // Second factors (`twoFactor`): an app or backup codes added, removed or made again.
+  'methods/two-factor/two-factors.service.ts createTwoFactor': {
+    calls: 2,
+    guard:
+      "startTotp: the 'two-factor/totp' action, declared { wayIn: 'add-second-factor' }; enrolConfirmed: a required enrolment at sign-in, proved by that sign-in's first factor (TwoFactorChallenge)",
+  },
+  'methods/two-factor/two-factors.service.ts replaceTwoFactors': {
+    calls: 1,
+    guard:
+      "new backup codes: 'two-factor/confirm' and 'two-factor/backup-codes', declared { wayIn: 'add-second-factor' }, or a required enrolment at sign-in",
+  },
+  'methods/two-factor/two-factors.service.ts deleteTwoFactorsByUserId': {
+    calls: 2,
+    guard:
+      "removing the last app: 'two-factor/remove', declared { wayIn: 'remove-second-factor' }; TwoFactors.reset: the administrator's reset (trusted server code)",
+  },
   'sign-in/user-creation.service.ts linkAccount': {
     calls: 2,
     guard:
@@ -83,6 +100,8 @@ const ROUTES: Record<string, string> = {
   'webauthn-client': 'a script',
   'backchannel-logout': 'ends sessions, authenticated by the provider-signed logout token',
   account: 'each action declares its check (AccountRoutes.list(), walked by test/ways-in.e2e-spec.ts)',
+  'two-factor':
+    "completes a sign-in the second factor holds; a required enrolment adds an app proved by this same sign-in's first factor",
   unknown: 'answers 400',
 };
 

@@ -4,7 +4,7 @@ import { Verification } from '../errors/auth.errors.js';
 import { isPlausibleToken } from '../methods/email/index.js';
 import type { AccountPageParams } from '../pages/account.page.js';
 import { loadRenderers } from '../pages/load-renderers.js';
-import type { AuthRequest, AuthResponse } from '../types/http.types.js';
+import type { AuthResponse } from '../types/http.types.js';
 import type { EmailChangeService } from './email-change.service.js';
 import type { Passkeys } from './passkeys.js';
 import type { PasswordChangeService } from './password-change.service.js';
@@ -18,6 +18,7 @@ export interface AccountSections {
   sessions?: AccountPageParams['sessions'];
   accounts?: AccountPageParams['accounts'];
   canDelete?: boolean;
+  twoFactor?: AccountPageParams['twoFactor'];
 }
 
 /** The parts whose state the page shows: the user's passkeys, email change, password. */
@@ -27,13 +28,7 @@ export interface AccountPageParts {
   passwords: PasswordChangeService;
 }
 
-/** A request that wants JSON: a JSON body, or `Accept` naming JSON and not HTML. */
-export function isJsonRequest(request: AuthRequest): boolean {
-  const type = request.headers['content-type'] ?? '';
-  if (/^application\/json\b/i.test(type)) return true;
-  const accept = request.headers.accept ?? '';
-  return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
-}
+export { wantsJson as isJsonRequest } from '../core/web-request.js';
 
 /** `GET /account`: the page, or (JSON) what it shows, with the CSRF token for the actions. */
 export async function accountPage(
@@ -63,6 +58,7 @@ export async function accountPage(
         ...(passkeys ? { passkeys } : {}),
         ...(email ? { email } : {}),
         ...(password ? { password } : {}),
+        ...(sections.twoFactor ? { twoFactor: sections.twoFactor } : {}),
       },
     };
   }
@@ -87,6 +83,7 @@ export async function accountPage(
       email,
       password,
       canDelete: sections.canDelete,
+      twoFactor: sections.twoFactor,
       messages: config.messages,
     }),
   };

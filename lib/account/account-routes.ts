@@ -27,6 +27,8 @@ import { Passkeys } from './passkeys.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { AccountManagementService } from '../sign-in/account-management.service.js';
 import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
+import { TwoFactors, type TotpEnrolment } from '../methods/two-factor/index.js';
+import { loadRenderers } from '../pages/load-renderers.js';
 
 /** The signed-in request an account action works with. */
 export interface AccountRequest {
@@ -52,7 +54,7 @@ interface AccountAction {
   run(
     req: AccountRequest,
     body: Record<string, unknown>,
-  ): Promise<{ json: unknown; notice?: string; redirect?: string; cookies?: ResponseCookie[] }>;
+  ): Promise<{ json: unknown; notice?: string; redirect?: string; cookies?: ResponseCookie[]; html?: string }>;
 }
 
 /**
@@ -65,6 +67,7 @@ export const ACCOUNT_GET_PATHS: readonly string[] = Object.freeze([
   'sessions',
   'accounts',
   'email/confirm',
+  'two-factor',
 ]);
 
 /** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
@@ -96,6 +99,7 @@ export class AccountRoutes {
     private readonly accounts: AccountManagementService,
     private readonly gate: WaysInGate,
     private readonly events: AuthEvents,
+    private readonly twoFactors: TwoFactors,
   ) {
     this.register('passkeys/rename', 'recent', async ({ user }, b) => ({
       json: { passkey: await this.passkeys.rename(user.id, textOf(b.credentialID), nullable(b.name)) },
@@ -147,6 +151,30 @@ export class AccountRoutes {
       await this.passwords.set(user.id, b.newPassword, b.currentPassword, { requireCurrent: true });
       return { json: { ok: true }, notice: 'password-set' };
     });
+    this.register('two-factor/totp', { wayIn: 'add-second-factor' }, async ({ ctx, user }) => {
+      const enrolment = await this.twoFactors.startTotp(user.id, user.email ?? user.name ?? '', ctx.origin);
+      return { json: enrolment, html: await this.enrolPage(ctx, enrolment) };
+    });
+    this.register('two-factor/confirm', { wayIn: 'add-second-factor' }, async ({ ctx, user }, b) => {
+      const backupCodes = await this.twoFactors.confirmTotp(user.id, b.id, b.code, b.name);
+      return {
+        json: { backupCodes },
+        notice: 'two-factor-added',
+        ...(backupCodes ? { html: await this.backupCodesPage(ctx, backupCodes, false) } : {}),
+      };
+    });
+    this.register('two-factor/rename', 'recent', async ({ user }, b) => ({
+      json: { app: await this.twoFactors.rename(user.id, b.id, b.name) },
+      notice: 'two-factor-renamed',
+    }));
+    this.register('two-factor/remove', { wayIn: 'remove-second-factor' }, async ({ user }, b) => {
+      await this.twoFactors.remove(user, b.id);
+      return { json: { removed: true }, notice: 'two-factor-removed' };
+    });
+    this.register('two-factor/backup-codes', { wayIn: 'add-second-factor' }, async ({ ctx, user }) => {
+      const backupCodes = await this.twoFactors.regenerateBackupCodes(user.id);
+      return { json: { backupCodes }, html: await this.backupCodesPage(ctx, backupCodes, true) };
+    });
   }
 
   /**
@@ -187,6 +215,7 @@ export class AccountRoutes {
         if (path === 'passkeys') return { json: { passkeys: await this.passkeys.list(req.user.id) } };
         if (path === 'sessions') return { json: { sessions: await this.sessions.list(req.user.id, req.state) } };
         if (path === 'accounts') return { json: { accounts: await this.accounts.listAccounts(req.user.id) } };
+        if (path === 'two-factor') return { json: await this.twoFactorSection(req.user) };
         if (path === 'email/confirm' && !json) return await emailConfirmPage(this.config, ctx);
         throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
       }
@@ -202,6 +231,9 @@ export class AccountRoutes {
       const result = await action.run(req, ctx.request.body);
       const cookies = result.cookies;
       if (json) return { json: result.json, cookies };
+      // A page of its own (an app's QR code, backup codes shown once): never cached.
+      if (result.html)
+        return { html: result.html, cookies, headers: { 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY' } };
       const target = new URL(result.redirect ?? this.pageUrl(ctx));
       if (result.notice && !result.redirect) target.searchParams.set('notice', result.notice);
       return { redirect: target.href, cookies };
@@ -227,7 +259,9 @@ export class AccountRoutes {
             ? session.strategy === 'database' || session.jwtRevocation
             : section === 'passkeys'
               ? this.passkeys.enabled
-              : true;
+              : section === 'two-factor'
+                ? this.config.twoFactor !== null
+                : true;
     if (!offered)
       throw new UnknownAction(`${this.config.basePath}/account/${section} is not offered by this app's configuration.`);
   }
@@ -246,7 +280,52 @@ export class AccountRoutes {
       sessions,
       accounts: accounts && (accounts.linked.length || accounts.linkable.length) ? accounts : undefined,
       canDelete: true,
+      ...(this.config.twoFactor ? { twoFactor: await this.twoFactorSection(user) } : {}),
     };
+  }
+
+  /** The user's second factors as the page and `GET /account/two-factor` show them (never a secret). */
+  private async twoFactorSection(user: AuthUser): Promise<NonNullable<AccountSections['twoFactor']>> {
+    const [{ apps, backupCodesLeft }, required] = await Promise.all([
+      this.twoFactors.status(user.id),
+      this.twoFactors.required(user),
+    ]);
+    return {
+      factors: apps.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
+      backupCodesLeft,
+      required,
+    };
+  }
+
+  /** The page that adds an authenticator app: its QR code, its secret, the field for the first code. */
+  private async enrolPage(ctx: RequestContext, enrolment: TotpEnrolment): Promise<string> {
+    const { renderTwoFactorEnrolPage } = await loadRenderers();
+    const accountUrl = `${ctx.authUrl}/account`;
+    return renderTwoFactorEnrolPage({
+      action: `${accountUrl}/two-factor/confirm`,
+      csrfToken: ctx.csrfToken,
+      hidden: { id: enrolment.id },
+      qrSvg: enrolment.qrSvg,
+      uri: enrolment.uri,
+      secret: enrolment.secret,
+      required: false,
+      nameField: true,
+      cancelUrl: accountUrl,
+      theme: this.config.theme,
+      messages: this.config.messages,
+    });
+  }
+
+  /** The page that shows new backup codes, once. */
+  private async backupCodesPage(ctx: RequestContext, codes: string[], regenerated: boolean): Promise<string> {
+    const { renderBackupCodesPage } = await loadRenderers();
+    return renderBackupCodesPage({
+      codes,
+      continueUrl: `${ctx.authUrl}/account`,
+      regenerated,
+      theme: this.config.theme,
+      messages: this.config.messages,
+    });
   }
 
   private async signedIn(ctx: RequestContext): Promise<AccountRequest> {

@@ -41,6 +41,11 @@ export interface AdapterSessionDetails {
   ip?: string | null;
   /** The OpenID Provider's session id (`sid` claim) of the sign-in, for back-channel logout. */
   providerSid?: string | null;
+  /**
+   * How the user proved who they are at sign-in: RFC 8176 method references, space-separated
+   * (`pwd otp mfa`), what `@RequireAal()` reads. Unknown (`null`, or no column) counts as one factor.
+   */
+  amr?: string | null;
 }
 
 /** The properties of {@link AdapterSessionDetails}: the optional columns of the sessions table. */
@@ -50,6 +55,7 @@ export const SESSION_DETAIL_FIELDS = Object.freeze([
   'userAgent',
   'ip',
   'providerSid',
+  'amr',
 ] as const satisfies readonly (keyof AdapterSessionDetails)[]);
 
 /** A stored session as the device list reads it: SPEC's fields plus {@link AdapterSessionDetails}. */
@@ -144,3 +150,75 @@ export interface UserDeletionAdapter {
 export interface PrivateAccountTokensAdapter {
   readonly privateAccountTokens: boolean;
 }
+
+/**
+ * A second factor of a user, beyond SPEC (two-factor authentication): a TOTP authenticator app, or
+ * one backup code (one row per code, so a code is used by deleting its row: of concurrent uses,
+ * exactly one deletes it). The library makes every value; an adapter stores and returns them as
+ * given. Stored in their own table (`two_factors` in the TypeORM adapter), never in Auth.js's.
+ */
+export interface AdapterTwoFactor {
+  /** A random id the library makes (a UUID). */
+  id: string;
+  userId: string;
+  /** `totp` or `backup-code` (other values are kept as given). */
+  type: string;
+  /** The name the user gave it (TOTP), else `null`. */
+  name: string | null;
+  /**
+   * TOTP: the shared secret, sealed (encrypted with the auth secret) by the library; a backup code:
+   * its keyed hash. Never a secret or a code in clear.
+   */
+  secret: string;
+  /** When the user confirmed it with a first code; `null` while an enrolment waits for that code. */
+  confirmedAt: Date | null;
+  createdAt: Date;
+  /** When it last proved a sign-in. */
+  lastUsedAt: Date | null;
+  /** TOTP: the last time step accepted; a code of that step or an earlier one is refused (replay). */
+  lastUsedStep: number | null;
+}
+
+/**
+ * Beyond SPEC's contract: what two-factor authentication (`twoFactor` option) stores. `TypeOrmAdapter`
+ * and `MemoryAdapter` implement it; the conformance suite checks it. Every method that names a factor
+ * also takes its user, so one user can never reach another's factor by its id.
+ */
+export interface TwoFactorAdapter {
+  /** Stores a new factor (as given) and returns it. */
+  createTwoFactor(factor: AdapterTwoFactor): Awaitable<AdapterTwoFactor>;
+  /** Every factor of the user (unconfirmed ones included), oldest first. */
+  listTwoFactorsByUserId(userId: string): Awaitable<AdapterTwoFactor[]>;
+  /** Sets the factor's `name` and/or `confirmedAt`; `null` when the user has no factor with this id. */
+  updateTwoFactor(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterTwoFactor, 'name' | 'confirmedAt'>>,
+  ): Awaitable<AdapterTwoFactor | null>;
+  /**
+   * Records a use of a TOTP factor at time step `step`, atomically: only when its stored
+   * `lastUsedStep` is `null` or below `step` (then `lastUsedStep = step`, `lastUsedAt = at`) and it
+   * belongs to the user. True when this call wrote; of concurrent calls with one step, exactly one.
+   */
+  useTwoFactorStep(id: string, userId: string, step: number, at: Date): Awaitable<boolean>;
+  /** Deletes the user's factor; true when a row went (of concurrent calls, exactly one). */
+  deleteTwoFactor(id: string, userId: string): Awaitable<boolean>;
+  /** Deletes every factor of the user (of `type` only, when given); returns how many went. */
+  deleteTwoFactorsByUserId(userId: string, type?: string): Awaitable<number>;
+  /**
+   * Replaces every factor of `type` of the user with `factors` (all of that type and user), in one
+   * transaction: regenerated backup codes make the old ones stop working at the same instant.
+   */
+  replaceTwoFactors(userId: string, type: string, factors: AdapterTwoFactor[]): Awaitable<void>;
+}
+
+/** {@link TwoFactorAdapter}'s methods: an adapter offers two-factor storage when each is a function. */
+export const TWO_FACTOR_ADAPTER_METHODS = Object.freeze([
+  'createTwoFactor',
+  'listTwoFactorsByUserId',
+  'updateTwoFactor',
+  'useTwoFactorStep',
+  'deleteTwoFactor',
+  'deleteTwoFactorsByUserId',
+  'replaceTwoFactors',
+] as const satisfies readonly (keyof TwoFactorAdapter)[]);

@@ -8,11 +8,13 @@ export type {
   AccountTokensAdapter,
   AdapterSessionDetails,
   AdapterSessionInfo,
+  AdapterTwoFactor,
   PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
   SessionListingAdapter,
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
+  TwoFactorAdapter,
   UserDeletionAdapter,
   VerificationTokensByIdentifierAdapter,
 } from './adapter-extensions.js';

@@ -7,6 +7,7 @@ import {
   type AdapterAuthenticator,
   type AdapterSession,
   type AdapterSessionDetails,
+  type AdapterTwoFactor,
 } from './adapter.interface.js';
 
 export type AccountKey = Pick<AdapterAccount, 'provider' | 'providerAccountId'>;
@@ -83,6 +84,21 @@ export function storedAuthenticator(authenticator: AdapterAuthenticator): Adapte
     name: authenticator.name ?? null,
     lastUsedAt: authenticator.lastUsedAt ?? null,
   };
+}
+
+/** A second factor as stored: a copy with the contract's fields only, the optional ones `null` when absent. */
+export function storedTwoFactor(factor: AdapterTwoFactor): AdapterTwoFactor {
+  return copy({
+    id: factor.id,
+    userId: factor.userId,
+    type: factor.type,
+    name: factor.name ?? null,
+    secret: factor.secret,
+    confirmedAt: factor.confirmedAt ?? null,
+    createdAt: factor.createdAt,
+    lastUsedAt: factor.lastUsedAt ?? null,
+    lastUsedStep: factor.lastUsedStep ?? null,
+  });
 }
 
 /**

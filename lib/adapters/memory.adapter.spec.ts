@@ -16,6 +16,7 @@ runAdapterConformanceTests({
     'deleteAuthenticator',
     'listSessionsByUserId',
     'listSessionsByProviderSid',
+    'twoFactor',
   ],
 });
 

@@ -9,7 +9,9 @@ import type {
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
+  AdapterTwoFactor,
   AdapterUser,
+  TwoFactorAdapter,
   UserDeletionAdapter,
   PasskeyNamesAdapter,
   SessionListingAdapter,
@@ -27,6 +29,7 @@ import {
   sessionDetailsOf,
   specSession,
   storedAuthenticator,
+  storedTwoFactor,
   swappedTokens,
   tokenKey,
   type AccountKey,
@@ -38,7 +41,8 @@ import {
  *
  * It enforces what a database schema would: unique `users.email`, unique
  * `(provider, providerAccountId)`, unique session tokens and credential ids, records that point
- * to a user require that user, and `deleteUser` cascades to sessions, accounts and authenticators.
+ * to a user require that user, and `deleteUser` cascades to sessions, accounts, authenticators and
+ * second factors.
  * Every method works on copies, so callers can never change the store by mutating a result.
  * Every method runs without awaiting before it writes, so each call is atomic in Node's event loop
  * (`useVerificationToken` hands a token out once even under concurrent calls).
@@ -54,7 +58,8 @@ export class MemoryAdapter
     UserDeletionAdapter,
     PasskeyNamesAdapter,
     SessionListingAdapter,
-    SessionsByProviderSidAdapter
+    SessionsByProviderSidAdapter,
+    TwoFactorAdapter
 {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
@@ -64,6 +69,8 @@ export class MemoryAdapter
   private readonly sessions = new Map<string, AdapterSessionInfo>();
   private readonly verificationTokens = new Map<string, VerificationToken>();
   private readonly authenticators = new Map<string, AdapterAuthenticator>();
+  /** Second factors by id, in the order they were stored. */
+  private readonly twoFactors = new Map<string, AdapterTwoFactor>();
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const id = user.id || randomUUID();
@@ -113,6 +120,7 @@ export class MemoryAdapter
     deleteWhere(this.sessions, (session) => session.userId === userId);
     deleteWhere(this.accounts, (account) => account.userId === userId);
     deleteWhere(this.authenticators, (authenticator) => authenticator.userId === userId);
+    deleteWhere(this.twoFactors, (factor) => factor.userId === userId);
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
@@ -293,5 +301,78 @@ export class MemoryAdapter
   /** Deletes the authenticator (beyond SPEC: `PasskeyNamesAdapter`). */
   async deleteAuthenticator(credentialID: string): Promise<boolean> {
     return this.authenticators.delete(credentialID);
+  }
+
+  // ---- two-factor authentication (beyond SPEC: `TwoFactorAdapter`) ------------------------------
+
+  /** Stores a new factor of an existing user. */
+  async createTwoFactor(factor: AdapterTwoFactor): Promise<AdapterTwoFactor> {
+    if (!this.users.has(factor.userId))
+      throw new AdapterNotFoundError('user', 'Cannot create a second factor for a user that does not exist.');
+    if (this.twoFactors.has(factor.id)) throw new AdapterConflictError('twoFactor');
+    const stored = storedTwoFactor(factor);
+    this.twoFactors.set(stored.id, stored);
+    return copy(stored);
+  }
+
+  /** The user's factors, oldest first (those created at the same instant in the order they were stored). */
+  async listTwoFactorsByUserId(userId: string): Promise<AdapterTwoFactor[]> {
+    return [...this.twoFactors.values()]
+      .filter((f) => f.userId === userId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map(copy);
+  }
+
+  /** Sets the factor's `name` and/or `confirmedAt`; `null` when the user has no factor with this id. */
+  async updateTwoFactor(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterTwoFactor, 'name' | 'confirmedAt'>>,
+  ): Promise<AdapterTwoFactor | null> {
+    const current = this.twoFactors.get(id);
+    if (!current || current.userId !== userId) return null;
+    const next: AdapterTwoFactor = { ...current };
+    if (patch.name !== undefined) next.name = patch.name;
+    if (patch.confirmedAt !== undefined) next.confirmedAt = copy(patch.confirmedAt);
+    this.twoFactors.set(id, next);
+    return copy(next);
+  }
+
+  /** Records a use at a time step above the last one, in one synchronous step (a compare-and-set). */
+  async useTwoFactorStep(id: string, userId: string, step: number, at: Date): Promise<boolean> {
+    const current = this.twoFactors.get(id);
+    if (!current || current.userId !== userId) return false;
+    if (current.lastUsedStep !== null && current.lastUsedStep >= step) return false;
+    this.twoFactors.set(id, { ...current, lastUsedStep: step, lastUsedAt: new Date(at) });
+    return true;
+  }
+
+  /** Deletes the user's factor; `true` when it went. */
+  async deleteTwoFactor(id: string, userId: string): Promise<boolean> {
+    const current = this.twoFactors.get(id);
+    if (!current || current.userId !== userId) return false;
+    return this.twoFactors.delete(id);
+  }
+
+  /** Deletes the user's factors (of `type` only, when given); returns how many went. */
+  async deleteTwoFactorsByUserId(userId: string, type?: string): Promise<number> {
+    return deleteWhere(this.twoFactors, (f) => f.userId === userId && (type === undefined || f.type === type));
+  }
+
+  /** Replaces the user's factors of `type` with `factors`, all or nothing, in one synchronous step. */
+  async replaceTwoFactors(userId: string, type: string, factors: AdapterTwoFactor[]): Promise<void> {
+    if (factors.some((f) => f.userId !== userId || f.type !== type))
+      throw new TypeError('replaceTwoFactors: every factor must be of the user and type it replaces.');
+    if (factors.length && !this.users.has(userId))
+      throw new AdapterNotFoundError('user', 'Cannot create a second factor for a user that does not exist.');
+    const replaced = (f: AdapterTwoFactor) => f.userId === userId && f.type === type;
+    const ids = new Set<string>();
+    for (const factor of factors) {
+      const existing = this.twoFactors.get(factor.id);
+      if (ids.has(factor.id) || (existing && !replaced(existing))) throw new AdapterConflictError('twoFactor');
+      ids.add(factor.id);
+    }
+    deleteWhere(this.twoFactors, replaced);
+    for (const factor of factors) this.twoFactors.set(factor.id, storedTwoFactor(factor));
   }
 }

@@ -52,6 +52,8 @@ export interface CookiesOptions {
   state: CookieOption;
   nonce: CookieOption;
   webauthnChallenge: CookieOption;
+  /** The sign-in waiting for a second factor (`twoFactor`): beyond Auth.js's cookies. */
+  twoFactor: CookieOption;
 }
 
 /** Where the library logs. Messages never contain secrets, tokens, codes or cookies. */
@@ -101,6 +103,42 @@ export interface AccountOptions {
    * password, renaming or removing a passkey). @default 600 (10 minutes)
    */
   recentSignInMaxAge?: number;
+}
+
+/**
+ * Who must prove a second factor (`twoFactor.policy`): `'optional'`, the users who enrolled one;
+ * `'required'`, everyone (a user without one enrols at sign-in); or a function of the user (e.g. by
+ * role), true when that user must.
+ */
+export type TwoFactorPolicy =
+  | 'optional'
+  | 'required'
+  | ((user: { id: string; email?: string | null } & Record<string, unknown>) => boolean | Promise<boolean>);
+
+/**
+ * Two-factor authentication: every sign-in of a user who has (or, by the policy, needs) a second
+ * factor ends in a short "second factor pending" state, whatever proved the first factor
+ * (password, magic link, OAuth/OIDC, a passkey without user verification), until a code from an
+ * authenticator app (TOTP) or a backup code completes it. A passkey with user verification counts
+ * as two factors by itself. Needs an adapter with the two-factor capability (`TwoFactorAdapter`:
+ * `TypeOrmAdapter` with its `two_factors` table, `MemoryAdapter`).
+ */
+export interface TwoFactorOptions {
+  /** Who must prove a second factor. @default 'optional' */
+  policy?: TwoFactorPolicy;
+  /** The name authenticator apps show next to the account. @default the host of the app's URL */
+  issuer?: string;
+  /** Seconds the pending state lasts between the first factor and the second. @default 300 */
+  pendingMaxAge?: number;
+  /**
+   * Wrong codes a user may enter within `lockoutWindow` before further attempts are refused with
+   * `RateLimited` and `Retry-After` (right codes included). @default 5
+   */
+  maxAttempts?: number;
+  /** Seconds the wrong attempts are counted over, and the lockout lasts. @default 900 */
+  lockoutWindow?: number;
+  /** Backup codes made at enrolment and by each regeneration. @default 10 */
+  backupCodes?: number;
 }
 
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */
@@ -171,6 +209,8 @@ export interface AuthModuleOptions {
   logger?: Partial<LoggerInstance>;
   /** Account and session management (the recent sign-in window). */
   account?: AccountOptions;
+  /** Two-factor authentication (off when absent). */
+  twoFactor?: TwoFactorOptions;
 }
 
 /**

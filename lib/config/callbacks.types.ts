@@ -91,7 +91,13 @@ export interface AccountChangeEvent {
     | 'session.end'
     | 'sessions.end-others'
     | 'account.unlink'
-    | 'user.delete';
+    | 'user.delete'
+    | 'two-factor.add'
+    | 'two-factor.rename'
+    | 'two-factor.remove'
+    | 'two-factor.backup-codes'
+    | 'two-factor.backup-code-used'
+    | 'two-factor.reset';
   userId: string;
   /** Ids the action was about (a credential id, a provider, a session id), never a secret. */
   detail?: Record<string, string>;

@@ -13,6 +13,8 @@ describe('defaultCookies', () => {
       state: { name: 'authjs.state', options: { ...base, maxAge: 900 } },
       nonce: { name: 'authjs.nonce', options: { ...base, maxAge: 900 } },
       webauthnChallenge: { name: 'authjs.challenge', options: { ...base, maxAge: 900 } },
+      // Ours, beyond Auth.js: a sign-in waiting for its second factor.
+      twoFactor: { name: 'authjs.two-factor', options: { ...base, maxAge: 900 } },
     });
   });
 
@@ -26,6 +28,7 @@ describe('defaultCookies', () => {
       state: '__Secure-authjs.state',
       nonce: '__Secure-authjs.nonce',
       webauthnChallenge: '__Secure-authjs.challenge',
+      twoFactor: '__Secure-authjs.two-factor',
     });
     for (const cookie of Object.values(cookies)) {
       expect(cookie.options).toMatchObject({ secure: true, httpOnly: true, sameSite: 'lax', path: '/' });

@@ -32,6 +32,8 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     // 900 seconds as the other checks is harmless and keeps a stale nonce from lingering.
     nonce: check('authjs.nonce'),
     webauthnChallenge: check('authjs.challenge'),
+    // Ours (Auth.js has no second factor): the sign-in waiting for one, sealed like a check.
+    twoFactor: check('authjs.two-factor'),
   };
 }
 

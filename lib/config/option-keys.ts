@@ -22,6 +22,7 @@ const OPTION_KEYS = Object.keys({
   rpc: 0,
   logger: 0,
   account: 0,
+  twoFactor: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
   isGlobal: 0,

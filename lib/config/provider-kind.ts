@@ -38,8 +38,8 @@ export interface ProviderKind {
  * contract lives in sign-in/sign-in-method.ts, above this layer). `forRoot` checks the rest.
  */
 export interface MethodRegistration extends ProviderKind {
-  /** The injectable that handles the routes of the method's providers. */
-  readonly flow: abstract new (...args: never[]) => unknown;
+  /** The injectable that handles the routes of the method's providers (required when it serves a type). */
+  readonly flow?: abstract new (...args: never[]) => unknown;
   /** The Nest injectables the method adds (its flow among them). */
   readonly providers: readonly unknown[];
 }

@@ -9,6 +9,7 @@ import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
 import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
+import { resolveTwoFactor } from './two-factor.options.js';
 import { resolveTrustedOrigins } from './trusted-origins.js';
 import type { ProviderKind } from './provider-kind.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
@@ -95,6 +96,8 @@ export function resolveConfigWith(
     problems,
   );
 
+  const twoFactor = resolveTwoFactor(options.twoFactor, adapter, problems);
+
   // ---- providers ----
   const providers = resolveProviders(options.providers, { env, adapter, hasAdapter, strategy }, kinds, problems);
 
@@ -152,6 +155,7 @@ export function resolveConfigWith(
       generateSessionToken: session.generateSessionToken ?? defaultSessionToken,
     },
     account: { recentSignInMaxAge },
+    twoFactor,
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
     callbacks: {
       ...defaultCallbacks,

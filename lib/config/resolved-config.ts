@@ -11,6 +11,7 @@ import type {
 import type { InternalProvider } from '../providers/internal-provider.js';
 import type { StoreIpMode } from '../rate-limit/client-ip.js';
 import type { PageMessages } from './messages/en.messages.js';
+import type { ResolvedTwoFactor } from './two-factor.options.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -45,6 +46,8 @@ export interface ResolvedAuthConfig {
     /** Seconds a sign-in counts as recent (`account.recentSignInMaxAge`). */
     recentSignInMaxAge: number;
   };
+  /** Two-factor authentication, `null` when off (`twoFactor`). */
+  twoFactor: ResolvedTwoFactor | null;
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;

@@ -34,3 +34,19 @@ export const RequireRecentSignIn = (seconds?: number): MethodDecorator & ClassDe
     throw new TypeError(`@RequireRecentSignIn(seconds): seconds must be a positive number, not ${String(seconds)}.`);
   return SetMetadata(REQUIRE_RECENT_SIGN_IN_KEY, seconds ?? true);
 };
+
+/** Metadata key read by `AuthGuard`: the assurance level a route needs (`@RequireAal`). */
+export const REQUIRE_AAL_KEY = 'nestjs-auth:require-aal';
+
+/**
+ * On a handler or controller: the guard lets the request in only when the session's sign-in
+ * proved two factors (AAL2: a password, magic link or provider sign-in completed with a second
+ * factor, or a passkey that verified the user); otherwise it refuses it with the reason
+ * `SecondFactorRequired`. A session that does not record what it proved counts as one factor.
+ * `@RequireAal(1)` on a handler undoes its controller's `@RequireAal(2)`.
+ */
+export const RequireAal = (level: 1 | 2 = 2): MethodDecorator & ClassDecorator => {
+  if (level !== 1 && level !== 2)
+    throw new TypeError(`@RequireAal(level): level must be 1 or 2, not ${String(level)}.`);
+  return SetMetadata(REQUIRE_AAL_KEY, level);
+};

@@ -43,3 +43,10 @@ export function toWebRequest(request: AuthRequest, options: WebRequestOptions): 
   const body = Object.fromEntries(Object.entries(request.body).filter(([key]) => !options.omit?.includes(key)));
   return new Request(request.url, { method: 'POST', headers, body: JSON.stringify(body) });
 }
+
+/** A request that wants JSON: a JSON body, or `Accept` naming JSON and not HTML. */
+export function wantsJson(request: AuthRequest): boolean {
+  if (/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return true;
+  const accept = request.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept);
+}

@@ -40,7 +40,14 @@ export class AdapterError extends ServerAuthError {
 }
 /** Which uniqueness rule or guard a storage write ran into. */
 export type AdapterConflictKind =
-  'user' | 'user.email' | 'account' | 'session' | 'verificationToken' | 'authenticator' | 'authenticator.counter';
+  | 'user'
+  | 'user.email'
+  | 'account'
+  | 'session'
+  | 'verificationToken'
+  | 'authenticator'
+  | 'authenticator.counter'
+  | 'twoFactor';
 /**
  * A write refused by a uniqueness rule (a second account for the same provider account, an email
  * already taken...) or by a compare-and-set (`authenticator.counter`: another request used the
@@ -268,10 +275,32 @@ export class ReauthenticationRequired extends SignInError {
   }
 }
 
+/**
+ * The route or action needs a session whose sign-in proved two factors (`@RequireAal(2)`,
+ * `AuthService.requireAal`): sign in again with a second factor (or a passkey that verifies you),
+ * or set one up first.
+ */
+export class SecondFactorRequired extends SignInError {
+  static override readonly type = 'SecondFactorRequired';
+  static override readonly status = 403;
+  constructor(
+    message = 'This action needs a sign-in with a second factor: sign in again with your authenticator app or a passkey (set one up on your account page first if you have none).',
+  ) {
+    super(message);
+  }
+}
+
+/** A second-factor code that is wrong, malformed or already used: the user may try again. */
+export class InvalidTwoFactorCode extends SignInError {
+  static override readonly type = 'InvalidTwoFactorCode';
+  static override readonly status = 400;
+}
+
 // ---- the guard -----------------------------------------------------------------------------------
 
 /** Reasons the guard refuses a request (the `type` of its 401 body). */
-export type GuardRejection = 'SessionRequired' | 'SessionExpired' | 'InvalidSession' | 'ReauthenticationRequired';
+export type GuardRejection =
+  'SessionRequired' | 'SessionExpired' | 'InvalidSession' | 'ReauthenticationRequired' | 'SecondFactorRequired';
 
 /**
  * Types safe to show to the client as-is; every other error is shown as `Configuration` (server
@@ -301,6 +330,8 @@ const CLIENT_SAFE = new Set<string>([
   OAuthSignInError.type,
   OAuthProfileParseError.type,
   ReauthenticationRequired.type,
+  SecondFactorRequired.type,
+  InvalidTwoFactorCode.type,
   EmailInUse.type,
   WrongPassword.type,
 ]);

@@ -11,6 +11,7 @@ import type { Session } from '../types/common.types.js';
 import { appendSetCookie, sessionLookupOf } from '../http/auth-request.factory.js';
 import { SESSION_SLOT, type SlottedRequest } from '../http/request-slots.js';
 import { isRecentSignIn } from '../session/recent-sign-in.js';
+import type { Assurance } from '../session/assurance.js';
 import { contextSource, loadContextException, setContextUser } from './guard-context.js';
 import {
   FRESH,
@@ -167,7 +168,8 @@ export class AuthGuard implements CanActivate {
     http: boolean,
   ): boolean | Promise<boolean> {
     if (state.status === 'active') {
-      if (policy.recentSignIn !== undefined) return this.checkRecent(context, holder, state, policy.recentSignIn, http);
+      if (policy.recentSignIn !== undefined || policy.aal !== undefined)
+        return this.checkAssurance(context, holder, state, policy, http);
       this.admit(context, holder, state, http);
       return true;
     }
@@ -187,32 +189,42 @@ export class AuthGuard implements CanActivate {
   }
 
   /**
-   * `@RequireRecentSignIn()`: lets an active session in only when its user signed in within
-   * `seconds` (a database session's sign-in time is looked up once, then cached with it); refuses
-   * it as `ReauthenticationRequired` otherwise, an unknown time included.
+   * `@RequireRecentSignIn()` and `@RequireAal()`: lets an active session in only when its user
+   * signed in within the window, and with two factors where the route asks for them (a database
+   * session's sign-in time and assurance are looked up once, then cached with it); refuses it as
+   * `ReauthenticationRequired` or `SecondFactorRequired` otherwise, an unknown value included.
    */
-  private checkRecent(
+  private checkAssurance(
     context: ExecutionContext,
     holder: object,
     state: ActiveState,
-    seconds: number,
+    policy: RoutePolicy,
     http: boolean,
   ): boolean | Promise<boolean> {
-    const admit = (signedInAt: Date | null): boolean => {
-      if (!isRecentSignIn(signedInAt, seconds, Date.now()))
+    const seconds = policy.recentSignIn;
+    const recent = (signedInAt: Date | null): boolean => isRecentSignIn(signedInAt, seconds!, Date.now());
+    const strong = (assurance: Assurance): boolean => assurance.aal >= policy.aal!;
+    const admit = (signedInAt: Date | null | undefined, assurance: Assurance | undefined): boolean => {
+      if (seconds !== undefined && !recent(signedInAt ?? null))
         return this.handleUnauthenticated(context, 'ReauthenticationRequired');
+      if (assurance && !strong(assurance)) return this.handleUnauthenticated(context, 'SecondFactorRequired');
       this.admit(context, holder, state, http);
       return true;
     };
-    let signedInAt: ReturnType<SessionReader['signedInAt']>;
+    let signedInAt: ReturnType<SessionReader['signedInAt']> | undefined;
+    let assurance: ReturnType<SessionReader['assurance']> | undefined;
     try {
-      signedInAt = this.sessions.signedInAt(state);
+      if (seconds !== undefined) signedInAt = this.sessions.signedInAt(state);
+      if (policy.aal !== undefined) assurance = this.sessions.assurance(state);
     } catch (error) {
       return this.failed(context, error);
     }
-    return signedInAt instanceof Promise
-      ? signedInAt.then(admit, (error) => this.failed(context, error))
-      : admit(signedInAt);
+    return signedInAt instanceof Promise || assurance instanceof Promise
+      ? Promise.all([signedInAt, assurance]).then(
+          ([at, level]) => admit(at, level),
+          (error) => this.failed(context, error),
+        )
+      : admit(signedInAt as Date | null | undefined, assurance as Assurance | undefined);
   }
 
   /** True for routes marked `@Public()` (handler first, then controller). */

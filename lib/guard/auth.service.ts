@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { Adapter, AdapterAccount, SessionsByUserAdapter } from '../adapters/adapter.interface.js';
-import { InvalidRequest, MissingAdapterMethods, SignOutError } from '../errors/auth.errors.js';
+import {
+  InvalidRequest,
+  MissingAdapterMethods,
+  SecondFactorRequired,
+  SessionRequired,
+  SignOutError,
+} from '../errors/auth.errors.js';
 import { AdapterService } from '../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { sessionLookupOf, type HttpRequestLike } from '../http/auth-request.factory.js';
@@ -13,6 +19,7 @@ import { SessionList } from '../session/session-list.js';
 import { SessionReader } from '../session/session-reader.js';
 import type { AuthUser } from '../session/session.types.js';
 import type { PasskeyInfo } from '../methods/webauthn/index.js';
+import { TwoFactors } from '../methods/two-factor/index.js';
 import { Passkeys } from '../account/passkeys.js';
 import { EmailChangeService } from '../account/email-change.service.js';
 import { PasswordChangeService } from '../account/password-change.service.js';
@@ -21,6 +28,7 @@ import { graphqlWsAuth, type GraphqlWsAuthOptions } from './graphql-ws.js';
 import { AccountManagementService, type LinkedAccountInfo } from '../sign-in/account-management.service.js';
 import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-action.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import type { Assurance } from '../session/assurance.js';
 import { AccessTokenService } from './access-token.service.js';
 
 /**
@@ -40,7 +48,27 @@ export class AuthService {
     private readonly emailChange: EmailChangeService,
     private readonly passwords: PasswordChangeService,
     private readonly accounts: AccountManagementService,
+    private readonly twoFactors: TwoFactors,
   ) {}
+
+  /**
+   * Recovery for a user who lost every second factor (`twoFactor`): removes all their authenticator
+   * apps and backup codes and ends their sessions. Their next sign-in asks for no second factor, or,
+   * when the policy requires one, enrols a new app before it completes; never a silent downgrade of
+   * a session. Call it from trusted server code only (an administrator who checked who is asking).
+   * Returns how many factors went.
+   */
+  async resetTwoFactor(userId: string): Promise<number> {
+    if (!this.config.twoFactor)
+      throw new InvalidRequest('Two-factor authentication is not turned on (`twoFactor` option).');
+    const removed = await this.twoFactors.reset(userId);
+    const adapter = this.adapters.raw as Partial<SessionsByUserAdapter> | null;
+    if (typeof adapter?.deleteSessionsByUserId === 'function') {
+      await adapter.deleteSessionsByUserId(userId);
+      this.cache.forgetUser(userId);
+    }
+    return removed;
+  }
 
   /**
    * A valid access token of the user's account at an OAuth/OIDC provider, to call its API. A token
@@ -92,6 +120,27 @@ export class AuthService {
     const state = await this.reader.read(sessionLookupOf(request, this.config));
     const signedInAt = state.status === 'active' ? await this.reader.signedInAt(state) : null;
     assertRecentSignIn(signedInAt, maxAge);
+  }
+
+  /**
+   * What the request's session proved at sign-in: `{ amr, aal }` (see the README's "Two-factor"),
+   * or `null` without a session. `aal` is 2 when two factors were proved (a second factor, or a
+   * passkey that verified the user), else 1; a session that records nothing counts as 1.
+   */
+  async assurance(request: HttpRequestLike): Promise<Assurance | null> {
+    const state = await this.reader.read(sessionLookupOf(request, this.config));
+    return state.status === 'active' ? await this.reader.assurance(state) : null;
+  }
+
+  /**
+   * Throws `SecondFactorRequired` unless the request's session proved two factors at sign-in
+   * (`SessionRequired` without a session). The route decorator `@RequireAal(2)` does the same in
+   * the guard.
+   */
+  async requireAal(request: HttpRequestLike, level: 1 | 2 = 2): Promise<void> {
+    const assurance = await this.assurance(request);
+    if (!assurance) throw new SessionRequired('Sign in first.');
+    if (assurance.aal < level) throw new SecondFactorRequired();
   }
 
   /**

@@ -4,7 +4,12 @@ import type { Request } from 'express';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import { HeaderSessionLookup, sessionLookupOf } from '../http/auth-request.factory.js';
-import { IS_PUBLIC_KEY, REQUIRE_RECENT_SIGN_IN_KEY, SKIP_SESSION_CACHE_KEY } from '../core/public.decorator.js';
+import {
+  IS_PUBLIC_KEY,
+  REQUIRE_AAL_KEY,
+  REQUIRE_RECENT_SIGN_IN_KEY,
+  SKIP_SESSION_CACHE_KEY,
+} from '../core/public.decorator.js';
 import type { SessionLookup, SessionState } from '../session/session.types.js';
 import { contextRefusal, type ContextRequest } from './guard-context.js';
 
@@ -21,6 +26,8 @@ export interface RoutePolicy {
   uncached: boolean;
   /** `@RequireRecentSignIn()`: the window in seconds, or undefined. */
   recentSignIn: number | undefined;
+  /** `@RequireAal()`: the assurance level the session's sign-in must have reached, or undefined. */
+  aal: 2 | undefined;
 }
 
 /** The read options of `@SkipSessionCache()`, one frozen object for every request. */
@@ -34,7 +41,7 @@ function recentWindow(value: number | boolean | undefined, fallback: number): nu
   return value === true ? fallback : undefined;
 }
 
-/** The route's `@Public()`, `@SkipSessionCache()` and `@RequireRecentSignIn()`, handler first, then controller. */
+/** The route's `@Public()`, `@SkipSessionCache()`, `@RequireRecentSignIn()` and `@RequireAal()`, handler first, then controller. */
 export function readRoutePolicy(
   reflector: Reflector,
   handler: Function,
@@ -49,6 +56,7 @@ export function readRoutePolicy(
       reflector.getAllAndOverride<number | boolean | undefined>(REQUIRE_RECENT_SIGN_IN_KEY, targets),
       recentSignInMaxAge,
     ),
+    aal: reflector.getAllAndOverride<number | undefined>(REQUIRE_AAL_KEY, targets) === 2 ? 2 : undefined,
   };
 }
 
@@ -72,6 +80,8 @@ const MESSAGES: Record<GuardRejection, string> = {
   SessionExpired: 'Your session has expired. Sign in again.',
   InvalidSession: 'The session is invalid or was revoked. Sign in again.',
   ReauthenticationRequired: 'This action needs a recent sign-in. Sign in again, then retry.',
+  SecondFactorRequired:
+    'This action needs a sign-in with a second factor. Sign in again with your authenticator app or a passkey, then retry.',
 };
 
 /**

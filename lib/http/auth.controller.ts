@@ -106,6 +106,14 @@ export class AuthControllerBase {
     return this.run(req, res, 'account', `${a}/${b}`);
   }
 
+  /** A sign-in waiting for its second factor: the challenge page (or JSON) and its answer (`twoFactor`). */
+  @Get('two-factor') twoFactorPage(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'two-factor');
+  }
+  @Post('two-factor') twoFactor(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'two-factor');
+  }
+
   /** The browser half of passkeys, served from the installed package (no CDN). */
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'webauthn-client');

@@ -30,6 +30,14 @@ export interface AccountPagePasskey {
   credentialDeviceType: string;
 }
 
+/** A confirmed authenticator app (TOTP) as the page lists it. */
+export interface AccountPageTwoFactor {
+  id: string;
+  name: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
 /**
  * What the account page shows. A section whose data is `undefined` is left out (the feature is not
  * configured, or the adapter cannot do it). Every string is escaped by the renderer.
@@ -50,6 +58,11 @@ export interface AccountPageParams {
   accounts?: { linked: AccountPageLinked[]; linkable: Array<{ id: string; name: string }> };
   /** The passkeys, and the WebAuthn provider that adds new ones. */
   passkeys?: { list: AccountPagePasskey[]; provider: string; scriptUrl: string };
+  /**
+   * Two-factor authentication: the confirmed authenticator apps, the backup codes left, and whether
+   * the policy requires a second factor of this user (then the server refuses removing the last app).
+   */
+  twoFactor?: { factors: AccountPageTwoFactor[]; backupCodesLeft: number; required: boolean };
   /** Present when an email provider is configured. */
   email?: { current: string | null };
   /** Present when a credentials provider has a `passwordStore`. */
@@ -66,7 +79,8 @@ const CSS =
   '.row{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}.row>input{flex:1 1 10rem;margin:0}.row>.button{width:auto}' +
   '.tag{display:inline-block;font-size:.75rem;font-weight:600;border:1px solid var(--border);border-radius:1rem;padding:0 .5rem;margin-left:.5rem}' +
   '.item-title{font-weight:600;margin:0 0 .25rem}.inline{display:inline}.danger{background:var(--error-border);color:#fff}' +
-  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400}.check>input{width:auto;margin:0}';
+  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400}.check>input{width:auto;margin:0}' +
+  '.backup-codes{margin-top:1.25rem}';
 
 /** The built-in account page (`GET {basePath}/account`): works without JavaScript but for adding passkeys. */
 export function renderAccountPage(p: AccountPageParams): string {
@@ -82,6 +96,7 @@ export function renderAccountPage(p: AccountPageParams): string {
     p.sessions ? sessionsSection(m, p.sessions, post) : '',
     p.accounts ? accountsSection(m, p, csrf, post) : '',
     p.passkeys ? passkeysSection(m, p, csrf, post) : '',
+    p.twoFactor ? twoFactorSection(m, p.twoFactor, post) : '',
     p.email ? emailSection(m, p.email.current, post) : '',
     p.password ? passwordSection(m, p.password.hasPassword, p.password.minLength ?? 8, post) : '',
     p.canDelete ? deleteSection(m, post) : '',
@@ -214,6 +229,54 @@ function passkeysSection(m: PageMessages, p: AccountPageParams, csrf: string, po
     ? `<ul class="items">${items.join('')}</ul>`
     : `<p>${escapeHtml(m['account.noPasskeys'])}</p>`;
   return section('passkeys', m['account.passkeysHeading'], `${listed}${add}`);
+}
+
+function twoFactorSection(m: PageMessages, t: NonNullable<AccountPageParams['twoFactor']>, post: Post): string {
+  const items = t.factors.map((f, i) => {
+    const label = f.name ?? m['twoFactor.account.unnamed'];
+    const when = [
+      `${escapeHtml(m['twoFactor.account.added'])} ${time(f.createdAt)}`,
+      f.lastUsedAt ? `${escapeHtml(m['account.lastUsed'])} ${time(f.lastUsedAt)}` : escapeHtml(m['account.neverUsed']),
+    ].join(', ');
+    const id = `two-factor-name-${i}`;
+    const hidden = `<input type="hidden" name="id" value="${escapeAttr(f.id)}">`;
+    const rename = post(
+      'two-factor/rename',
+      `${hidden}<label for="${id}">${escapeHtml(m['twoFactor.account.nameLabel'])}</label><div class="row"><input id="${id}" name="name" maxlength="64" autocomplete="off" value="${escapeAttr(f.name ?? '')}">` +
+        `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, 'account.renameNamed', { name: label }))}">${escapeHtml(m['account.rename'])}</button></div>`,
+    );
+    const remove = post(
+      'two-factor/remove',
+      `${hidden}<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, 'account.removeNamed', { name: label }))}">${escapeHtml(m['account.remove'])}</button>`,
+    );
+    return `<li data-two-factor><p class="item-title">${escapeHtml(label)}</p><p class="muted">${when}</p>${rename}<div class="actions">${remove}</div></li>`;
+  });
+  const listed = t.factors.length
+    ? `<ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['twoFactor.account.none'])}</p>`;
+  const add = post(
+    'two-factor/totp',
+    `<button type="submit" class="button">${escapeHtml(m['twoFactor.account.add'])}</button>`,
+  );
+  // Backup codes come with the first app: without one there is nothing they could stand in for.
+  const backup =
+    t.factors.length || t.backupCodesLeft
+      ? `<p data-backup-codes-left="${escapeAttr(t.backupCodesLeft)}">${escapeHtml(text(m, 'twoFactor.account.backupCodesLeft', { count: t.backupCodesLeft }))}</p>` +
+        (t.backupCodesLeft ? '' : `<p>${escapeHtml(m['twoFactor.account.noBackupCodes'])}</p>`) +
+        post(
+          'two-factor/backup-codes',
+          `<p class="muted">${escapeHtml(m['twoFactor.account.regenerateNote'])}</p><button type="submit" class="button button-secondary">${escapeHtml(m['twoFactor.account.regenerate'])}</button>`,
+        )
+      : '';
+  return section(
+    'two-factor',
+    m['twoFactor.title'],
+    `<p class="muted">${escapeHtml(m['twoFactor.intro'])}</p>` +
+      (t.required
+        ? `<p class="muted" data-two-factor-required>${escapeHtml(m['twoFactor.account.required'])}</p>`
+        : '') +
+      `${listed}${add}${backup ? `<div class="backup-codes">${backup}</div>` : ''}`,
+  );
 }
 
 function emailSection(m: PageMessages, current: string | null, post: Post): string {

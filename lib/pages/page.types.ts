@@ -135,3 +135,70 @@ export interface ErrorPageParams extends PageHookParams {
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
+
+/** A second factor a user proves after the first: a code from an authenticator app, or a backup code. */
+export type TwoFactorMethod = 'totp' | 'backup-code';
+
+/** What the two-factor challenge page (the code asked for after the first factor) needs. */
+export interface TwoFactorChallengePageParams extends PageHookParams {
+  /** Absolute URL of `POST {basePath}/two-factor`: the form posts `csrfToken`, `method` and `code` here. */
+  action: string;
+  csrfToken: string;
+  /** Extra hidden inputs of the form (escaped). */
+  hidden?: Record<string, string>;
+  /** The methods this user can use: with both (and `switchUrl`), the page links to the other one. */
+  methods: TwoFactorMethod[];
+  /** The method the form asks for now (sent back as `method`). */
+  method: TwoFactorMethod;
+  /** A `GET` URL that shows the page for the other method (a plain link: no script needed). */
+  switchUrl?: (method: TwoFactorMethod) => string;
+  /** "Sign in another way": the sign-in page. */
+  cancelUrl: string;
+  /** The sentence of a refused code, already translated: shown with `role="alert"` and tied to the field. */
+  error?: string;
+  theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
+}
+
+/**
+ * What the page that sets up an authenticator app needs: at sign-in when the policy requires a second
+ * factor (`required`), or from the account page.
+ */
+export interface TwoFactorEnrolPageParams extends PageHookParams {
+  /** Where the form posts `csrfToken`, the `hidden` inputs, `code` (and `name`). */
+  action: string;
+  csrfToken: string;
+  /** Extra hidden inputs of the form (say, the factor's id), escaped. */
+  hidden?: Record<string, string>;
+  /** The QR code of `uri` as an inline `<svg>` made by this library: inserted as it is, never user input. */
+  qrSvg: string;
+  /** The `otpauth://totp/...` URI: linked as "open in your authenticator app" (any other scheme is not linked). */
+  uri: string;
+  /** The base32 secret, shown in groups of four for typing it in by hand. */
+  secret: string;
+  /** Required at sign-in (true) or added from the account page (false): the title and intro say which. */
+  required: boolean;
+  /** Show an optional `name` input (the account page). */
+  nameField: boolean;
+  /** A "Cancel" link, when given. */
+  cancelUrl?: string;
+  /** The sentence of a refused code, already translated: shown with `role="alert"` and tied to the code field. */
+  error?: string;
+  theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
+}
+
+/** What the page that shows new backup codes (once, after enrolment or regeneration) needs. */
+export interface BackupCodesPageParams extends PageHookParams {
+  /** The codes in clear: shown on this page only. */
+  codes: string[];
+  /** Where "Continue" goes (`GET`). */
+  continueUrl: string;
+  /** New codes that replaced old ones (the page says the old ones stopped working). */
+  regenerated: boolean;
+  theme: Required<Theme>;
+  /** The sentences; English when absent. */
+  messages?: PageMessages;
+}

@@ -6,5 +6,6 @@ export { renderEmailConfirmPage } from './email-confirm.page.js';
 export { errorPageStatus, renderErrorPage } from './error.page.js';
 export { renderSignInPage } from './signin.page.js';
 export { renderSignOutPage } from './signout.page.js';
+export { renderBackupCodesPage, renderTwoFactorChallengePage, renderTwoFactorEnrolPage } from './two-factor.page.js';
 export { renderVerifyRequestPage } from './verify-request.page.js';
 export { webAuthnClientScript } from './webauthn-client.js';

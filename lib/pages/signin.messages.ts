@@ -16,6 +16,7 @@ export const NOTICE_TYPES = new Set([
   'SessionExpired',
   'InvalidSession',
   'ReauthenticationRequired',
+  'SecondFactorRequired',
 ]);
 
 /** Every `?error=` type the sign-in page has its own sentence for (the rest get a generic one). */

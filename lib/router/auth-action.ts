@@ -13,4 +13,5 @@ export type AuthAction =
   | 'webauthn-client'
   | 'backchannel-logout'
   | 'account'
+  | 'two-factor'
   | 'unknown';

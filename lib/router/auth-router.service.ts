@@ -6,7 +6,7 @@ import { assertSameOrigin, csrfRefusal } from '../core/csrf.js';
 import { clientText, RequestErrorLog } from '../core/error-log.js';
 import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
 import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
-import { SIGN_IN_METHODS, type SignInMethod } from '../sign-in/sign-in-method.js';
+import { SIGN_IN_METHODS, type ChallengeFlow, type SignInMethod } from '../sign-in/sign-in-method.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import { AccountRoutes } from '../account/account-routes.js';
 import { SessionIssuer } from '../session/session-issuer.js';
@@ -36,6 +36,7 @@ export class AuthRouterService {
   /** Each provider type's flow (the flow of the method that serves it), looked up on first use. */
   private byType?: Map<string, ProviderFlow>;
   private forms?: Record<string, SignInFormRenderer>;
+  private challengeFlow?: ChallengeFlow | null;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -53,12 +54,22 @@ export class AuthRouterService {
       // Built whole before it is kept: a flow that cannot be resolved fails every request alike.
       const byType = new Map<string, ProviderFlow>();
       for (const method of this.methods) {
+        if (!method.flow) continue;
         const flow = this.moduleRef.get(method.flow, { strict: true });
         for (const type of method.types) byType.set(type, flow);
       }
       this.byType = byType;
     }
     return this.byType;
+  }
+
+  /** The routes of the sign-ins a step holds: the first method's `challenge` that has one. */
+  private get challenge(): ChallengeFlow | undefined {
+    if (this.challengeFlow === undefined) {
+      const type = this.methods.find((m) => m.challenge)?.challenge;
+      this.challengeFlow = type ? this.moduleRef.get(type, { strict: true }) : null;
+    }
+    return this.challengeFlow ?? undefined;
   }
 
   /** The sign-in page's forms the registered methods contribute, by provider type. */
@@ -194,6 +205,21 @@ export class AuthRouterService {
         // The account page and its API: `providerId` is the path below `/account` ('' for the page).
         if (this.account) return this.account.handle(ctx, providerId ?? '');
         break;
+      case 'two-factor': {
+        // A sign-in a step holds (a second factor pending): the step's own page and answer.
+        const challenge = this.config.twoFactor ? this.challenge : undefined;
+        if (!challenge) break;
+        if (get) return challenge.page(ctx);
+        if (post) {
+          if (!ctx.csrfVerified)
+            throw csrfRefusal(
+              ctx,
+              'The CSRF token was missing or wrong: submit the form of the two-factor page, or send `csrfToken` from GET /two-factor.',
+            );
+          return challenge.submit(ctx);
+        }
+        break;
+      }
       case 'webauthn-options':
         if (get && providerId) {
           const pctx = this.providerContext(ctx, providerId);

@@ -61,7 +61,8 @@ describe('the action table as data (AUTH_ROUTES)', () => {
           })
         : p,
     );
-    bed = await createAuthTestbed({ providers }, AUTH_SERVICES);
+    // Two-factor on, so its routes (and its account API) are mounted like every other.
+    bed = await createAuthTestbed({ providers, twoFactor: {} }, AUTH_SERVICES);
     reported = [];
     jest.spyOn(bed.get(RequestErrorLog), 'report').mockImplementation((error) => void reported.push(error));
   });

@@ -36,6 +36,7 @@ export const AUTH_ROUTE_PATHS: Readonly<Record<RoutedAction, string>> = Object.f
   'webauthn-client': 'webauthn-client.js',
   'backchannel-logout': 'backchannel-logout',
   account: 'account',
+  'two-factor': 'two-factor',
 });
 
 /**
@@ -62,4 +63,6 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   { action: 'backchannel-logout', method: 'POST', segment: 'provider' },
   { action: 'account', method: 'GET', segment: 'account-path' },
   { action: 'account', method: 'POST', segment: 'account-path' },
+  { action: 'two-factor', method: 'GET', segment: 'none' },
+  { action: 'two-factor', method: 'POST', segment: 'none' },
 ] as const satisfies readonly AuthRoute[]);

@@ -12,6 +12,7 @@ import {
 import { SignInRedirect } from '../sign-in/sign-in-callback.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
+import { wantsJson } from '../core/web-request.js';
 
 /** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
 const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
@@ -50,7 +51,7 @@ export function errorResponse(
   if (error instanceof UnknownAction || action === 'unknown' || action === 'webauthn-client') {
     return withCookies({ status: 400, json: { error: type, message } }, ctx);
   }
-  if (JSON_ACTIONS.has(action)) {
+  if (JSON_ACTIONS.has(action) || (action === 'two-factor' && wantsJson(request))) {
     // 403 for a sign-in that is too old, as the account API answers it: sign in again, then retry.
     const status =
       error instanceof RateLimited

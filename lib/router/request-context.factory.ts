@@ -10,7 +10,7 @@ import type { AuthRequest, ResponseCookie } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
 
 /** Actions whose GET answer shows the CSRF token (in JSON or a page's forms). */
-const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout', 'account']);
+const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout', 'account', 'two-factor']);
 
 /** Builds the per-request context every action and flow works with. */
 @Injectable()
@@ -39,9 +39,11 @@ export class RequestContextFactory {
     const boundTo = (isPost ? csrfCookie : SHOWS_CSRF_TOKEN.has(action))
       ? await this.csrfSubject(request.cookies, secure)
       : undefined;
-    // The account API also takes the token in a header (SPAs sending JSON).
+    // The account API and the second factor also take the token in a header (SPAs sending JSON).
     const submitted =
-      action === 'account' ? (request.body.csrfToken ?? request.headers['x-csrf-token']) : request.body.csrfToken;
+      action === 'account' || action === 'two-factor'
+        ? (request.body.csrfToken ?? request.headers['x-csrf-token'])
+        : request.body.csrfToken;
     const csrf = resolveCsrf(csrfCookie, submitted, isPost, config.secrets, cookies.csrfToken, boundTo);
     const callback = await resolveCallbackUrl({
       bodyValue: request.body.callbackUrl,

@@ -1,6 +1,7 @@
 import type { AdapterSession, AdapterUser } from '../adapters/adapter.interface.js';
 import type { JWT, Session } from '../types/common.types.js';
 import type { AuthUser } from './session.types.js';
+import type { Assurance } from './assurance.js';
 
 // What the session cache holds, its bounds and how it counts memory (the cache is session-cache.ts).
 
@@ -27,6 +28,8 @@ export interface CachedDb {
   shaped?: { user: AuthUser; session: Session };
   /** The session's `createdAt`, once a recent sign-in check looked it up (it never changes). */
   signedInAt?: Date | null;
+  /** The session's assurance (`amr` column), once `@RequireAal()` looked it up (it never changes). */
+  assurance?: Assurance;
 }
 
 /** Decoded JWTs kept at most; the oldest goes when full. */

@@ -10,6 +10,7 @@ import type { Account, JWT, Profile, User } from '../types/common.types.js';
 import type { AuthResponse, ResponseCookie } from '../types/http.types.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SIGNED_IN_AT_CLAIM } from './recent-sign-in.js';
+import { ACR_CLAIM, AMR_CLAIM, acrOf, amrColumn, assuranceOf, cleanAmr } from './assurance.js';
 import { SessionCache } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
 import { SessionDevices } from './session-devices.js';
@@ -26,6 +27,8 @@ export interface SignInDetails {
   isNewUser?: boolean;
   /** The OpenID Provider's session id (`sid` of the ID token), kept with the session for back-channel logout. */
   providerSid?: string | null;
+  /** What the sign-in proved (RFC 8176 method references): the session's assurance. */
+  amr?: readonly string[];
 }
 
 /**
@@ -57,6 +60,8 @@ export class SessionIssuer {
     // The OP session it came from (back-channel logout by `sid`): recorded with the session's details.
     const providerSid = details.providerSid ?? providerSidOf(this.config, details.account);
     const device = this.devices.recording ? this.devices.detailsOf(ctx.request, now, providerSid) : undefined;
+    const amr = cleanAmr(details.amr);
+    if (device) device.amr = amrColumn(amr);
     if (this.config.session.strategy === 'jwt') {
       const defaults: JWT = {
         name: user.name ?? null,
@@ -71,6 +76,11 @@ export class SessionIssuer {
       if (this.config.session.jwtRevocation) defaults.sid = randomUUID();
       // The OP session it came from (back-channel logout by `sid`), kept when the cookie is re-issued.
       if (providerSid) defaults[PROVIDER_SID_CLAIM] = providerSid;
+      // What the user proved, kept when the cookie is re-issued: what `@RequireAal()` reads.
+      if (amr.length) {
+        defaults[AMR_CLAIM] = amr;
+        defaults[ACR_CLAIM] = acrOf(assuranceOf(amr).aal);
+      }
       // `session.tokens`: the provider's tokens ride in the (encrypted) session, for getAccessToken.
       const tokens = this.config.session.tokens ? sessionTokensOf(details.account) : undefined;
       if (tokens && details.account) defaults[PROVIDER_TOKENS_CLAIM] = { [details.account.provider]: tokens };

@@ -12,6 +12,7 @@ import { SessionCodec } from './session-codec.js';
 import { SessionDevices } from './session-devices.js';
 import { DatabaseSessionStore, type StoredSession } from './session-store.js';
 import { signedInAtOfToken } from './recent-sign-in.js';
+import { assuranceOfToken, type Assurance } from './assurance.js';
 import type { AuthUser, SessionLookup, SessionState } from './session.types.js';
 
 type ActiveState = Extract<SessionState, { status: 'active' }>;
@@ -80,6 +81,22 @@ export class SessionReader {
       if (entry) entry.signedInAt = at;
       state.signedInAt = at;
       return at;
+    });
+  }
+
+  /**
+   * What the sign-in of an active session proved (see `assurance.ts`): a JWT's `amr` claim, or a
+   * database session's `amr` column, looked up once per session and remembered with the cached
+   * session. One factor when unknown; throws when the adapter fails.
+   */
+  assurance(state: ActiveState): Assurance | Promise<Assurance> {
+    if (state.strategy === 'jwt') return assuranceOfToken(state.token);
+    const entry = this.cache.db(state.sessionToken);
+    if (entry?.assurance) return entry.assurance;
+    return this.store.assurance(state.sessionToken, state.stored?.userId ?? state.user.id).then((found) => {
+      const current = this.cache.db(state.sessionToken);
+      if (current) current.assurance = found;
+      return found;
     });
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  AdapterSessionInfo,
   AdapterSession,
   AdapterSessionDetails,
   AdapterUser,
@@ -13,6 +14,7 @@ import { AuthError, SessionTokenError } from '../errors/auth.errors.js';
 import { dateMs, isExpiredDate } from '../util/instant.js';
 import { synchronousLookupOf, type SynchronousSessionLookupAdapter } from '../adapters/sync-session-lookup.js';
 import { SessionDevices } from './session-devices.js';
+import { assuranceOfColumn, type Assurance } from './assurance.js';
 
 /** A stored session with its user. */
 export interface StoredSession {
@@ -145,12 +147,25 @@ export class DatabaseSessionStore {
    * column, the session is gone). Throws when the adapter fails.
    */
   async signedInAt(raw: string, userId: string): Promise<Date | null> {
+    const row = await this.storedDetails(raw, userId);
+    return row && dateMs(row.createdAt) !== undefined ? row.createdAt! : null;
+  }
+
+  /**
+   * What a database session's sign-in proved (its `amr` column, see `assurance.ts`), looked up as
+   * {@link signedInAt} is; one factor when the adapter cannot say. Throws when the adapter fails.
+   */
+  async assurance(raw: string, userId: string): Promise<Assurance> {
+    return assuranceOfColumn((await this.storedDetails(raw, userId))?.amr);
+  }
+
+  /** The session's row with its details (`listSessionsByUserId`), or null. */
+  private async storedDetails(raw: string, userId: string): Promise<AdapterSessionInfo | null> {
     const adapter = this.adapters.raw as Partial<SessionListingAdapter> | null;
     if (typeof adapter?.listSessionsByUserId !== 'function') return null;
     const stored = this.storedToken(raw);
     const rows = await adapter.listSessionsByUserId(userId);
-    const row = Array.isArray(rows) ? rows.find((r) => r?.sessionToken === stored && r.userId === userId) : undefined;
-    return row && dateMs(row.createdAt) !== undefined ? row.createdAt! : null;
+    return (Array.isArray(rows) ? rows.find((r) => r?.sessionToken === stored && r.userId === userId) : null) ?? null;
   }
 
   /** What the store keys a database session by: the token, or with `session.hashTokens` its SHA-256. */

@@ -11,8 +11,8 @@ import { RateLimitStore } from '../rate-limit/rate-limit.store.js';
 import type { RequestContext } from '../core/request-context.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 
-/** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge. */
-export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge';
+/** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge, a second factor pending. */
+export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge' | 'twoFactor';
 
 /** How a check value is sealed. */
 export interface SealCheckOptions {
@@ -36,6 +36,11 @@ export interface OpenCheckOptions {
    * `InvalidCheck` ("replayed"). @default false
    */
   consume?: boolean;
+  /**
+   * Leave the cookie with the client (a check that serves several requests, e.g. a second factor
+   * pending while the user retries a code); end it with {@link ChecksService.discard}. @default false
+   */
+  keep?: boolean;
 }
 
 /** An opened check. */
@@ -62,6 +67,7 @@ const LABELS: Record<CheckKind, string> = {
   state: 'state',
   nonce: 'nonce',
   webauthnChallenge: 'WebAuthn challenge',
+  twoFactor: 'second-factor',
 };
 
 /**
@@ -138,7 +144,7 @@ export class ChecksService {
       throw new InvalidCheck(
         `The ${label} cookie was missing: the sign-in was not started in this browser, or took too long.`,
       );
-    ctx.responseCookies.push(this.deletion(cookie.name, cookie.options));
+    if (!opts.keep) ctx.responseCookies.push(this.deletion(cookie.name, cookie.options));
 
     const result = await this.codec(cookie.name, AUTH_DEFAULTS.checkMaxAge).inspect(raw);
     if (result.status !== 'valid') {
@@ -167,6 +173,12 @@ export class ChecksService {
     const isRecord = (v: unknown): v is Record<string, unknown> =>
       typeof v === 'object' && v !== null && !Array.isArray(v);
     return isRecord(payload.data) ? { value: payload.value, data: payload.data } : { value: payload.value };
+  }
+
+  /** Deletes the check cookie of `kind` on the client (one opened with `keep`). */
+  discard(ctx: RequestContext, kind: CheckKind): void {
+    const cookie = ctx.cookies[kind];
+    ctx.responseCookies.push(this.deletion(cookie.name, cookie.options));
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { ProviderKind } from '../config/provider-kind.js';
-import type { ProviderContext, ProviderFlow } from '../core/request-context.js';
+import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import type { AuthResponse } from '../types/http.types.js';
 import type { AuthUser } from '../session/session.types.js';
@@ -17,8 +17,11 @@ import type { Account, Profile } from '../types/common.types.js';
 export interface SignInMethod extends ProviderKind {
   /** The Nest injectables the method adds to AuthModule (its flow and everything the flow injects). */
   readonly providers: readonly Provider[];
-  /** The injectable (one of `providers`) that handles the routes of the method's providers. */
-  readonly flow: Type<ProviderFlow>;
+  /**
+   * The injectable (one of `providers`) that handles the routes of the method's providers; a method
+   * that serves no provider type (a second factor: its `steps` and `challenge`) has none.
+   */
+  readonly flow?: Type<ProviderFlow>;
   /**
    * Steps the method adds to the sign-in pipeline (one of `providers` each): they run for every
    * sign-in, whatever method proved the first factor (see {@link SignInStep}).
@@ -30,6 +33,8 @@ export interface SignInMethod extends ProviderKind {
    * callback URL inputs every form must carry.
    */
   readonly form?: SignInFormRenderer;
+  /** The routes of the sign-ins its steps hold (one of `providers`; see {@link ChallengeFlow}). */
+  readonly challenge?: Type<ChallengeFlow>;
 }
 
 /** A sign-in on its way to a session: the user is known, nothing about the session exists yet. */
@@ -42,6 +47,32 @@ export interface SignInAttempt {
   readonly isNewUser: boolean;
   /** True when the request came with a session of this same user (a re-authentication). */
   readonly sameUserSignedIn: boolean;
+  /** What the first factor proved (RFC 8176 method references, `mfa` when it proved two). */
+  readonly amr: readonly string[];
+}
+
+/** How a sign-in held by a step (a second factor pending) ends once the step is satisfied. */
+export interface SignInCompletion {
+  readonly user: AdapterUser | AuthUser;
+  readonly account: Account;
+  readonly profile?: Profile;
+  readonly isNewUser: boolean;
+  /** Everything the sign-in proved, first factor and step together. */
+  readonly amr: readonly string[];
+  /** The OpenID Provider's session id of the first factor (back-channel logout). */
+  readonly providerSid?: string | null;
+  /** Where the sign-in goes afterwards (the first factor's callback URL); default the request's. */
+  readonly callbackUrl?: string;
+}
+
+/**
+ * The routes of a step that holds sign-ins (`GET` and `POST {basePath}/two-factor`): the page or
+ * JSON that asks for what the step needs, and the answer to it, which ends in
+ * `SignInService.finishSignIn` once it is satisfied.
+ */
+export interface ChallengeFlow {
+  page(ctx: RequestContext): Promise<AuthResponse>;
+  submit(ctx: RequestContext): Promise<AuthResponse>;
 }
 
 /**

@@ -8,14 +8,16 @@ import { InvalidProvider } from '../errors/auth.errors.js';
 import type { Account, User } from '../types/common.types.js';
 import { toAbsolute } from '../core/callback-url.js';
 import type { AuthResponse } from '../types/http.types.js';
-import type { ProviderContext } from '../core/request-context.js';
+import type { ProviderContext, RequestContext } from '../core/request-context.js';
+import { firstFactorAmr } from '../session/assurance.js';
+import type { SessionState } from '../session/session.types.js';
 import { SessionIssuer } from '../session/session-issuer.js';
 import { SessionReader } from '../session/session-reader.js';
 import { AccountLinkingService } from './account-linking.service.js';
 import { runSignInCallback } from './sign-in-callback.js';
 import type { ResolvedSignIn, SignInInput } from './sign-in.types.js';
 import { UserCreationService } from './user-creation.service.js';
-import { SIGN_IN_STEPS, type SignInStep } from './sign-in-method.js';
+import { SIGN_IN_STEPS, type SignInCompletion, type SignInStep } from './sign-in-method.js';
 
 export type { SignInInput } from './sign-in.types.js';
 export { SignInRedirect } from './sign-in-callback.js';
@@ -29,7 +31,8 @@ export { SignInRedirect } from './sign-in-callback.js';
  * 3. the flow's own `afterUser` write (a new passkey), undone with the user if it fails;
  * 4. the registered {@link SignInStep}s (`SIGN_IN_STEPS`, which sign-in methods add): each may end the
  *    sign-in here with its own response (a second-factor challenge), before any session exists;
- * 5. a new session (the previous one is ended: no fixation), the events, and the redirect.
+ * 5. a new session (the previous one is ended: no fixation), the events, and the redirect; for a
+ *    sign-in a step held, this last stage runs when the step is satisfied ({@link finishSignIn}).
  * Users are identified by (provider, providerAccountId), never by email alone.
  */
 @Injectable()
@@ -91,6 +94,7 @@ export class SignInService {
     // The steps (second factors and other checks): a throw refuses the sign-in as an `afterUser`
     // failure does (a user it created is deleted again); a response ends it here, with what was
     // written so far announced and no session.
+    const amr = firstFactorAmr(account.type, input.amr);
     for (const step of this.steps) {
       let ended: AuthResponse | void;
       try {
@@ -101,6 +105,7 @@ export class SignInService {
           profile,
           isNewUser: resolved.isNewUser,
           sameUserSignedIn: signedIn !== null && signedIn.user.id === resolved.user.id,
+          amr,
         });
       } catch (error) {
         if (resolved.created) await this.users.undoCreate(resolved.user.id);
@@ -112,6 +117,33 @@ export class SignInService {
       }
     }
 
+    return this.startSession(
+      ctx,
+      { user: resolved.user as AdapterUser, account, profile, isNewUser: resolved.isNewUser, amr },
+      current,
+      () => this.announceWrites(input, resolved),
+    );
+  }
+
+  /**
+   * Ends a sign-in a step held (a second factor pending) once the step is satisfied: the same last
+   * stage as {@link completeSignIn}'s, a new session, the `signIn` event and the redirect.
+   */
+  async finishSignIn(ctx: RequestContext, completion: SignInCompletion): Promise<AuthResponse> {
+    const current = await this.reader.read({ cookies: ctx.request.cookies, secure: ctx.secure });
+    return this.startSession(ctx, completion, current);
+  }
+
+  /**
+   * The last stage of every sign-in: a new session (the one the request came with ends: no fixation),
+   * the `signIn` event, the redirect (to `pages.newUser` for a new user but with credentials).
+   */
+  private async startSession(
+    ctx: RequestContext,
+    c: SignInCompletion,
+    current: SessionState,
+    announceWrites?: () => void,
+  ): Promise<AuthResponse> {
     // A new session on every sign-in: end the one the request came with (database strategy, or a
     // JWT with `session.jwtRevocation`).
     if (
@@ -121,14 +153,22 @@ export class SignInService {
     ) {
       await this.issuer.revoke(current.sessionToken).catch(() => undefined);
     }
-    const cookies = await this.issuer.create(ctx, resolved.user, { account, profile, isNewUser: resolved.isNewUser });
-    this.announce(input, resolved);
+    const cookies = await this.issuer.create(ctx, c.user, {
+      account: c.account,
+      profile: c.profile,
+      isNewUser: c.isNewUser,
+      amr: c.amr,
+      ...(c.providerSid !== undefined ? { providerSid: c.providerSid } : {}),
+    });
+    announceWrites?.();
+    this.events.emit('signIn', { user: c.user, account: c.account, profile: c.profile, isNewUser: c.isNewUser });
 
+    const callbackUrl = c.callbackUrl ?? ctx.callbackUrl;
     const newUserPage = this.config.pages.newUser;
     const redirect =
-      resolved.isNewUser && newUserPage && account.type !== 'credentials'
-        ? withQuery(toAbsolute(newUserPage, ctx.origin), { callbackUrl: ctx.callbackUrl })
-        : ctx.callbackUrl;
+      c.isNewUser && newUserPage && c.account.type !== 'credentials'
+        ? withQuery(toAbsolute(newUserPage, ctx.origin), { callbackUrl })
+        : callbackUrl;
     return { redirect, cookies };
   }
 
@@ -149,13 +189,6 @@ export class SignInService {
     if (resolved.created) this.events.emit('createUser', { user: resolved.user });
     if (resolved.linked)
       this.events.emit('linkAccount', { user: resolved.user, account: resolved.linked, profile: input.user });
-  }
-
-  /** The events of a completed sign-in: createUser, linkAccount, then signIn. */
-  private announce(input: SignInInput, resolved: ResolvedSignIn): void {
-    const { account, profile } = input;
-    this.announceWrites(input, resolved);
-    this.events.emit('signIn', { user: resolved.user, account, profile, isNewUser: resolved.isNewUser });
   }
 }
 

@@ -22,6 +22,11 @@ export interface SignInInput {
    * passkey). If it throws for a user created by this sign-in, the user is deleted again.
    */
   afterUser?: (user: AdapterUser | AuthUser, isNewUser: boolean) => Promise<void>;
+  /**
+   * What the first factor proved, as RFC 8176 method references, when the account type does not say
+   * it all (a passkey with user verification: `['hwk', 'user', 'mfa']`); default by account type.
+   */
+  amr?: readonly string[];
 }
 
 /** The user a sign-in resolved to, and what it wrote on the way. */

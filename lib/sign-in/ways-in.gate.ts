@@ -13,7 +13,9 @@ import type { SessionState } from '../session/session.types.js';
  *   sign-in with an account nobody has yet while signed in);
  * - `add-passkey`: a passkey registered for the signed-in user (its options and its callback);
  * - `confirm-address`: the signed-in user's unverified address confirmed by a magic link;
- * - `change-email`, `set-password`, `remove-passkey`, `unlink-account`: the account API's changes.
+ * - `change-email`, `set-password`, `remove-passkey`, `unlink-account`: the account API's changes;
+ * - `add-second-factor`, `remove-second-factor`: an authenticator app added (or backup codes made
+ *   again), an app removed (the account API, `twoFactor`).
  */
 export type WayInChange =
   | 'link-account'
@@ -22,7 +24,9 @@ export type WayInChange =
   | 'change-email'
   | 'set-password'
   | 'remove-passkey'
-  | 'unlink-account';
+  | 'unlink-account'
+  | 'add-second-factor'
+  | 'remove-second-factor';
 
 /** An active session, as SessionReader reads it. */
 export type ActiveSession = Extract<SessionState, { status: 'active' }>;

@@ -13,6 +13,7 @@ import { describeOptionalMethods } from './optional-methods.conformance.js';
 import { describePasskeyNames } from './passkeys.conformance.js';
 import { describeSessionDevices } from './session-devices.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
+import { describeTwoFactors } from './two-factors.conformance.js';
 import { describeUsers } from './users.conformance.js';
 import { describeVerificationTokens } from './verification-tokens.conformance.js';
 
@@ -40,8 +41,9 @@ export interface AdapterConformanceOptions {
    * Optional methods beyond the contract that the adapter implements, to be checked too:
    * `deleteSessionsByUserId` (`SessionsByUserAdapter`), `deleteVerificationTokensByIdentifier`
    * (`VerificationTokensByIdentifierAdapter`), `listAccountsByUserId` and `updateAccountTokens`
-   * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`). Tests of the others are
-   * skipped. @default none
+   * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`), `twoFactor`
+   * (`TwoFactorAdapter`)... (see {@link ConformanceExtension}). Tests of the others are skipped.
+   * @default none
    */
   extensions?: readonly ConformanceExtension[];
   /**
@@ -122,8 +124,10 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     test: (name, needs, fn) => register(lacking(needs), name, fn),
     testUnique: (name, needs, fn) =>
       register((options.unique ?? true) ? lacking(needs) : '`unique: false` (no unique keys)', name, fn),
-    testExtension: (name, extension, needs, fn) =>
-      register(extensions.has(extension) ? lacking(needs) : `\`extensions\` lacks ${extension}`, name, fn),
+    testExtension: (name, extension, needs, fn) => {
+      const absent = (typeof extension === 'string' ? [extension] : extension).filter((e) => !extensions.has(e));
+      register(absent.length ? `\`extensions\` lacks ${absent.join(', ')}` : lacking(needs), name, fn);
+    },
     raw: async (read, ...args) => (read ? ((await read.apply(db, args)) ?? null) : 'unchecked'),
     createUser: async (overrides = {}) => adapter.createUser(newUser(overrides)),
     linked: async (userId, overrides = {}) => {
@@ -155,5 +159,6 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeSessionDevices(ctx);
     describeVerificationTokens(ctx);
     describeAuthenticators(ctx);
+    describeTwoFactors(ctx);
   });
 }

@@ -14,6 +14,8 @@ export interface ConformanceDb {
   session?(sessionToken: string): Promise<RawRecord> | RawRecord;
   verificationToken?(identifier: string, token: string): Promise<RawRecord> | RawRecord;
   authenticator?(credentialID: string): Promise<RawRecord> | RawRecord;
+  /** A second factor by its id (`TwoFactorAdapter`). */
+  twoFactor?(id: string): Promise<RawRecord> | RawRecord;
 }
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
@@ -30,7 +32,9 @@ export type ConformanceExtension =
   /** `SessionsByProviderSidAdapter.listSessionsByProviderSid` (sessions recording `providerSid`). */
   | 'listSessionsByProviderSid'
   /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
-  | 'listSessionsByUserId';
+  | 'listSessionsByUserId'
+  /** `TwoFactorAdapter` (two-factor authentication's factors); with `listSessionsByUserId`, the `amr` session detail. */
+  | 'twoFactor';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;
@@ -63,8 +67,13 @@ export interface ConformanceContext {
   test(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
   /** `test`, skipped when the store does not enforce unique keys (`unique: false`). */
   testUnique(name: string, needs: AdapterMethod[], fn: () => Promise<void>): void;
-  /** `test` for an optional method: does not apply unless `extension` is declared. */
-  testExtension(name: string, extension: ConformanceExtension, needs: AdapterMethod[], fn: () => Promise<void>): void;
+  /** `test` for an optional method: does not apply unless `extension` (each of them, for a list) is declared. */
+  testExtension(
+    name: string,
+    extension: ConformanceExtension | readonly ConformanceExtension[],
+    needs: AdapterMethod[],
+    fn: () => Promise<void>,
+  ): void;
   /** A raw read through `db`, or `'unchecked'` when the suite was given none. */
   raw(
     read: ((...args: string[]) => Promise<RawRecord> | RawRecord) | undefined,

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AdapterAccount, AdapterAuthenticator, AdapterUser } from '../adapter.interface.js';
+import type { AdapterAccount, AdapterAuthenticator, AdapterTwoFactor, AdapterUser } from '../adapter.interface.js';
 
 // Fresh records for the conformance suite: unique ids and emails, so tests can share one database.
 
@@ -50,6 +50,22 @@ export function newAuthenticator(userId: string, overrides: Partial<AdapterAuthe
     credentialDeviceType: 'multiDevice',
     credentialBackedUp: true,
     transports: 'internal,hybrid',
+    ...overrides,
+  };
+}
+
+/** A confirmed TOTP factor with every field set (dates with milliseconds, a step beyond 32 bits). */
+export function newTwoFactor(userId: string, overrides: Partial<AdapterTwoFactor> = {}): AdapterTwoFactor {
+  return {
+    id: randomUUID(),
+    userId,
+    type: 'totp',
+    name: 'Phone ✓',
+    secret: `sealed.${randomBytes(48).toString('base64url')}`,
+    confirmedAt: futureDate(-2),
+    createdAt: futureDate(-3),
+    lastUsedAt: futureDate(-1),
+    lastUsedStep: 2 ** 33 + 7,
     ...overrides,
   };
 }

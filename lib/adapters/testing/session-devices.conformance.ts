@@ -78,6 +78,22 @@ export function describeSessionDevices(ctx: ConformanceContext): void {
     );
 
     ctx.testExtension(
+      'createSession stores amr (how the user signed in), listSessionsByUserId returns it; getSessionAndUser does not',
+      ['listSessionsByUserId', 'twoFactor'],
+      ['createUser', 'createSession', 'getSessionAndUser'],
+      async () => {
+        const user = await createUser();
+        const session = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
+        const plain = { sessionToken: randomUUID(), userId: user.id, expires: futureDate(30) };
+        await ctx.adapter.createSession({ ...session, ...details(), amr: 'pwd otp mfa' } as never);
+        await ctx.adapter.createSession(plain);
+        check.is((await byToken(user.id, session.sessionToken))?.amr, 'pwd otp mfa');
+        check.is((await byToken(user.id, plain.sessionToken))?.amr ?? null, null);
+        check.equals(await ctx.adapter.getSessionAndUser(session.sessionToken), { session, user });
+      },
+    );
+
+    ctx.testExtension(
       'deleteSession and deleteUser take the session out of the list',
       'listSessionsByUserId',
       ['createUser', 'createSession', 'deleteSession', 'deleteUser'],

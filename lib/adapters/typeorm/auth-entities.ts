@@ -2,6 +2,7 @@ import type { EntitySchema } from 'typeorm';
 import { AccountEntity } from './account.entity.js';
 import { AuthenticatorEntity } from './authenticator.entity.js';
 import { SessionEntity } from './session.entity.js';
+import { TwoFactorEntity } from './two-factor.entity.js';
 import { UserEntity } from './user.entity.js';
 import { VerificationTokenEntity } from './verification-token.entity.js';
 
@@ -18,6 +19,12 @@ export interface TypeOrmAdapterEntities {
   Session: EntityClass<SessionEntity>;
   VerificationToken: EntityClass<VerificationTokenEntity>;
   Authenticator: EntityClass<AuthenticatorEntity>;
+  /**
+   * Two-factor authentication's factors (beyond SPEC). Optional, so entity objects written before it
+   * still compile; set it to `undefined` to run without the table (the adapter then has no
+   * `TwoFactorAdapter` methods: two-factor authentication is unavailable).
+   */
+  TwoFactor?: EntityClass<TwoFactorEntity>;
 }
 
 /** The default entities, by role. */
@@ -27,6 +34,7 @@ export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.free
   Session: SessionEntity,
   VerificationToken: VerificationTokenEntity,
   Authenticator: AuthenticatorEntity,
+  TwoFactor: TwoFactorEntity,
 });
 
 /**
@@ -39,4 +47,5 @@ export const authEntities: readonly (new () => object)[] = Object.freeze([
   SessionEntity,
   VerificationTokenEntity,
   AuthenticatorEntity,
+  TwoFactorEntity,
 ]);

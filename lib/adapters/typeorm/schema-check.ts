@@ -59,6 +59,7 @@ const NULLABLE = new Set([
   'userAgent',
   'ip',
   'providerSid',
+  'amr',
 ]);
 
 /**

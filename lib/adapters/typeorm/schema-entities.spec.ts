@@ -27,3 +27,16 @@ describe('schema mappings: the passkey name and last use (beyond SPEC)', () => {
     expect(columns.lastUsedAt).toMatchObject({ name: 'last_used_at', nullable: true, type: 'bigint' }); // epoch-ms on SQLite
   });
 });
+
+describe("schema mappings: the session's amr (two-factor, beyond SPEC)", () => {
+  it('is absent from the Auth.js presets, and mapped, nullable text, when a mapping names its column', () => {
+    for (const preset of ['authjs-prisma', 'authjs-drizzle', 'authjs-typeorm'] as const) {
+      const columns = columnsOf(resolveAuthSchema(preset, 'sqlite').entities.Session as unknown as EntitySchema);
+      expect(Object.keys(columns)).not.toContain('amr');
+    }
+    const base = presetMapping('authjs-drizzle', 'postgres');
+    const mapping = { ...base, session: { table: 'session', columns: { amr: 'auth_methods' } } };
+    const columns = columnsOf(resolveAuthSchema(mapping, 'postgres').entities.Session as unknown as EntitySchema);
+    expect(columns.amr).toMatchObject({ name: 'auth_methods', nullable: true, type: 'varchar' });
+  });
+});

@@ -63,12 +63,13 @@ export type AuthField<R extends AuthRecord> = (typeof AUTH_FIELDS)[R][number];
  * Fields beyond SPEC that Auth.js's tables do not have: mapped only when `columns` names their
  * column (absent by default, so Auth.js's tables stay as they are). Authenticators: the passkey's
  * `name` (text) and `lastUsedAt` (a date, stored as the mapping's `dates`). Sessions: the device list's
- * `createdAt` and `lastSeenAt` (dates), `userAgent`, `ip` and `providerSid` (text).
+ * `createdAt` and `lastSeenAt` (dates), `userAgent`, `ip` and `providerSid` (text), and two-factor's
+ * `amr` (text).
  */
 export const OPTIONAL_AUTH_FIELDS = {
   user: [],
   account: [],
-  session: ['createdAt', 'lastSeenAt', 'userAgent', 'ip', 'providerSid'],
+  session: ['createdAt', 'lastSeenAt', 'userAgent', 'ip', 'providerSid', 'amr'],
   verificationToken: [],
   authenticator: ['name', 'lastUsedAt'],
 } as const;

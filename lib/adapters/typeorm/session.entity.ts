@@ -4,7 +4,8 @@ import type { AdapterSession, AdapterSessionDetails } from '../adapter.interface
 /**
  * A session of the `database` strategy (SPEC 2.10), table `sessions`, keyed by its token.
  * Deleting the user deletes its sessions (`ON DELETE CASCADE`). The nullable columns after
- * `expires` are beyond SPEC (the device list of issue 21; `providerSid` for back-channel logout):
+ * `expires` are beyond SPEC (the device list of issue 21; `providerSid` for back-channel logout;
+ * `amr` for two-factor authentication's assurance level):
  * `getSessionAndUser` never returns them, `listSessionsByUserId` does.
  */
 @Entity('sessions')
@@ -35,4 +36,8 @@ export class SessionEntity implements AdapterSession, AdapterSessionDetails {
   @Index('IDX_sessions_providerSid')
   @Column({ type: 'varchar', length: 255, nullable: true })
   providerSid!: string | null;
+
+  /** How the user signed in: RFC 8176 method references, space-separated (migration `AuthTwoFactor…`). */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  amr!: string | null;
 }

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { AuthConfigurationError } from '../../errors/auth.errors.js';
 import { Adapter } from '../adapter.interface.js';
 import { authEntities } from './auth-entities.js';
+import { TwoFactorEntity } from './two-factor.entity.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
 
 /**
@@ -47,7 +48,11 @@ export function createDefaultAdapterProvider(dataSource?: string): { provider: P
  */
 export function assertAuthEntities(ds: DataSource, dataSource?: string): void {
   if (ds.isInitialized === false) return;
-  const missing = authEntities.filter((entity) => !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name));
+  // TwoFactorEntity is optional: an app that lists the entities one by one without it starts, and
+  // `twoFactor` is then refused at bootstrap (the adapter has no two-factor methods).
+  const missing = authEntities.filter(
+    (entity) => entity !== TwoFactorEntity && !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name),
+  );
   if (!missing.length) return;
   const name = dataSource ? `"${dataSource}"` : '(the default one)';
   throw new AuthConfigurationError([

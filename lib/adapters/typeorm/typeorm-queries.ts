@@ -200,6 +200,44 @@ export class TypeOrmQueries {
     });
   }
 
+  /**
+   * Replaces the rows matching `keys` with `rows`, in one transaction. The row `owner` names (the
+   * user the rows belong to) is locked first, so concurrent replacements of the same rows run one
+   * after the other instead of each keeping its own new rows.
+   */
+  async replace(
+    entity: EntityClass<ObjectLiteral>,
+    keys: Keys,
+    rows: object[],
+    conflict: (error: unknown) => AdapterConflictKind,
+    owner?: [EntityClass<ObjectLiteral>, Keys],
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (owner && !SQLITE_TYPES.has(this.dataSource.options.type)) {
+        const [lockWhere, lockParams] = this.where('o', owner[1]);
+        await manager
+          .createQueryBuilder(owner[0], 'o')
+          .setLock('pessimistic_write')
+          .where(lockWhere, lockParams)
+          .getOne();
+      }
+      const metadata = manager.connection.getMetadata(entity);
+      const [where, params] = this.where(metadata, keys);
+      await manager.createQueryBuilder().delete().from(entity).where(where, params).execute();
+      if (!rows.length) return;
+      const repo = manager.getRepository(entity);
+      try {
+        await repo
+          .createQueryBuilder()
+          .insert()
+          .values(rows.map((row) => repo.create(row as ObjectLiteral)) as never)
+          .execute();
+      } catch (error) {
+        throw mapWriteError(error, conflict);
+      }
+    });
+  }
+
   /** A raw row (database column names and values) turned into an entity instance. */
   private hydrate(metadata: EntityMetadata, raw: ObjectLiteral): ObjectLiteral {
     const entity = metadata.create() as ObjectLiteral;

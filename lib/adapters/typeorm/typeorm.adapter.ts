@@ -10,18 +10,21 @@ import type {
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
+  AdapterTwoFactor,
   AdapterUser,
   PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
   SessionListingAdapter,
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
+  TwoFactorAdapter,
   UserDeletionAdapter,
   VerificationToken,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
+import { TWO_FACTOR_ADAPTER_METHODS } from '../adapter-extensions.js';
 import { compareAndSetCounter, updateName } from './authenticator.query.js';
-import { AdapterConflictError, AdapterNotFoundError } from '../../errors/auth.errors.js';
+import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
 import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
@@ -32,6 +35,8 @@ import { constraintOf } from './write-errors.js';
 import type { ResolvedAuthSchema } from './schema-entities.js';
 import { assertSchema, schemaForDataSource } from './schema-check.js';
 import { SchemaIds } from './schema-ids.js';
+import type { TwoFactorEntity } from './two-factor.entity.js';
+import { storedTwoFactor, twoFactorOf, useStep } from './two-factor.query.js';
 import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
@@ -53,7 +58,11 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  *
  * SPEC section 4's nineteen methods, and the capabilities beyond SPEC (device list, sign out
- * everywhere, token refresh, passkey names, account deletion), each marked "beyond SPEC". The
+ * everywhere, token refresh, passkey names, account deletion, two-factor storage), each marked
+ * "beyond SPEC". `TwoFactorAdapter`'s methods are `undefined` on an instance without a two-factor
+ * table (with a `schema` preset or mapping: Auth.js's tables have none; with `TwoFactor: undefined`;
+ * or a data source that does not list `TwoFactorEntity`), so `typeof adapter.createTwoFactor` tells
+ * whether two-factor authentication can be offered. The
  * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
  * prepared query joining the session and its user) in `SessionLookup`.
  */
@@ -70,6 +79,7 @@ export class TypeOrmAdapter
     SessionListingAdapter,
     SessionsByProviderSidAdapter,
     SessionsByUserAdapter,
+    TwoFactorAdapter,
     VerificationTokensByIdentifierAdapter
 {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
@@ -80,6 +90,8 @@ export class TypeOrmAdapter
   protected readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
   private readonly lookup: SessionLookup;
+  /** The two-factor entity, when there is a table for it (see {@link TwoFactorAdapter}). */
+  private readonly twoFactorEntity?: EntityClass<TwoFactorEntity>;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -91,6 +103,10 @@ export class TypeOrmAdapter
     this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
     this.lookup = new SessionLookup(dataSource, this.entities, this.queries.mysql, options.preparedStatements ?? true);
+    // Auth.js's tables have no two-factor table; an initialized data source shows whether it lists one.
+    const twoFactor = this.schema ? undefined : this.entities.TwoFactor;
+    if (twoFactor && (!dataSource.isInitialized || dataSource.hasMetadata(twoFactor))) this.twoFactorEntity = twoFactor;
+    else withoutTwoFactorMethods(this);
   }
 
   /**
@@ -372,6 +388,81 @@ export class TypeOrmAdapter
     return (await this.queries.deleteAll(this.entities.Authenticator, { credentialID })) > 0;
   }
 
+  // ---- two-factor authentication (beyond SPEC: `TwoFactorAdapter`) ---------------------------------
+
+  /** Stores a new factor of a user (`AdapterNotFoundError` for an unknown user). */
+  async createTwoFactor(factor: AdapterTwoFactor): Promise<AdapterTwoFactor> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(factor.userId)) throw new AdapterNotFoundError('user');
+    const stored = storedTwoFactor(factor);
+    await this.queries.insert(this.repo(entity), stored, () => 'twoFactor');
+    // Read back (dates and numbers as the database keeps them), unless already deleted again.
+    const created = await this.queries.select(entity, 'f', { id: factor.id, userId: factor.userId }).getOne();
+    return created ? twoFactorOf(created) : stored;
+  }
+
+  /** The user's factors, unconfirmed ones included, oldest first. */
+  async listTwoFactorsByUserId(userId: string): Promise<AdapterTwoFactor[]> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(userId)) return [];
+    const rows = await this.queries
+      .select(entity, 'f', { userId })
+      .orderBy('f.createdAt', 'ASC')
+      .addOrderBy('f.id', 'ASC')
+      .getMany();
+    return rows.map(twoFactorOf);
+  }
+
+  /** Sets the factor's `name` and/or `confirmedAt`; `null` when the user has no factor with this id. */
+  async updateTwoFactor(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterTwoFactor, 'name' | 'confirmedAt'>>,
+  ): Promise<AdapterTwoFactor | null> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(userId)) return null;
+    const changes = { name: patch.name, confirmedAt: patch.confirmedAt };
+    await this.queries.update(entity, { id, userId }, changes, () => 'twoFactor');
+    const row = await this.queries.select(entity, 'f', { id, userId }).getOne();
+    return row ? twoFactorOf(row) : null;
+  }
+
+  /** Records a use of a TOTP factor at a time step: one conditional `UPDATE` (see `useStep`). */
+  async useTwoFactorStep(id: string, userId: string, step: number, at: Date): Promise<boolean> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(userId)) return false;
+    // A driver that does not report affected rows cannot tell which call won: refuse.
+    return (await useStep(this.queries, this.repo(entity), { id, userId }, step, at)) === 1;
+  }
+
+  /** Deletes the user's factor; `true` when a row went (of concurrent calls, exactly one). */
+  async deleteTwoFactor(id: string, userId: string): Promise<boolean> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(userId)) return false;
+    return (await this.queries.deleteAll(entity, { id, userId })) > 0;
+  }
+
+  /** Deletes the user's factors (of `type` only, when given); returns how many went. */
+  async deleteTwoFactorsByUserId(userId: string, type?: string): Promise<number> {
+    const entity = this.twoFactorTable();
+    if (!this.ids.validUserId(userId)) return 0;
+    return this.queries.deleteAll(entity, type === undefined ? { userId } : { userId, type });
+  }
+
+  /** Replaces the user's factors of `type` with `factors` in one transaction, the user's row locked. */
+  async replaceTwoFactors(userId: string, type: string, factors: AdapterTwoFactor[]): Promise<void> {
+    const entity = this.twoFactorTable();
+    assertFactorsOf(userId, type, factors);
+    if (!this.ids.validUserId(userId)) {
+      if (factors.length) throw new AdapterNotFoundError('user');
+      return;
+    }
+    await this.queries.replace(entity, { userId, type }, factors.map(storedTwoFactor), () => 'twoFactor', [
+      this.entities.User,
+      { id: userId },
+    ]);
+  }
+
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
@@ -404,6 +495,20 @@ export class TypeOrmAdapter
       throw new AdapterNotFoundError('authenticator', `The schema "${this.schema.name}" has no authenticator table.`);
   }
 
+  /**
+   * The two-factor entity; `MissingAdapterMethods` without a table (reached only through the
+   * prototype or `super`: such an instance has no two-factor methods of its own).
+   */
+  protected twoFactorTable(): EntityClass<TwoFactorEntity> {
+    if (this.twoFactorEntity) return this.twoFactorEntity;
+    throw new MissingAdapterMethods(
+      [...TWO_FACTOR_ADAPTER_METHODS],
+      this.schema
+        ? `TypeOrmAdapter: the schema "${this.schema.name}" has no two-factor table (Auth.js's tables have none), so two-factor authentication is unavailable.`
+        : 'TypeOrmAdapter: the data source does not list TwoFactorEntity (or `TwoFactor` is undefined), so two-factor authentication is unavailable.',
+    );
+  }
+
   /** The entities whose rows belong to a user: sessions, accounts and (when there is the table) authenticators. */
   private userRows(): EntityClass<ObjectLiteral>[] {
     const { Session, Account, Authenticator } = this.entities;
@@ -417,4 +522,22 @@ export class TypeOrmAdapter
   private deleteReturning<T extends ObjectLiteral>(entity: EntityClass<T>, keys: Keys): Promise<T[]> {
     return this.queries.deleteReturning(entity, keys, this.supportsDeleteReturning());
   }
+}
+
+/**
+ * Hides `TwoFactorAdapter`'s methods on an adapter without a two-factor table: each becomes an own
+ * `undefined` property, so `typeof adapter.createTwoFactor === 'function'` is false and the library
+ * does not offer two-factor authentication. A subclass's own implementation stays.
+ */
+function withoutTwoFactorMethods(adapter: TypeOrmAdapter): void {
+  for (const name of TWO_FACTOR_ADAPTER_METHODS) {
+    if (adapter[name] !== TypeOrmAdapter.prototype[name]) continue;
+    Object.defineProperty(adapter, name, { value: undefined, writable: true, configurable: true, enumerable: false });
+  }
+}
+
+/** `replaceTwoFactors` takes factors of the user and type it replaces only (checked before anything is written). */
+function assertFactorsOf(userId: string, type: string, factors: readonly AdapterTwoFactor[]): void {
+  if (factors.some((f) => f.userId !== userId || f.type !== type))
+    throw new TypeError('replaceTwoFactors: every factor must be of the user and type it replaces.');
 }

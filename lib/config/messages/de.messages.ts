@@ -44,6 +44,9 @@ export const GERMAN_MESSAGES: PageMessages = {
   'error.InvalidSession': 'Bitte melden Sie sich erneut an, um fortzufahren.',
   'error.ReauthenticationRequired': 'Bitte melden Sie sich zu Ihrer Sicherheit erneut an, um fortzufahren.',
   'error.RateLimited': 'Zu viele Versuche. Warten Sie einige Minuten und versuchen Sie es dann erneut.',
+  'error.InvalidTwoFactorCode': 'Dieser Code hat nicht funktioniert. Prüfen Sie ihn und versuchen Sie es erneut.',
+  'error.SecondFactorRequired':
+    'Dafür ist eine Anmeldung mit Ihrem zweiten Faktor nötig. Bitte melden Sie sich erneut an.',
   'error.MissingCSRF':
     'Das Formular ist abgelaufen oder wurde von einer anderen Seite gesendet. Bitte versuchen Sie es erneut.',
   'error.InvalidCheck':
@@ -164,6 +167,9 @@ export const GERMAN_MESSAGES: PageMessages = {
   'account.notice.passkey-renamed': 'Der Passkey wurde umbenannt.',
   'account.notice.passkey-removed': 'Der Passkey wurde entfernt.',
   'account.notice.passkey-added': 'Der Passkey wurde hinzugefügt.',
+  'account.notice.two-factor-added': 'Die Authenticator-App wurde hinzugefügt.',
+  'account.notice.two-factor-renamed': 'Die Authenticator-App wurde umbenannt.',
+  'account.notice.two-factor-removed': 'Die Authenticator-App wurde entfernt.',
   'account.notice.email-sent':
     'Wir haben einen Bestätigungslink an die neue Adresse gesendet. Öffnen Sie ihn, um die Änderung abzuschließen.',
   'account.notice.email-changed': 'Ihre E-Mail-Adresse wurde geändert.',
@@ -183,4 +189,51 @@ export const GERMAN_MESSAGES: PageMessages = {
   'account.error.WrongPassword': 'Das aktuelle Passwort ist falsch.',
   'account.error.InvalidRequest': 'Die Eingaben waren ungültig. Prüfen Sie das Formular und versuchen Sie es erneut.',
   'account.error.ReauthenticationRequired': 'Bitte melden Sie sich dafür erneut an.',
+
+  'twoFactor.title': 'Zwei-Faktor-Authentifizierung',
+  'twoFactor.intro':
+    'Bei jeder Anmeldung geben Sie zusätzlich einen Code aus einer Authenticator-App ein: ein zweiter Schritt, der Unbefugte aus Ihrem Konto fernhält.',
+  'twoFactor.challenge.totpIntro':
+    'Öffnen Sie Ihre Authenticator-App und geben Sie den Code ein, den sie für diese Website anzeigt.',
+  'twoFactor.challenge.backupIntro':
+    'Geben Sie einen der Backup-Codes ein, die Sie beim Einrichten der Zwei-Faktor-Authentifizierung gespeichert haben. Jeder Code funktioniert nur einmal.',
+  'twoFactor.codeLabel': 'Bestätigungscode',
+  'twoFactor.backupCodeLabel': 'Backup-Code',
+  'twoFactor.verify': 'Bestätigen',
+  'twoFactor.useBackupCode': 'Backup-Code verwenden',
+  'twoFactor.useApp': 'Authenticator-App verwenden',
+  'twoFactor.signInAnotherWay': 'Auf andere Weise anmelden',
+  'twoFactor.cancel': 'Abbrechen',
+  'twoFactor.enrol.requiredTitle': 'Zwei-Faktor-Authentifizierung einrichten',
+  'twoFactor.enrol.requiredIntro':
+    'Für Ihr Konto ist die Zwei-Faktor-Authentifizierung erforderlich. Richten Sie eine Authenticator-App ein, um die Anmeldung abzuschließen.',
+  'twoFactor.enrol.title': 'Authenticator-App hinzufügen',
+  'twoFactor.enrol.scan': 'Scannen Sie diesen QR-Code mit Ihrer Authenticator-App.',
+  'twoFactor.enrol.qrLabel': 'QR-Code zum Scannen mit Ihrer Authenticator-App',
+  'twoFactor.enrol.openApp': 'In Ihrer Authenticator-App öffnen',
+  'twoFactor.enrol.manual': 'Scannen nicht möglich? Geben Sie stattdessen diesen Schlüssel in der App ein:',
+  'twoFactor.enrol.confirm': 'Geben Sie dann den Code ein, den die App anzeigt.',
+  'twoFactor.enrol.nameLabel': 'Bezeichnung (optional)',
+  'twoFactor.enrol.nameHint': 'Zum Beispiel das Telefon, auf dem die App installiert ist.',
+  'twoFactor.enrol.submit': 'Bestätigen und aktivieren',
+  'twoFactor.backupCodes.title': 'Speichern Sie Ihre Backup-Codes',
+  'twoFactor.backupCodes.newTitle': 'Ihre neuen Backup-Codes',
+  'twoFactor.backupCodes.intro':
+    'Wenn Sie Ihre Authenticator-App verlieren, melden Sie sich stattdessen mit einem dieser Codes an. Jeder Code funktioniert nur einmal.',
+  'twoFactor.backupCodes.replaced': 'Ihre bisherigen Backup-Codes funktionieren nicht mehr.',
+  'twoFactor.backupCodes.shownOnce':
+    'Sie werden nur jetzt angezeigt: Bewahren Sie sie sicher auf, etwa in einem Passwort-Manager, oder drucken Sie diese Seite aus.',
+  'twoFactor.backupCodes.continue': 'Weiter',
+  'twoFactor.account.required':
+    'Für Ihr Konto ist die Zwei-Faktor-Authentifizierung vorgeschrieben. Ihre letzte Authenticator-App können Sie daher nicht entfernen.',
+  'twoFactor.account.none': 'Es ist keine Authenticator-App eingerichtet.',
+  'twoFactor.account.unnamed': 'Authenticator-App',
+  'twoFactor.account.added': 'Hinzugefügt am',
+  'twoFactor.account.nameLabel': 'Bezeichnung',
+  'twoFactor.account.add': 'Authenticator-App hinzufügen',
+  'twoFactor.account.backupCodesLeft': 'Unbenutzte Backup-Codes: {count}',
+  'twoFactor.account.noBackupCodes':
+    'Sie haben keine Backup-Codes mehr. Erzeugen Sie neue, damit Sie sich auch ohne Ihre App anmelden können.',
+  'twoFactor.account.regenerate': 'Neue Backup-Codes erzeugen',
+  'twoFactor.account.regenerateNote': 'Neue Codes ersetzen die bisherigen, die dann nicht mehr funktionieren.',
 };

@@ -45,6 +45,8 @@ export const ENGLISH_MESSAGES = {
   'error.InvalidSession': 'Please sign in again to continue.',
   'error.ReauthenticationRequired': 'For your security, please sign in again to continue.',
   'error.RateLimited': 'Too many attempts. Wait a few minutes, then try again.',
+  'error.InvalidTwoFactorCode': 'That code did not work. Check it and try again.',
+  'error.SecondFactorRequired': 'This needs a sign-in with your second factor. Please sign in again.',
   'error.MissingCSRF': 'The form expired or was sent from another page. Please try again.',
   'error.InvalidCheck': 'The sign-in took too long or was started in another tab. Please start again.',
   'error.WebAuthnVerificationError': 'Your passkey could not be verified. Try again, or sign in another way.',
@@ -162,6 +164,9 @@ export const ENGLISH_MESSAGES = {
   'account.notice.passkey-renamed': 'The passkey was renamed.',
   'account.notice.passkey-removed': 'The passkey was removed.',
   'account.notice.passkey-added': 'The passkey was added.',
+  'account.notice.two-factor-added': 'The authenticator app was added.',
+  'account.notice.two-factor-renamed': 'The authenticator app was renamed.',
+  'account.notice.two-factor-removed': 'The authenticator app was removed.',
   'account.notice.email-sent': 'We sent a confirmation link to the new address. Open it to finish the change.',
   'account.notice.email-changed': 'Your email address was changed.',
   'account.notice.password-set': 'Your password was saved.',
@@ -178,6 +183,55 @@ export const ENGLISH_MESSAGES = {
   'account.error.WrongPassword': 'The current password is wrong.',
   'account.error.InvalidRequest': 'That was not valid. Check the form and try again.',
   'account.error.ReauthenticationRequired': 'Sign in again to do this.',
+
+  // Two-factor authentication: the code asked for after the first factor, setting up an authenticator
+  // app (required at sign-in, or added from the account page), the backup codes shown once, and the
+  // account page's section.
+  'twoFactor.title': 'Two-factor authentication',
+  'twoFactor.intro':
+    'Each time you sign in, you also enter a code from an authenticator app: a second step that keeps others out of your account.',
+  'twoFactor.challenge.totpIntro': 'Open your authenticator app and enter the code it shows for this site.',
+  'twoFactor.challenge.backupIntro':
+    'Enter one of the backup codes you saved when you set up two-factor authentication. Each code works once.',
+  'twoFactor.codeLabel': 'Authentication code',
+  'twoFactor.backupCodeLabel': 'Backup code',
+  'twoFactor.verify': 'Verify',
+  'twoFactor.useBackupCode': 'Use a backup code',
+  'twoFactor.useApp': 'Use your authenticator app',
+  'twoFactor.signInAnotherWay': 'Sign in another way',
+  'twoFactor.cancel': 'Cancel',
+  'twoFactor.enrol.requiredTitle': 'Set up two-factor authentication',
+  'twoFactor.enrol.requiredIntro':
+    'Your account needs two-factor authentication. Set up an authenticator app to finish signing in.',
+  'twoFactor.enrol.title': 'Add an authenticator app',
+  'twoFactor.enrol.scan': 'Scan this QR code with your authenticator app.',
+  'twoFactor.enrol.qrLabel': 'QR code to scan with your authenticator app',
+  'twoFactor.enrol.openApp': 'Open in your authenticator app',
+  'twoFactor.enrol.manual': 'Cannot scan it? Enter this key in the app instead:',
+  'twoFactor.enrol.confirm': 'Then enter the code the app shows.',
+  'twoFactor.enrol.nameLabel': 'Name (optional)',
+  'twoFactor.enrol.nameHint': 'For example, the phone the app is on.',
+  'twoFactor.enrol.submit': 'Verify and turn on',
+  'twoFactor.backupCodes.title': 'Save your backup codes',
+  'twoFactor.backupCodes.newTitle': 'Your new backup codes',
+  'twoFactor.backupCodes.intro':
+    'If you lose your authenticator app, sign in with one of these codes instead. Each code works once.',
+  'twoFactor.backupCodes.replaced': 'Your old backup codes no longer work.',
+  'twoFactor.backupCodes.shownOnce':
+    'They are shown only now: keep them somewhere safe, such as a password manager, or print this page.',
+  'twoFactor.backupCodes.continue': 'Continue',
+  'twoFactor.account.required':
+    'Your account must use two-factor authentication, so your last authenticator app cannot be removed.',
+  'twoFactor.account.none': 'No authenticator app is set up.',
+  'twoFactor.account.unnamed': 'Authenticator app',
+  'twoFactor.account.added': 'Added',
+  'twoFactor.account.nameLabel': 'Name',
+  'twoFactor.account.add': 'Add an authenticator app',
+  'twoFactor.account.backupCodesLeft': 'Unused backup codes: {count}',
+  'twoFactor.account.noBackupCodes':
+    'You have no backup codes left. Generate new ones so that you can still sign in if you lose your app.',
+  'twoFactor.account.regenerate': 'Generate new backup codes',
+  'twoFactor.account.regenerateNote': 'New codes replace your old ones, which then stop working.',
 };
 
 /** Every sentence of the built-in pages, by key (`messages` option: any subset, per language). */

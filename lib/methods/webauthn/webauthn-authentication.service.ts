@@ -18,6 +18,7 @@ import {
   storedCredentialId,
   verifyOrRefuse,
   type ResolvedRelyingParty,
+  passkeyAmr,
 } from './webauthn.utils.js';
 
 /**
@@ -79,7 +80,7 @@ export class WebAuthnAuthenticationService {
       }),
     );
     if (!verification.verified) throw new WebAuthnVerificationError('The passkey sign-in could not be verified.');
-    const { newCounter, credentialDeviceType } = verification.authenticationInfo;
+    const { newCounter, credentialDeviceType, userVerified } = verification.authenticationInfo;
     // WA-A8: backup eligibility is fixed at creation; a change means another authenticator.
     if (authenticator.credentialDeviceType !== credentialDeviceType) {
       throw new WebAuthnVerificationError("The passkey's backup eligibility changed since it was registered.");
@@ -88,6 +89,7 @@ export class WebAuthnAuthenticationService {
     return this.signIns.completeSignIn(ctx, {
       user: { id: authenticator.userId },
       account: { provider: config.id, providerAccountId: authenticator.providerAccountId, type: 'webauthn' },
+      amr: passkeyAmr(userVerified),
       // After the signIn callback accepted the user and before the session starts: a refused
       // sign-in leaves the counter alone; a lost compare-and-set leaves no session.
       afterUser: async () => {

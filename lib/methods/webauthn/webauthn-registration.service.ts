@@ -20,6 +20,7 @@ import {
   storedCredentialId,
   verifyOrRefuse,
   type ResolvedRelyingParty,
+  passkeyAmr,
 } from './webauthn.utils.js';
 
 /**
@@ -101,6 +102,7 @@ export class WebAuthnRegistrationService {
     return this.signIns.completeSignIn(ctx, {
       user,
       account,
+      amr: passkeyAmr(info.userVerified),
       afterUser: async (resolved: AdapterUser | AuthUser, isNewUser: boolean) => {
         if (resolved.id !== data.userId) {
           // The credential's user handle was derived from data.userId: stored for anyone else, it

@@ -247,3 +247,11 @@ export function splitTransports(transports: string | null | undefined): string[]
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/**
+ * What a passkey ceremony proved (RFC 8176): a hardware-bound key (`hwk`), and with user
+ * verification (PIN, biometrics) the user too, two factors at once (`mfa`).
+ */
+export function passkeyAmr(userVerified: boolean | undefined): string[] {
+  return userVerified === true ? ['hwk', 'user', 'mfa'] : ['hwk'];
+}

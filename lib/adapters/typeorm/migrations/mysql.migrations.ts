@@ -2,6 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesMysql1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsMysql1764806400000 } from './session-details.migrations.js';
+import { AuthTwoFactorMysql1780000000000 } from './two-factor.migrations.js';
 
 // Binary collation: tokens and provider ids compare byte for byte (a case-insensitive collation
 // would let `ABC` match `abc`), as on PostgreSQL and SQLite.
@@ -48,4 +49,5 @@ export const authMigrationsMysql = [
   AuthSchemaMysql1764547200000,
   AuthPasskeyNamesMysql1764720000000,
   AuthSessionDetailsMysql1764806400000,
+  AuthTwoFactorMysql1780000000000,
 ];

@@ -2,6 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesPostgres1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsPostgres1764806400000 } from './session-details.migrations.js';
+import { AuthTwoFactorPostgres1780000000000 } from './two-factor.migrations.js';
 
 /** Creates the nestjs-auth tables on PostgreSQL (the schema of the exported entities). */
 export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
@@ -48,4 +49,5 @@ export const authMigrationsPostgres = [
   AuthSchemaPostgres1764547200000,
   AuthPasskeyNamesPostgres1764720000000,
   AuthSessionDetailsPostgres1764806400000,
+  AuthTwoFactorPostgres1780000000000,
 ];

@@ -2,6 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesSqlite1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsSqlite1764806400000 } from './session-details.migrations.js';
+import { AuthTwoFactorSqlite1780000000000 } from './two-factor.migrations.js';
 
 /** Creates the nestjs-auth tables on SQLite (the schema of the exported entities). */
 export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
@@ -39,4 +40,5 @@ export const authMigrationsSqlite = [
   AuthSchemaSqlite1764547200000,
   AuthPasskeyNamesSqlite1764720000000,
   AuthSessionDetailsSqlite1764806400000,
+  AuthTwoFactorSqlite1780000000000,
 ];

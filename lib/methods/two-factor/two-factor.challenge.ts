@@ -1,0 +1,206 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import { AdapterService } from '../../core/adapter.service.js';
+import type { RequestContext } from '../../core/request-context.js';
+import { wantsJson } from '../../core/web-request.js';
+import { InvalidCheck, InvalidTwoFactorCode, RateLimited } from '../../errors/auth.errors.js';
+import { loadRenderers } from '../../pages/load-renderers.js';
+import { signInErrorMessage } from '../../pages/signin.messages.js';
+import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
+import { MFA } from '../../session/assurance.js';
+import type { ChallengeFlow } from '../../sign-in/sign-in-method.js';
+import { SignInService } from '../../sign-in/sign-in.service.js';
+import type { AuthResponse } from '../../types/http.types.js';
+import { qrSvg } from './qr.js';
+import { totpUri } from './totp.js';
+import { openTotpSecret } from './totp-secret.js';
+import { PendingSignIns, type PendingSignIn } from './two-factor.pending.js';
+import { TwoFactors, type SecondFactorMethod } from './two-factors.service.js';
+
+/** The answer to the second factor's page that the user must not keep in history or caches. */
+const PRIVATE = { 'Cache-Control': 'no-store' };
+
+/**
+ * `GET` and `POST {basePath}/two-factor`: where a pending sign-in (see `TwoFactorStep`) is completed.
+ * `GET` shows the challenge (an authenticator app's code, or a backup code) or, for a user the policy
+ * requires to have a second factor and who has none, the enrolment of an app; JSON clients get what
+ * the page shows. `POST` checks the code: wrong codes count towards a lockout per user
+ * (`twoFactor.maxAttempts` in `lockoutWindow`, `RateLimited` with `Retry-After`); the right one
+ * consumes the pending state and ends the sign-in with a new session whose `amr` says what was
+ * proved. `cancel=1` drops the pending state (sign in another way).
+ */
+@Injectable()
+export class TwoFactorChallenge implements ChallengeFlow {
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly factors: TwoFactors,
+    private readonly pending: PendingSignIns,
+    private readonly signIns: SignInService,
+    private readonly limiter: RateLimiterService,
+    private readonly adapters: AdapterService,
+  ) {}
+
+  async page(ctx: RequestContext, error?: string): Promise<AuthResponse> {
+    if (ctx.request.query.cancel === '1') {
+      this.pending.discard(ctx);
+      return { redirect: `${ctx.authUrl}/signin` };
+    }
+    const pending = await this.pending.open(ctx);
+    const methods = await this.factors.methods(pending.userId);
+    if (!methods.length) return this.enrolPage(ctx, pending, error);
+    const asked =
+      ctx.request.query.method === 'backup-code' && methods.includes('backup-code') ? 'backup-code' : 'totp';
+    const method: SecondFactorMethod =
+      ctx.request.body.method === 'backup-code' && methods.includes('backup-code') ? 'backup-code' : asked;
+    if (wantsJson(ctx.request))
+      return {
+        json: { csrfToken: ctx.csrfToken, methods, expires: new Date(pending.until).toISOString() },
+        headers: PRIVATE,
+      };
+    const { renderTwoFactorChallengePage } = await loadRenderers();
+    const action = `${ctx.authUrl}/two-factor`;
+    return {
+      status: error ? 400 : 200,
+      headers: PRIVATE,
+      html: renderTwoFactorChallengePage({
+        action,
+        csrfToken: ctx.csrfToken,
+        methods,
+        method,
+        switchUrl: (m) => (m === 'totp' ? action : `${action}?method=${m}`),
+        cancelUrl: `${action}?cancel=1`,
+        ...(error ? { error } : {}),
+        theme: this.config.theme,
+        messages: this.config.messages,
+      }),
+    };
+  }
+
+  /** The enrolment a required second factor starts with: a secret kept in the pending state until confirmed. */
+  private async enrolPage(ctx: RequestContext, pending: PendingSignIn, error?: string): Promise<AuthResponse> {
+    let sealed = pending.enrolSecret;
+    let secret = sealed ? openTotpSecret(sealed, this.config.secrets) : null;
+    if (!sealed || !secret) {
+      const label = await this.labelOf(pending.userId);
+      const made = this.factors.newSecret(label, ctx.origin);
+      sealed = made.sealed;
+      secret = made.secret;
+      await this.pending.seal(ctx, { ...pending, enrolSecret: sealed });
+    }
+    const label = await this.labelOf(pending.userId);
+    const issuer = this.config.twoFactor!.issuer ?? new URL(ctx.origin).hostname;
+    const uri = totpUri({ issuer, label: label || issuer, secret });
+    const svg = qrSvg(uri, { label: 'QR code', className: 'qr-code' });
+    if (wantsJson(ctx.request))
+      return {
+        json: { csrfToken: ctx.csrfToken, methods: [], enrol: { secret, uri, qrSvg: svg } },
+        headers: PRIVATE,
+      };
+    const { renderTwoFactorEnrolPage } = await loadRenderers();
+    return {
+      status: error ? 400 : 200,
+      headers: PRIVATE,
+      html: renderTwoFactorEnrolPage({
+        action: `${ctx.authUrl}/two-factor`,
+        csrfToken: ctx.csrfToken,
+        qrSvg: svg,
+        uri,
+        secret,
+        required: true,
+        nameField: false,
+        cancelUrl: `${ctx.authUrl}/two-factor?cancel=1`,
+        ...(error ? { error } : {}),
+        theme: this.config.theme,
+        messages: this.config.messages,
+      }),
+    };
+  }
+
+  async submit(ctx: RequestContext): Promise<AuthResponse> {
+    const json = wantsJson(ctx.request);
+    const body = ctx.request.body;
+    if (body.cancel === '1' || body.cancel === true) {
+      this.pending.discard(ctx);
+      return { redirect: `${ctx.authUrl}/signin` };
+    }
+    const pending = await this.pending.open(ctx);
+    const key = `two-factor:user:${pending.userId}`;
+    const settings = this.config.twoFactor!;
+    try {
+      // Every attempt is counted before it is checked (so concurrent guesses cannot pass the limit);
+      // the right code takes its attempt back.
+      await this.limiter.hit(key, { limit: settings.maxAttempts, windowSeconds: settings.lockoutWindow });
+      const proved = await this.prove(pending, body);
+      await this.limiter.reset(key);
+      // Once only: of two requests with one pending state, one gets the session (and one stores
+      // the app of a required enrolment: the write comes after, on every instance).
+      await this.pending.consume(ctx);
+      if (proved.enrolStep !== undefined)
+        proved.backupCodes = await this.factors.enrolConfirmed(pending.userId, pending.enrolSecret!, proved.enrolStep);
+      const user = await this.adapters.require('getUser').getUser(pending.userId);
+      if (!user) throw new InvalidCheck('The account of this sign-in no longer exists: sign in again.');
+      const response = await this.signIns.finishSignIn(ctx, {
+        user,
+        account: pending.account,
+        ...(pending.profile ? { profile: pending.profile } : {}),
+        isNewUser: pending.isNewUser,
+        amr: [...pending.amr, ...proved.amr, MFA],
+        ...(pending.providerSid ? { providerSid: pending.providerSid } : {}),
+        callbackUrl: pending.callbackUrl,
+      });
+      if (!proved.backupCodes) return response;
+      // A required enrolment: the backup codes are shown once, then the sign-in goes on.
+      if (json)
+        return {
+          ...response,
+          json: { url: response.redirect, backupCodes: proved.backupCodes },
+          redirect: undefined,
+          headers: PRIVATE,
+        };
+      const { renderBackupCodesPage } = await loadRenderers();
+      return {
+        cookies: response.cookies,
+        headers: PRIVATE,
+        html: renderBackupCodesPage({
+          codes: proved.backupCodes,
+          continueUrl: response.redirect!,
+          regenerated: false,
+          theme: this.config.theme,
+          messages: this.config.messages,
+        }),
+      };
+    } catch (error) {
+      // A wrong code or a lockout is shown on the page it was typed into; JSON clients get the error.
+      if (json || !(error instanceof InvalidTwoFactorCode || error instanceof RateLimited)) throw error;
+      const response = await this.page(ctx, signInErrorMessage(error.type, this.config.messages));
+      return error instanceof RateLimited
+        ? { ...response, status: 429, headers: { ...response.headers, 'Retry-After': String(error.retryAfter) } }
+        : response;
+    }
+  }
+
+  /** Checks what the request proves: the method's references, and the backup codes of a new enrolment. */
+  private async prove(
+    pending: PendingSignIn,
+    body: Record<string, unknown>,
+  ): Promise<{ amr: string[]; enrolStep?: number; backupCodes?: string[] }> {
+    const methods = await this.factors.methods(pending.userId);
+    if (!methods.length) {
+      // Enrolment required at sign-in: the app's first code proves it, and it is stored.
+      if (!pending.enrolSecret)
+        throw new InvalidTwoFactorCode('Open the two-factor page first: it shows the code to scan.');
+      return { amr: ['otp'], enrolStep: await this.factors.checkEnrolment(pending.enrolSecret, body.code) };
+    }
+    const method: SecondFactorMethod = body.method === 'backup-code' ? 'backup-code' : 'totp';
+    if (!methods.includes(method))
+      throw new InvalidTwoFactorCode('This way of proving your second factor is not set up.');
+    return { amr: [await this.factors.verify(pending.userId, method, body.code)] };
+  }
+
+  /** What the authenticator app shows the account as: the user's address, else their name. */
+  private async labelOf(userId: string): Promise<string> {
+    const user = await this.adapters.require('getUser').getUser(userId);
+    return user?.email ?? user?.name ?? '';
+  }
+}

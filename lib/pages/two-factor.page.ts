@@ -1,0 +1,171 @@
+// The pages of two-factor authentication: the code asked for after the first factor, setting up an
+// authenticator app, and the backup codes shown once. Plain forms and links: no script needed.
+import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { hiddenInputs } from './form-fields.js';
+import { renderPage } from './page-layout.js';
+import type {
+  BackupCodesPageParams,
+  TwoFactorChallengePageParams,
+  TwoFactorEnrolPageParams,
+  TwoFactorMethod,
+} from './page.types.js';
+
+/** The id of the refused code's message, which the code field points at (`aria-describedby`). */
+const ERROR_ID = 'two-factor-error';
+const CODE_ID = 'two-factor-code';
+const HINT_ID = 'two-factor-hint';
+
+const CSS =
+  '.qr{width:13rem;max-width:100%;margin:0 auto 1rem;background:#fff;border-radius:.25rem}.qr>svg{display:block;width:100%;height:auto}' +
+  '.center{text-align:center}.secret{text-align:center;font-size:1.0625rem}' +
+  'code,ol.codes{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}' +
+  'code[data-secret]{word-spacing:.25em;overflow-wrap:anywhere}' +
+  'ol.codes{columns:2;column-gap:2rem;font-size:1.0625rem;margin:0 0 1rem;padding-left:2rem}ol.codes>li{break-inside:avoid;padding:.125rem 0}';
+
+/** `otpauth://totp/…`: the only URI of that scheme a page links to. */
+const OTPAUTH = /^otpauth:\/\/totp\/[^\s<>"'`]+$/;
+
+/**
+ * The second step of a sign-in: a code from the authenticator app, or a backup code. The field is
+ * labelled, focused, filled by the browser's one-time-code autofill, and marked invalid (with the
+ * message tied to it) after a refused code.
+ */
+export function renderTwoFactorChallengePage(p: TwoFactorChallengePageParams): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
+  const totp = p.method === 'totp';
+  const other: TwoFactorMethod = totp ? 'backup-code' : 'totp';
+  const switchTo = p.switchUrl && p.methods.includes(other) ? safeUrl(p.switchUrl(other)) : undefined;
+  const cancel = safeUrl(p.cancelUrl);
+  const body = [
+    `<h1>${escapeHtml(m['twoFactor.title'])}</h1>`,
+    `<p id="${HINT_ID}">${escapeHtml(m[totp ? 'twoFactor.challenge.totpIntro' : 'twoFactor.challenge.backupIntro'])}</p>`,
+    `<form method="post" action="${escapeAttr(safeUrl(p.action) ?? '')}" data-two-factor="${escapeAttr(p.method)}">`,
+    hiddenInputs({ csrfToken: p.csrfToken }) + hiddenInputs(without(p.hidden, ['csrfToken', 'method', 'code'])),
+    hiddenInputs({ method: p.method }),
+    `<label for="${CODE_ID}">${escapeHtml(m[totp ? 'twoFactor.codeLabel' : 'twoFactor.backupCodeLabel'])}</label>`,
+    codeInput(p.method, p.error, true),
+    errorMessage(p.error),
+    `<button type="submit" class="button">${escapeHtml(m['twoFactor.verify'])}</button>`,
+    '</form>',
+    switchTo
+      ? `<p class="switch"><a href="${escapeAttr(switchTo)}" data-two-factor-switch="${escapeAttr(other)}">${escapeHtml(m[totp ? 'twoFactor.useBackupCode' : 'twoFactor.useApp'])}</a></p>`
+      : '',
+    cancel
+      ? `<p class="switch"><a href="${escapeAttr(cancel)}">${escapeHtml(m['twoFactor.signInAnotherWay'])}</a></p>`
+      : '',
+  ].join('\n');
+  return renderPage({
+    title: m['twoFactor.title'],
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    css: CSS,
+    nonce: p.nonce,
+    busyStates: true,
+  });
+}
+
+/**
+ * Setting up an authenticator app: the QR code (and an `otpauth:` link for the app on this device),
+ * the secret to type in by hand, then the first code, which confirms it.
+ */
+export function renderTwoFactorEnrolPage(p: TwoFactorEnrolPageParams): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
+  const title = m[p.required ? 'twoFactor.enrol.requiredTitle' : 'twoFactor.enrol.title'];
+  const secret = p.secret.replace(/[\s=]+/g, '');
+  const open = OTPAUTH.test(p.uri) ? p.uri : undefined;
+  const cancel = p.cancelUrl ? safeUrl(p.cancelUrl) : undefined;
+  const name = p.nameField
+    ? `<label for="two-factor-name">${escapeHtml(m['twoFactor.enrol.nameLabel'])}</label>` +
+      `<input id="two-factor-name" name="name" type="text" maxlength="64" autocomplete="off" aria-describedby="two-factor-name-hint">` +
+      `<p class="muted" id="two-factor-name-hint">${escapeHtml(m['twoFactor.enrol.nameHint'])}</p>`
+    : '';
+  const body = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${escapeHtml(m[p.required ? 'twoFactor.enrol.requiredIntro' : 'twoFactor.intro'])}</p>`,
+    `<p>${escapeHtml(m['twoFactor.enrol.scan'])}</p>`,
+    // role="img": one image with a name; the SVG's shapes mean nothing read out.
+    `<div class="qr" role="img" aria-label="${escapeAttr(m['twoFactor.enrol.qrLabel'])}" data-qr>${p.qrSvg}</div>`,
+    open
+      ? `<p class="center"><a href="${escapeAttr(open)}" data-otpauth>${escapeHtml(m['twoFactor.enrol.openApp'])}</a></p>`
+      : '',
+    `<p>${escapeHtml(m['twoFactor.enrol.manual'])}</p>`,
+    `<p class="secret"><code data-secret="${escapeAttr(secret)}">${escapeHtml(groups(secret))}</code></p>`,
+    `<form method="post" action="${escapeAttr(safeUrl(p.action) ?? '')}">`,
+    hiddenInputs({ csrfToken: p.csrfToken }) + hiddenInputs(without(p.hidden, ['csrfToken', 'code', 'name'])),
+    name,
+    `<p id="${HINT_ID}">${escapeHtml(m['twoFactor.enrol.confirm'])}</p>`,
+    `<label for="${CODE_ID}">${escapeHtml(m['twoFactor.codeLabel'])}</label>`,
+    // Focused only after a refused code: first the person scans.
+    codeInput('totp', p.error, false),
+    errorMessage(p.error),
+    '<div class="actions">',
+    `<button type="submit" class="button">${escapeHtml(m['twoFactor.enrol.submit'])}</button>`,
+    cancel
+      ? `<a class="button button-secondary" href="${escapeAttr(cancel)}">${escapeHtml(m['twoFactor.cancel'])}</a>`
+      : '',
+    '</div>',
+    '</form>',
+  ].join('\n');
+  return renderPage({
+    title,
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    css: CSS,
+    nonce: p.nonce,
+    busyStates: true,
+  });
+}
+
+/** New backup codes, shown once: each works once; the old ones (after a regeneration) no longer do. */
+export function renderBackupCodesPage(p: BackupCodesPageParams): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
+  const title = m[p.regenerated ? 'twoFactor.backupCodes.newTitle' : 'twoFactor.backupCodes.title'];
+  const next = safeUrl(p.continueUrl);
+  const body = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${escapeHtml(m['twoFactor.backupCodes.intro'])}</p>`,
+    p.regenerated ? `<p>${escapeHtml(m['twoFactor.backupCodes.replaced'])}</p>` : '',
+    `<ol class="codes" data-backup-codes>${p.codes.map((c) => `<li>${escapeHtml(c)}</li>`).join('')}</ol>`,
+    `<p class="muted">${escapeHtml(m['twoFactor.backupCodes.shownOnce'])}</p>`,
+    next
+      ? `<div class="actions"><a class="button" href="${escapeAttr(next)}">${escapeHtml(m['twoFactor.backupCodes.continue'])}</a></div>`
+      : '',
+  ].join('\n');
+  return renderPage({
+    title,
+    lang: m.lang,
+    theme: p.theme,
+    body: p.replaceBody ? p.replaceBody(body) : body,
+    css: CSS,
+    nonce: p.nonce,
+  });
+}
+
+/** The code field: digits for an app's code, free text (no capitals, no spell check) for a backup code. */
+function codeInput(method: TwoFactorMethod, error: string | undefined, autofocus: boolean): string {
+  const kind =
+    method === 'totp'
+      ? 'type="text" inputmode="numeric" pattern="[0-9 ]*" maxlength="10"'
+      : 'type="text" maxlength="64" autocapitalize="none" spellcheck="false"';
+  const described = error ? `${ERROR_ID} ${HINT_ID}` : HINT_ID;
+  return (
+    `<input id="${CODE_ID}" name="code" ${kind} autocomplete="one-time-code" required aria-describedby="${described}"` +
+    `${error ? ' aria-invalid="true"' : ''}${autofocus || error ? ' autofocus' : ''}>`
+  );
+}
+
+function errorMessage(error: string | undefined): string {
+  return error ? `<p class="error" id="${ERROR_ID}" role="alert">${escapeHtml(error)}</p>` : '';
+}
+
+/** `JBSWY3DPEHPK3PXP` as `JBSW Y3DP EHPK 3PXP`. */
+function groups(secret: string): string {
+  return (secret.match(/.{1,4}/g) ?? []).join(' ');
+}
+
+function without(values: Record<string, string> | undefined, names: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([k]) => !names.includes(k)));
+}
