@@ -9,7 +9,14 @@ import { OAuthMethod } from './methods/oauth/oauth.method.js';
 import { WebAuthnMethod } from './methods/webauthn/webauthn.method.js';
 import { TwoFactorMethod } from './methods/two-factor/two-factor.method.js';
 import type { Provider } from '@nestjs/common';
-import { SIGN_IN_METHODS, SIGN_IN_STEPS, type SignInMethod, type SignInStep } from './sign-in/sign-in-method.js';
+import {
+  SECOND_FACTORS,
+  SIGN_IN_METHODS,
+  SIGN_IN_STEPS,
+  type SecondFactorProvider,
+  type SignInMethod,
+  type SignInStep,
+} from './sign-in/sign-in-method.js';
 
 /**
  * The registry: every built-in sign-in method, one line each. The router, configuration resolution,
@@ -80,16 +87,19 @@ export function resolveConfig(
 
 /**
  * The injectables the methods add to AuthModule: each method's own (once, however many list them),
- * the registry itself (`SIGN_IN_METHODS`) and the pipeline's steps (`SIGN_IN_STEPS`, in method order).
+ * the registry itself (`SIGN_IN_METHODS`), the pipeline's steps (`SIGN_IN_STEPS`, in method order)
+ * and the second factors they offer (`SECOND_FACTORS`).
  */
 export function methodWiring(methods: readonly SignInMethod[]): { providers: Provider[]; exports: Provider[] } {
   const own = [...new Set(methods.flatMap((m) => m.providers))];
   const steps = methods.flatMap((m) => m.steps ?? []);
+  const factors = methods.flatMap((m) => m.secondFactors ?? []);
   return {
     providers: [
       ...own,
       { provide: SIGN_IN_METHODS, useValue: methods },
       { provide: SIGN_IN_STEPS, inject: steps, useFactory: (...instances: SignInStep[]) => instances },
+      { provide: SECOND_FACTORS, inject: factors, useFactory: (...instances: SecondFactorProvider[]) => instances },
     ],
     exports: own,
   };

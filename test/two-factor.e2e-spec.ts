@@ -38,6 +38,7 @@ type Json = any;
 
 const SESSION = 'authjs.session-token';
 const PENDING = 'authjs.two-factor';
+const DEVICE = 'authjs.two-factor-device';
 const JSON_ACCEPT = { accept: 'application/json' };
 const PASSWORD = 'correct horse battery staple';
 /** The apps' `twoFactor.maxAttempts` and `lockoutWindow` (seconds): small, so the lockout ends within a test. */
@@ -163,7 +164,7 @@ describe.each(['database', 'jwt'] as const)('two-factor sign-in with %s sessions
         adapter,
         trustHost: true,
         session: { strategy },
-        twoFactor: { policy, maxAttempts: MAX_ATTEMPTS, lockoutWindow: LOCKOUT_WINDOW },
+        twoFactor: { policy, maxAttempts: MAX_ATTEMPTS, lockoutWindow: LOCKOUT_WINDOW, rememberDevice: 30 },
       },
       controllers: [AssuranceController],
     });
@@ -340,7 +341,8 @@ describe.each(['database', 'jwt'] as const)('two-factor sign-in with %s sessions
       const page = await challenge(c);
       expect(page).toEqual({
         csrfToken: expect.any(String),
-        methods: ['totp', 'backup-code'],
+        // A user with a passkey may also prove the second factor with it.
+        methods: way === 'passkey' ? ['totp', 'backup-code', 'passkey'] : ['totp', 'backup-code'],
         expires: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
       // The HTML page asks for the code.
@@ -352,6 +354,120 @@ describe.each(['database', 'jwt'] as const)('two-factor sign-in with %s sessions
       expect(await sessionRows(site, p.id)).toHaveLength(rowsBefore + (strategy === 'database' ? 1 : 0));
     },
   );
+
+  /** Proves the pending sign-in's second factor with `p`'s passkey (the two-factor page's ceremony). */
+  async function passkeyAnswer(s: Site, c: TestClient, p: Person, csrfToken: string): Promise<Response> {
+    const started = await c.get('/auth/two-factor?options=passkey', JSON_ACCEPT);
+    expect(started.status).toBe(200);
+    const { options } = (await started.json()) as Json;
+    // Only this user's passkeys are offered.
+    expect(options.allowCredentials).toHaveLength(1);
+    const data = p.device.authenticate(options, { origin: s.origin, uv: false });
+    return c.post('/auth/two-factor', { csrfToken, method: 'passkey', action: 'authenticate', data }, { json: true });
+  }
+
+  it('a passkey proves the second factor after a magic link: a session at AAL2 recording both', async () => {
+    const p = await enrolled('passkey');
+    const c = new TestClient(site.origin);
+    await expectHeld(site, await firstFactor(site, c, { ...p, way: 'email' }), c);
+    const page = await challenge(c);
+    expect(page.methods).toContain('passkey');
+    const html = await (await c.get('/auth/two-factor')).text();
+    expect(html).toMatch(/data-webauthn-two-factor="[^"]+\/auth\/two-factor"/);
+    await expectSignedIn(site, await passkeyAnswer(site, c, p, page.csrfToken), c, p, ['email', 'hwk']);
+  });
+
+  it("the second factor's passkey challenge serves no sign-in, and a sign-in's challenge no second factor", async () => {
+    const p = await enrolled('passkey');
+    const c = new TestClient(site.origin);
+    await expectHeld(site, await firstFactor(site, c, { ...p, way: 'email' }), c);
+    const page = await challenge(c);
+    // The second factor's options answered at the sign-in callback: refused, no session.
+    const { options } = (await (await c.get('/auth/two-factor?options=passkey', JSON_ACCEPT)).json()) as Json;
+    const data = p.device.authenticate(options, { origin: site.origin, uv: true });
+    const misused = await c.post('/auth/callback/webauthn', { action: 'authenticate', data }, { json: true });
+    expect(c.cookies.has(SESSION)).toBe(false);
+    expect(setCookie(misused, SESSION)).toBeUndefined();
+    // A sign-in's options answered at the two-factor route: refused, the sign-in still pending.
+    const o = (await (await c.get('/auth/webauthn-options/webauthn?action=authenticate')).json()) as Json;
+    const other = p.device.authenticate(o.options, { origin: site.origin, uv: false });
+    const refused = await c.post(
+      '/auth/two-factor',
+      { csrfToken: page.csrfToken, method: 'passkey', action: 'authenticate', data: other },
+      { json: true },
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as Json).error).toBe('WebAuthnVerificationError');
+    expect(c.cookies.has(SESSION)).toBe(false);
+    await expectSignedIn(site, await passkeyAnswer(site, c, p, page.csrfToken), c, p, ['email', 'hwk']);
+  });
+
+  it('policy required: a user whose only second factor is a passkey is asked for it, not enrolled', async () => {
+    // Signed up with a passkey that verified the user: two factors at once, so no enrolment then.
+    const c = new TestClient(required.origin);
+    const email = `passkey-only-${strategy}-${randomUUID().slice(0, 8)}@example.test`;
+    const device = new SoftAuthenticator();
+    const o = (await (
+      await c.get(`/auth/webauthn-options/webauthn?action=register&email=${encodeURIComponent(email)}`)
+    ).json()) as Json;
+    const data = device.register(o.options, { origin: required.origin, uv: true });
+    const registered = await c.post(
+      '/auth/callback/webauthn',
+      { action: 'register', data, callbackUrl: callbackOf(required) },
+      { json: true },
+    );
+    expect(location(registered).href).toBe(callbackOf(required));
+    const p = { way: 'passkey', email, sub: '', device, id: await me(c) } as Person;
+    const held = new TestClient(required.origin);
+    // A password (an unproven address would give a magic link's holder a user of its own).
+    const res = await firstFactor(required, held, { ...p, way: 'credentials' });
+    expect(location(res).href).toBe(`${required.origin}/auth/two-factor`);
+    const page = (await (await held.get('/auth/two-factor', JSON_ACCEPT)).json()) as Json;
+    expect(page.methods).toEqual(['passkey']);
+    expect(page.enrol).toBeUndefined();
+    const done = await passkeyAnswer(required, held, p, page.csrfToken);
+    expect(done.status).toBe(302);
+    expect(await me(held)).toBe(p.id);
+  });
+
+  it('"don\'t ask again on this device": that browser\'s next sign-ins skip the second factor until the factors change', async () => {
+    const p = await enrolled('credentials');
+    const c = new TestClient(site.origin);
+    await expectHeld(site, await firstFactor(site, c, p), c);
+    const page = await challenge(c);
+    expect(await (await c.get('/auth/two-factor')).text()).toMatch(/name="remember" value="1"/);
+    const done = await c.post('/auth/two-factor', {
+      csrfToken: page.csrfToken,
+      method: 'totp',
+      code: await nextCode(p.factor),
+      remember: '1',
+    });
+    expect(setCookie(done, DEVICE)).toMatch(/HttpOnly/i);
+    expect(setCookie(done, DEVICE)).toMatch(/Max-Age=2592000/i);
+    await expectSignedIn(site, done, c, p, ['pwd', 'otp']);
+
+    // The same browser, signed out: the password alone starts a session, recorded as remembered.
+    c.cookies.delete(SESSION);
+    const again = await firstFactor(site, c, p);
+    expect(location(again).href).toBe(callbackOf(site));
+    expect(await (await c.get('/mfa/assurance')).json()).toEqual({
+      amr: expect.arrayContaining(['pwd', 'dev', 'mfa']),
+      aal: 2,
+    });
+    // Another browser is asked; so is one that copied another user's cookie.
+    const other = new TestClient(site.origin);
+    await expectHeld(site, await firstFactor(site, other, p), other);
+    const q = await enrolled('credentials');
+    const copied = new TestClient(site.origin);
+    copied.cookies.set(DEVICE, c.cookies.get(DEVICE)!);
+    await expectHeld(site, await firstFactor(site, copied, q), copied);
+
+    // New backup codes (a factor change): every remembered device asks again.
+    const csrfToken = await c.csrf();
+    expect((await c.post('/auth/account/two-factor/backup-codes', { csrfToken }, { json: true })).status).toBe(200);
+    c.cookies.delete(SESSION);
+    await expectHeld(site, await firstFactor(site, c, p), c);
+  });
 
   it('a passkey that verified the user proves two factors by itself: a session at AAL2, no challenge', async () => {
     const p = await enrolled('passkey');
@@ -715,6 +831,153 @@ function expectNothingInClear(dump: string, f: Factor): void {
     expect(text).not.toContain(code.toLowerCase().replace(/-/g, ''));
   }
 }
+
+describe('a code by email as the second factor (twoFactor.emailCode, policy required)', () => {
+  let t: TestApp;
+  let adapter: MemoryAdapter;
+  const mails: Array<{ identifier: string; token: string; purpose?: string; url: string }> = [];
+
+  beforeAll(async () => {
+    adapter = new MemoryAdapter();
+    t = await createTestApp({
+      auth: {
+        providers: [
+          Email({
+            consumeOnGet: true,
+            rateLimit: false,
+            sendVerificationRequest: (m) => void mails.push(m),
+          }),
+          Credentials({
+            credentials: { email: {}, password: {} },
+            async authorize({ email, password }) {
+              const user = typeof email === 'string' ? await adapter.getUserByEmail(email) : null;
+              return user && password === PASSWORD ? { id: user.id, email: user.email } : null;
+            },
+          }),
+        ],
+        adapter,
+        trustHost: true,
+        twoFactor: { policy: 'required', emailCode: true, maxAttempts: 5 },
+      },
+      controllers: [AssuranceController],
+    });
+  });
+  afterAll(async () => t?.close());
+
+  /** A user with a verified address and a password, held after the password in a new browser. */
+  async function held(verified = true): Promise<{ c: TestClient; email: string; id: string }> {
+    const email = `code-${randomUUID().slice(0, 8)}@example.test`;
+    const id = randomUUID();
+    await adapter.createUser({ id, email, emailVerified: verified ? new Date() : null });
+    const c = new TestClient(t.url);
+    const res = await c.post('/auth/callback/credentials', { csrfToken: await c.csrf(), email, password: PASSWORD });
+    expect(location(res).pathname).toBe('/auth/two-factor');
+    expect(c.cookies.has(SESSION)).toBe(false);
+    return { c, email, id };
+  }
+  const lastMailTo = (email: string) => mails.filter((m) => m.identifier === email).at(-1)!;
+
+  it('a user without an app gets a 6-digit code by email instead of an enrolment; it works once', async () => {
+    const { c, email, id } = await held();
+    const page = (await (await c.get('/auth/two-factor', JSON_ACCEPT)).json()) as Json;
+    expect(page.methods).toEqual(['email-code']);
+    expect(page.enrol).toBeUndefined();
+    // A GET never sends a mail.
+    await c.get('/auth/two-factor?options=email-code', JSON_ACCEPT);
+    expect(mails.filter((m) => m.identifier === email)).toHaveLength(0);
+
+    const sent = await c.post(
+      '/auth/two-factor',
+      { csrfToken: page.csrfToken, method: 'email-code', send: true },
+      { json: true },
+    );
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toEqual({
+      method: 'email-code',
+      sent: true,
+      to: expect.stringMatching(/^c•••@example\.test$/),
+      expires: expect.any(String),
+    });
+    const mail = lastMailTo(email);
+    expect(mail).toMatchObject({ purpose: 'two-factor-code', token: expect.stringMatching(/^\d{6}$/) });
+    expect(mail.url).toBe(`${t.url}/auth/two-factor`);
+    expect(c.cookies.has(SESSION)).toBe(false);
+
+    const done = await c.post('/auth/two-factor', {
+      csrfToken: page.csrfToken,
+      method: 'email-code',
+      code: mail.token,
+    });
+    expect(done.status).toBe(302);
+    expect(await (await c.get('/mfa/assurance')).json()).toEqual({
+      amr: expect.arrayContaining(['pwd', 'email', 'mfa']),
+      aal: 2,
+    });
+    expect(((await (await c.get('/mfa/strong')).json()) as Json).id).toBe(id);
+
+    // The same code in the next sign-in: refused.
+    const again = new TestClient(t.url);
+    await again.post('/auth/callback/credentials', { csrfToken: await again.csrf(), email, password: PASSWORD });
+    const csrfToken = ((await (await again.get('/auth/two-factor', JSON_ACCEPT)).json()) as Json).csrfToken;
+    const reused = await again.post(
+      '/auth/two-factor',
+      { csrfToken, method: 'email-code', code: mail.token },
+      { json: true },
+    );
+    expect(reused.status).toBe(400);
+    expect(((await reused.json()) as Json).error).toBe('InvalidTwoFactorCode');
+    expect(again.cookies.has(SESSION)).toBe(false);
+  });
+
+  it('the page offers the mail; a new code replaces the old one; 3 mails per 15 minutes', async () => {
+    const { c, email } = await held();
+    const html = await (await c.get('/auth/two-factor')).text();
+    expect(html).toMatch(/name="send" value="1"/);
+    expect(html).not.toMatch(/name="code"/);
+    const csrfToken = html.match(/name="csrfToken" value="([^"]+)"/)![1]!;
+    const first = await c.post('/auth/two-factor', { csrfToken, method: 'email-code', send: '1' });
+    expect(first.status).toBe(200);
+    const shown = await first.text();
+    expect(shown).toMatch(/name="code"[^>]*autocomplete="one-time-code"/);
+    expect(shown).toMatch(/c•••@example\.test/);
+    const old = lastMailTo(email).token;
+    expect((await c.post('/auth/two-factor', { csrfToken, method: 'email-code', send: '1' })).status).toBe(200);
+    const fresh = lastMailTo(email).token;
+    expect((await c.post('/auth/two-factor', { csrfToken, method: 'email-code', send: '1' })).status).toBe(200);
+    const limited = await c.post('/auth/two-factor', { csrfToken, method: 'email-code', send: true }, { json: true });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    if (old !== fresh) {
+      const refused = await c.post('/auth/two-factor', { csrfToken, method: 'email-code', code: old }, { json: true });
+      expect(refused.status).toBe(400);
+    }
+    const latest = lastMailTo(email).token;
+    expect((await c.post('/auth/two-factor', { csrfToken, method: 'email-code', code: latest })).status).toBe(302);
+  });
+
+  it('never after a magic link (the same inbox would prove both), nor to an unproven address', async () => {
+    // A magic link proves the inbox: the second factor must be another one, so the app is enrolled.
+    const email = `link-${randomUUID().slice(0, 8)}@example.test`;
+    await adapter.createUser({ id: randomUUID(), email, emailVerified: new Date() });
+    const c = new TestClient(t.url);
+    await c.post('/auth/signin/email', { csrfToken: await c.csrf(), email });
+    const link = new URL(lastMailTo(email).url);
+    const res = await c.get(`${link.pathname}${link.search}`);
+    expect(location(res).pathname).toBe('/auth/two-factor');
+    const page = (await (await c.get('/auth/two-factor', JSON_ACCEPT)).json()) as Json;
+    expect(page.methods).toEqual([]);
+    expect(page.enrol).toBeDefined();
+    const refused = await c.post(
+      '/auth/two-factor',
+      { csrfToken: page.csrfToken, method: 'email-code', send: true },
+      { json: true },
+    );
+    expect(refused.status).toBe(400);
+    // An address nobody proved gets no code either.
+    const unproven = await held(false);
+    expect(((await (await unproven.c.get('/auth/two-factor', JSON_ACCEPT)).json()) as Json).methods).toEqual([]);
+  });
+});
 
 sqlite!.describe('two-factor on TypeORM (SQLite), database sessions', () => {
   let db: TestDatabase;

@@ -54,6 +54,8 @@ export interface CookiesOptions {
   webauthnChallenge: CookieOption;
   /** The sign-in waiting for a second factor (`twoFactor`): beyond Auth.js's cookies. */
   twoFactor: CookieOption;
+  /** A browser remembered for the second factor (`twoFactor.rememberDevice`): beyond Auth.js's cookies. */
+  twoFactorDevice: CookieOption;
 }
 
 /** Where the library logs. Messages never contain secrets, tokens, codes or cookies. */
@@ -139,6 +141,18 @@ export interface TwoFactorOptions {
   lockoutWindow?: number;
   /** Backup codes made at enrolment and by each regeneration. @default 10 */
   backupCodes?: number;
+  /**
+   * Days a browser may skip the second factor after the user ticked "Don't ask again on this
+   * device" (a sealed, HttpOnly cookie for that user). Adding or removing an app, new backup codes,
+   * a reset, and a new password end it on every device. Off when absent.
+   */
+  rememberDevice?: number;
+  /**
+   * Offer a one-time code by email as the second factor, for users without an authenticator app
+   * (needs an email provider): 6 digits, valid 10 minutes, used once, 3 mails per user per 15
+   * minutes. Never after a magic link (the same inbox would prove both factors). @default false
+   */
+  emailCode?: boolean;
 }
 
 /** The options of `AuthModule.forRoot` (and the result of `forRootAsync`'s factory). */

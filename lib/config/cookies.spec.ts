@@ -15,6 +15,7 @@ describe('defaultCookies', () => {
       webauthnChallenge: { name: 'authjs.challenge', options: { ...base, maxAge: 900 } },
       // Ours, beyond Auth.js: a sign-in waiting for its second factor.
       twoFactor: { name: 'authjs.two-factor', options: { ...base, maxAge: 900 } },
+      twoFactorDevice: { name: 'authjs.two-factor-device', options: base },
     });
   });
 
@@ -29,6 +30,7 @@ describe('defaultCookies', () => {
       nonce: '__Secure-authjs.nonce',
       webauthnChallenge: '__Secure-authjs.challenge',
       twoFactor: '__Secure-authjs.two-factor',
+      twoFactorDevice: '__Secure-authjs.two-factor-device',
     });
     for (const cookie of Object.values(cookies)) {
       expect(cookie.options).toMatchObject({ secure: true, httpOnly: true, sameSite: 'lax', path: '/' });

@@ -13,6 +13,10 @@ export interface ResolvedTwoFactor {
   maxAttempts: number;
   lockoutWindow: number;
   backupCodes: number;
+  /** Seconds a remembered browser skips the second factor; 0: not offered. */
+  rememberDevice: number;
+  /** Whether a code by email is offered as the second factor. */
+  emailCode: boolean;
 }
 
 const KEYS: ReadonlySet<string> = new Set(
@@ -23,6 +27,8 @@ const KEYS: ReadonlySet<string> = new Set(
     maxAttempts: 0,
     lockoutWindow: 0,
     backupCodes: 0,
+    rememberDevice: 0,
+    emailCode: 0,
   } satisfies Record<keyof TwoFactorOptions, 0>),
 );
 
@@ -65,7 +71,11 @@ export function resolveTwoFactor(
     maxAttempts: count('maxAttempts', 5, 1, 100),
     lockoutWindow: count('lockoutWindow', 900, 1, 86_400),
     backupCodes: count('backupCodes', 10, 1, 50),
+    rememberDevice: o.rememberDevice === undefined ? 0 : count('rememberDevice', 30, 1, 365) * 86_400,
+    emailCode: o.emailCode === true,
   };
+  if (o.emailCode !== undefined && typeof o.emailCode !== 'boolean')
+    problems.push(`twoFactor.emailCode must be true or false, not ${JSON.stringify(o.emailCode)}.`);
   if (!adapter) {
     problems.push(
       'twoFactor needs storage for the factors but no adapter is available: configure a TypeORM data source (the default TypeOrmAdapter stores them in `two_factors`) or pass an `adapter` with the two-factor methods (MissingAdapter).',

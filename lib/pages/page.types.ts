@@ -137,7 +137,7 @@ export interface ErrorPageParams extends PageHookParams {
 }
 
 /** A second factor a user proves after the first: a code from an authenticator app, or a backup code. */
-export type TwoFactorMethod = 'totp' | 'backup-code';
+export type TwoFactorMethod = 'totp' | 'backup-code' | 'email-code';
 
 /** What the two-factor challenge page (the code asked for after the first factor) needs. */
 export interface TwoFactorChallengePageParams extends PageHookParams {
@@ -156,6 +156,18 @@ export interface TwoFactorChallengePageParams extends PageHookParams {
   cancelUrl: string;
   /** The sentence of a refused code, already translated: shown with `role="alert"` and tied to the field. */
   error?: string;
+  /**
+   * The user has a passkey: a button runs the passkey ceremony with the script at `scriptUrl`
+   * (`data-webauthn-two-factor` on the button). Without `methods`, it is the page's only way.
+   */
+  passkey?: { scriptUrl: string };
+  /**
+   * A code by email is offered: a button asks for one (`method=email-code`, `send=1`); `sentTo`
+   * (the address, masked) once one went, and the form then asks for it (`method: 'email-code'`).
+   */
+  emailCode?: { sentTo?: string };
+  /** Offer "Don't ask again on this device" for this many days (`remember=1`); absent: not offered. */
+  rememberDays?: number;
   theme: Required<Theme>;
   /** The sentences; English when absent. */
   messages?: PageMessages;

@@ -1,6 +1,7 @@
 // The pages of two-factor authentication: the code asked for after the first factor, setting up an
-// authenticator app, and the backup codes shown once. Plain forms and links: no script needed.
-import { ENGLISH_MESSAGES } from '../config/messages/page-messages.js';
+// authenticator app, and the backup codes shown once. Plain forms and links: no script needed but
+// for a passkey as the second factor.
+import { ENGLISH_MESSAGES, text } from '../config/messages/page-messages.js';
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { hiddenInputs } from './form-fields.js';
 import { renderPage } from './page-layout.js';
@@ -17,11 +18,12 @@ const CODE_ID = 'two-factor-code';
 const HINT_ID = 'two-factor-hint';
 
 const CSS =
+  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:0 0 1rem}.check>input{width:auto;margin:0}' +
   '.qr{width:13rem;max-width:100%;margin:0 auto 1rem;background:#fff;border-radius:.25rem}.qr>svg{display:block;width:100%;height:auto}' +
   '.center{text-align:center}.secret{text-align:center;font-size:1.0625rem}' +
   'code,ol.codes{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}' +
   'code[data-secret]{word-spacing:.25em;overflow-wrap:anywhere}' +
-  'ol.codes{columns:2;column-gap:2rem;font-size:1.0625rem;margin:0 0 1rem;padding-left:2rem}ol.codes>li{break-inside:avoid;padding:.125rem 0}';
+  'ol.codes{columns:2 15ch;column-gap:2rem;font-size:1.0625rem;margin:0 0 1rem;padding-left:2rem}ol.codes>li{break-inside:avoid;white-space:nowrap;padding:.125rem 0}';
 
 /** `otpauth://totp/…`: the only URI of that scheme a page links to. */
 const OTPAUTH = /^otpauth:\/\/totp\/[^\s<>"'`]+$/;
@@ -34,20 +36,47 @@ const OTPAUTH = /^otpauth:\/\/totp\/[^\s<>"'`]+$/;
 export function renderTwoFactorChallengePage(p: TwoFactorChallengePageParams): string {
   const m = p.messages ?? ENGLISH_MESSAGES;
   const totp = p.method === 'totp';
+  const email = p.method === 'email-code';
   const other: TwoFactorMethod = totp ? 'backup-code' : 'totp';
-  const switchTo = p.switchUrl && p.methods.includes(other) ? safeUrl(p.switchUrl(other)) : undefined;
+  const switchTo = p.switchUrl && p.methods.includes(other) && !email ? safeUrl(p.switchUrl(other)) : undefined;
+  const intro = email
+    ? text(m, 'twoFactor.challenge.emailIntro', { to: p.emailCode?.sentTo ?? '' })
+    : m[totp ? 'twoFactor.challenge.totpIntro' : 'twoFactor.challenge.backupIntro'];
+  const label = m[email ? 'twoFactor.emailCodeLabel' : totp ? 'twoFactor.codeLabel' : 'twoFactor.backupCodeLabel'];
+  // A code by email: a button that sends one (again, once one went).
+  const sendCode = p.emailCode
+    ? `<form method="post" action="${escapeAttr(safeUrl(p.action) ?? '')}" class="send-code">` +
+      hiddenInputs({ csrfToken: p.csrfToken, method: 'email-code', send: '1' }) +
+      `<button type="submit" class="button button-secondary">${escapeHtml(m[email ? 'twoFactor.emailCodeAgain' : 'twoFactor.emailCodeSend'])}</button></form>`
+    : '';
   const cancel = safeUrl(p.cancelUrl);
+  const codes = p.methods.includes(p.method);
+  const passkey = p.passkey
+    ? `<div class="passkey"><p class="error" data-webauthn-error hidden role="alert"></p>` +
+      `<button type="button" class="button${codes ? ' button-secondary' : ''}" data-webauthn-two-factor="${escapeAttr(safeUrl(p.action) ?? '')}" data-csrf-token="${escapeAttr(p.csrfToken)}">${escapeHtml(m['twoFactor.usePasskey'])}</button>` +
+      `<noscript><p class="muted">${escapeHtml(m['twoFactor.passkeyNeedsScript'])}</p></noscript></div>`
+    : '';
   const body = [
     `<h1>${escapeHtml(m['twoFactor.title'])}</h1>`,
-    `<p id="${HINT_ID}">${escapeHtml(m[totp ? 'twoFactor.challenge.totpIntro' : 'twoFactor.challenge.backupIntro'])}</p>`,
-    `<form method="post" action="${escapeAttr(safeUrl(p.action) ?? '')}" data-two-factor="${escapeAttr(p.method)}">`,
-    hiddenInputs({ csrfToken: p.csrfToken }) + hiddenInputs(without(p.hidden, ['csrfToken', 'method', 'code'])),
-    hiddenInputs({ method: p.method }),
-    `<label for="${CODE_ID}">${escapeHtml(m[totp ? 'twoFactor.codeLabel' : 'twoFactor.backupCodeLabel'])}</label>`,
-    codeInput(p.method, p.error, true),
-    errorMessage(p.error),
-    `<button type="submit" class="button">${escapeHtml(m['twoFactor.verify'])}</button>`,
-    '</form>',
+    codes
+      ? [
+          `<p id="${HINT_ID}">${escapeHtml(intro)}</p>`,
+          `<form method="post" action="${escapeAttr(safeUrl(p.action) ?? '')}" data-two-factor="${escapeAttr(p.method)}">`,
+          hiddenInputs({ csrfToken: p.csrfToken }) + hiddenInputs(without(p.hidden, ['csrfToken', 'method', 'code'])),
+          hiddenInputs({ method: p.method }),
+          `<label for="${CODE_ID}">${escapeHtml(label)}</label>`,
+          codeInput(p.method, p.error, true),
+          errorMessage(p.error),
+          p.rememberDays
+            ? `<label class="check"><input type="checkbox" name="remember" value="1"> ${escapeHtml(text(m, 'twoFactor.remember', { days: String(p.rememberDays) }))}</label>`
+            : '',
+          `<button type="submit" class="button">${escapeHtml(m['twoFactor.verify'])}</button>`,
+          '</form>',
+        ].join('\n')
+      : `<p>${escapeHtml(m[p.passkey ? 'twoFactor.challenge.passkeyIntro' : 'twoFactor.challenge.chooseIntro'])}</p>` +
+        errorMessage(p.error),
+    passkey,
+    sendCode,
     switchTo
       ? `<p class="switch"><a href="${escapeAttr(switchTo)}" data-two-factor-switch="${escapeAttr(other)}">${escapeHtml(m[totp ? 'twoFactor.useBackupCode' : 'twoFactor.useApp'])}</a></p>`
       : '',
@@ -63,6 +92,7 @@ export function renderTwoFactorChallengePage(p: TwoFactorChallengePageParams): s
     css: CSS,
     nonce: p.nonce,
     busyStates: true,
+    ...(p.passkey ? { scriptUrls: [p.passkey.scriptUrl] } : {}),
   });
 }
 
@@ -147,7 +177,7 @@ export function renderBackupCodesPage(p: BackupCodesPageParams): string {
 /** The code field: digits for an app's code, free text (no capitals, no spell check) for a backup code. */
 function codeInput(method: TwoFactorMethod, error: string | undefined, autofocus: boolean): string {
   const kind =
-    method === 'totp'
+    method === 'totp' || method === 'email-code'
       ? 'type="text" inputmode="numeric" pattern="[0-9 ]*" maxlength="10"'
       : 'type="text" maxlength="64" autocapitalize="none" spellcheck="false"';
   const described = error ? `${ERROR_ID} ${HINT_ID}` : HINT_ID;

@@ -52,6 +52,8 @@ function readBrowserBundle(): string {
  *   from its `data-csrf-token` attribute.
  * - `data-webauthn-error` on an element of the form (or the page): receives the error message;
  *   `data-webauthn-base-url` overrides where the auth routes are (default: where this script is).
+ * - `data-webauthn-two-factor="<{basePath}/two-factor URL>"` (with `data-csrf-token`) on a button of
+ *   the two-factor page: proves the second factor of the pending sign-in with a passkey.
  * - `window.nestjsAuthWebAuthn.signIn(provider, { action, email, callbackUrl })` for custom pages.
  *
  * Success navigates to the URL the server answers; failure shows the server's error type and message.
@@ -137,11 +139,35 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
     };
   }
 
+  // A passkey as the second factor of a pending sign-in: the two-factor page's button.
+  async function secondFactor(action, csrfToken) {
+    if (!SWA || !SWA.browserSupportsWebAuthn()) throw failure(null, 'This browser does not support passkeys.');
+    var url = new URL(action, location.href);
+    url.searchParams.set('options', 'passkey');
+    var res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+    var body = await json(res);
+    if (!res.ok || !body || !body.options) throw failure(body, 'Could not start the passkey ceremony.');
+    var data = await SWA.startAuthentication({ optionsJSON: body.options });
+    var remember = document.querySelector('input[name="remember"]');
+    var done = await fetch(action, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Auth-Return-Redirect': '1' },
+      // The page's "Don't ask again on this device" box counts for the passkey too.
+      body: JSON.stringify({ csrfToken: csrfToken, method: 'passkey', action: 'authenticate', data: data, remember: Boolean(remember && remember.checked) }),
+    });
+    var result = await json(done);
+    if (!done.ok || !result || !result.url) throw failure(result, 'The passkey could not be verified.');
+    location.assign(new URL(result.url, location.href).href);
+  }
+
   async function run(el, provider, opts) {
     if (el.getAttribute('aria-busy') === 'true') return;
     el.setAttribute('aria-busy', 'true');
     try {
-      await signIn(provider, opts);
+      if (el.hasAttribute('data-webauthn-two-factor'))
+        await secondFactor(el.getAttribute('data-webauthn-two-factor'), el.getAttribute('data-csrf-token') || undefined);
+      else await signIn(provider, opts);
     } catch (e) {
       var cancelled = e && (e.name === 'NotAllowedError' || e.name === 'AbortError' || e.code === 'ERROR_CEREMONY_ABORTED');
       if (!cancelled) showError(el, (e && e.message) || 'Passkey sign-in failed.', e && e.type);
@@ -161,7 +187,7 @@ export const WEBAUTHN_CLIENT_SCRIPT = String.raw`
   });
 
   document.addEventListener('click', function (event) {
-    var el = event.target instanceof Element ? event.target.closest('[data-webauthn-provider]') : null;
+    var el = event.target instanceof Element ? event.target.closest('[data-webauthn-provider], [data-webauthn-two-factor]') : null;
     if (!el || el.tagName === 'FORM') return;
     event.preventDefault();
     run(el, el.getAttribute('data-webauthn-provider'), optionsFor(el));

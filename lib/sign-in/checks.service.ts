@@ -12,7 +12,7 @@ import type { RequestContext } from '../core/request-context.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 
 /** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge, a second factor pending. */
-export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge' | 'twoFactor';
+export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge' | 'twoFactor' | 'twoFactorDevice';
 
 /** How a check value is sealed. */
 export interface SealCheckOptions {
@@ -68,6 +68,7 @@ const LABELS: Record<CheckKind, string> = {
   nonce: 'nonce',
   webauthnChallenge: 'WebAuthn challenge',
   twoFactor: 'second-factor',
+  twoFactorDevice: 'remembered device',
 };
 
 /**

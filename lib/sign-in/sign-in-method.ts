@@ -35,7 +35,36 @@ export interface SignInMethod extends ProviderKind {
   readonly form?: SignInFormRenderer;
   /** The routes of the sign-ins its steps hold (one of `providers`; see {@link ChallengeFlow}). */
   readonly challenge?: Type<ChallengeFlow>;
+  /** Second factors the method offers to the two-factor challenge (one of `providers` each). */
+  readonly secondFactors?: readonly Type<SecondFactorProvider>[];
 }
+
+/**
+ * A second factor a method offers (a passkey after a password or a magic link): the two-factor
+ * challenge lists it for a user who has it, asks it for what the browser needs, and has it check
+ * the answer. It writes what a use changes (a passkey's counter) only once the answer is right.
+ */
+export interface SecondFactorProvider {
+  /** How the challenge page and API name it, e.g. `passkey`. */
+  readonly method: string;
+  /**
+   * `options` sends something (a mail with a code): the challenge calls it on a `POST` that asks
+   * for it (`send`), never on a `GET`.
+   */
+  readonly sends?: boolean;
+  /** Whether the user can prove it now, after a first factor that proved `firstFactor`. */
+  available(userId: string, firstFactor: readonly string[]): Promise<boolean>;
+  /** What the browser needs to start (it may seal a check cookie into `ctx`, or send a code). */
+  options(ctx: RequestContext, userId: string): Promise<unknown>;
+  /**
+   * Checks the browser's answer (the request body) for this user; returns what it proved (RFC 8176
+   * method references). Throws an `AuthError` when it is not right.
+   */
+  verify(ctx: RequestContext, userId: string, body: Record<string, unknown>): Promise<string[]>;
+}
+
+/** DI token: the second factors the registered methods offer. */
+export const SECOND_FACTORS = Symbol.for('nestjs-auth:second-factors');
 
 /** A sign-in on its way to a session: the user is known, nothing about the session exists yet. */
 export interface SignInAttempt {
@@ -49,6 +78,12 @@ export interface SignInAttempt {
   readonly sameUserSignedIn: boolean;
   /** What the first factor proved (RFC 8176 method references, `mfa` when it proved two). */
   readonly amr: readonly string[];
+  /**
+   * What the steps proved on the way (a remembered device: `dev`, `mfa`): a step that lets the
+   * sign-in go on because of something it checked pushes its references here, and the session
+   * records them with the first factor's.
+   */
+  readonly proved: string[];
 }
 
 /** How a sign-in held by a step (a second factor pending) ends once the step is satisfied. */

@@ -95,6 +95,7 @@ export class SignInService {
     // failure does (a user it created is deleted again); a response ends it here, with what was
     // written so far announced and no session.
     const amr = firstFactorAmr(account.type, input.amr);
+    const proved: string[] = [];
     for (const step of this.steps) {
       let ended: AuthResponse | void;
       try {
@@ -106,6 +107,7 @@ export class SignInService {
           isNewUser: resolved.isNewUser,
           sameUserSignedIn: signedIn !== null && signedIn.user.id === resolved.user.id,
           amr,
+          proved,
         });
       } catch (error) {
         if (resolved.created) await this.users.undoCreate(resolved.user.id);
@@ -119,7 +121,7 @@ export class SignInService {
 
     return this.startSession(
       ctx,
-      { user: resolved.user as AdapterUser, account, profile, isNewUser: resolved.isNewUser, amr },
+      { user: resolved.user as AdapterUser, account, profile, isNewUser: resolved.isNewUser, amr: [...amr, ...proved] },
       current,
       () => this.announceWrites(input, resolved),
     );

@@ -20,7 +20,9 @@ export interface AnswerRules {
   basePath: string;
 }
 
-const SESSION_COOKIE_NAME = /^(__Secure-|__Host-)?authjs\.session-token(\.\d+)?$/;
+export const SESSION_COOKIE_NAME = /^(__Secure-|__Host-)?authjs\.session-token(\.\d+)?$/;
+/** An authenticator app's enrolment URI, as the two-factor pages link it (lib/pages/two-factor.page.ts). */
+const OTPAUTH_LINK = /^otpauth:\/\/totp\/[^\s<>"'`]+$/;
 
 /** Every problem with `res` as the answer to `req`. */
 export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRules): string[] {
@@ -65,6 +67,9 @@ export function checkAnswer(req: FuzzRequest, res: WireResponse, rules: AnswerRu
       ];
       for (const [where, url] of urls) {
         if (url === undefined) continue;
+        // The enrolment page links the new app's `otpauth://totp/…` URI ("open in your authenticator
+        // app"): it opens an app on this device, not a page, and is the only other scheme allowed.
+        if (where === '<a href>' && OTPAUTH_LINK.test(url)) continue;
         const problem = offOrigin(url, rules, false);
         if (problem) problems.push(`page ${where} ${problem}`);
       }

@@ -3,7 +3,15 @@
  * socket (so the headers are exactly what a plain browser-less client sends): a CSRF pair, a
  * signed-in session, an OAuth sign-in in progress with a real code, WebAuthn challenges.
  */
-import type { CookiePair, Fixtures, OAuthInProgress, SignedIn, WebAuthnRegisterOptions } from './generator.js';
+import {
+  PENDING_COOKIE,
+  type CookiePair,
+  type Fixtures,
+  type OAuthInProgress,
+  type PendingFixture,
+  type SignedIn,
+  type WebAuthnRegisterOptions,
+} from './generator.js';
 import { buildRequest, sendRaw, type HeaderLine, type WireResponse } from './wire.js';
 
 export interface FixtureTarget {
@@ -208,4 +216,65 @@ export async function refreshFixtures(target: FixtureTarget, n: number, emailLin
   expectStatus(mail, 302, 'POST /auth/signin/email');
 
   return { anon, user, stale, oauth, oauthStale, webauthn, emailLinks };
+}
+
+/**
+ * A credentials sign-in of `user`, who has a second factor: held, it answers with the redirect to
+ * `{basePath}/two-factor` and the pending cookie, and nothing else (throws on a session cookie).
+ */
+export async function heldSignIn(
+  target: Pick<FixtureTarget, 'port' | 'origin'>,
+  user: FixtureTarget['user'],
+  anon: Fixtures['anon'],
+): Promise<CookiePair> {
+  const res = await call(target, 'POST', '/auth/callback/credentials', {
+    cookies: [anon.cookie],
+    form: { csrfToken: anon.token, username: user.username, password: user.password, callbackUrl: '/me' },
+  });
+  const what = `credentials sign-in of ${user.username}, who has a second factor`;
+  expectStatus(res, 302, what);
+  if (res.headers.location !== `${target.origin}/auth/two-factor`)
+    throw new Error(`${what} went to ${res.headers.location}`);
+  const cookies = setCookiePairs(res);
+  const session = cookies.filter(([n]) => n.includes('session-token'));
+  if (session.length > 0) throw new Error(`${what} set a session cookie: ${session.map(([n]) => n).join(', ')}`);
+  const pending = cookies.find(([n]) => n === PENDING_COOKIE);
+  if (!pending) throw new Error(`${what} set no ${PENDING_COOKIE} cookie`);
+  return pending;
+}
+
+/** What the pending-state suite's fixtures need besides the app: alice (who has a second factor) and her ids. */
+export interface PendingFixtureTarget extends FixtureTarget {
+  held: FixtureTarget['user'] & { email: string; userId: string; factorIds(): Promise<string[]> };
+  /** The id of `user` (who has no second factor). */
+  userId: string;
+}
+
+/**
+ * The fixtures of the pending-state suite (`two-factor.fuzz.e2e-spec.ts`; an app with credentials
+ * and magic links): an anonymous CSRF pair, a signed-in user without a second factor, alice's sign-in
+ * held for her second factor (a fresh pending cookie made with the anonymous pair), and magic links
+ * to her address and to a new one.
+ */
+export async function refreshPendingFixtures(
+  target: PendingFixtureTarget,
+  n: number,
+  emailLinks: string[],
+): Promise<Fixtures> {
+  const anon = await anonymousCsrf(target);
+  const user = await credentialsSignIn(target, target.user, anon);
+  const pending: PendingFixture = {
+    cookie: await heldSignIn(target, target.held, anon),
+    userId: target.held.userId,
+    factorIds: await target.held.factorIds(),
+    otherUserId: target.userId,
+  };
+  for (const email of [target.held.email, `fz-link-${n}@example.test`]) {
+    const mail = await call(target, 'POST', '/auth/signin/email', {
+      cookies: [anon.cookie],
+      form: { csrfToken: anon.token, email, callbackUrl: '/me' },
+    });
+    expectStatus(mail, 302, `POST /auth/signin/email for ${email}`);
+  }
+  return { anon, user, webauthn: {}, emailLinks, pending };
 }

@@ -6,6 +6,7 @@
  */
 import { hkdfSync } from 'node:crypto';
 import { EncryptJWT } from 'jose';
+import { encode } from '../../lib/session/jwt.js';
 import type { Rng } from './prng.js';
 import { buildRequest, type HeaderLine } from './wire.js';
 import { SoftAuthenticator } from '../setup/soft-authenticator.js';
@@ -43,6 +44,23 @@ export interface FuzzTarget {
    * running app's `AccountRoutes`) and its configured providers: see {@link fuzzRoutes}.
    */
   routes: readonly FuzzRoute[];
+  /**
+   * Two-factor authentication is on and alice has an authenticator app (the pending-state suite,
+   * `two-factor.fuzz.e2e-spec.ts`): her password and her magic links prove one factor, so they may
+   * not sign in; the generator never sends a code the app accepts now.
+   */
+  twoFactor?: TwoFactorTarget;
+}
+
+/** What the generator knows of the second factor of the app under test. */
+export interface TwoFactorTarget {
+  /** alice's address: a magic link to it proves one factor only. */
+  heldEmail: string;
+  /**
+   * True when `value` holds a code the app would accept for alice now (a TOTP code of the steps
+   * around now, a backup code): such a value is never sent.
+   */
+  accepts(value: string): boolean;
 }
 
 /** One (route, method, provider) of the module, as the fuzzer reaches it. */
@@ -125,6 +143,22 @@ export interface Fixtures {
   };
   /** Recent magic links (path and query), newest last. */
   emailLinks: string[];
+  /** Two-factor on: alice's sign-in held for its second factor (see {@link PendingFixture}). */
+  pending?: PendingFixture;
+}
+
+/**
+ * A sign-in held for its second factor: the `authjs.two-factor` cookie a password sign-in of alice
+ * set (with the anonymous CSRF pair it was made with), her user id and factor ids, and another
+ * user's id (a pending state minted for them). Nothing it carries is a session.
+ */
+export interface PendingFixture {
+  cookie: CookiePair;
+  userId: string;
+  /** alice's second factors (an app, backup codes): ids the account routes are sent. */
+  factorIds: string[];
+  /** A user without a second factor (the fixture user). */
+  otherUserId: string;
 }
 
 /** A signed-in browser's session cookie(s) and CSRF pair. */
@@ -177,9 +211,10 @@ type Fields = Array<[string, FieldValue]>;
 
 /**
  * Whose CSRF pair and session a request carries: the anonymous pair, the signed-in browser's, the
- * stale browser's, or a mix.
+ * stale browser's, a mix, or (two-factor on) the browser whose sign-in waits for its second factor:
+ * the anonymous pair and the pending cookie, no session.
  */
-export type Identity = 'anon' | 'user' | 'stale' | 'mixed';
+export type Identity = 'anon' | 'user' | 'stale' | 'mixed' | 'pending';
 
 /** What the generator decided so far about the request being built. */
 interface DrawState {
@@ -203,6 +238,8 @@ interface RouteChoice {
 }
 
 const SWEEP_IDENTITIES: readonly Identity[] = ['stale', 'user', 'anon', 'mixed'];
+/** With a pending sign-in in the fixtures, every other pass of the sweep goes with it. */
+const PENDING_SWEEP_IDENTITIES: readonly Identity[] = ['pending', 'user', 'pending', 'anon', 'pending', 'mixed'];
 
 const FLOWS: readonly string[] = ['credentials', 'email', 'passkey', 'oauth'];
 
@@ -225,6 +262,12 @@ const ACTION_WEIGHTS: Readonly<Record<string, number>> = {
   'webauthn-client': 1,
   'backchannel-logout': 4,
 };
+
+/** An action's weight; with a pending sign-in in the fixtures, its routes are drawn most. */
+function actionWeight(action: string, fx: Fixtures): number {
+  if (fx.pending && action === 'two-factor') return 60;
+  return ACTION_WEIGHTS[action] ?? 4;
+}
 
 const ODD_METHODS = [
   'PUT',
@@ -268,10 +311,15 @@ export async function generateRequest(
       [2, 'mixed'],
     ]),
   };
+  // Two-factor on: the browser holding alice's pending sign-in sends most requests. (Drawn only then,
+  // so the runs without it are the same request for request.)
+  if (fx.pending && rng.chance(0.45)) state.identity = 'pending';
   const n = target.routes.length;
   const sweep = index % 3 === 0 && n > 0 ? target.routes[(index / 3) % n] : undefined;
-  // Each pass of the sweep goes with one identity in turn: every route meets the stale browser.
-  if (sweep) state.identity = SWEEP_IDENTITIES[Math.floor(index / 3 / n) % SWEEP_IDENTITIES.length]!;
+  // Each pass of the sweep goes with one identity in turn: every route meets the stale browser (and
+  // the pending one).
+  const sweepIdentities = fx.pending ? PENDING_SWEEP_IDENTITIES : SWEEP_IDENTITIES;
+  if (sweep) state.identity = sweepIdentities[Math.floor(index / 3 / n) % sweepIdentities.length]!;
   if (state.identity === 'user' && !fx.user) state.identity = 'anon';
   if (state.identity === 'stale' && !fx.stale) state.identity = 'anon';
   const route = await chooseRoute(rng, marker, target, fx, state, notes, sweep);
@@ -469,7 +517,7 @@ async function chooseRoute(
   let table = sweep;
   if (!table && target.routes.length > 0 && rng.chance(0.86)) {
     const actions = [...new Set(target.routes.map((r) => r.action))];
-    const action = rng.weighted(actions.map((a) => [ACTION_WEIGHTS[a] ?? 4, a] as const));
+    const action = rng.weighted(actions.map((a) => [actionWeight(a, fx), a] as const));
     table = rng.pick(target.routes.filter((r) => r.action === action));
   }
   const outside = rng.weighted<string>([
@@ -515,6 +563,9 @@ async function buildRoute(
 ): Promise<RouteChoice> {
   const cb = (): FieldValue => callbackUrl(rng, target.origin, m);
   const csrf = (): FieldValue => csrfValue(rng, m, fx, state);
+  // The second factor's routes, when there is a pending sign-in to attack (else the generic builder).
+  if (kind === 'two-factor' && fx.pending && target.twoFactor)
+    return twoFactorRoute(rng, m, target, target.twoFactor, fx, state, notes, table);
   switch (kind) {
     case 'signin-page':
       return {
@@ -607,6 +658,19 @@ async function buildRoute(
           ['confirm', () => 'yes'],
         ]),
       ];
+      // Two-factor on: the fields of the two-factor actions, and alice's factor ids (whose apps and
+      // codes no other session may touch; her pending sign-in is no session at all).
+      if (fx.pending && target.twoFactor) {
+        const tf = target.twoFactor;
+        const pending = fx.pending;
+        body.push(
+          ...pickFields(rng, [
+            ['id', () => (rng.chance(0.7) ? rng.pick(pending.factorIds) : junk(rng, m))],
+            ['code', () => wrongCode(rng, m, tf)],
+            ['name', () => rng.pick<FieldValue>([markup(rng, m), 'n'.repeat(100), ['a', 'b'], { x: 1 }, ''])],
+          ]),
+        );
+      }
       return { method: 'POST', path, query: [], body, preferJson: rng.chance(0.5), flow };
     }
     case 'callback':
@@ -743,6 +807,304 @@ async function buildRoute(
   }
 }
 
+// ---- the second factor ---------------------------------------------------------------------------
+
+/** The pending sign-in's cookie (`PendingSignIns` in lib/methods/two-factor). */
+export const PENDING_COOKIE = 'authjs.two-factor';
+
+/**
+ * `GET` or `POST {basePath}/two-factor`, the challenge of a pending sign-in, with the fields it
+ * reads, hostile: the method (known, unknown, not a string), the code (wrong, odd types, huge), the
+ * cancel flag, a CSRF token or none, fields it must ignore. Never a code the app accepts now.
+ */
+function twoFactorRoute(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  tf: TwoFactorTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+  table: FuzzRoute | undefined,
+): RouteChoice {
+  const path = table?.path ?? '/auth/two-factor';
+  // Mostly the browser whose sign-in is pending: its requests are the ones that reach the code.
+  if (state.identity !== 'pending' && rng.chance(0.6)) state.identity = 'pending';
+  const method = (): FieldValue =>
+    rng.pick<FieldValue>([
+      'totp',
+      'backup-code',
+      'passkey',
+      'TOTP',
+      'backup_code',
+      '',
+      'sms',
+      '__proto__',
+      markup(rng, m),
+      ['totp', 'backup-code'],
+      { totp: true },
+      1,
+      null,
+      'x'.repeat(300),
+    ]);
+  const cancel = (): FieldValue =>
+    rng.pick<FieldValue>([
+      '1',
+      '0',
+      'true',
+      '',
+      'yes',
+      '01',
+      ' 1',
+      ['1'],
+      ['1', '1'],
+      { 1: 1 },
+      1,
+      true,
+      markup(rng, m),
+    ]);
+  const extras = (): Fields =>
+    pickFields(rng, [
+      ['callbackUrl', () => callbackUrl(rng, target.origin, m)],
+      ['userId', () => rng.pick<FieldValue>([fx.pending!.userId, fx.pending!.otherUserId, junk(rng, m)])],
+      ['amr', () => rng.pick<FieldValue>([['pwd', 'otp', 'mfa'], 'mfa', { mfa: true }])],
+      ['enrol', () => rng.pick<FieldValue>([rng.b64url(60), junk(rng, m), true])],
+      ['secret', () => rng.chars(32, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')],
+      ['__proto__', () => ({ admin: true })],
+    ]);
+  let choice: RouteChoice;
+  if (table ? table.method === 'GET' : rng.chance(0.35)) {
+    choice = {
+      method: 'GET',
+      path,
+      query: [
+        ...pickFields(rng, [
+          ['method', method],
+          ['cancel', cancel],
+          ['options', () => rng.pick<FieldValue>(['passkey', 'totp', 'backup-code', '', junk(rng, m)])],
+          ['code', () => wrongCode(rng, m, tf)],
+        ]),
+        ...(rng.chance(0.15) ? extras() : []),
+      ],
+    };
+  } else {
+    const body: Fields = [];
+    // The CSRF token: mostly the browser's own, sometimes missing or wrong (`csrfValue` mixes).
+    if (rng.chance(0.88)) body.push(['csrfToken', csrfValue(rng, m, fx, state)]);
+    else notes.push('no csrfToken');
+    if (rng.chance(0.75)) body.push(['method', method()]);
+    if (rng.chance(0.85)) body.push(['code', wrongCode(rng, m, tf)]);
+    if (rng.chance(0.12)) body.push(['cancel', cancel()]);
+    if (rng.chance(0.15)) body.push(...extras());
+    choice = { method: 'POST', path, query: [], body, preferJson: rng.chance(0.5) };
+  }
+  // Whatever was drawn, no field carries a code the app accepts now.
+  return { ...choice, query: scrubCodes(choice.query, tf), body: choice.body && scrubCodes(choice.body, tf) };
+}
+
+/** A code that is not the right one: wrong digits, a backup code's shape, another type, huge. */
+function wrongCode(rng: Rng, m: string, tf: TwoFactorTarget): FieldValue {
+  const digits = (n: number) => rng.chars(n, '0123456789');
+  const backup = () => [rng.chars(4, BACKUP_ALPHABET), rng.chars(4, BACKUP_ALPHABET), rng.chars(4, BACKUP_ALPHABET)];
+  const code = rng.weighted<() => FieldValue>([
+    [8, () => digits(6)],
+    [1, () => `${digits(3)} ${digits(3)}`],
+    [1, () => `\u00a0${digits(6)}\t`],
+    [1, () => digits(rng.pick([0, 1, 5, 7, 8, 12, 40]))],
+    [3, () => backup().join(rng.pick(['-', '', ' ']))],
+    [1, () => backup().join('-').toUpperCase()],
+    [1, () => [digits(6), digits(6)]],
+    [1, () => ({ $ne: '' })],
+    [1, () => ({ code: digits(6) })],
+    [1, () => 'x'.repeat(rng.pick([65, 1000, 60_000]))],
+    [1, () => digits(rng.pick([1000, 50_000]))],
+    // Other scripts' digits, full-width digits, an exponent: none may read as the right code.
+    [
+      1,
+      () =>
+        rng.pick(['\u0661\u0662\u0663\u0664\u0665\u0666', '\uff11\uff12\uff13\uff14\uff15\uff16', '1e5', '0x1e240']),
+    ],
+    [1, () => Number(digits(6))],
+    [1, () => rng.pick<FieldValue>([null, true, false, 0, -1, 1e21, []])],
+    [1, () => markup(rng, m)],
+    [1, () => junk(rng, m)],
+  ])();
+  return scrubCode(code, tf);
+}
+
+/** The backup codes' alphabet (lib/methods/two-factor/backup-codes.ts). */
+const BACKUP_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
+
+/** `value` with every string (or number) the app would accept as alice's code now replaced. */
+function scrubCode(value: FieldValue, tf: TwoFactorTarget): FieldValue {
+  if (typeof value === 'string' || typeof value === 'number')
+    return tf.accepts(String(value)) ? 'scrubbed-right-code' : value;
+  if (Array.isArray(value)) return value.map((v) => scrubCode(v, tf));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubCode(v, tf)]));
+  return value;
+}
+
+function scrubCodes(fields: Fields, tf: TwoFactorTarget): Fields {
+  return fields.map(([key, value]) => [key, scrubCode(value, tf)]);
+}
+
+/**
+ * The pending cookie a request carries: the real one (most of the pending browser's requests), or
+ * tampered with, truncated, sealed with another secret or salt, minted with the secret around odd
+ * contents, under another cookie's name, chunked, duplicated, empty, oversized. None of them, nor
+ * the real one, is a session.
+ */
+async function pendingCookies(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  pending: PendingFixture,
+  state: DrawState,
+  notes: string[],
+): Promise<string[]> {
+  if (!rng.chance(state.identity === 'pending' ? 0.95 : 0.12)) return [];
+  const real = pending.cookie[1];
+  const kind = rng.weighted<string>([
+    [30, 'real'],
+    [2, 'tampered'],
+    [2, 'truncated'],
+    [2, 'other secret'],
+    [3, 'minted'],
+    [1, 'session salt'],
+    [1, 'as session'],
+    [1, 'session as pending'],
+    [1, 'prefixed'],
+    [1, 'chunked'],
+    [2, 'duplicate'],
+    [1, 'empty'],
+    [1, 'oversized'],
+    [1, 'junk'],
+  ]);
+  if (kind !== 'real') notes.push(`pending cookie ${kind}`);
+  const named = (value: string) => `${PENDING_COOKIE}=${value}`;
+  switch (kind) {
+    case 'tampered': {
+      // One character of one of the JWE's parts changed (the header, the IV, the ciphertext, the tag).
+      const parts = real.split('.');
+      const at = rng.pick(parts.map((p, i) => [p, i] as const).filter(([p]) => p.length > 0))[1];
+      const part = parts[at]!;
+      const i = rng.int(part.length);
+      const swap = B64URL_CHARS[(B64URL_CHARS.indexOf(part[i]!) + rng.between(1, 63)) % 64]!;
+      parts[at] = `${part.slice(0, i)}${swap}${part.slice(i + 1)}`;
+      return [named(parts.join('.'))];
+    }
+    case 'truncated':
+      return [named(real.slice(0, rng.int(real.length)))];
+    case 'other secret':
+      return [named(await mintPending(rng, m, target, pending, { secret: `${target.secret}-other` }))];
+    case 'minted':
+      return [named(await mintPending(rng, m, target, pending, { odd: true }, notes))];
+    case 'session salt':
+      return [named(await mintPending(rng, m, target, pending, { salt: SESSION_COOKIE }))];
+    case 'as session':
+      // The pending state where a session is read (alone, or beside itself).
+      return rng.chance(0.5) ? [`${SESSION_COOKIE}=${real}`] : [`${SESSION_COOKIE}=${real}`, named(real)];
+    case 'session as pending':
+      return [named(fx.user?.sessionToken ?? rng.b64url(200))];
+    case 'prefixed':
+      return [`${rng.pick(['__Secure-', '__Host-'])}${PENDING_COOKIE}=${real}`];
+    case 'chunked': {
+      const cut = rng.between(1, real.length - 1);
+      return [`${PENDING_COOKIE}.0=${real.slice(0, cut)}`, `${PENDING_COOKIE}.1=${real.slice(cut)}`];
+    }
+    case 'duplicate': {
+      const other = rng.pick([rng.b64url(120), '', await mintPending(rng, m, target, pending, { odd: true }, notes)]);
+      return rng.chance(0.5) ? [named(other), named(real)] : [named(real), named(other)];
+    }
+    case 'empty':
+      return [`${PENDING_COOKIE}=`];
+    case 'oversized':
+      return [named(rng.b64url(rng.pick([4000, 9000, 15_000])))];
+    case 'junk':
+      return [
+        named(
+          rng.pick([
+            encodeURIComponent(markup(rng, m)),
+            badPercent(rng),
+            '....',
+            `${real}${real}`,
+            `"${real}"`,
+            'null',
+            'e30',
+          ]),
+        ),
+      ];
+    default:
+      return [named(real)];
+  }
+}
+
+const B64URL_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * A pending state sealed as `PendingSignIns` seals one (a check payload: `value` the user id,
+ * `provider` 'two-factor', `kind` 'twoFactor', `data` the first factor's account, its `amr`, the
+ * callback URL, the deadline), with another secret or salt, or (`odd`) with the right ones around
+ * contents the challenge must refuse or treat as a pending state, never as a session.
+ */
+async function mintPending(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  pending: PendingFixture,
+  how: { secret?: string; salt?: string; odd?: boolean },
+  notes?: string[],
+): Promise<string> {
+  const userId = pending.userId;
+  const payload: Record<string, unknown> = {
+    value: userId,
+    provider: 'two-factor',
+    kind: 'twoFactor',
+    data: {
+      acc: { provider: 'credentials', providerAccountId: userId, type: 'credentials' },
+      amr: ['pwd'],
+      cb: `${target.origin}/me`,
+      nu: false,
+      until: Date.now() + 300_000,
+    },
+  };
+  const data = payload.data as Record<string, unknown>;
+  let maxAge = 300;
+  if (how.odd) {
+    const [note, edit] = rng.pick<[string, () => void]>([
+      ['amr says mfa', () => void (data.amr = ['pwd', 'otp', 'mfa'])],
+      ['amr odd', () => void (data.amr = rng.pick<unknown>(['mfa', { 0: 'mfa' }, [1, null], 'x'.repeat(500)]))],
+      ['until past', () => void (data.until = Date.now() - 1000)],
+      ['until odd', () => void (data.until = rng.pick<unknown>(['9999999999999', 1e300, null, -1]))],
+      ['exp past', () => void (maxAge = -60)],
+      ['callback off-origin', () => void (data.cb = `https://${EVIL_HOST}/stolen`)],
+      ['callback odd', () => void (data.cb = rng.pick<unknown>([markup(rng, m), ['/me'], 5, 'javascript:alert(1)']))],
+      ['account missing', () => void delete data.acc],
+      ['account odd', () => void (data.acc = rng.pick<unknown>([{ provider: 1 }, 'credentials', [], { type: null }]))],
+      ['data missing', () => void delete payload.data],
+      ['data array', () => void (payload.data = [1, 2])],
+      ['another user', () => void (payload.value = pending.otherUserId)],
+      ['unknown user', () => void (payload.value = `fz-nobody-${rng.b64url(6)}`)],
+      ['value odd', () => void (payload.value = rng.pick<unknown>(['', 5, { id: userId }, [userId]]))],
+      ['another check', () => void (payload.kind = rng.pick(['state', 'webauthnChallenge', 'pkceCodeVerifier']))],
+      ['another provider', () => void (payload.provider = rng.pick(['credentials', 'email', '', 'two-factor ']))],
+      ['enrolment secret', () => void (data.enrol = rng.pick<unknown>([rng.b64url(80), junk(rng, m), 7]))],
+      ['profile huge', () => void (data.pr = { name: 'p'.repeat(3000), email: `x@${EVIL_HOST}` })],
+      ['provider sid', () => void (data.sid = rng.pick<unknown>([rng.b64url(20), { x: 1 }]))],
+    ]);
+    edit();
+    notes?.push(`minted: ${note}`);
+  }
+  return encode({
+    token: payload,
+    secret: how.secret ?? target.secret,
+    salt: how.salt ?? PENDING_COOKIE,
+    maxAge,
+  });
+}
+
 /** A back-channel logout token: unsigned, signed with a guessed key, odd claims, or not a JWT at all. */
 function logoutToken(rng: Rng, m: string, target: FuzzTarget): FieldValue {
   const part = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
@@ -788,7 +1150,8 @@ async function callbackRoute(
   switch (flow) {
     case 'credentials': {
       const right = rng.chance(0.1);
-      if (right) state.mayAuthenticate = true;
+      // With a second factor, alice's right password proves one factor: it may not sign in.
+      if (right && !target.twoFactor) state.mayAuthenticate = true;
       const body: Fields = [
         ['csrfToken', csrfValue(rng, m, fx, state)],
         [
@@ -825,7 +1188,9 @@ async function callbackRoute(
           ? real.get('token')!
           : rng.pick<FieldValue>([rng.b64url(64), '', junk(rng, m), 't'.repeat(600), [rng.b64url(8), rng.b64url(8)]]);
       const email: FieldValue = real && rng.chance(0.7) ? real.get('email')! : emailAddress(rng, m);
-      if (real && token === real.get('token')) state.mayAuthenticate = true;
+      // A link to alice's address proves one factor when she has a second.
+      if (real && token === real.get('token') && real.get('email') !== target.twoFactor?.heldEmail)
+        state.mayAuthenticate = true;
       const fields: Fields = [
         ['token', token],
         ['email', email],
@@ -1307,9 +1672,11 @@ async function cookieHeader(
   const out: string[] = [];
   const pair = ([n, v]: CookiePair) => `${n}=${v}`;
   // The CSRF cookie: usually the anonymous pair's, or the signed-in browser's.
+  // The pending browser's CSRF pair is the anonymous one its sign-in was made with.
+  const own = state.identity === 'pending' ? 'anon' : state.identity;
   const csrfKind =
-    state.identity !== 'mixed' && rng.chance(0.9)
-      ? state.identity
+    own !== 'mixed' && rng.chance(0.9)
+      ? own
       : rng.weighted<string>([
           [6, 'anon'],
           [3, 'user'],
@@ -1329,16 +1696,18 @@ async function cookieHeader(
   const sessionKind =
     (state.identity === 'user' || state.identity === 'stale') && rng.chance(0.85)
       ? state.identity
-      : rng.weighted<string>([
-          [5, 'none'],
-          [state.identity === 'anon' ? 0 : 4, 'user'],
-          [state.identity === 'anon' ? 0 : 2, 'stale'],
-          [3, 'forged'],
-          [4, 'minted'],
-          [2, 'chunked'],
-          [1, 'duplicate'],
-          [1, 'oversized'],
-        ]);
+      : state.identity === 'pending' && rng.chance(0.85)
+        ? 'none'
+        : rng.weighted<string>([
+            [5, 'none'],
+            [state.identity === 'anon' ? 0 : 4, 'user'],
+            [state.identity === 'anon' ? 0 : 2, 'stale'],
+            [3, 'forged'],
+            [4, 'minted'],
+            [2, 'chunked'],
+            [1, 'duplicate'],
+            [1, 'oversized'],
+          ]);
   if (sessionKind !== 'none') notes.push(`session cookie ${sessionKind}`);
   switch (sessionKind) {
     case 'user':
@@ -1387,6 +1756,8 @@ async function cookieHeader(
       out.push(`${SESSION_COOKIE}=${rng.b64url(rng.pick([4000, 9000, 15_000]))}`);
       break;
   }
+  // Two-factor on: the pending sign-in's cookie, as it was set or worse.
+  if (fx.pending) out.push(...(await pendingCookies(rng, m, target, fx, fx.pending, state, notes)));
   if (rng.chance(0.15)) {
     out.push(
       `${rng.pick(['__Secure-', '__Host-', ''])}${rng.pick([SESSION_COOKIE, CSRF_COOKIE])}${rng.pick(['', '.0'])}=${rng.b64url(40)}`,

@@ -18,10 +18,8 @@
  * Request `i` of a strategy depends only on the seed, the strategy and `i` (plus server-made values
  * such as CSRF tokens), not on the count.
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Credentials, Email, encode, MemoryAdapter, Passkey, type LoggerInstance } from '../../lib/index.js';
 import { AccountRoutes } from '../../lib/account/account-routes.js';
@@ -47,7 +45,7 @@ import {
   type FuzzTarget,
 } from './generator.js';
 import { mixSeed, Rng } from './prng.js';
-import { isStrictCi } from '../setup/ci.js';
+import { getGc, heapAfterGc, parseCount, parseSeed, showRequest } from './run.js';
 import { finish, sendRaw, type WireResponse } from './wire.js';
 
 const ORIGIN = 'http://app.test';
@@ -76,46 +74,6 @@ const USERS = new Map([
 const RECENT_SIGN_IN_MAX_AGE = 600;
 /** The stored user of the stale browser (never signs in: its sessions are made old). */
 const STALE = { id: 'user-stale', email: 'stale@example.test' };
-
-function parseSeed(raw: string | undefined): number {
-  if (raw === 'random' || ((raw === undefined || raw === '') && !isStrictCi())) return randomInt(0, 2 ** 32 - 1);
-  // CI's seed: a gate must not fail on a seed nobody has tried. New seeds are explored locally (the
-  // default there is random) or with `FUZZ_SEED=random`.
-  if (raw === undefined || raw === '') return 20261125;
-  const n = raw.startsWith('0x') ? Number.parseInt(raw.slice(2), 16) : Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n >= 2 ** 32)
-    throw new Error(`FUZZ_SEED must be an integer in [0, 2^32): ${raw}`);
-  return n;
-}
-
-function parseCount(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 2400;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 2) throw new Error(`FUZZ_COUNT must be an integer of at least 2: ${raw}`);
-  return n;
-}
-
-/** `global.gc`, exposed at run time when node was started without --expose-gc. */
-function getGc(): () => void {
-  const existing = (globalThis as { gc?: () => void }).gc;
-  if (typeof existing === 'function') return existing;
-  v8.setFlagsFromString('--expose-gc');
-  return vm.runInNewContext('gc') as () => void;
-}
-
-async function heapAfterGc(gc: () => void): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return process.memoryUsage().heapUsed;
-}
-
-/** A request as text for a failure message: the head and the start of the body, escaped. */
-function showRequest(bytes: Buffer): string {
-  const text = bytes.toString('latin1');
-  return JSON.stringify(text.length > 1500 ? `${text.slice(0, 1500)}…(${text.length} bytes)` : text);
-}
 
 describe("the route fuzzer's checks", () => {
   // A checker that passes everything would make the fuzzer pass everything: each rule must bite.

@@ -44,4 +44,18 @@ describe('renderVerificationEmail', () => {
     expect(mail.html).toContain('color:#000');
     expect(mail.html).toContain('src="https://cdn.example.com/logo.png"');
   });
+
+  it("a second factor's code is shown instead of the button (digits only), in the text part too", () => {
+    const url = 'https://app.example.com/auth/two-factor';
+    const mail = renderVerificationEmail({ url, purpose: 'two-factor-code', code: '042917' });
+    expect(mail.subject).toBe('Your sign-in code for app.example.com');
+    expect(mail.html).toContain('>042917</span>');
+    expect(mail.html).not.toContain('<a href=');
+    expect(mail.text).toContain('042917');
+    expect(mail.text).not.toContain(url);
+    // Anything but digits is not shown as a code: the link is.
+    const odd = renderVerificationEmail({ url, purpose: 'two-factor-code', code: '<b>1</b>' });
+    expect(odd.html).not.toContain('<b>1</b>');
+    expect(odd.html).toContain('<a href=');
+  });
 });

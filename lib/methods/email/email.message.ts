@@ -23,8 +23,12 @@ export function renderVerificationEmail(params: {
   url: string;
   theme?: Theme;
   purpose?: EmailPurpose;
+  /** A one-time code to show instead of the link's button (`two-factor-code`). */
+  code?: string;
 }): VerificationEmail {
   const { url } = params;
+  // Only digits are shown as a code (the sender passes the token it made).
+  const code = params.code && /^\d{4,10}$/.test(params.code) ? params.code : undefined;
   const host = new URL(url).host;
   const copy = EMAIL_COPY[params.purpose ?? 'signin'];
   const theme = params.theme ?? {};
@@ -54,7 +58,9 @@ export function renderVerificationEmail(params: {
       : '',
     `<tr><td align="center" style="font-size:20px;line-height:1.4;padding-bottom:16px;">${escapeHtml(copy.title)} <strong>${hostHtml}</strong></td></tr>`,
     '<tr><td align="center" style="padding-bottom:16px;">',
-    `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${brand};color:${buttonText};font-size:16px;font-weight:600;text-decoration:none;">${escapeHtml(copy.button)}</a>`,
+    code
+      ? `<span style="display:inline-block;padding:12px 24px;border-radius:8px;border:1px solid ${muted};font-family:ui-monospace,Menlo,Consolas,monospace;font-size:28px;font-weight:600;letter-spacing:.2em;">${escapeHtml(code)}</span>`
+      : `<a href="${href}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:8px;background:${brand};color:${buttonText};font-size:16px;font-weight:600;text-decoration:none;">${escapeHtml(copy.button)}</a>`,
     '</td></tr>',
     `<tr><td align="center" style="font-size:14px;line-height:1.5;color:${muted};">${escapeHtml(copy.footer)}</td></tr>`,
     '</table>',
@@ -68,7 +74,7 @@ export function renderVerificationEmail(params: {
 
   return {
     subject: `${copy.title} ${host}`,
-    text: `${copy.title} ${host}\n\n${url}\n\n${copy.footer}\n`,
+    text: `${copy.title} ${host}\n\n${code ?? url}\n\n${copy.footer}\n`,
     html,
   };
 }
@@ -78,7 +84,7 @@ export function renderVerificationEmail(params: {
  * that confirms a new address (`AuthService.changeEmail`), or the notice to the old address once
  * the change is done (its link opens the account page).
  */
-export type EmailPurpose = 'signin' | 'email-change' | 'email-change-notice';
+export type EmailPurpose = 'signin' | 'email-change' | 'email-change-notice' | 'two-factor-code';
 
 const EMAIL_COPY: Record<EmailPurpose, { title: string; button: string; footer: string }> = {
   signin: {
@@ -95,5 +101,11 @@ const EMAIL_COPY: Record<EmailPurpose, { title: string; button: string; footer: 
     title: 'Your email address was changed on',
     button: 'Review your account',
     footer: 'If you did not make this change, sign in and secure your account, or contact support.',
+  },
+  'two-factor-code': {
+    title: 'Your sign-in code for',
+    button: 'Continue signing in',
+    footer:
+      'Enter this code on the page that asked for it: it works once, for 10 minutes. If you are not signing in, someone knows your password: change it.',
   },
 };

@@ -2,6 +2,7 @@ import { REQUIRED_ADAPTER_METHODS, requireAdapterMethods } from '../../config/ad
 import type { InternalProviderOf } from '../../providers/internal-provider.js';
 import type { SignInMethod } from '../../sign-in/sign-in-method.js';
 import { EmailService } from './email.service.js';
+import { EmailSecondFactor } from './email-second-factor.js';
 import { validateEmailProvider } from './email.validate.js';
 
 /** Magic links by email (`Email()`, `Nodemailer()`, `Resend()` and the other senders of type email). */
@@ -9,7 +10,8 @@ export const EmailMethod: SignInMethod = {
   name: 'email',
   types: ['email'],
   flow: EmailService,
-  providers: [EmailService],
+  providers: [EmailService, EmailSecondFactor],
+  secondFactors: [EmailSecondFactor],
   applyEnv(config, env, envId) {
     config.apiKey ??= env[`AUTH_${envId}_KEY`];
     if (config.apiKey === undefined) delete config.apiKey;

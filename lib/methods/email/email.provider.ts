@@ -68,7 +68,12 @@ export async function sendVerificationRequestWithNodemailer(params: SendVerifica
     throw new Error('The recipient is not a single plain address; check normalizeIdentifier.');
   }
 
-  const message = renderVerificationEmail({ url, theme, purpose: params.purpose });
+  const message = renderVerificationEmail({
+    url,
+    theme,
+    purpose: params.purpose,
+    ...(params.purpose === 'two-factor-code' ? { code: params.token } : {}),
+  });
   const transport = createTransport(provider.server as string | SMTPTransportOptions);
   try {
     const info = await transport.sendMail({

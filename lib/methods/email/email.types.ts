@@ -25,7 +25,8 @@ export interface SendVerificationRequestParams {
   /**
    * Beyond Auth.js: what the mail is for. Absent for sign-in links; `email-change` for the link that
    * confirms a new address (`url` confirms it), `email-change-notice` for the notice sent to the old
-   * address after a change (`url` is the account page; `token` is empty).
+   * address after a change (`url` is the account page; `token` is empty), `two-factor-code` for a
+   * second factor's one-time code (`token` is the code to show, `url` the page that asks for it).
    */
   purpose?: EmailPurpose;
 }

@@ -9,7 +9,7 @@ import { loadRenderers } from '../../pages/load-renderers.js';
 import { signInErrorMessage } from '../../pages/signin.messages.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import { MFA } from '../../session/assurance.js';
-import type { ChallengeFlow } from '../../sign-in/sign-in-method.js';
+import { SECOND_FACTORS, type ChallengeFlow, type SecondFactorProvider } from '../../sign-in/sign-in-method.js';
 import { SignInService } from '../../sign-in/sign-in.service.js';
 import type { AuthResponse } from '../../types/http.types.js';
 import { qrSvg } from './qr.js';
@@ -17,6 +17,7 @@ import { totpUri } from './totp.js';
 import { openTotpSecret } from './totp-secret.js';
 import { PendingSignIns, type PendingSignIn } from './two-factor.pending.js';
 import { TwoFactors, type SecondFactorMethod } from './two-factors.service.js';
+import { RememberedDevices } from './two-factor.device.js';
 
 /** The answer to the second factor's page that the user must not keep in history or caches. */
 const PRIVATE = { 'Cache-Control': 'no-store' };
@@ -39,25 +40,52 @@ export class TwoFactorChallenge implements ChallengeFlow {
     private readonly signIns: SignInService,
     private readonly limiter: RateLimiterService,
     private readonly adapters: AdapterService,
+    @Inject(SECOND_FACTORS) private readonly others: readonly SecondFactorProvider[],
+    private readonly devices: RememberedDevices,
   ) {}
 
-  async page(ctx: RequestContext, error?: string): Promise<AuthResponse> {
+  /** What the user can prove the second factor with: an app's code, backup codes, and the other methods' (a passkey). */
+  private async methodsOf(pending: PendingSignIn): Promise<string[]> {
+    const { userId } = pending;
+    const own: string[] = await this.factors.methods(userId);
+    const others = await Promise.all(
+      this.others.map(async (f) => ((await f.available(userId, pending.amr)) ? f.method : null)),
+    );
+    return [...own, ...others.filter((m): m is string => m !== null && !own.includes(m))];
+  }
+
+  /**
+   * `GET /two-factor`: the challenge (or the enrolment), as a page or JSON. `shown`: the method the
+   * page asks for after a code was sent (by email), and where it went.
+   */
+  async page(ctx: RequestContext, error?: string, shown?: { method: string; sentTo?: string }): Promise<AuthResponse> {
     if (ctx.request.query.cancel === '1') {
       this.pending.discard(ctx);
       return { redirect: `${ctx.authUrl}/signin` };
     }
     const pending = await this.pending.open(ctx);
-    const methods = await this.factors.methods(pending.userId);
+    const methods = await this.methodsOf(pending);
     if (!methods.length) return this.enrolPage(ctx, pending, error);
-    const asked =
-      ctx.request.query.method === 'backup-code' && methods.includes('backup-code') ? 'backup-code' : 'totp';
-    const method: SecondFactorMethod =
-      ctx.request.body.method === 'backup-code' && methods.includes('backup-code') ? 'backup-code' : asked;
+    // `?options=passkey`: what the browser needs to start that method's ceremony (JSON). A method
+    // whose options send something (a mail) is asked with a POST, never here.
+    const other = this.others.find((f) => f.method === ctx.request.query.options && !f.sends);
+    if (other) {
+      if (!methods.includes(other.method))
+        throw new InvalidTwoFactorCode('This way of proving your second factor is not set up.');
+      return { json: { method: other.method, options: await other.options(ctx, pending.userId) }, headers: PRIVATE };
+    }
     if (wantsJson(ctx.request))
       return {
         json: { csrfToken: ctx.csrfToken, methods, expires: new Date(pending.until).toISOString() },
         headers: PRIVATE,
       };
+    const codes = methods.filter(isCodeMethod);
+    const requested = [shown?.method, ctx.request.body.method, ctx.request.query.method].find(
+      (m): m is CodeMethod => isCodeMethod(m) && codes.includes(m),
+    );
+    const method: CodeMethod = requested ?? (codes.includes('totp') ? 'totp' : (codes[0] ?? 'totp'));
+    // The email code's field shows once a code was asked for (this request, or the one it answers).
+    const emailForm = method === 'email-code' && (shown !== undefined || requested === 'email-code');
     const { renderTwoFactorChallengePage } = await loadRenderers();
     const action = `${ctx.authUrl}/two-factor`;
     return {
@@ -66,8 +94,11 @@ export class TwoFactorChallenge implements ChallengeFlow {
       html: renderTwoFactorChallengePage({
         action,
         csrfToken: ctx.csrfToken,
-        methods,
+        methods: codes.filter((m) => m !== 'email-code' || emailForm),
         method,
+        ...(methods.includes('passkey') ? { passkey: { scriptUrl: `${ctx.authUrl}/webauthn-client.js` } } : {}),
+        ...(codes.includes('email-code') ? { emailCode: shown?.sentTo ? { sentTo: shown.sentTo } : {} } : {}),
+        ...(this.devices.enabled ? { rememberDays: Math.round(this.config.twoFactor!.rememberDevice / 86_400) } : {}),
         switchUrl: (m) => (m === 'totp' ? action : `${action}?method=${m}`),
         cancelUrl: `${action}?cancel=1`,
         ...(error ? { error } : {}),
@@ -127,15 +158,26 @@ export class TwoFactorChallenge implements ChallengeFlow {
     const pending = await this.pending.open(ctx);
     const key = `two-factor:user:${pending.userId}`;
     const settings = this.config.twoFactor!;
+    // "Email me a code": the method sends one (its own limit), and the page asks for it.
+    const sender = this.others.find((f) => f.sends && f.method === body.method);
+    if (sender && (body.send === '1' || body.send === true)) {
+      if (!(await this.methodsOf(pending)).includes(sender.method))
+        throw new InvalidTwoFactorCode('This way of proving your second factor is not set up.');
+      const sent = (await sender.options(ctx, pending.userId)) as { to?: string };
+      if (json) return { json: { method: sender.method, ...sent }, headers: PRIVATE };
+      return this.page(ctx, undefined, { method: sender.method, ...(sent.to ? { sentTo: sent.to } : {}) });
+    }
     try {
       // Every attempt is counted before it is checked (so concurrent guesses cannot pass the limit);
       // the right code takes its attempt back.
       await this.limiter.hit(key, { limit: settings.maxAttempts, windowSeconds: settings.lockoutWindow });
-      const proved = await this.prove(pending, body);
+      const proved = await this.prove(ctx, pending, body);
       await this.limiter.reset(key);
       // Once only: of two requests with one pending state, one gets the session (and one stores
       // the app of a required enrolment: the write comes after, on every instance).
       await this.pending.consume(ctx);
+      // "Don't ask again on this device": only for the code of a factor the user already had.
+      if (remembers(body.remember) && proved.enrolStep === undefined) await this.devices.remember(ctx, pending.userId);
       if (proved.enrolStep !== undefined)
         proved.backupCodes = await this.factors.enrolConfirmed(pending.userId, pending.enrolSecret!, proved.enrolStep);
       const user = await this.adapters.require('getUser').getUser(pending.userId);
@@ -182,20 +224,24 @@ export class TwoFactorChallenge implements ChallengeFlow {
 
   /** Checks what the request proves: the method's references, and the backup codes of a new enrolment. */
   private async prove(
+    ctx: RequestContext,
     pending: PendingSignIn,
     body: Record<string, unknown>,
   ): Promise<{ amr: string[]; enrolStep?: number; backupCodes?: string[] }> {
-    const methods = await this.factors.methods(pending.userId);
+    const methods = await this.methodsOf(pending);
     if (!methods.length) {
       // Enrolment required at sign-in: the app's first code proves it, and it is stored.
       if (!pending.enrolSecret)
         throw new InvalidTwoFactorCode('Open the two-factor page first: it shows the code to scan.');
       return { amr: ['otp'], enrolStep: await this.factors.checkEnrolment(pending.enrolSecret, body.code) };
     }
-    const method: SecondFactorMethod = body.method === 'backup-code' ? 'backup-code' : 'totp';
+    const method = typeof body.method === 'string' && body.method ? body.method : 'totp';
     if (!methods.includes(method))
       throw new InvalidTwoFactorCode('This way of proving your second factor is not set up.');
-    return { amr: [await this.factors.verify(pending.userId, method, body.code)] };
+    // Another method's factor (a passkey) checks its own answer; the app's code and backup codes are ours.
+    const other = this.others.find((f) => f.method === method);
+    if (other) return { amr: await other.verify(ctx, pending.userId, body) };
+    return { amr: [await this.factors.verify(pending.userId, method as SecondFactorMethod, body.code)] };
   }
 
   /** What the authenticator app shows the account as: the user's address, else their name. */
@@ -203,4 +249,16 @@ export class TwoFactorChallenge implements ChallengeFlow {
     const user = await this.adapters.require('getUser').getUser(userId);
     return user?.email ?? user?.name ?? '';
   }
+}
+
+/** The page's "Don't ask again on this device" box (form: `'1'`; JSON: `true` too). */
+function remembers(value: unknown): boolean {
+  return value === '1' || value === true;
+}
+
+/** The methods whose proof is a code typed into the page's form. */
+type CodeMethod = 'totp' | 'backup-code' | 'email-code';
+
+function isCodeMethod(m: unknown): m is CodeMethod {
+  return m === 'totp' || m === 'backup-code' || m === 'email-code';
 }

@@ -3,6 +3,7 @@ import { TwoFactorChallenge } from './two-factor.challenge.js';
 import { PendingSignIns } from './two-factor.pending.js';
 import { TwoFactorStep } from './two-factor.step.js';
 import { TwoFactors } from './two-factors.service.js';
+import { RememberedDevices } from './two-factor.device.js';
 
 /**
  * Two-factor authentication (`twoFactor` option): no provider type of its own; a step every sign-in
@@ -13,7 +14,7 @@ import { TwoFactors } from './two-factors.service.js';
 export const TwoFactorMethod: SignInMethod = {
   name: 'two-factor',
   types: [],
-  providers: [TwoFactors, PendingSignIns, TwoFactorStep, TwoFactorChallenge],
+  providers: [TwoFactors, PendingSignIns, RememberedDevices, TwoFactorStep, TwoFactorChallenge],
   steps: [TwoFactorStep],
   challenge: TwoFactorChallenge,
   validate() {},

@@ -7,6 +7,7 @@ import type { SignInAttempt, SignInStep } from '../../sign-in/sign-in-method.js'
 import type { AuthResponse } from '../../types/http.types.js';
 import { PendingSignIns } from './two-factor.pending.js';
 import { TwoFactors } from './two-factors.service.js';
+import { RememberedDevices } from './two-factor.device.js';
 
 /**
  * The second factor's step of the sign-in pipeline: it runs for every first factor (password,
@@ -21,6 +22,7 @@ export class TwoFactorStep implements SignInStep {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly factors: TwoFactors,
     private readonly pending: PendingSignIns,
+    private readonly devices: RememberedDevices,
   ) {}
 
   async run(attempt: SignInAttempt): Promise<AuthResponse | void> {
@@ -29,6 +31,11 @@ export class TwoFactorStep implements SignInStep {
     const { user, ctx } = attempt;
     const enrolled = (await this.factors.methods(user.id)).length > 0;
     if (!enrolled && !(await this.factors.required(user as never))) return;
+    // A browser the user asked not to be asked again on, with their factors and password unchanged.
+    if (await this.devices.recognises(ctx, user.id)) {
+      attempt.proved.push('dev', MFA);
+      return;
+    }
     await this.pending.seal(ctx, {
       userId: user.id,
       account: attempt.account,

@@ -126,6 +126,22 @@ export class TwoFactors {
     return out;
   }
 
+  /**
+   * What a remembered device is bound to: the ids of the user's confirmed apps and of their unused
+   * backup codes (adding or removing an app, new codes, a code used: each changes it). Ids only,
+   * never a secret.
+   */
+  async fingerprintOf(userId: string): Promise<string> {
+    const rows = await this.rows(userId);
+    const ids = (type: string) =>
+      rows
+        .filter((r) => r.type === type && r.confirmedAt)
+        .map((r) => r.id)
+        .sort()
+        .join(',');
+    return `${ids(TOTP)}|${ids(BACKUP_CODE)}`;
+  }
+
   /** A new secret for an authenticator app and what the user scans or types, not stored. */
   newSecret(label: string, origin: string): TotpEnrolment & { sealed: string } {
     const secret = createTotpSecret();

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { webauthnServer } from './webauthn-server.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { AdapterService } from '../../core/adapter.service.js';
+import type { AdapterAuthenticator } from '../../adapters/adapter.interface.js';
 import { AdapterConflictError, AdapterError, WebAuthnVerificationError } from '../../errors/auth.errors.js';
 import type { WebAuthnConfig } from './webauthn.types.js';
 import type { AuthResponse } from '../../types/http.types.js';
@@ -20,6 +21,15 @@ import {
   type ResolvedRelyingParty,
   passkeyAmr,
 } from './webauthn.utils.js';
+
+/** An assertion {@link WebAuthnAuthenticationService.verify} accepted: nothing written yet. */
+export interface VerifiedAssertion {
+  authenticator: AdapterAuthenticator;
+  /** The credential id as stored. */
+  stored: string;
+  newCounter: number;
+  userVerified: boolean;
+}
 
 /**
  * The end of an authentication ceremony: finds the stored credential, checks it answers for its
@@ -40,6 +50,30 @@ export class WebAuthnAuthenticationService {
     response: AuthenticationResponseJSON,
     challenge: OpenedChallenge,
   ): Promise<AuthResponse> {
+    const verified = await this.verify(ctx, config, rp, response, challenge);
+    const { authenticator } = verified;
+    return this.signIns.completeSignIn(ctx, {
+      user: { id: authenticator.userId },
+      account: { provider: config.id, providerAccountId: authenticator.providerAccountId, type: 'webauthn' },
+      amr: passkeyAmr(verified.userVerified),
+      // After the signIn callback accepted the user and before the session starts: a refused
+      // sign-in leaves the counter alone; a lost compare-and-set leaves no session.
+      afterUser: () => this.moveCounter(verified),
+    });
+  }
+
+  /**
+   * Checks an assertion: the stored credential, registered through this provider and still linked,
+   * answering for the user the challenge was bound to (if any) with the owner's user handle, a valid
+   * signature over the challenge from one of the provider's origins. Writes nothing.
+   */
+  async verify(
+    ctx: ProviderContext,
+    config: WebAuthnConfig,
+    rp: ResolvedRelyingParty,
+    response: AuthenticationResponseJSON,
+    challenge: OpenedChallenge,
+  ): Promise<VerifiedAssertion> {
     const adapter = this.adapters.require('getAuthenticator', 'getAccount', 'updateAuthenticatorCounter');
     const settings = ceremonySettings(config);
     const stored = storedCredentialId(checkCredentialId(response.id));
@@ -85,31 +119,29 @@ export class WebAuthnAuthenticationService {
     if (authenticator.credentialDeviceType !== credentialDeviceType) {
       throw new WebAuthnVerificationError("The passkey's backup eligibility changed since it was registered.");
     }
+    return { authenticator, stored, newCounter, userVerified };
+  }
 
-    return this.signIns.completeSignIn(ctx, {
-      user: { id: authenticator.userId },
-      account: { provider: config.id, providerAccountId: authenticator.providerAccountId, type: 'webauthn' },
-      amr: passkeyAmr(userVerified),
-      // After the signIn callback accepted the user and before the session starts: a refused
-      // sign-in leaves the counter alone; a lost compare-and-set leaves no session.
-      afterUser: async () => {
-        try {
-          await adapter.updateAuthenticatorCounter(stored, newCounter, authenticator.counter);
-        } catch (error) {
-          // MemoryAdapter and TypeOrmAdapter say so; for other adapters, look whether it moved.
-          const lost =
-            (error instanceof AdapterConflictError && error.conflict === 'authenticator.counter') ||
-            (error instanceof AdapterError &&
-              (await orNull(() => adapter.getAuthenticator(stored)))?.counter !== authenticator.counter);
-          if (lost) {
-            throw new WebAuthnVerificationError(
-              'The passkey was used concurrently; its counter moved. Sign in again.',
-              { cause: error },
-            );
-          }
-          throw error;
-        }
-      },
-    });
+  /**
+   * Moves the counter of a verified assertion with a compare-and-set: a lost race (the passkey used
+   * concurrently) refuses with `WebAuthnVerificationError`.
+   */
+  async moveCounter({ authenticator, stored, newCounter }: VerifiedAssertion): Promise<void> {
+    const adapter = this.adapters.require('getAuthenticator', 'updateAuthenticatorCounter');
+    try {
+      await adapter.updateAuthenticatorCounter(stored, newCounter, authenticator.counter);
+    } catch (error) {
+      // MemoryAdapter and TypeOrmAdapter say so; for other adapters, look whether it moved.
+      const lost =
+        (error instanceof AdapterConflictError && error.conflict === 'authenticator.counter') ||
+        (error instanceof AdapterError &&
+          (await orNull(() => adapter.getAuthenticator(stored)))?.counter !== authenticator.counter);
+      if (lost) {
+        throw new WebAuthnVerificationError('The passkey was used concurrently; its counter moved. Sign in again.', {
+          cause: error,
+        });
+      }
+      throw error;
+    }
   }
 }

@@ -6,7 +6,8 @@ import type { WebAuthnAction } from './webauthn.utils.js';
 
 /** What the challenge cookie carries besides the challenge (sealed: the client cannot change it). */
 export interface ChallengeData {
-  action: WebAuthnAction;
+  /** The ceremony; `second-factor`: a passkey proving the second factor of a pending sign-in. */
+  action: WebAuthnAction | 'second-factor';
   /**
    * register: the user the credential is for (the signed-in user, or the id the new user will get).
    * authenticate: the user whose credentials were offered (allowCredentials), when one was known.
@@ -42,7 +43,7 @@ export class WebAuthnChallengeService {
    * in this process). Every failure (missing, tampered, expired, other provider, other ceremony,
    * already used) is a `WebAuthnVerificationError`.
    */
-  async open(ctx: ProviderContext, action: WebAuthnAction): Promise<OpenedChallenge> {
+  async open(ctx: ProviderContext, action: ChallengeData['action']): Promise<OpenedChallenge> {
     let opened: { value: string; data?: unknown };
     try {
       opened = await this.checks.open(ctx, 'webauthnChallenge', ctx.provider.id, { consume: true });

@@ -6,6 +6,7 @@ import { WebAuthnChallengeService } from './webauthn-challenge.service.js';
 import { WebAuthnOptionsService } from './webauthn-options.service.js';
 import { WebAuthnRegistrationService } from './webauthn-registration.service.js';
 import { WebAuthnService } from './webauthn.service.js';
+import { WebAuthnSecondFactor } from './webauthn-second-factor.js';
 import { validateWebAuthnProvider } from './webauthn.validate.js';
 
 /** Passkeys (`Passkey()`, or a config of type webauthn). */
@@ -19,7 +20,9 @@ export const WebAuthnMethod: SignInMethod = {
     WebAuthnChallengeService,
     WebAuthnRegistrationService,
     WebAuthnAuthenticationService,
+    WebAuthnSecondFactor,
   ],
+  secondFactors: [WebAuthnSecondFactor],
   validate(provider, problems, { where, adapter, hasAdapter }) {
     requireAdapterMethods(`${where} (passkeys)`, REQUIRED_ADAPTER_METHODS.webauthn, adapter, problems);
     validateWebAuthnProvider(provider as InternalProviderOf<'webauthn'>, problems, { hasAdapter });
