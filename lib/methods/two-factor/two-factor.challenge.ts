@@ -169,15 +169,13 @@ export class TwoFactorChallenge implements ChallengeFlow {
     }
     try {
       // Every attempt is counted before it is checked (so concurrent guesses cannot pass the limit);
-      // the right code takes its attempt back.
+      // the right code clears the count.
       await this.limiter.hit(key, { limit: settings.maxAttempts, windowSeconds: settings.lockoutWindow });
       const proved = await this.prove(ctx, pending, body);
       await this.limiter.reset(key);
       // Once only: of two requests with one pending state, one gets the session (and one stores
       // the app of a required enrolment: the write comes after, on every instance).
       await this.pending.consume(ctx);
-      // "Don't ask again on this device": only for the code of a factor the user already had.
-      if (remembers(body.remember) && proved.enrolStep === undefined) await this.devices.remember(ctx, pending.userId);
       if (proved.enrolStep !== undefined)
         proved.backupCodes = await this.factors.enrolConfirmed(pending.userId, pending.enrolSecret!, proved.enrolStep);
       const user = await this.adapters.require('getUser').getUser(pending.userId);
@@ -191,6 +189,8 @@ export class TwoFactorChallenge implements ChallengeFlow {
         ...(pending.providerSid ? { providerSid: pending.providerSid } : {}),
         callbackUrl: pending.callbackUrl,
       });
+      // "Don't ask again on this device", once the session exists: for a factor the user already had.
+      if (remembers(body.remember) && proved.enrolStep === undefined) await this.devices.remember(ctx, pending.userId);
       if (!proved.backupCodes) return response;
       // A required enrolment: the backup codes are shown once, then the sign-in goes on.
       if (json)
