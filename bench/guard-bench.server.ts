@@ -173,6 +173,10 @@ async function main(): Promise<void> {
       name: `Bench User ${i}`,
       email: `bench-${i}@example.com`,
       picture: null,
+      // What a password sign-in writes into every session JWT (the sign-in time and its assurance).
+      auth_time: Math.floor(Date.now() / 1000),
+      amr: ['pwd'],
+      acr: 'aal1',
     });
     cookies.push(`${cookieName}=${await encode({ token: claims(0), secret: config.secret, salt: cookieName })}`);
     const mint = jweMinter(config.secret, cookieName);

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import type { AuthModuleOptions } from '../config/auth-options.interface.js';
 import type { JWT } from '../types/common.types.js';
-import { COOKIE, applyCookies, requestContext, sessionParts } from './fixtures/session.fixture.js';
+import { COOKIE, SECRET, applyCookies, requestContext, sessionParts } from './fixtures/session.fixture.js';
+import { decode } from './jwt.js';
 
 const USER = { id: 'u1', email: 'a@b.test', name: 'A', image: null };
 const flush = () => new Promise((r) => setImmediate(r));
@@ -90,6 +91,22 @@ describe('SessionIssuer.sessionRoute', () => {
     expect(updated.json).toMatchObject({ user: { name: 'B' } });
     await flush();
     expect(events.map(([name]) => name)).toEqual(['session', 'session']);
+  });
+
+  it('JWT: an update a jwt callback merges into the token cannot raise what the sign-in proved, nor when it was', async () => {
+    const { issuer, config } = await sessionParts({
+      session: { strategy: 'jwt' },
+      // A careless callback: every field the client sends lands in the token.
+      callbacks: {
+        jwt: ({ token, trigger, session }) => (trigger === 'update' ? { ...token, ...(session as object) } : token),
+      },
+    });
+    const jar = applyCookies({}, await issuer.create(requestContext(config), USER, { amr: ['pwd'] }));
+    const forged = { name: 'B', amr: ['pwd', 'otp', 'mfa'], acr: 'aal2', auth_time: 4_102_444_800 };
+    const updated = await issuer.sessionRoute(requestContext(config, jar), { data: forged });
+    const token = await decode({ token: applyCookies(jar, updated.cookies)[COOKIE]!, secret: SECRET, salt: COOKIE });
+    expect(token).toMatchObject({ name: 'B', amr: ['pwd'], acr: 'aal1' });
+    expect(token!.auth_time).toBeLessThan(4_102_444_800);
   });
 
   it('database: rolls the same token, runs the session callback with newSession on update; no cookie for a bearer', async () => {

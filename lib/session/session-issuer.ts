@@ -129,6 +129,9 @@ export class SessionIssuer {
         ...(update ? { trigger: 'update' as const, session: update.data } : {}),
       });
       if (!token) return { json: null, cookies: clearSessionCookie(ctx.request.cookies, cookie.name, cookie.options) };
+      // What the sign-in proved and when is the library's to say: an update (whose data the client
+      // sends) that a `jwt` callback merged into the token cannot raise it.
+      if (update) keepSignInClaims(state.token!, token);
       const session = await this.config.callbacks.session({
         session: {
           user: { name: token.name, email: token.email, image: token.picture as string | null | undefined },
@@ -233,5 +236,16 @@ export class SessionIssuer {
       await this.revocation.revoke(decoded);
       await this.devices.forgetJwt(decoded);
     }
+  }
+}
+
+/** The claims only a sign-in sets: when it was, and what it proved. */
+const SIGN_IN_CLAIMS = [SIGNED_IN_AT_CLAIM, AMR_CLAIM, ACR_CLAIM] as const;
+
+/** Puts the sign-in claims of `before` back on `after` (and removes any `before` did not have). */
+function keepSignInClaims(before: JWT, after: JWT): void {
+  for (const claim of SIGN_IN_CLAIMS) {
+    if (claim in before) after[claim] = before[claim];
+    else delete after[claim];
   }
 }

@@ -19,34 +19,25 @@
  * such as CSRF tokens), not on the count.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Credentials, Email, encode, MemoryAdapter, Passkey, type LoggerInstance } from '../../lib/index.js';
-import { AccountRoutes } from '../../lib/account/account-routes.js';
-import { AUTH_ROUTE_PATHS, AUTH_ROUTES } from '../../lib/router/auth-routes.js';
+import { Credentials, Email, encode, MemoryAdapter, Passkey } from '../../lib/index.js';
 import { createTestApp, TEST_SECRET, type TestApp } from '../setup/app.js';
 import { startOAuth2Server, type TestOAuth2Server } from '../setup/oauth2-server.js';
 import { checkAnswer, type AnswerRules } from './checks.js';
+import { call, refreshFixtures, setCookiePairs, type FixtureTarget } from './fixtures.js';
+import { type CookiePair, type FuzzRequest, type FuzzRoute } from './generator.js';
+import { mixSeed } from './prng.js';
 import {
-  anonymousCsrf,
-  call,
-  credentialsSignIn,
-  refreshFixtures,
-  setCookiePairs,
-  type FixtureTarget,
-} from './fixtures.js';
-import {
-  fuzzRoutes,
-  generateRequest,
-  type CookiePair,
-  type Fixtures,
-  type FuzzRequest,
-  type FuzzRoute,
-  type FuzzTarget,
-} from './generator.js';
-import { mixSeed, Rng } from './prng.js';
-import { getGc, heapAfterGc, parseCount, parseSeed, showRequest } from './run.js';
-import { finish, sendRaw, type WireResponse } from './wire.js';
+  appRoutes,
+  fuzzLog,
+  parseCount,
+  parseSeed,
+  runFuzz,
+  showRequest,
+  signInAfterwards,
+  strategyRequests,
+} from './run.js';
+import { finish } from './wire.js';
 
 const ORIGIN = 'http://app.test';
 const SEED = parseSeed(process.env.FUZZ_SEED);
@@ -54,14 +45,6 @@ const COUNT = parseCount(process.env.FUZZ_COUNT);
 const REPLAY = `FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}`;
 /** Fixtures (CSRF pairs, a session, an OAuth code, challenges) are fetched anew this often. */
 const REFRESH_EVERY = 100;
-/** Failures reported before the run stops (FUZZ_MAX_FAILURES for local runs). */
-const MAX_FAILURES = Number(process.env.FUZZ_MAX_FAILURES) || 25;
-/** FUZZ_VERBOSE=1 prints how often each route answered each status and error type. */
-const VERBOSE = process.env.FUZZ_VERBOSE === '1';
-/** FUZZ_TRACE=<file> writes every request and the head of its answer there (local debugging). */
-const TRACE = process.env.FUZZ_TRACE;
-/** Allowed growth of the heap after GC between the end of the warm-up and the end of the run. */
-const MAX_HEAP_GROWTH = 10 * 1024 * 1024;
 
 /** Credentials users: `alice` the fuzzer may sign in as; `fixture` and `final` it never names. */
 const USERS = new Map([
@@ -188,7 +171,7 @@ describe.each([
   ['jwt', 0],
   ['database', 1],
 ] as const)(`route fuzzer, %s sessions (${REPLAY})`, (strategy, strategyIndex) => {
-  const requests = strategyIndex === 0 ? Math.ceil(COUNT / 2) : Math.floor(COUNT / 2);
+  const requests = strategyRequests(COUNT, strategyIndex);
   let t: TestApp;
   let port: number;
   let adapter: MemoryAdapter;
@@ -198,21 +181,8 @@ describe.each([
   /** The stale user's ways in when the run started, and each change an answer made to them. */
   let staleBefore = '';
   const staleChanges: string[] = [];
-  /** Error lines of the module's logger (there must be none); warnings are only counted. */
-  const errors: string[] = [];
-  let warnings = 0;
-  /** Recent magic links (path and query), and any that left the origin. */
-  const emailLinks: string[] = [];
-  const offOriginLinks: string[] = [];
-
-  const logger: LoggerInstance = {
-    error: (error: Error) => void (errors.length < 100 && errors.push(`${error.name}: ${error.message}`.slice(0, 300))),
-    warn: (line: string) => {
-      warnings += 1;
-      if (TRACE) appendFileSync(TRACE, `  warn: ${line}\n`);
-    },
-    debug: () => undefined,
-  };
+  /** The module's logger (no error lines allowed) and the magic links it sends. */
+  const log = fuzzLog(ORIGIN);
 
   beforeAll(async () => {
     adapter = new MemoryAdapter();
@@ -224,7 +194,7 @@ describe.each([
         adapter,
         session: { strategy },
         account: { recentSignInMaxAge: RECENT_SIGN_IN_MAX_AGE },
-        logger,
+        logger: log.logger,
         providers: [
           Credentials({
             credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
@@ -242,12 +212,7 @@ describe.each([
           }),
           Email({
             rateLimit: { maxPerAddress: 3, maxPerIp: 1_000_000, windowSeconds: 600 },
-            sendVerificationRequest: ({ url }) => {
-              const link = new URL(url);
-              if (link.origin !== ORIGIN) offOriginLinks.push(url.slice(0, 200));
-              emailLinks.push(`${link.pathname}${link.search}`);
-              if (emailLinks.length > 6) emailLinks.shift();
-            },
+            sendVerificationRequest: log.sendVerificationRequest,
           }),
           Passkey({ rateLimit: { maxPerAddress: 10, maxPerIp: 1_000_000, windowSeconds: 600 } }),
           {
@@ -265,14 +230,7 @@ describe.each([
       },
     });
     port = Number(new URL(t.url).port);
-    // The routes to fuzz: the action table, the account paths this app answers, its providers.
-    const providers = await call({ port, origin: ORIGIN }, 'GET', '/auth/providers');
-    routes = fuzzRoutes(
-      AUTH_ROUTES,
-      AUTH_ROUTE_PATHS,
-      Object.keys(JSON.parse(providers.body) as object),
-      t.app.get(AccountRoutes).paths(),
-    );
+    routes = await appRoutes(t, ORIGIN);
     await adapter.createUser({ id: STALE.id, email: STALE.email, emailVerified: new Date(), name: 'Stale' });
     staleBefore = await waysIn();
   });
@@ -340,111 +298,41 @@ describe.each([
   it(
     `answers ${requests} malformed requests: below 500, on-origin redirects, nothing reflected or injected, no error logged, bounded heap`,
     async () => {
-      const gc = getGc();
-      const target: FuzzTarget = {
-        origin: ORIGIN,
-        port,
-        secret: TEST_SECRET,
-        strategy,
-        alice: { username: 'alice', password: USERS.get('alice')!.password },
-        routes,
-      };
-      const reached = new Set<string>();
       /** Requests sent as the stale browser, and how often the app let it start an OAuth sign-in or a passkey registration. */
       const stale = { requests: 0, oauthStarted: 0, passkeyOptions: 0, refreshes: 0 };
       let staleNow = staleBefore;
-      const failures: string[] = [];
-      const statuses = new Map<number, number>();
-      const outcomes = new Map<string, number>();
-      const fail = (index: number, what: string, problems: string[], request?: Buffer) => {
-        failures.push(
-          [
-            `[${strategy} #${index}] ${what}`,
-            ...problems.map((p) => `  - ${p}`),
-            ...(request ? [`  request: ${showRequest(request)}`] : []),
-          ].join('\n'),
-        );
-      };
-      const uncaught: unknown[] = [];
-      const onUncaught = (error: unknown) => void uncaught.push(error);
-      process.on('uncaughtException', onUncaught);
-      process.on('unhandledRejection', onUncaught);
-
-      const warmup = Math.min(requests, Math.max(50, Math.floor(requests / 10)));
-      let baseline = 0;
-      let fx: Fixtures | undefined;
-      const started = performance.now();
-      let generateMs = 0;
-      let wireMs = 0;
-      try {
-        for (let i = 0; i < requests && failures.length < MAX_FAILURES; i++) {
-          if (i === warmup) baseline = await heapAfterGc(gc);
-          const errorsBefore = errors.length;
-          const uncaughtBefore = uncaught.length;
-          if (i % REFRESH_EVERY === 0 || !fx) {
-            try {
-              fx = await refreshFixtures(fixtureTarget(), i, emailLinks);
-              stale.refreshes += 1;
-              if (fx.oauthStale) stale.oauthStarted += 1;
-              if (fx.webauthn.registerAsStale) stale.passkeyOptions += 1;
-            } catch (error) {
-              fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [
-                String(error),
-              ]);
-              break;
-            }
-          }
-          const rng = new Rng(mixSeed(SEED, strategyIndex, i));
-          const marker = `fz${i.toString(36)}q`;
-          const generating = performance.now();
-          const request = await generateRequest(rng, marker, target, fx, i);
-          if (request.route) reached.add(`${request.route.method} ${request.route.path}`);
+      await runFuzz({
+        name: 'route fuzzer',
+        strategy,
+        requests,
+        replay: REPLAY,
+        seedOf: (i) => mixSeed(SEED, strategyIndex, i),
+        target: {
+          origin: ORIGIN,
+          port,
+          secret: TEST_SECRET,
+          strategy,
+          alice: { username: 'alice', password: USERS.get('alice')!.password },
+          routes,
+        },
+        rules: rules(),
+        log,
+        refreshEvery: REFRESH_EVERY,
+        refresh: async (i) => {
+          const fx = await refreshFixtures(fixtureTarget(), i, log.emailLinks);
+          stale.refreshes += 1;
+          if (fx.oauthStale) stale.oauthStarted += 1;
+          if (fx.webauthn.registerAsStale) stale.passkeyOptions += 1;
+          return fx;
+        },
+        afterEach: async ({ index, request, res }) => {
           if (request.identity === 'stale') stale.requests += 1;
-          generateMs += performance.now() - generating;
-          let res: WireResponse;
-          try {
-            res = await sendRaw(port, request.bytes);
-          } catch (error) {
-            fail(
-              i,
-              request.label,
-              [`no answer: ${String(error)}`, `mutations: ${request.notes.join(', ') || 'none'}`],
-              request.bytes,
-            );
-            continue;
-          }
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-          wireMs += res.ms;
-          if (TRACE)
-            appendFileSync(
-              TRACE,
-              `[${strategy} #${i}] ${showRequest(request.bytes)}\n  -> ${JSON.stringify(res.head)} ${JSON.stringify(res.body.slice(0, 300))}\n`,
-            );
-          if (VERBOSE) {
-            const route = request.target
-              .replace(/^[a-z]+:\/\/[^/]*/i, '')
-              .split('?')[0]!
-              .slice(0, 40);
-            const kind =
-              /"error":"(\w+)"/.exec(res.body)?.[1] ?? /[?&]error=(\w+)/.exec(res.headers.location ?? '')?.[1] ?? '';
-            const key = `${request.method} ${route} ${res.status} ${kind}`;
-            outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-          }
-          const problems = checkAnswer(request, res, rules());
-          // Work the answer started may still log (events, clean-ups): give it a turn.
-          await new Promise((resolve) => setImmediate(resolve));
-          if (errors.length > errorsBefore)
-            problems.push(...errors.slice(errorsBefore).map((e) => `logged an error: ${e}`));
-          if (uncaught.length > uncaughtBefore)
-            problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
-          if (offOriginLinks.length > 0)
-            problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
           // No answer adds a way into the stale browser's user (reported by the test after this one).
           const ways = await waysIn();
           if (ways !== staleNow) {
             staleChanges.push(
               [
-                `[${strategy} #${i}] ${request.label} -> ${res.status} ${res.headers.location ?? ''} (identity ${request.identity})`,
+                `[${strategy} #${index}] ${request.label} -> ${res.status} ${res.headers.location ?? ''} (identity ${request.identity})`,
                 `  before: ${staleNow}`,
                 `  after:  ${ways}`,
                 `  mutations: ${request.notes.join(', ') || 'none'}`,
@@ -453,50 +341,11 @@ describe.each([
             );
             staleNow = ways;
           }
-          if (problems.length > 0)
-            fail(
-              i,
-              `${request.label} -> ${res.status}`,
-              [...problems, `mutations: ${request.notes.join(', ') || 'none'}`],
-              request.bytes,
-            );
-        }
-      } finally {
-        process.off('uncaughtException', onUncaught);
-        process.off('unhandledRejection', onUncaught);
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const end = await heapAfterGc(gc);
-      const growth = end - baseline;
-      if (failures.length === 0 && growth >= MAX_HEAP_GROWTH) {
-        failures.push(
-          `[${strategy}] heap after GC grew by ${(growth / 1048576).toFixed(1)} MiB between request #${warmup} and the end (limit 10 MiB)`,
-        );
-      }
-      console.log(
-        `route fuzzer, ${strategy}: ${requests} requests in ${seconds.toFixed(1)} s (generating ${(generateMs / 1000).toFixed(1)} s, on the wire ${(wireMs / 1000).toFixed(1)} s), heap ${(growth / 1048576).toFixed(2)} MiB after warm-up, ` +
-          `${warnings} warnings, statuses ${[...statuses]
-            .sort(([a], [b]) => a - b)
-            .map(([s, n]) => `${s}x${n}`)
-            .join(' ')}, ${reached.size} of ${routes.length} (route, method, provider) reached, ` +
-          `${stale.requests} as the stale browser (OAuth sign-in started for it ${stale.oauthStarted}/${stale.refreshes}, passkey options ${stale.passkeyOptions}/${stale.refreshes}) (${REPLAY})`,
-      );
-      if (VERBOSE)
-        console.log(
-          [...outcomes]
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([k, n]) => `${String(n).padStart(5)} ${k}`)
-            .join('\n'),
-        );
-      // Every (route, method, provider) of the table was sent (the sweep takes one every third request).
-      const missed = routes.map((r) => `${r.method} ${r.path}`).filter((r) => !reached.has(r));
-      if (requests >= 3 * routes.length && missed.length > 0)
-        failures.push(`[${strategy}] routes of the action table never sent: ${missed.join(', ')}`);
-      if (failures.length > 0) {
-        throw new Error(
-          `The route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`,
-        );
-      }
+          return [];
+        },
+        summary: () =>
+          `${stale.requests} as the stale browser (OAuth sign-in started for it ${stale.oauthStarted}/${stale.refreshes}, passkey options ${stale.passkeyOptions}/${stale.refreshes})`,
+      });
     },
     Math.max(120_000, requests * 60),
   );
@@ -512,17 +361,9 @@ describe.each([
   });
 
   it('still signs a user in afterwards, over HTTP', async () => {
-    const errorsBefore = errors.length;
+    const errorsBefore = log.errors.length;
     const target = fixtureTarget();
-    const anon = await anonymousCsrf(target);
-    const signedIn = await credentialsSignIn(
-      target,
-      { username: 'final', password: USERS.get('final')!.password },
-      anon,
-    );
-    const me = await call(target, 'GET', '/me', { cookies: signedIn.session });
-    expect({ status: me.status, replay: REPLAY }).toEqual({ status: 200, replay: REPLAY });
-    expect((JSON.parse(me.body) as { user: { id: string } }).user.id).toBe('user-final');
+    const signedIn = await signInAfterwards(target, { username: 'final', ...USERS.get('final')! }, REPLAY);
     const session = await call(target, 'GET', '/auth/session', { cookies: signedIn.session });
     expect((JSON.parse(session.body) as { user?: { email?: string } } | null)?.user?.email).toBe('final@example.test');
     // And out again.
@@ -532,6 +373,6 @@ describe.each([
     });
     expect(out.status).toBe(302);
     expect(setCookiePairs(out).some(([name]) => name.startsWith('authjs.session-token'))).toBe(false);
-    expect(errors.slice(errorsBefore)).toEqual([]);
+    expect(log.errors.slice(errorsBefore)).toEqual([]);
   });
 });

@@ -23,37 +23,24 @@
  * replay conventions this suite shares (the seed names another stream here: the same seed replays
  * both suites). FUZZ_MAX_FAILURES, FUZZ_VERBOSE=1 and FUZZ_TRACE=<file> too.
  */
-import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AccountRoutes } from '../../lib/account/account-routes.js';
-import { Credentials, decode, Email, MemoryAdapter, type LoggerInstance } from '../../lib/index.js';
+import { Credentials, decode, Email, MemoryAdapter } from '../../lib/index.js';
 import { TwoFactors } from '../../lib/methods/two-factor/index.js';
 import { totpCode } from '../../lib/methods/two-factor/totp.js';
-import { AUTH_ROUTE_PATHS, AUTH_ROUTES } from '../../lib/router/auth-routes.js';
 import { createTestApp, TEST_SECRET, type TestApp } from '../setup/app.js';
 import { checkAnswer, SESSION_COOKIE_NAME, type AnswerRules } from './checks.js';
 import {
   anonymousCsrf,
   call,
-  credentialsSignIn,
   heldSignIn,
   refreshPendingFixtures,
   setCookiePairs,
   type PendingFixtureTarget,
 } from './fixtures.js';
-import {
-  fuzzRoutes,
-  generateRequest,
-  PENDING_COOKIE,
-  SESSION_COOKIE,
-  type Fixtures,
-  type FuzzRequest,
-  type FuzzRoute,
-  type FuzzTarget,
-} from './generator.js';
-import { mixSeed, Rng } from './prng.js';
-import { getGc, heapAfterGc, parseCount, parseSeed, showRequest } from './run.js';
-import { finish, sendRaw, type WireResponse } from './wire.js';
+import { PENDING_COOKIE, SESSION_COOKIE, type FuzzRequest, type FuzzRoute } from './generator.js';
+import { mixSeed } from './prng.js';
+import { appRoutes, fuzzLog, parseCount, parseSeed, runFuzz, signInAfterwards, strategyRequests } from './run.js';
+import { finish, type WireResponse } from './wire.js';
 
 const ORIGIN = 'http://app.test';
 const SEED = parseSeed(process.env.FUZZ_SEED);
@@ -63,10 +50,6 @@ const REPLAY = `FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}`;
 const STREAM = 0x2fa;
 /** Fixtures (CSRF pair, a session, alice's pending cookie, magic links) are fetched anew this often. */
 const REFRESH_EVERY = 100;
-const MAX_FAILURES = Number(process.env.FUZZ_MAX_FAILURES) || 25;
-const VERBOSE = process.env.FUZZ_VERBOSE === '1';
-const TRACE = process.env.FUZZ_TRACE;
-const MAX_HEAP_GROWTH = 10 * 1024 * 1024;
 const PERIOD_MS = 30_000;
 
 /**
@@ -164,7 +147,7 @@ describe.each([
   ['jwt', 0],
   ['database', 1],
 ] as const)(`two-factor route fuzzer, a pending sign-in, %s sessions (${REPLAY})`, (strategy, strategyIndex) => {
-  const requests = strategyIndex === 0 ? Math.ceil(COUNT / 2) : Math.floor(COUNT / 2);
+  const requests = strategyRequests(COUNT, strategyIndex);
   let t: TestApp;
   let port: number;
   let adapter: MemoryAdapter;
@@ -177,19 +160,7 @@ describe.each([
   /** alice's factors and address when the run started, and each change an answer made to them. */
   let factorsBefore = '';
   const factorChanges: string[] = [];
-  const errors: string[] = [];
-  let warnings = 0;
-  const emailLinks: string[] = [];
-  const offOriginLinks: string[] = [];
-
-  const logger: LoggerInstance = {
-    error: (error: Error) => void (errors.length < 100 && errors.push(`${error.name}: ${error.message}`.slice(0, 300))),
-    warn: (line: string) => {
-      warnings += 1;
-      if (TRACE) appendFileSync(TRACE, `  warn: ${line}\n`);
-    },
-    debug: () => undefined,
-  };
+  const log = fuzzLog(ORIGIN);
 
   beforeAll(async () => {
     adapter = new MemoryAdapter();
@@ -202,7 +173,7 @@ describe.each([
         secret: TEST_SECRET,
         adapter,
         session: { strategy },
-        logger,
+        logger: log.logger,
         // The fuzzer sends hundreds of wrong codes for alice: a lockout that allows them keeps the
         // codes checked (a locked-out answer checks nothing); its window ends within the run.
         twoFactor: { policy: 'optional', maxAttempts: 100, lockoutWindow: 1 },
@@ -223,24 +194,13 @@ describe.each([
           }),
           Email({
             rateLimit: { maxPerAddress: 1_000_000, maxPerIp: 1_000_000, windowSeconds: 600 },
-            sendVerificationRequest: ({ url }) => {
-              const link = new URL(url);
-              if (link.origin !== ORIGIN) offOriginLinks.push(url.slice(0, 200));
-              emailLinks.push(`${link.pathname}${link.search}`);
-              if (emailLinks.length > 6) emailLinks.shift();
-            },
+            sendVerificationRequest: log.sendVerificationRequest,
           }),
         ],
       },
     });
     port = Number(new URL(t.url).port);
-    const providers = await call({ port, origin: ORIGIN }, 'GET', '/auth/providers');
-    routes = fuzzRoutes(
-      AUTH_ROUTES,
-      AUTH_ROUTE_PATHS,
-      Object.keys(JSON.parse(providers.body) as object),
-      t.app.get(AccountRoutes).paths(),
-    );
+    routes = await appRoutes(t, ORIGIN);
     // alice's app, added as the account API adds one (start, then confirm with a first code), but
     // without a session of hers: she never has one during the run.
     const twoFactors = t.app.get(TwoFactors);
@@ -323,119 +283,54 @@ describe.each([
   it(
     `answers ${requests} malformed requests, most holding alice's pending sign-in: no session of hers, no session cookie without other credentials, below 500, on-origin redirects, nothing reflected or injected, no error logged, bounded heap`,
     async () => {
-      const gc = getGc();
-      const target: FuzzTarget = {
-        origin: ORIGIN,
-        port,
-        secret: TEST_SECRET,
-        strategy,
-        alice: { username: 'alice', password: ALICE.password },
-        routes,
-        twoFactor: {
-          heldEmail: ALICE.email,
-          accepts: (value) => {
-            const text = normalized(value);
-            return acceptable.some((code) => text.includes(code));
-          },
-        },
-      };
-      const reached = new Set<string>();
       /**
        * Requests as the pending browser; those to `/two-factor`; those with its real cookie; and the
        * answers that show the code itself was checked (and refused, or the lockout counted it).
        */
       const asPending = { requests: 0, twoFactorRoute: 0, realCookie: 0, codesChecked: 0 };
       let factorsNow = factorsBefore;
-      const failures: string[] = [];
-      const statuses = new Map<number, number>();
-      const outcomes = new Map<string, number>();
-      const fail = (index: number, what: string, problems: string[], request?: Buffer) => {
-        failures.push(
-          [
-            `[${strategy} #${index}] ${what}`,
-            ...problems.map((p) => `  - ${p}`),
-            ...(request ? [`  request: ${showRequest(request)}`] : []),
-          ].join('\n'),
-        );
-      };
-      const uncaught: unknown[] = [];
-      const onUncaught = (error: unknown) => void uncaught.push(error);
-      process.on('uncaughtException', onUncaught);
-      process.on('unhandledRejection', onUncaught);
-
-      const warmup = Math.min(requests, Math.max(50, Math.floor(requests / 10)));
-      let baseline = 0;
-      let fx: Fixtures | undefined;
-      const started = performance.now();
-      try {
-        for (let i = 0; i < requests && failures.length < MAX_FAILURES; i++) {
-          if (i === warmup) baseline = await heapAfterGc(gc);
-          const errorsBefore = errors.length;
-          const uncaughtBefore = uncaught.length;
-          if (i % REFRESH_EVERY === 0 || !fx) {
-            try {
-              await renewAcceptable();
-              fx = await refreshPendingFixtures(fixtureTarget(), i, emailLinks);
-            } catch (error) {
-              fail(i, 'the fixtures could not be fetched (a normal flow broke after the requests before)', [
-                String(error),
-              ]);
-              break;
-            }
-          }
-          const rng = new Rng(mixSeed(SEED, STREAM, strategyIndex, i));
-          const marker = `fz${i.toString(36)}q`;
-          const request = await generateRequest(rng, marker, target, fx, i);
-          if (request.route) reached.add(`${request.route.method} ${request.route.path}`);
+      await runFuzz({
+        name: 'two-factor route fuzzer',
+        strategy,
+        requests,
+        replay: REPLAY,
+        seedOf: (i) => mixSeed(SEED, STREAM, strategyIndex, i),
+        target: {
+          origin: ORIGIN,
+          port,
+          secret: TEST_SECRET,
+          strategy,
+          alice: { username: 'alice', password: ALICE.password },
+          routes,
+          twoFactor: {
+            heldEmail: ALICE.email,
+            accepts: (value) => {
+              const text = normalized(value);
+              return acceptable.some((code) => text.includes(code));
+            },
+          },
+        },
+        rules: rules(),
+        log,
+        refreshEvery: REFRESH_EVERY,
+        refresh: async (i) => {
+          await renewAcceptable();
+          return refreshPendingFixtures(fixtureTarget(), i, log.emailLinks);
+        },
+        afterEach: async ({ index, request, res, fx }) => {
           if (request.identity === 'pending') {
             asPending.requests += 1;
             if (request.route?.action === 'two-factor') asPending.twoFactorRoute += 1;
             if (request.bytes.includes(`${PENDING_COOKIE}=${fx.pending!.cookie[1]}`)) asPending.realCookie += 1;
           }
-          let res: WireResponse;
-          try {
-            res = await sendRaw(port, request.bytes);
-          } catch (error) {
-            fail(
-              i,
-              request.label,
-              [`no answer: ${String(error)}`, `mutations: ${request.notes.join(', ') || 'none'}`],
-              request.bytes,
-            );
-            continue;
-          }
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (request.route?.action === 'two-factor' && request.route.method === 'POST' && codeChecked(res))
             asPending.codesChecked += 1;
-          if (TRACE)
-            appendFileSync(
-              TRACE,
-              `[${strategy} #${i}] ${showRequest(request.bytes)}\n  -> ${JSON.stringify(res.head)} ${JSON.stringify(res.body.slice(0, 300))}\n`,
-            );
-          if (VERBOSE) {
-            const route = request.target
-              .replace(/^[a-z]+:\/\/[^/]*/i, '')
-              .split('?')[0]!
-              .slice(0, 40);
-            const kind =
-              /"error":"(\w+)"/.exec(res.body)?.[1] ?? /[?&]error=(\w+)/.exec(res.headers.location ?? '')?.[1] ?? '';
-            const key = `${request.method} ${route} ${res.status} ${kind}`;
-            outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
-          }
-          const problems = checkAnswer(request, res, rules());
-          await new Promise((resolve) => setImmediate(resolve));
-          problems.push(...(await heldProblems(res)));
-          if (errors.length > errorsBefore)
-            problems.push(...errors.slice(errorsBefore).map((e) => `logged an error: ${e}`));
-          if (uncaught.length > uncaughtBefore)
-            problems.push(...uncaught.slice(uncaughtBefore).map((e) => `uncaught: ${String(e)}`));
-          if (offOriginLinks.length > 0)
-            problems.push(`a magic link left the origin: ${offOriginLinks.splice(0).join(', ')}`);
+          const problems = await heldProblems(res);
           const factors = await factorsOfAlice();
           if (factors !== factorsNow) {
             factorChanges.push(
               [
-                `[${strategy} #${i}] ${request.label} -> ${res.status} (identity ${request.identity})`,
+                `[${strategy} #${index}] ${request.label} -> ${res.status} (identity ${request.identity})`,
                 `  before: ${factorsNow}`,
                 `  after:  ${factors}`,
               ].join('\n'),
@@ -443,59 +338,21 @@ describe.each([
             problems.push("alice's second factors or address changed");
             factorsNow = factors;
           }
-          if (problems.length > 0)
-            fail(
-              i,
-              `${request.label} -> ${res.status} (identity ${request.identity})`,
-              [...problems, `mutations: ${request.notes.join(', ') || 'none'}`],
-              request.bytes,
-            );
-        }
-      } finally {
-        process.off('uncaughtException', onUncaught);
-        process.off('unhandledRejection', onUncaught);
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const end = await heapAfterGc(gc);
-      const growth = end - baseline;
-      if (failures.length === 0 && growth >= MAX_HEAP_GROWTH) {
-        failures.push(
-          `[${strategy}] heap after GC grew by ${(growth / 1048576).toFixed(1)} MiB between request #${warmup} and the end (limit 10 MiB)`,
-        );
-      }
-      console.log(
-        `two-factor route fuzzer, ${strategy}: ${requests} requests in ${seconds.toFixed(1)} s, heap ${(growth / 1048576).toFixed(2)} MiB after warm-up, ` +
-          `${warnings} warnings, statuses ${[...statuses]
-            .sort(([a], [b]) => a - b)
-            .map(([s, n]) => `${s}x${n}`)
-            .join(' ')}, ${reached.size} of ${routes.length} (route, method, provider) reached, ` +
-          `${asPending.requests} as the pending browser (${asPending.realCookie} with its real cookie, ${asPending.twoFactorRoute} to /two-factor), ${asPending.codesChecked} codes checked and refused (${REPLAY})`,
-      );
-      if (VERBOSE)
-        console.log(
-          [...outcomes]
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([k, n]) => `${String(n).padStart(5)} ${k}`)
-            .join('\n'),
-        );
-      const missed = routes.map((r) => `${r.method} ${r.path}`).filter((r) => !reached.has(r));
-      if (requests >= 3 * routes.length && missed.length > 0)
-        failures.push(`[${strategy}] routes of the action table never sent: ${missed.join(', ')}`);
-      // The run attacked a pending sign-in, and mostly its own challenge.
-      if (
-        requests >= 200 &&
-        (asPending.realCookie < requests / 10 ||
-          asPending.twoFactorRoute < requests / 20 ||
-          asPending.codesChecked < requests / 250)
-      )
-        failures.push(
-          `[${strategy}] too few requests reached alice's pending sign-in (${asPending.realCookie} with the real cookie, ${asPending.twoFactorRoute} to /two-factor, ${asPending.codesChecked} codes checked, of ${requests})`,
-        );
-      if (failures.length > 0) {
-        throw new Error(
-          `The two-factor route fuzzer found ${failures.length}${failures.length >= MAX_FAILURES ? '+' : ''} problem(s). Replay with ${REPLAY}.\n\n${failures.join('\n\n')}`,
-        );
-      }
+          return problems;
+        },
+        summary: () =>
+          `${asPending.requests} as the pending browser (${asPending.realCookie} with its real cookie, ${asPending.twoFactorRoute} to /two-factor), ${asPending.codesChecked} codes checked and refused`,
+        // The run attacked a pending sign-in, and mostly its own challenge.
+        finish: () =>
+          requests >= 200 &&
+          (asPending.realCookie < requests / 10 ||
+            asPending.twoFactorRoute < requests / 20 ||
+            asPending.codesChecked < requests / 250)
+            ? [
+                `[${strategy}] too few requests reached alice's pending sign-in (${asPending.realCookie} with the real cookie, ${asPending.twoFactorRoute} to /two-factor, ${asPending.codesChecked} codes checked, of ${requests})`,
+              ]
+            : [],
+      });
     },
     Math.max(120_000, requests * 60),
   );
@@ -546,17 +403,8 @@ describe.each([
   });
 
   it('still signs a user in afterwards, over HTTP', async () => {
-    const errorsBefore = errors.length;
-    const target = fixtureTarget();
-    const anon = await anonymousCsrf(target);
-    const signedIn = await credentialsSignIn(
-      target,
-      { username: 'final', password: USERS.get('final')!.password },
-      anon,
-    );
-    const me = await call(target, 'GET', '/me', { cookies: signedIn.session });
-    expect({ status: me.status, replay: REPLAY }).toEqual({ status: 200, replay: REPLAY });
-    expect((JSON.parse(me.body) as { user: { id: string } }).user.id).toBe(USERS.get('final')!.id);
-    expect(errors.slice(errorsBefore)).toEqual([]);
+    const errorsBefore = log.errors.length;
+    await signInAfterwards(fixtureTarget(), { username: 'final', ...USERS.get('final')! }, REPLAY);
+    expect(log.errors.slice(errorsBefore)).toEqual([]);
   });
 });
