@@ -469,6 +469,32 @@ describe.each(['database', 'jwt'] as const)('two-factor sign-in with %s sessions
     await expectHeld(site, await firstFactor(site, c, p), c);
   });
 
+  it('a passkey added while signed in proves nothing new: the new session keeps what the session proved', async () => {
+    const c = new TestClient(site.origin);
+    const p = await newPerson(site, 'credentials', c);
+    const register = async (device: SoftAuthenticator) => {
+      const o = (await (await c.get('/auth/webauthn-options/webauthn?action=register')).json()) as Json;
+      const data = device.register(o.options, { origin: site.origin, uv: true });
+      return c.post(
+        '/auth/callback/webauthn',
+        { action: 'register', data, callbackUrl: callbackOf(site) },
+        { json: true },
+      );
+    };
+    // A password alone, then a passkey made just now with user verification: still one factor.
+    expect(location(await register(p.device)).href).toBe(callbackOf(site));
+    expect(await (await c.get('/mfa/assurance')).json()).toEqual({ amr: ['pwd'], aal: 1 });
+    // Two factors, then another passkey: still two, and no challenge on the way.
+    p.factor = await enrol(c);
+    c.cookies.delete(SESSION);
+    await expectHeld(site, await firstFactor(site, c, p), c);
+    const page = await challenge(c);
+    await expectSignedIn(site, await answer(c, page.csrfToken, await nextCode(p.factor)), c, p, ['pwd', 'otp']);
+    const again = await register(new SoftAuthenticator());
+    expect(location(again).href).toBe(callbackOf(site));
+    expect(await (await c.get('/mfa/assurance')).json()).toEqual({ amr: ['pwd', 'otp', 'mfa'], aal: 2 });
+  });
+
   it('a passkey that verified the user proves two factors by itself: a session at AAL2, no challenge', async () => {
     const p = await enrolled('passkey');
     const c = new TestClient(site.origin);

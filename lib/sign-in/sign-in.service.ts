@@ -94,7 +94,10 @@ export class SignInService {
     // The steps (second factors and other checks): a throw refuses the sign-in as an `afterUser`
     // failure does (a user it created is deleted again); a response ends it here, with what was
     // written so far announced and no session.
-    const amr = firstFactorAmr(account.type, input.amr);
+    const amr =
+      input.amrFromSession && signedIn && signedIn.user.id === resolved.user.id
+        ? [...(await this.reader.assurance(signedIn)).amr]
+        : firstFactorAmr(account.type, input.amr);
     const proved: string[] = [];
     for (const step of this.steps) {
       let ended: AuthResponse | void;

@@ -27,6 +27,11 @@ export interface SignInInput {
    * it all (a passkey with user verification: `['hwk', 'user', 'mfa']`); default by account type.
    */
   amr?: readonly string[];
+  /**
+   * The factor proves nothing about who the user is (a passkey the signed-in user just registered):
+   * the new session keeps what the request's session proved, and proves no more.
+   */
+  amrFromSession?: boolean;
 }
 
 /** The user a sign-in resolved to, and what it wrote on the way. */

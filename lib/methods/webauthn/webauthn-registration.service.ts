@@ -102,7 +102,9 @@ export class WebAuthnRegistrationService {
     return this.signIns.completeSignIn(ctx, {
       user,
       account,
-      amr: passkeyAmr(info.userVerified),
+      // A new user's passkey is all they proved; a passkey added by a signed-in user proves nothing
+      // about them (it was made just now): their new session keeps what their session proved.
+      ...(data.newUser ? { amr: passkeyAmr(info.userVerified) } : { amrFromSession: true }),
       afterUser: async (resolved: AdapterUser | AuthUser, isNewUser: boolean) => {
         if (resolved.id !== data.userId) {
           // The credential's user handle was derived from data.userId: stored for anyone else, it
