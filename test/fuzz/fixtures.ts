@@ -4,6 +4,7 @@
  * signed-in session, an OAuth sign-in in progress with a real code, WebAuthn challenges.
  */
 import {
+  DEVICE_COOKIE,
   PENDING_COOKIE,
   type CookiePair,
   type Fixtures,
@@ -241,6 +242,50 @@ export async function heldSignIn(
   const pending = cookies.find(([n]) => n === PENDING_COOKIE);
   if (!pending) throw new Error(`${what} set no ${PENDING_COOKIE} cookie`);
   return pending;
+}
+
+/**
+ * A browser `user` (who has a second factor) told not to be asked again, through the real flow: a
+ * credentials sign-in held for the second factor, then the challenge answered with `backupCode` and
+ * the "don't ask again on this device" box ticked. Returns the `authjs.two-factor-device` cookie it
+ * set and the session the sign-in made (which the caller ends or keeps).
+ */
+export async function rememberedDevice(
+  target: FixtureTarget,
+  user: FixtureTarget['user'],
+  backupCode: string,
+): Promise<{ device: CookiePair; session: CookiePair[] }> {
+  const anon = await anonymousCsrf(target);
+  const pending = await heldSignIn(target, user, anon);
+  const res = await call(target, 'POST', '/auth/two-factor', {
+    cookies: [anon.cookie, pending],
+    form: { csrfToken: anon.token, method: 'backup-code', code: backupCode, remember: '1' },
+  });
+  const what = `the second factor of ${user.username}, answered with a backup code and the box ticked`;
+  expectStatus(res, 302, what);
+  if (res.headers.location !== `${target.origin}/me`) throw new Error(`${what} went to ${res.headers.location}`);
+  const cookies = setCookiePairs(res);
+  const device = cookies.find(([n]) => n === DEVICE_COOKIE);
+  if (!device) throw new Error(`${what} set no ${DEVICE_COOKIE} cookie`);
+  const session = cookies.filter(([n]) => n.startsWith('authjs.session-token'));
+  if (session.length === 0) throw new Error(`${what} set no session cookie`);
+  return { device, session };
+}
+
+/**
+ * A credentials sign-in of `user` from a fresh anonymous browser holding `cookies` (a device cookie):
+ * the answer, whatever it is.
+ */
+export async function signInWith(
+  target: FixtureTarget,
+  user: FixtureTarget['user'],
+  cookies: CookiePair[],
+): Promise<WireResponse> {
+  const anon = await anonymousCsrf(target);
+  return call(target, 'POST', '/auth/callback/credentials', {
+    cookies: [anon.cookie, ...cookies],
+    form: { csrfToken: anon.token, username: user.username, password: user.password, callbackUrl: '/me' },
+  });
 }
 
 /** What the pending-state suite's fixtures need besides the app: alice (who has a second factor) and her ids. */

@@ -145,6 +145,25 @@ export interface Fixtures {
   emailLinks: string[];
   /** Two-factor on: alice's sign-in held for its second factor (see {@link PendingFixture}). */
   pending?: PendingFixture;
+  /** Two-factor's remembered devices on: device cookies none of which may spare alice her code (see {@link DeviceFixture}). */
+  devices?: DeviceFixture;
+}
+
+/**
+ * "Don't ask again on this device" (`twoFactor.rememberDevice`): `authjs.two-factor-device` values
+ * the app minted through real flows (a password, a backup code, the box ticked), none of which may
+ * let a sign-in of alice skip her second factor now.
+ */
+export interface DeviceFixture {
+  /** alice's id (whose sign-ins the fuzzer sends the cookies with). */
+  userId: string;
+  /** A real device cookie of another user with an app (bob), live for him. */
+  otherUser: string;
+  otherUserId: string;
+  /** A real device cookie of alice's from before her factors changed (her backup codes were renewed since). */
+  stale: string;
+  /** The fingerprints sealed in those two (read with the secret), transplanted into minted cookies. */
+  fingerprints: string[];
 }
 
 /**
@@ -204,7 +223,15 @@ export interface FuzzRequest {
   route?: FuzzRoute;
   /** Whose session and CSRF pair it mostly carries. */
   identity: Identity;
+  /**
+   * Remembered devices on: the kind of `authjs.two-factor-device` cookie the request carries, and
+   * whether it is one of alice's own sign-ins (her password, right or not; her magic link).
+   */
+  device?: { cookie?: string; signIn?: DeviceSignIn };
 }
+
+/** One of alice's sign-ins sent with a device cookie: her right password, a wrong one, her magic link. */
+export type DeviceSignIn = 'password' | 'wrong password' | 'magic link';
 
 type FieldValue = string | number | boolean | null | FieldValue[] | { [key: string]: FieldValue };
 type Fields = Array<[string, FieldValue]>;
@@ -220,6 +247,8 @@ export type Identity = 'anon' | 'user' | 'stale' | 'mixed' | 'pending';
 interface DrawState {
   mayAuthenticate: boolean;
   identity: Identity;
+  /** Remembered devices on: what {@link FuzzRequest.device} says, and a device cookie sent on a `Cookie` line of its own. */
+  device?: { cookie?: string; signIn?: DeviceSignIn; line?: string; plain?: boolean };
 }
 
 type Flow = 'credentials' | 'email' | 'passkey' | 'oauth' | 'odd';
@@ -323,6 +352,9 @@ export async function generateRequest(
   if (state.identity === 'user' && !fx.user) state.identity = 'anon';
   if (state.identity === 'stale' && !fx.stale) state.identity = 'anon';
   const route = await chooseRoute(rng, marker, target, fx, state, notes, sweep);
+  // Most of alice's sign-ins with a device cookie go plainly (only their cookies hostile), so that
+  // they reach the step that reads it.
+  if (state.device?.plain) return plainRequest(rng, marker, target, fx, state, notes, route);
 
   // ---- method ----
   let method = route.method;
@@ -468,6 +500,8 @@ export async function generateRequest(
       headers.push(['Cookie', cookies.join(rng.pick(['; ', ';', '; ; ', ' ;  ']))]);
     }
   }
+  // A device cookie on a `Cookie` line of its own (drawn only with remembered devices on).
+  if (state.device?.line !== undefined) headers.push(['Cookie', state.device.line]);
 
   // ---- body ----
   let body: Buffer | undefined;
@@ -498,6 +532,7 @@ export async function generateRequest(
     notes,
     route: route.table,
     identity: state.identity,
+    ...(state.device ? { device: { cookie: state.device.cookie, signIn: state.device.signIn } } : {}),
   };
 }
 
@@ -512,6 +547,10 @@ async function chooseRoute(
   notes: string[],
   sweep?: FuzzRoute,
 ): Promise<RouteChoice> {
+  // Remembered devices on: now and then one of alice's own sign-ins, with a device cookie that must
+  // not stand in for her second factor. (Drawn only then: the route fuzzer's stream stays the same.)
+  if (!sweep && fx.devices && target.twoFactor && rng.chance(DEVICE_SIGN_IN_SHARE))
+    return deviceSignIn(rng, m, target, target.twoFactor, fx, state, notes);
   // A route of the action table (the next one in turn, or drawn by its action's weight), or now
   // and then a path outside it: unknown paths under basePath, the bare base path, the app's own.
   let table = sweep;
@@ -985,16 +1024,8 @@ async function pendingCookies(
   if (kind !== 'real') notes.push(`pending cookie ${kind}`);
   const named = (value: string) => `${PENDING_COOKIE}=${value}`;
   switch (kind) {
-    case 'tampered': {
-      // One character of one of the JWE's parts changed (the header, the IV, the ciphertext, the tag).
-      const parts = real.split('.');
-      const at = rng.pick(parts.map((p, i) => [p, i] as const).filter(([p]) => p.length > 0))[1];
-      const part = parts[at]!;
-      const i = rng.int(part.length);
-      const swap = B64URL_CHARS[(B64URL_CHARS.indexOf(part[i]!) + rng.between(1, 63)) % 64]!;
-      parts[at] = `${part.slice(0, i)}${swap}${part.slice(i + 1)}`;
-      return [named(parts.join('.'))];
-    }
+    case 'tampered':
+      return [named(tamperedJwe(rng, real))];
     case 'truncated':
       return [named(real.slice(0, rng.int(real.length)))];
     case 'other secret':
@@ -1103,6 +1134,350 @@ async function mintPending(
     salt: how.salt ?? PENDING_COOKIE,
     maxAge,
   });
+}
+
+// ---- remembered devices --------------------------------------------------------------------------
+
+/** The remembered device's cookie (`RememberedDevices` in lib/methods/two-factor). */
+export const DEVICE_COOKIE = 'authjs.two-factor-device';
+/** The provider a device cookie is sealed for (lib/methods/two-factor/two-factor.device.ts). */
+const DEVICE_PROVIDER = 'two-factor-device';
+/** The share of drawn requests (the sweep's aside) that are one of alice's sign-ins with a device cookie. */
+const DEVICE_SIGN_IN_SHARE = 0.12;
+/** The share of those sent plainly ({@link plainRequest}); the others are mutated as any request. */
+const PLAIN_SHARE = 0.7;
+
+/**
+ * One of alice's own sign-ins, sent with a device cookie ({@link deviceCookies}): her password (the
+ * right one mostly: it proves one factor, and only a device cookie the app minted for her as she is
+ * now could stand in for the second), now and then a wrong one, or her magic link. Mostly from the
+ * anonymous browser or the pending one (whose CSRF pair that is), so that most reach the second
+ * factor's step; the request's other parts are mutated as any other's.
+ */
+function deviceSignIn(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  tf: TwoFactorTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+): RouteChoice {
+  // Mostly the pending browser: its CSRF pair is the anonymous one, and it sends no session (which
+  // would want a CSRF token bound to it).
+  if (state.identity !== 'pending' && rng.chance(0.85)) state.identity = 'pending';
+  const tableRoute = (method: 'GET' | 'POST', provider: string) =>
+    target.routes.find((r) => r.action === 'callback' && r.method === method && r.provider === provider);
+  const link = fx.emailLinks.find((l) => new URL(l, target.origin).searchParams.get('email') === tf.heldEmail);
+  if (link && rng.chance(0.15)) {
+    // Her magic link proves one factor too (and is spent by the first request that uses it).
+    const params = new URL(link, target.origin).searchParams;
+    const query: Fields = [
+      ['token', params.get('token') ?? ''],
+      ['email', tf.heldEmail],
+    ];
+    if (rng.chance(0.4)) query.push(['callbackUrl', callbackUrl(rng, target.origin, m)]);
+    state.device = { signIn: 'magic link', plain: rng.chance(PLAIN_SHARE) };
+    notes.push('device sign-in: magic link');
+    return { method: 'GET', path: '/auth/callback/email', query, flow: 'email', table: tableRoute('GET', 'email') };
+  }
+  const right = rng.chance(0.85);
+  state.device = { signIn: right ? 'password' : 'wrong password', plain: rng.chance(PLAIN_SHARE) };
+  notes.push(`device sign-in: ${state.device.signIn}`);
+  const body: Fields = [
+    ['csrfToken', csrfValue(rng, m, fx, state)],
+    ['username', target.alice.username],
+    [
+      'password',
+      right ? target.alice.password : rng.pick<FieldValue>(['wrong', '', `${target.alice.password} `, ['x'], null]),
+    ],
+  ];
+  if (rng.chance(0.6)) body.push(['callbackUrl', callbackUrl(rng, target.origin, m)]);
+  // Fields of the challenge's form, which a sign-in must ignore (nothing is remembered without a code).
+  if (rng.chance(0.2))
+    body.push(
+      ...pickFields(rng, [
+        ['remember', () => rng.pick<FieldValue>(['1', true, 'on', ['1']])],
+        ['method', () => rng.pick<FieldValue>(['totp', 'backup-code', 'device', 'dev'])],
+        ['code', () => wrongCode(rng, m, tf)],
+        ['amr', () => rng.pick<FieldValue>([['pwd', 'dev', 'mfa'], 'dev'])],
+      ]),
+    );
+  return {
+    method: 'POST',
+    path: '/auth/callback/credentials',
+    query: [],
+    body: scrubCodes(body, tf),
+    flow: 'credentials',
+    table: tableRoute('POST', 'credentials'),
+  };
+}
+
+/**
+ * A request built plainly, as a browser sends it: the route's method and path, the public Host (and
+ * Origin now and then), the cookies {@link cookieHeader} draws (a device cookie among them), the
+ * fields as a form or JSON. What is hostile in it is the cookies (and the fields the route drew).
+ */
+async function plainRequest(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  state: DrawState,
+  notes: string[],
+  route: RouteChoice,
+): Promise<FuzzRequest> {
+  notes.push('sent plainly');
+  const headers: HeaderLine[] = [['Host', new URL(target.origin).host]];
+  if (rng.chance(0.5)) headers.push(['Origin', target.origin]);
+  if (rng.chance(0.2)) headers.push(['X-Auth-Return-Redirect', '1']);
+  const cookies = await cookieHeader(rng, m, target, fx, state, notes, route);
+  if (cookies.length > 0) headers.push(['Cookie', cookies.join('; ')]);
+  if (state.device?.line !== undefined) headers.push(['Cookie', state.device.line]);
+  const text = (v: FieldValue) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const query = route.query.length
+    ? `?${new URLSearchParams(route.query.map(([k, v]) => [k, text(v)])).toString()}`
+    : '';
+  let body: Buffer | undefined;
+  if (route.body) {
+    const json = rng.chance(0.25);
+    headers.push(['Content-Type', json ? 'application/json' : 'application/x-www-form-urlencoded']);
+    body = Buffer.from(
+      json
+        ? JSON.stringify(Object.fromEntries(route.body))
+        : new URLSearchParams(route.body.map(([k, v]) => [k, text(v)])).toString(),
+    );
+  }
+  const requestTarget = `${route.path}${query}`;
+  return {
+    label: `${route.method} ${truncate(requestTarget, 160)}`,
+    method: route.method,
+    target: requestTarget,
+    bytes: buildRequest(`${route.method} ${requestTarget} HTTP/1.1`, headers, body),
+    marker: m,
+    mayAuthenticate: state.mayAuthenticate,
+    notes,
+    route: route.table,
+    identity: state.identity,
+    device: { cookie: state.device?.cookie, signIn: state.device?.signIn },
+  };
+}
+
+/**
+ * The device cookie a request carries (every one of alice's sign-ins of {@link deviceSignIn}, many
+ * other sign-ins, some other requests): bob's real one, alice's stale one, those tampered with,
+ * truncated, chunked, prefixed, duplicated or on a `Cookie` line of their own, sealed with another
+ * secret or salt, minted with the secret around a fingerprint that is not hers now or odd contents,
+ * another JWE (a session's, the pending state's) in its place, random, empty, oversized. Never a
+ * device cookie the app would recognise for alice now.
+ */
+async function deviceCookies(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  fx: Fixtures,
+  devices: DeviceFixture,
+  state: DrawState,
+  notes: string[],
+  route: RouteChoice,
+): Promise<string[]> {
+  const signIn = state.device?.signIn !== undefined;
+  if (!signIn && !rng.chance(route.flow === 'credentials' || route.flow === 'email' ? 0.6 : 0.15)) return [];
+  // alice's sign-ins carry the two real cookies (bob's, her stale one) most: the ones whose seal opens.
+  const kind =
+    signIn && rng.chance(0.4)
+      ? rng.pick(['other user', 'stale'])
+      : rng.weighted<string>([
+          [5, 'other user'],
+          [5, 'stale'],
+          [2, 'random'],
+          [2, 'tampered'],
+          [2, 'truncated'],
+          [2, 'other secret'],
+          [2, 'other salt'],
+          [1, 'session value'],
+          [1, 'pending value'],
+          [5, 'minted'],
+          [1, 'prefixed'],
+          [2, 'chunked'],
+          [2, 'duplicate'],
+          [1, 'own Cookie line'],
+          [1, 'as session'],
+          [1, 'oversized'],
+          [1, 'empty'],
+          [1, 'junk'],
+        ]);
+  const realKind = rng.pick(['stale', 'other user'] as const);
+  const real = realKind === 'stale' ? devices.stale : devices.otherUser;
+  // The kind as counted and reported: the real cookie a variant was made of, where there is one.
+  const label = ['tampered', 'truncated', 'prefixed', 'chunked', 'duplicate', 'own Cookie line', 'as session'].includes(
+    kind,
+  )
+    ? `${kind} (${realKind})`
+    : kind;
+  state.device = { ...state.device, cookie: label };
+  const at = notes.push(`device cookie ${label}`) - 1;
+  const relabel = (to: string) => {
+    state.device = { ...state.device, cookie: to };
+    notes[at] = `device cookie ${to}`;
+  };
+  const named = (value: string) => `${DEVICE_COOKIE}=${value}`;
+  switch (kind) {
+    case 'other user':
+      return [named(devices.otherUser)];
+    case 'stale':
+      return [named(devices.stale)];
+    case 'random':
+      return [
+        named(
+          rng.pick([
+            rng.b64url(rng.between(1, 400)),
+            [rng.b64url(36), '', rng.b64url(22), rng.b64url(rng.between(40, 300)), rng.b64url(22)].join('.'),
+          ]),
+        ),
+      ];
+    case 'tampered':
+      return [named(tamperedJwe(rng, real))];
+    case 'truncated':
+      return [named(real.slice(0, rng.int(real.length)))];
+    case 'other secret':
+      return [named(await mintDevice(rng, m, target, devices, { secret: `${target.secret}-other` }))];
+    case 'other salt': {
+      const salt = rng.pick([PENDING_COOKIE, SESSION_COOKIE, 'authjs.challenge', `__Secure-${DEVICE_COOKIE}`]);
+      notes.push(`sealed for ${salt}`);
+      return [named(await mintDevice(rng, m, target, devices, { salt }))];
+    }
+    case 'session value':
+      return [named(fx.user?.sessionToken ?? rng.b64url(200))];
+    case 'pending value':
+      return [named(fx.pending?.cookie[1] ?? rng.b64url(200))];
+    case 'minted':
+      return [named(await mintDevice(rng, m, target, devices, { odd: true }, notes))];
+    case 'prefixed':
+      return [`${rng.pick(['__Secure-', '__Host-'])}${named(real)}`];
+    case 'chunked': {
+      const cut = rng.between(1, real.length - 1);
+      const chunks = [`${DEVICE_COOKIE}.0=${real.slice(0, cut)}`, `${DEVICE_COOKIE}.1=${real.slice(cut)}`];
+      return rng.chance(0.3) ? [named(rng.b64url(40)), ...chunks] : chunks;
+    }
+    case 'duplicate': {
+      const [otherKind, other] = rng.pick<[string, string]>([
+        ['random', rng.b64url(120)],
+        ['empty', ''],
+        realKind === 'stale' ? ['other user', devices.otherUser] : ['stale', devices.stale],
+        ['minted', await mintDevice(rng, m, target, devices, { odd: true }, notes)],
+      ]);
+      relabel(`duplicate (${realKind} and ${otherKind})`);
+      return rng.chance(0.5) ? [named(other), named(real)] : [named(real), named(other)];
+    }
+    case 'own Cookie line':
+      // Node joins repeated `Cookie` lines: the device cookie arrives after the others (or twice).
+      state.device = { ...state.device, line: named(real) };
+      return rng.chance(0.4) ? [named(rng.pick([rng.b64url(80), real]))] : [];
+    case 'as session':
+      // The device cookie where a session or the pending state is read.
+      return [
+        rng.pick([`${SESSION_COOKIE}=${real}`, `${SESSION_COOKIE}.0=${real}`, `${PENDING_COOKIE}=${real}`]),
+        ...(rng.chance(0.5) ? [named(real)] : []),
+      ];
+    case 'oversized':
+      return [named(rng.b64url(rng.pick([4000, 9000, 15_000])))];
+    case 'empty':
+      return [rng.pick([`${DEVICE_COOKIE}=`, `${DEVICE_COOKIE}=""`, DEVICE_COOKIE])];
+    default:
+      return [
+        named(
+          rng.pick([
+            encodeURIComponent(markup(rng, m)),
+            badPercent(rng),
+            '....',
+            `${real}${real}`,
+            `"${real}"`,
+            `${real}.`,
+            'null',
+            'e30',
+          ]),
+        ),
+      ];
+  }
+}
+
+/**
+ * A device cookie sealed as `RememberedDevices` seals one (a check payload: `value` alice's id,
+ * `provider` 'two-factor-device', `kind` 'twoFactorDevice', `data.fp` a fingerprint), with a
+ * fingerprint that is not hers now (bob's, or her stale one: the app's key for the current one is
+ * never computed here), with another secret or salt, or (`odd`) with the right ones around contents
+ * the step must refuse.
+ */
+async function mintDevice(
+  rng: Rng,
+  m: string,
+  target: FuzzTarget,
+  devices: DeviceFixture,
+  how: { secret?: string; salt?: string; odd?: boolean },
+  notes?: string[],
+): Promise<string> {
+  const userId = devices.userId;
+  const payload: Record<string, unknown> = {
+    value: userId,
+    provider: DEVICE_PROVIDER,
+    kind: 'twoFactorDevice',
+    data: { fp: rng.pick(devices.fingerprints) },
+  };
+  const data = payload.data as Record<string, unknown>;
+  let maxAge = 30 * 86_400;
+  if (how.odd) {
+    const [note, edit] = rng.pick<[string, () => void]>([
+      ['a fingerprint not hers now', () => undefined],
+      ['fingerprint random', () => void (data.fp = rng.b64url(43))],
+      ['fingerprint missing', () => void delete data.fp],
+      [
+        'fingerprint odd',
+        () =>
+          void (data.fp = rng.pick<unknown>([
+            null,
+            '',
+            5,
+            true,
+            [rng.pick(devices.fingerprints)],
+            { fp: rng.pick(devices.fingerprints) },
+            'x'.repeat(5000),
+            markup(rng, m),
+          ])),
+      ],
+      ['fingerprint outside data', () => void ((payload.fp = data.fp), delete payload.data)],
+      ['another user', () => void (payload.value = devices.otherUserId)],
+      ['unknown user', () => void (payload.value = `fz-nobody-${rng.b64url(6)}`)],
+      [
+        'value odd',
+        () =>
+          void (payload.value = rng.pick<unknown>([
+            '',
+            5,
+            { id: userId },
+            [userId],
+            userId.toUpperCase(),
+            `${userId} `,
+            `${userId}\u0000`,
+          ])),
+      ],
+      [
+        'another check',
+        () => void (payload.kind = rng.pick(['twoFactor', 'state', 'webauthnChallenge', 'nonce', 'pkceCodeVerifier'])),
+      ],
+      [
+        'another provider',
+        () => void (payload.provider = rng.pick(['two-factor', 'credentials', '', `${DEVICE_PROVIDER} `, 'device'])),
+      ],
+      ['exp past', () => void (maxAge = -60)],
+      ['data missing', () => void delete payload.data],
+      ['data array', () => void (payload.data = [data.fp])],
+      ['claims of a session', () => void Object.assign(data, { amr: ['pwd', 'otp', 'mfa'], sub: userId, dev: true })],
+    ]);
+    edit();
+    notes?.push(`minted: ${note}`);
+  }
+  return encode({ token: payload, secret: how.secret ?? target.secret, salt: how.salt ?? DEVICE_COOKIE, maxAge });
 }
 
 /** A back-channel logout token: unsigned, signed with a guessed key, odd claims, or not a JWT at all. */
@@ -1758,6 +2133,8 @@ async function cookieHeader(
   }
   // Two-factor on: the pending sign-in's cookie, as it was set or worse.
   if (fx.pending) out.push(...(await pendingCookies(rng, m, target, fx, fx.pending, state, notes)));
+  // Remembered devices on: a device cookie, forged, stale, another user's or worse.
+  if (fx.devices) out.push(...(await deviceCookies(rng, m, target, fx, fx.devices, state, notes, route)));
   if (rng.chance(0.15)) {
     out.push(
       `${rng.pick(['__Secure-', '__Host-', ''])}${rng.pick([SESSION_COOKIE, CSRF_COOKIE])}${rng.pick(['', '.0'])}=${rng.b64url(40)}`,
@@ -2037,4 +2414,15 @@ async function authorizationHeader(rng: Rng, target: FuzzTarget, fx: Fixtures, s
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text;
+}
+
+/** One character of one of the JWE's parts changed (the header, the IV, the ciphertext, the tag). */
+function tamperedJwe(rng: Rng, real: string): string {
+  const parts = real.split('.');
+  const at = rng.pick(parts.map((p, i) => [p, i] as const).filter(([p]) => p.length > 0))[1];
+  const part = parts[at]!;
+  const i = rng.int(part.length);
+  const swap = B64URL_CHARS[(B64URL_CHARS.indexOf(part[i]!) + rng.between(1, 63)) % 64]!;
+  parts[at] = `${part.slice(0, i)}${swap}${part.slice(i + 1)}`;
+  return parts.join('.');
 }

@@ -12,6 +12,20 @@
  * Her right password and her magic links are among the inputs. The one thing never sent is a code
  * her app (or a backup code) would accept now.
  *
+ * "Don't ask again on this device" is on (`twoFactor.rememberDevice`), a way to skip the second
+ * factor. About a quarter of the requests carry an `authjs.two-factor-device` cookie that must not
+ * let her skip it, and one in twelve is one of her own sign-ins with one (her password, mostly right
+ * and mostly sent plainly so that it reaches the step that reads the cookie; her magic links): bob's
+ * (another user with an app, who told a browser not to ask again through the real flow), alice's own
+ * from before her backup codes were renewed (stale), those tampered with, truncated, chunked,
+ * prefixed, duplicated, on a `Cookie` line of their own, sealed with another secret or salt (a
+ * session's or the pending state's value in its place), minted with the secret around a fingerprint
+ * that is not hers now or odd contents, random, empty, oversized. No answer may remember a device
+ * (none is sent a right code), and enough of her password sign-ins with one, with bob's and with her
+ * stale one among them, must be held for the challenge (so the cookie was read and refused).
+ * Afterwards bob's cookie still spares him his code (it was a live one), and a device alice
+ * remembers then through the real flow spares her hers (and the checks see that).
+ *
  * The invariant, after every request: nothing gives alice a session. No answer sets a session
  * cookie without other valid credentials (a session of another user, a JWE minted with the secret),
  * none sets a JWT session of hers, no session row of hers exists, none shows her TOTP secret or a
@@ -34,10 +48,19 @@ import {
   call,
   heldSignIn,
   refreshPendingFixtures,
+  rememberedDevice,
   setCookiePairs,
+  signInWith,
   type PendingFixtureTarget,
 } from './fixtures.js';
-import { PENDING_COOKIE, SESSION_COOKIE, type FuzzRequest, type FuzzRoute } from './generator.js';
+import {
+  DEVICE_COOKIE,
+  PENDING_COOKIE,
+  SESSION_COOKIE,
+  type DeviceFixture,
+  type FuzzRequest,
+  type FuzzRoute,
+} from './generator.js';
 import { mixSeed } from './prng.js';
 import { appRoutes, fuzzLog, parseCount, parseSeed, runFuzz, signInAfterwards, strategyRequests } from './run.js';
 import { finish, type WireResponse } from './wire.js';
@@ -54,14 +77,23 @@ const PERIOD_MS = 30_000;
 
 /**
  * Credentials users: `alice` has an authenticator app (the fuzzer may send her password: it proves
- * one factor); `fixture` (no second factor) is the signed-in browser; `final` the fuzzer never names.
+ * one factor); `fixture` (no second factor) is the signed-in browser; `bob` has an app too and a
+ * remembered device (whose cookie the fuzzer sends, never his password); `final` the fuzzer never names.
  */
 const USERS = new Map([
   ['alice', { id: 'user-alice', email: 'alice@example.test', password: 'correct horse' }],
   ['fixture', { id: 'user-fixture', email: 'fixture@example.test', password: 'fixture-password-1' }],
+  ['bob', { id: 'user-bob', email: 'bob@example.test', password: 'bob-password-3' }],
   ['final', { id: 'user-final', email: 'final@example.test', password: 'final-password-2' }],
 ]);
 const ALICE = USERS.get('alice')!;
+const BOB = USERS.get('bob')!;
+const ALICE_LOGIN = { username: 'alice', password: ALICE.password };
+const BOB_LOGIN = { username: 'bob', password: BOB.password };
+/** Days a remembered device is trusted. */
+const REMEMBER_DAYS = 30;
+/** A device cookie under any prefix (the app's is unprefixed over http). */
+const DEVICE_COOKIE_NAME = /^(__Secure-|__Host-)?authjs\.two-factor-device(\.\d+)?$/;
 
 /** Names and values of the session cookies an answer sets (deletions left out), chunks joined in order. */
 function sessionCookiesSet(res: WireResponse): string[] {
@@ -72,6 +104,23 @@ function sessionCookiesSet(res: WireResponse): string[] {
     .sort(([a], [b]) => Number(a.split('.').pop()) - Number(b.split('.').pop()))
     .map(([, value]) => value);
   return chunks.length ? [...whole, chunks.join('')] : whole;
+}
+
+/** True when the answer sends the browser to the challenge (a redirect, or `{ url }` for X-Auth-Return-Redirect). */
+function heldForChallenge(res: WireResponse): boolean {
+  const to = `${ORIGIN}/auth/two-factor`;
+  if (res.status === 302) return res.headers.location === to;
+  return res.status === 200 && res.body === JSON.stringify({ url: to });
+}
+
+/** True when the answer deletes a device cookie (an empty value, or `Max-Age=0`). */
+function deviceCookieDeleted(res: WireResponse): boolean {
+  return res.setCookies.some((line) => {
+    const pair = line.split(';')[0] ?? '';
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, Math.max(0, eq)).trim();
+    return DEVICE_COOKIE_NAME.test(name) && (pair.slice(eq + 1).trim() === '' || /;\s*max-age=0\b/i.test(line));
+  });
 }
 
 /**
@@ -157,6 +206,8 @@ describe.each([
   const app = { secret: '', backupCodes: [] as string[], lastStep: 0 };
   /** The codes her app and backup codes would be accepted with now (normalised), renewed at each refresh. */
   let acceptable: string[] = [];
+  /** The device cookies the fuzzer sends (bob's, alice's stale one), made in `beforeAll`. */
+  let devices: DeviceFixture;
   /** alice's factors and address when the run started, and each change an answer made to them. */
   let factorsBefore = '';
   const factorChanges: string[] = [];
@@ -176,7 +227,7 @@ describe.each([
         logger: log.logger,
         // The fuzzer sends hundreds of wrong codes for alice: a lockout that allows them keeps the
         // codes checked (a locked-out answer checks nothing); its window ends within the run.
-        twoFactor: { policy: 'optional', maxAttempts: 100, lockoutWindow: 1 },
+        twoFactor: { policy: 'optional', maxAttempts: 100, lockoutWindow: 1, rememberDevice: REMEMBER_DAYS },
         providers: [
           Credentials({
             credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
@@ -209,6 +260,51 @@ describe.each([
     app.lastStep = Math.floor(Date.now() / PERIOD_MS);
     app.backupCodes = (await twoFactors.confirmTotp(ALICE.id, enrolment.id, await codeAt(app.secret, app.lastStep)))!;
     expect(app.backupCodes).toHaveLength(10);
+
+    // Remembered devices. bob (an app too) tells a browser not to ask again through the real flow
+    // (his password, a backup code, the box ticked): a device cookie of another user, live for him.
+    const bobEnrolment = await twoFactors.startTotp(BOB.id, BOB.email, ORIGIN);
+    const bobCodes = await twoFactors.confirmTotp(
+      BOB.id,
+      bobEnrolment.id,
+      await codeAt(bobEnrolment.secret, app.lastStep),
+    );
+    const bobDevice = await rememberedDevice(fixtureTarget(), BOB_LOGIN, bobCodes![0]!);
+    // alice does the same, then her backup codes are renewed (the account page's action): the cookie
+    // she kept no longer matches her factors.
+    const aliceDevice = await rememberedDevice(fixtureTarget(), ALICE_LOGIN, app.backupCodes[0]!);
+    app.backupCodes = await twoFactors.regenerateBackupCodes(ALICE.id);
+    // Those sign-ins made sessions; alice may have none during the run.
+    for (const id of [ALICE.id, BOB.id]) await adapter.deleteSessionsByUserId(id);
+    // bob's cookie is live: his password alone signs him in. alice's stale one asks for her second
+    // factor again, and is deleted.
+    const bobAgain = await signInWith(fixtureTarget(), BOB_LOGIN, [bobDevice.device]);
+    expect({ status: bobAgain.status, location: bobAgain.headers.location }).toEqual({
+      status: 302,
+      location: `${ORIGIN}/me`,
+    });
+    await adapter.deleteSessionsByUserId(BOB.id);
+    const aliceAgain = await signInWith(fixtureTarget(), ALICE_LOGIN, [aliceDevice.device]);
+    expect({ status: aliceAgain.status, location: aliceAgain.headers.location }).toEqual({
+      status: 302,
+      location: `${ORIGIN}/auth/two-factor`,
+    });
+    expect(sessionCookiesSet(aliceAgain)).toEqual([]);
+    expect(deviceCookieDeleted(aliceAgain)).toBe(true);
+    const fingerprintOf = async (value: string) => {
+      const sealed = await decode({ token: value, secret: TEST_SECRET, salt: DEVICE_COOKIE });
+      const fp = (sealed?.data as { fp?: unknown } | undefined)?.fp;
+      if (typeof fp !== 'string')
+        throw new Error(`a device cookie the app set holds no fingerprint: ${JSON.stringify(sealed)}`);
+      return fp;
+    };
+    devices = {
+      userId: ALICE.id,
+      otherUser: bobDevice.device[1],
+      otherUserId: BOB.id,
+      stale: aliceDevice.device[1],
+      fingerprints: [await fingerprintOf(bobDevice.device[1]), await fingerprintOf(aliceDevice.device[1])],
+    };
     factorsBefore = await factorsOfAlice();
   });
   afterAll(() => t?.close());
@@ -288,6 +384,42 @@ describe.each([
        * answers that show the code itself was checked (and refused, or the lockout counted it).
        */
       const asPending = { requests: 0, twoFactorRoute: 0, realCookie: 0, codesChecked: 0 };
+      /**
+       * Requests with a device cookie; alice's sign-ins among them; those with her right password
+       * held for the challenge (with her stale cookie, and how many of those answers deleted it; with
+       * bob's); answers that deleted a device cookie.
+       */
+      const withDevice = { requests: 0, signIns: 0, held: 0, heldStale: 0, staleDeleted: 0, heldOther: 0, deleted: 0 };
+      /** What an answer did with device cookies that it may not (`problems`: what {@link heldProblems} found). */
+      const deviceProblems = (request: FuzzRequest, res: WireResponse, problems: string[]): string[] => {
+        const out: string[] = [];
+        // No right code is ever sent: no answer may remember a device.
+        const set = setCookiePairs(res).filter(([name]) => DEVICE_COOKIE_NAME.test(name));
+        if (set.length > 0)
+          out.push(`an answer remembered a device without a code: it set ${set.map(([name]) => name).join(', ')}`);
+        if (deviceCookieDeleted(res)) withDevice.deleted += 1;
+        const device = request.device;
+        if (!device?.cookie) return out;
+        withDevice.requests += 1;
+        if (device.signIn) withDevice.signIns += 1;
+        if (device.signIn === 'password' && heldForChallenge(res)) {
+          withDevice.held += 1;
+          if (device.cookie === 'stale') {
+            withDevice.heldStale += 1;
+            // The app deletes a device cookie of hers that no longer matches (it keeps another user's).
+            if (deviceCookieDeleted(res)) withDevice.staleDeleted += 1;
+          }
+          if (device.cookie === 'other user') withDevice.heldOther += 1;
+        }
+        if (
+          sessionCookiesSet(res).length > 0 &&
+          problems.some((p) => p.startsWith('a JWT session of alice') || p.startsWith('alice has'))
+        )
+          out.push(
+            `a remembered-device cookie that is not alice's now stood in for her second factor: ${device.cookie}${device.signIn ? ` (her sign-in: ${device.signIn})` : ''}`,
+          );
+        return out;
+      };
       let factorsNow = factorsBefore;
       await runFuzz({
         name: 'two-factor route fuzzer',
@@ -315,7 +447,7 @@ describe.each([
         refreshEvery: REFRESH_EVERY,
         refresh: async (i) => {
           await renewAcceptable();
-          return refreshPendingFixtures(fixtureTarget(), i, log.emailLinks);
+          return { ...(await refreshPendingFixtures(fixtureTarget(), i, log.emailLinks)), devices };
         },
         afterEach: async ({ index, request, res, fx }) => {
           if (request.identity === 'pending') {
@@ -326,6 +458,7 @@ describe.each([
           if (request.route?.action === 'two-factor' && request.route.method === 'POST' && codeChecked(res))
             asPending.codesChecked += 1;
           const problems = await heldProblems(res);
+          problems.push(...deviceProblems(request, res, problems));
           const factors = await factorsOfAlice();
           if (factors !== factorsNow) {
             factorChanges.push(
@@ -341,17 +474,28 @@ describe.each([
           return problems;
         },
         summary: () =>
-          `${asPending.requests} as the pending browser (${asPending.realCookie} with its real cookie, ${asPending.twoFactorRoute} to /two-factor), ${asPending.codesChecked} codes checked and refused`,
+          `${asPending.requests} as the pending browser (${asPending.realCookie} with its real cookie, ${asPending.twoFactorRoute} to /two-factor), ${asPending.codesChecked} codes checked and refused, ` +
+          `${withDevice.requests} with a device cookie (${withDevice.signIns} of alice's sign-ins, ${withDevice.held} of them with her right password held for the challenge: ${withDevice.heldStale} with her stale cookie (${withDevice.staleDeleted} of those deleted), ${withDevice.heldOther} with bob's), ${withDevice.deleted} answers deleting a device cookie`,
         // The run attacked a pending sign-in, and mostly its own challenge.
-        finish: () =>
-          requests >= 200 &&
+        finish: () => [
+          ...(requests >= 200 &&
           (asPending.realCookie < requests / 10 ||
             asPending.twoFactorRoute < requests / 20 ||
             asPending.codesChecked < requests / 250)
             ? [
                 `[${strategy}] too few requests reached alice's pending sign-in (${asPending.realCookie} with the real cookie, ${asPending.twoFactorRoute} to /two-factor, ${asPending.codesChecked} codes checked, of ${requests})`,
               ]
-            : [],
+            : []),
+          // Her password sign-ins with a device cookie reached the step that reads it (and were held),
+          // with her stale cookie and with bob's among them (a default run holds some 40, a dozen of
+          // each, per strategy; smaller runs are not held to it).
+          ...(requests >= 1000 &&
+          (withDevice.held < requests / 60 || withDevice.heldStale === 0 || withDevice.heldOther === 0)
+            ? [
+                `[${strategy}] too few of alice's password sign-ins with a device cookie reached the challenge (${withDevice.held} held, ${withDevice.heldStale} with her stale cookie, ${withDevice.heldOther} with bob's, of ${requests})`,
+              ]
+            : []),
+        ],
       });
     },
     Math.max(120_000, requests * 60),
@@ -366,6 +510,34 @@ describe.each([
       throw new Error(
         `Answers to requests changed alice's second factors or address (${REPLAY}):\n  at the start: ${factorsBefore}\n  at the end:   ${after}\n\n${factorChanges.join('\n\n')}`,
       );
+  });
+
+  it("bob's remembered device still spares him his code (the fuzzer's cookie of his was a live one), and alice's stale one still does not", async () => {
+    const bob = await signInWith(fixtureTarget(), BOB_LOGIN, [[DEVICE_COOKIE, devices.otherUser]]);
+    expect({ status: bob.status, location: bob.headers.location, replay: REPLAY }).toEqual({
+      status: 302,
+      location: `${ORIGIN}/me`,
+      replay: REPLAY,
+    });
+    expect(sessionCookiesSet(bob).length).toBeGreaterThan(0);
+    await adapter.deleteSessionsByUserId(BOB.id);
+    const alice = await signInWith(fixtureTarget(), ALICE_LOGIN, [[DEVICE_COOKIE, devices.stale]]);
+    expect({ status: alice.status, location: alice.headers.location, replay: REPLAY }).toEqual({
+      status: 302,
+      location: `${ORIGIN}/auth/two-factor`,
+      replay: REPLAY,
+    });
+    expect(await heldProblems(alice)).toEqual([]);
+  });
+
+  it("a device alice remembers now, through the real flow, spares her the challenge, and the run's checks would have reported it", async () => {
+    const { device } = await rememberedDevice(fixtureTarget(), ALICE_LOGIN, app.backupCodes[1]!);
+    await adapter.deleteSessionsByUserId(ALICE.id);
+    const res = await signInWith(fixtureTarget(), ALICE_LOGIN, [device]);
+    expect({ status: res.status, location: res.headers.location }).toEqual({ status: 302, location: `${ORIGIN}/me` });
+    const problems = await heldProblems(res);
+    expect(problems.join('\n')).toMatch(strategy === 'jwt' ? /a JWT session of alice/ : /session row/);
+    await adapter.deleteSessionsByUserId(ALICE.id);
   });
 
   it("a sign-in of alice held the same way still completes with her app's code, and only that gives her a session (which the checks see)", async () => {
