@@ -9,7 +9,7 @@ import type { Account, Profile } from '../../types/common.types.js';
 
 /** The check a pending sign-in is sealed for (a check cookie bound to this name, like a provider's). */
 const PENDING = 'two-factor';
-/** Longest sealed value kept with its profile; past it the profile is left out (a cookie holds ~4 kB). */
+/** Longest sealed value kept whole; past it the profile, then the account's tokens, are left out. */
 const MAX_SEALED = 3600;
 
 /**
@@ -55,19 +55,24 @@ export class PendingSignIns {
       ...(pending.providerSid ? { sid: pending.providerSid } : {}),
       ...(pending.enrolSecret ? { enrol: pending.enrolSecret } : {}),
     };
-    const opts = { provider: PENDING, maxAge };
-    if (pending.profile) {
-      const withProfile = { ...opts, data: { ...data, pr: pending.profile } };
+    // A cookie holds about 4 kB: the profile goes first, then the account's tokens (the account
+    // itself stays: it is what the second factor completes).
+    const { provider, providerAccountId, type } = pending.account;
+    const tries = [
+      ...(pending.profile ? [{ ...data, pr: pending.profile }] : []),
+      data,
+      { ...data, acc: { provider, providerAccountId, type } },
+    ];
+    for (const [i, attempt] of tries.entries()) {
       const sink: RequestContext = { ...ctx, responseCookies: [] };
-      await this.checks.seal(sink, 'twoFactor', pending.userId, withProfile);
+      await this.checks.seal(sink, 'twoFactor', pending.userId, { provider: PENDING, maxAge, data: attempt });
       const cookie = sink.responseCookies[0]!;
-      if (cookie.value.length <= MAX_SEALED) {
+      if (cookie.value.length <= MAX_SEALED || i === tries.length - 1) {
+        if (i > 0) this.config.logger.debug('two_factor_pending_trimmed', { dropped: i });
         ctx.responseCookies.push(cookie);
         return;
       }
-      this.config.logger.debug('two_factor_profile_dropped', { length: cookie.value.length });
     }
-    await this.checks.seal(ctx, 'twoFactor', pending.userId, { ...opts, data });
   }
 
   /**
