@@ -1054,19 +1054,7 @@ async function pendingCookies(
     case 'oversized':
       return [named(rng.b64url(rng.pick([4000, 9000, 15_000])))];
     case 'junk':
-      return [
-        named(
-          rng.pick([
-            encodeURIComponent(markup(rng, m)),
-            badPercent(rng),
-            '....',
-            `${real}${real}`,
-            `"${real}"`,
-            'null',
-            'e30',
-          ]),
-        ),
-      ];
+      return [named(junkCookie(rng, m, real))];
     default:
       return [named(real)];
   }
@@ -1385,20 +1373,7 @@ async function deviceCookies(
     case 'empty':
       return [rng.pick([`${DEVICE_COOKIE}=`, `${DEVICE_COOKIE}=""`, DEVICE_COOKIE])];
     default:
-      return [
-        named(
-          rng.pick([
-            encodeURIComponent(markup(rng, m)),
-            badPercent(rng),
-            '....',
-            `${real}${real}`,
-            `"${real}"`,
-            `${real}.`,
-            'null',
-            'e30',
-          ]),
-        ),
-      ];
+      return [named(junkCookie(rng, m, real, [`${real}.`]))];
   }
 }
 
@@ -2425,4 +2400,18 @@ function tamperedJwe(rng: Rng, real: string): string {
   const swap = B64URL_CHARS[(B64URL_CHARS.indexOf(part[i]!) + rng.between(1, 63)) % 64]!;
   parts[at] = `${part.slice(0, i)}${swap}${part.slice(i + 1)}`;
   return parts.join('.');
+}
+
+/** A cookie value that is no JWE at all: markup, bad percent-encoding, the value doubled or quoted. */
+function junkCookie(rng: Rng, m: string, real: string, more: string[] = []): string {
+  return rng.pick([
+    encodeURIComponent(markup(rng, m)),
+    badPercent(rng),
+    '....',
+    `${real}${real}`,
+    `"${real}"`,
+    'null',
+    'e30',
+    ...more,
+  ]);
 }

@@ -2,6 +2,9 @@ import type { ObjectLiteral, Repository } from 'typeorm';
 import type { AdapterTwoFactor } from '../adapter.interface.js';
 import { plain, type TypeOrmQueries } from './typeorm-queries.js';
 
+// The stored form of a factor, as MemoryAdapter keeps it: the contract's fields only.
+export { storedTwoFactor } from '../memory-store.helpers.js';
+
 // The two-factor statements of `TypeOrmAdapter` (beyond SPEC: `TwoFactorAdapter`), on the
 // `two_factors` table of `TwoFactorEntity`. Every statement names the factor's user as well as its id.
 
@@ -14,21 +17,6 @@ export function twoFactorOf(row: ObjectLiteral): AdapterTwoFactor {
     confirmedAt: found.confirmedAt ?? null,
     lastUsedAt: found.lastUsedAt ?? null,
     lastUsedStep: found.lastUsedStep ?? null,
-  };
-}
-
-/** The stored form of a factor: the contract's fields only, its optional ones `null` when absent. */
-export function storedTwoFactor(factor: AdapterTwoFactor): AdapterTwoFactor {
-  return {
-    id: factor.id,
-    userId: factor.userId,
-    type: factor.type,
-    name: factor.name ?? null,
-    secret: factor.secret,
-    confirmedAt: factor.confirmedAt ?? null,
-    createdAt: factor.createdAt,
-    lastUsedAt: factor.lastUsedAt ?? null,
-    lastUsedStep: factor.lastUsedStep ?? null,
   };
 }
 
