@@ -22,6 +22,9 @@ import { WaysInGate } from './sign-in/ways-in.gate.js';
 import { AccountManagementService } from './sign-in/account-management.service.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import { AccountRoutes } from './account/account-routes.js';
+import { AuthorizationCodes } from './native-apps/authorization-codes.js';
+import { NativeAppRoutes } from './native-apps/native-apps.routes.js';
+import { RefreshTokens } from './native-apps/refresh-tokens.js';
 import { EmailChangeService } from './account/email-change.service.js';
 import { PasswordChangeService } from './account/password-change.service.js';
 import { Passkeys } from './account/passkeys.js';
@@ -58,6 +61,9 @@ export const AUTH_SERVICES: Provider[] = [
   ProviderAccessTokenPipe,
   Passkeys,
   AccountRoutes,
+  AuthorizationCodes,
+  RefreshTokens,
+  NativeAppRoutes,
   EmailChangeService,
   PasswordChangeService,
 ];

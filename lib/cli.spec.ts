@@ -68,7 +68,7 @@ describe('the nestjs-auth command', () => {
     }
   });
 
-  it('migrations --db sqlite: SQL that creates the six tables in a real SQLite database', async () => {
+  it('migrations --db sqlite: SQL that creates the seven tables in a real SQLite database', async () => {
     const { code, out } = await run('migrations', '--db', 'sqlite');
     expect(code).toBe(0);
     const db = new Database(':memory:');
@@ -78,6 +78,7 @@ describe('the nestjs-auth command', () => {
       expect(tables.map((t) => t.name)).toEqual([
         'accounts',
         'authenticators',
+        'refresh_token_families',
         'sessions',
         'two_factors',
         'users',
@@ -88,6 +89,11 @@ describe('the nestjs-auth command', () => {
       expect(columns.map((c) => c.name)).toEqual(expect.arrayContaining(['name', 'lastUsedAt']));
       const sessionColumns = db.prepare("select name from pragma_table_info('sessions')").all();
       expect(sessionColumns.map((c) => c.name)).toContain('amr');
+      // And the refresh-token families of native-app sign-ins, deleted with their user.
+      const keys = db
+        .prepare('select "table", "on_delete" from pragma_foreign_key_list(\'refresh_token_families\')')
+        .all();
+      expect(keys).toEqual([{ table: 'users', on_delete: 'CASCADE' }]);
     } finally {
       db.close();
     }
@@ -97,7 +103,7 @@ describe('the nestjs-auth command', () => {
     for (const db of ['postgres', 'mysql']) {
       const { code, out } = await run('migrations', '--db', db);
       expect(code).toBe(0);
-      expect(out.match(/CREATE TABLE/gi)).toHaveLength(6);
+      expect(out.match(/CREATE TABLE/gi)).toHaveLength(7);
     }
     const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-cli-'));
     try {

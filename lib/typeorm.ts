@@ -11,6 +11,7 @@ export { SessionEntity } from './adapters/typeorm/session.entity.js';
 export { VerificationTokenEntity } from './adapters/typeorm/verification-token.entity.js';
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
 export { TwoFactorEntity } from './adapters/typeorm/two-factor.entity.js';
+export { RefreshFamilyEntity } from './adapters/typeorm/refresh-family.entity.js';
 export {
   AuthSchemaPostgres1764547200000,
   authMigrationsPostgres,
@@ -35,6 +36,11 @@ export {
   AuthTwoFactorMysql1780000000000,
   AuthTwoFactorSqlite1780000000000,
 } from './adapters/typeorm/migrations/two-factor.migrations.js';
+export {
+  AuthRefreshFamiliesPostgres1790000000000,
+  AuthRefreshFamiliesMysql1790000000000,
+  AuthRefreshFamiliesSqlite1790000000000,
+} from './adapters/typeorm/migrations/refresh-families.migrations.js';
 export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
 export type {
   AuthSchemaPreset,

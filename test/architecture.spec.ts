@@ -29,6 +29,7 @@ export const LAYERS: Record<string, number> = {
   'sign-in': 9,
   methods: 10,
   account: 11,
+  'native-apps': 11,
   router: 12,
   http: 13,
   guard: 14,

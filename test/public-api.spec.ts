@@ -87,6 +87,7 @@ const TYPEORM_LISTED = [
   'VerificationTokenEntity',
   'AuthenticatorEntity',
   'TwoFactorEntity',
+  'RefreshFamilyEntity',
   'AuthSchemaPostgres1764547200000',
   'AuthSchemaMysql1764547200000',
   'AuthSchemaSqlite1764547200000',
@@ -103,6 +104,9 @@ const TYPEORM_LISTED = [
   'AuthTwoFactorPostgres1780000000000',
   'AuthTwoFactorMysql1780000000000',
   'AuthTwoFactorSqlite1780000000000',
+  'AuthRefreshFamiliesPostgres1790000000000',
+  'AuthRefreshFamiliesMysql1790000000000',
+  'AuthRefreshFamiliesSqlite1790000000000',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */

@@ -11,6 +11,7 @@ import {
   type Logger,
 } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
+import { newRefreshFamily } from '../lib/adapters/testing/conformance-fixtures.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
 import { UserEntity } from '../lib/adapters/typeorm/user.entity.js';
@@ -19,6 +20,7 @@ import { SessionEntity } from '../lib/adapters/typeorm/session.entity.js';
 import { VerificationTokenEntity } from '../lib/adapters/typeorm/verification-token.entity.js';
 import { AuthenticatorEntity } from '../lib/adapters/typeorm/authenticator.entity.js';
 import { TwoFactorEntity } from '../lib/adapters/typeorm/two-factor.entity.js';
+import { RefreshFamilyEntity } from '../lib/adapters/typeorm/refresh-family.entity.js';
 import { authMigrationsPostgres } from '../lib/adapters/typeorm/migrations/postgres.migrations.js';
 import { authMigrationsMysql } from '../lib/adapters/typeorm/migrations/mysql.migrations.js';
 import { authMigrationsSqlite } from '../lib/adapters/typeorm/migrations/sqlite.migrations.js';
@@ -124,6 +126,43 @@ async function openDataSource(
   return ds;
 }
 
+/**
+ * Writes a value of the wrong kind into a stored refresh-token family, behind the adapter's back (the
+ * conformance suite's `corruptRefreshFamily`): a negative generation, or an expiry that is no date
+ * (SQLite: text; PostgreSQL: `infinity`; MariaDB: a zero date, allowed for this one statement).
+ */
+async function corruptRefreshFamily(ds: DataSource, id: string, field: 'generation' | 'expires'): Promise<void> {
+  if (field === 'generation') {
+    await ds
+      .createQueryBuilder()
+      .update(RefreshFamilyEntity)
+      .set({ generation: -1 })
+      .where('id = :id', { id })
+      .execute();
+    return;
+  }
+  const runner = ds.createQueryRunner();
+  try {
+    if (ds.options.type === 'postgres')
+      await runner.query(`UPDATE "refresh_token_families" SET "expires" = 'infinity' WHERE "id" = $1`, [id]);
+    else if (ds.options.type === 'better-sqlite3')
+      await runner.query(`UPDATE "refresh_token_families" SET "expires" = 'not a date' WHERE "id" = ?`, [id]);
+    else {
+      const [{ mode }] = (await runner.query('SELECT @@SESSION.sql_mode AS mode')) as { mode: string }[];
+      await runner.query("SET SESSION sql_mode = ''");
+      try {
+        await runner.query("UPDATE `refresh_token_families` SET `expires` = '0000-00-00 00:00:00' WHERE `id` = ?", [
+          id,
+        ]);
+      } finally {
+        await runner.query('SET SESSION sql_mode = ?', [mode]);
+      }
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
 const targets = await databaseTargets();
 
 for (const target of targets) {
@@ -153,6 +192,7 @@ for (const target of targets) {
           'listSessionsByUserId',
           'listSessionsByProviderSid',
           'twoFactor',
+          'refreshFamily',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
@@ -163,6 +203,8 @@ for (const target of targets) {
             ds.getRepository(VerificationTokenEntity).findOneBy({ identifier, token }),
           authenticator: (credentialID) => ds.getRepository(AuthenticatorEntity).findOneBy({ credentialID }),
           twoFactor: (id) => ds.getRepository(TwoFactorEntity).findOneBy({ id }),
+          refreshFamily: (id) => ds.getRepository(RefreshFamilyEntity).findOneBy({ id }),
+          corruptRefreshFamily: (id, field) => corruptRefreshFamily(ds, id, field),
         },
       });
     });
@@ -208,7 +250,15 @@ for (const target of targets) {
             'credentialID',
           ]);
           expect((await runner.getTable('two_factors'))!.primaryColumns.map((c) => c.name)).toEqual(['id']);
-          for (const table of ['accounts', 'sessions', 'authenticators', 'two_factors']) {
+          const families = (await runner.getTable('refresh_token_families'))!;
+          expect(families.primaryColumns.map((c) => c.name)).toEqual(['id']);
+          for (const column of ['rotatedAt', 'expires', 'authTime'])
+            expect(families.findColumnByName(column)?.type).toMatch(/timestamp|datetime/);
+          expect(families.findColumnByName('generation')?.type).toMatch(/^int/);
+          expect(families.indices.find((i) => i.name === 'IDX_refresh_token_families_userId')).toMatchObject({
+            columnNames: ['userId'],
+          });
+          for (const table of ['accounts', 'sessions', 'authenticators', 'two_factors', 'refresh_token_families']) {
             const fks = (await runner.getTable(table))!.foreignKeys;
             expect(fks).toHaveLength(1);
             expect(fks[0]).toMatchObject({
@@ -263,11 +313,36 @@ for (const target of targets) {
           lastUsedAt: null,
           lastUsedStep: null,
         });
+        await ds.getRepository(RefreshFamilyEntity).insert({
+          id: `raw-${user.id}`.slice(0, 64),
+          userId: user.id,
+          clientId: 'app',
+          generation: 0,
+          tokenHash: 'h',
+          rotatedAt: new Date(),
+          expires: new Date(),
+          authTime: new Date(),
+          amr: [],
+        });
+        await expect(
+          ds.getRepository(RefreshFamilyEntity).insert({
+            id: randomUUID(),
+            userId: 'no-such-user',
+            clientId: 'app',
+            generation: 0,
+            tokenHash: 'h',
+            rotatedAt: new Date(),
+            expires: new Date(),
+            authTime: new Date(),
+            amr: [],
+          }),
+        ).rejects.toThrow();
         await users.delete({ id: user.id });
         expect(await accounts.countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(SessionEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(AuthenticatorEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(TwoFactorEntity).countBy({ userId: user.id })).toBe(0);
+        expect(await ds.getRepository(RefreshFamilyEntity).countBy({ userId: user.id })).toBe(0);
       });
 
       it('the migrations can be reverted', async () => {
@@ -285,6 +360,7 @@ for (const target of targets) {
               'verification_tokens',
               'authenticators',
               'two_factors',
+              'refresh_token_families',
             ]) {
               expect(await runner.hasTable(table)).toBe(false);
             }
@@ -421,6 +497,25 @@ for (const target of targets) {
         expect(await ds.getRepository(VerificationTokenEntity).countBy({ token: `t-live-${tag}` })).toBe(1);
         // Nothing else has expired: a second run removes nothing.
         expect(await adapter.deleteExpired(new Date(now))).toEqual({ sessions: 0, verificationTokens: 0 });
+      });
+
+      it('rotateRefreshFamily is one conditional UPDATE (WHERE id AND generation): its affected-row count decides', async () => {
+        const user = await newUser();
+        const family = newRefreshFamily(user.id);
+        await adapter.createRefreshFamily(family);
+        const next = { tokenHash: 'next-hash', rotatedAt: new Date(), expires: new Date(Date.now() + 60_000) };
+        let rotated: boolean | undefined;
+        const queries = await loggedQueries(async () => {
+          rotated = await adapter.rotateRefreshFamily(family.id, 0, next);
+        });
+        expect(rotated).toBe(true);
+        expect(queries).toHaveLength(1);
+        expect(queries[0]).toMatch(
+          /^UPDATE\s+\S*refresh_token_families\S*\s+SET .+ WHERE .*\bid\b.* AND .*\bgeneration\b/is,
+        );
+        // The same statement again matches no row: false, nothing written.
+        expect(await adapter.rotateRefreshFamily(family.id, 0, { ...next, tokenHash: 'late' })).toBe(false);
+        expect(await adapter.getRefreshFamily(family.id)).toMatchObject({ generation: 1, tokenHash: 'next-hash' });
       });
 
       /** The statements the data source's query runners report while `fn` runs. */

@@ -102,6 +102,12 @@ const ROUTES: Record<string, string> = {
   account: 'each action declares its check (AccountRoutes.list(), walked by test/ways-in.e2e-spec.ts)',
   'two-factor':
     "completes a sign-in the second factor holds; a required enrolment adds an app proved by this same sign-in's first factor",
+  authorize:
+    "a native app's sign-in: only from a session WaysInGate 'app-sign-in' finds recent (else the user signs in again), by a signed-in person's choice",
+  token:
+    'exchanges a one-time code the authorize route issued (PKCE-bound), or rotates a refresh token of an existing family',
+  revoke: "ends a native app's sign-in",
+  jwks: 'reads only (public keys)',
   unknown: 'answers 400',
 };
 

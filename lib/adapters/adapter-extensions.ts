@@ -1,7 +1,7 @@
 // Beyond SPEC's adapter contract: the optional capabilities the library uses when an adapter has
 // them (sign out everywhere, the device list, back-channel logout, token refresh, passkey names,
-// account deletion). `TypeOrmAdapter` and `MemoryAdapter` implement them all. Re-exported from
-// `adapter.interface.ts`, so either import path works.
+// account deletion, two-factor and refresh-token storage). `TypeOrmAdapter` and `MemoryAdapter`
+// implement them all. Re-exported from `adapter.interface.ts`, so either import path works.
 import type { Awaitable } from '../types/common.types.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from './adapter.interface.js';
 
@@ -222,3 +222,65 @@ export const TWO_FACTOR_ADAPTER_METHODS = Object.freeze([
   'deleteTwoFactorsByUserId',
   'replaceTwoFactors',
 ] as const satisfies readonly (keyof TwoFactorAdapter)[]);
+
+/**
+ * One native-app sign-in, beyond SPEC: the refresh tokens it has had, of which only the newest is
+ * usable (RFC 9700 rotation). The library makes every value; an adapter stores and returns them as
+ * given. Stored in their own table (`refresh_token_families` in the TypeORM adapter), never in
+ * Auth.js's. A stored family whose fields are not of their types (a date that is no date, a
+ * generation that is no whole number) reads as missing: the sign-in ends rather than go on with it.
+ */
+export interface AdapterRefreshFamily {
+  /** Random id (43 base64url chars); the access tokens' `sid`. */
+  id: string;
+  userId: string;
+  /** The registered native client it was issued to. */
+  clientId: string;
+  /** Generation of the current refresh token: 0 at sign-in, +1 per rotation. */
+  generation: number;
+  /** SHA-256 (base64url) of the current refresh token: never the token. */
+  tokenHash: string;
+  /** When the current token was minted (the sign-in, then each rotation). */
+  rotatedAt: Date;
+  /** When the family ends: no refresh after it. */
+  expires: Date;
+  /** When the user signed in (the access tokens' `auth_time`). */
+  authTime: Date;
+  /** What the sign-in proved (`amr` values, e.g. ['pwd','otp']); empty when unknown. */
+  amr: string[];
+}
+
+/**
+ * Beyond SPEC's contract: what native-app sign-ins (refresh-token rotation) store. `TypeOrmAdapter`
+ * and `MemoryAdapter` implement it; the conformance suite checks it. Deleting the user deletes its
+ * families.
+ */
+export interface RefreshTokenAdapter {
+  /** Stores a new family (as given) and returns it. */
+  createRefreshFamily(family: AdapterRefreshFamily): Awaitable<AdapterRefreshFamily>;
+  /** The family, or `null` when there is none (or the stored one is not a valid family). */
+  getRefreshFamily(id: string): Awaitable<AdapterRefreshFamily | null>;
+  /**
+   * Rotates atomically: only when the stored generation is `from` (then generation = from + 1 and
+   * tokenHash/rotatedAt/expires as given). True when this call wrote; of concurrent calls with one
+   * `from`, exactly one.
+   */
+  rotateRefreshFamily(
+    id: string,
+    from: number,
+    next: Pick<AdapterRefreshFamily, 'tokenHash' | 'rotatedAt' | 'expires'>,
+  ): Awaitable<boolean>;
+  /** Deletes the family; true when a row went. */
+  deleteRefreshFamily(id: string): Awaitable<boolean>;
+  /** Deletes every family of the user; returns how many went. */
+  deleteRefreshFamiliesByUserId(userId: string): Awaitable<number>;
+}
+
+/** {@link RefreshTokenAdapter}'s methods: an adapter offers refresh-token storage when each is a function. */
+export const REFRESH_TOKEN_ADAPTER_METHODS = Object.freeze([
+  'createRefreshFamily',
+  'getRefreshFamily',
+  'rotateRefreshFamily',
+  'deleteRefreshFamily',
+  'deleteRefreshFamiliesByUserId',
+] as const satisfies readonly (keyof RefreshTokenAdapter)[]);

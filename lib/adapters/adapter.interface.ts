@@ -6,11 +6,13 @@ export { SESSION_DETAIL_FIELDS } from './adapter-extensions.js';
 export type {
   AccountTokens,
   AccountTokensAdapter,
+  AdapterRefreshFamily,
   AdapterSessionDetails,
   AdapterSessionInfo,
   AdapterTwoFactor,
   PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
+  RefreshTokenAdapter,
   SessionListingAdapter,
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,

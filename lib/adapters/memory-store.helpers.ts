@@ -5,6 +5,7 @@ import {
   type AccountTokens,
   type AdapterAccount,
   type AdapterAuthenticator,
+  type AdapterRefreshFamily,
   type AdapterSession,
   type AdapterSessionDetails,
   type AdapterTwoFactor,
@@ -99,6 +100,83 @@ export function storedTwoFactor(factor: AdapterTwoFactor): AdapterTwoFactor {
     lastUsedAt: factor.lastUsedAt ?? null,
     lastUsedStep: factor.lastUsedStep ?? null,
   });
+}
+
+/** A valid date, copied (of any realm: jest's VM contexts have a `Date` of their own); `null` otherwise. */
+function validDate(value: unknown): Date | null {
+  if (Object.prototype.toString.call(value) !== '[object Date]') return null;
+  const time = (value as Date).getTime();
+  return Number.isNaN(time) ? null : new Date(time);
+}
+
+function nonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/** A refresh-token family's generation: a whole number from 0 that a rotation can still add one to. */
+export function isRefreshGeneration(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && Number.isSafeInteger((value as number) + 1);
+}
+
+/** `amr` values: method names (RFC 8176), each non-empty and without spaces (stored space-separated). */
+function amrValues(value: unknown): string[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.every((v) => nonEmptyString(v) && !/\s/.test(v)) ? [...(value as string[])] : null;
+}
+
+/**
+ * A refresh-token family as stored, and as an adapter returns a stored one: a copy with the
+ * contract's fields only, or `null` when a field is not of its type (an id, user, client or hash that
+ * is no non-empty string, a generation that is no whole number from 0, a date that is no valid date,
+ * an `amr` that is no list of method names). A stored family that fails reads as missing: fail closed.
+ */
+export function storedRefreshFamily(family: AdapterRefreshFamily): AdapterRefreshFamily | null {
+  const f = family as Partial<Record<keyof AdapterRefreshFamily, unknown>>;
+  const [rotatedAt, expires, authTime] = [validDate(f.rotatedAt), validDate(f.expires), validDate(f.authTime)];
+  const amr = amrValues(f.amr);
+  const texts = [f.id, f.userId, f.clientId, f.tokenHash];
+  if (!texts.every(nonEmptyString) || !isRefreshGeneration(f.generation)) return null;
+  if (!rotatedAt || !expires || !authTime || !amr) return null;
+  return {
+    id: family.id,
+    userId: family.userId,
+    clientId: family.clientId,
+    generation: family.generation,
+    tokenHash: family.tokenHash,
+    rotatedAt,
+    expires,
+    authTime,
+    amr,
+  };
+}
+
+/** What `rotateRefreshFamily` writes: the next generation and `next`'s fields, copied. */
+export type RefreshRotation = Pick<AdapterRefreshFamily, 'generation' | 'tokenHash' | 'rotatedAt' | 'expires'>;
+
+/**
+ * The write of `rotateRefreshFamily(id, from, next)`, or `null` when `from` is no generation (no
+ * stored family can be at it: nothing is written). A `next` whose fields are not of their types is a
+ * `TypeError`, before anything is written.
+ */
+export function refreshRotation(
+  from: number,
+  next: Pick<AdapterRefreshFamily, 'tokenHash' | 'rotatedAt' | 'expires'>,
+): RefreshRotation | null {
+  const [rotatedAt, expires] = [validDate(next?.rotatedAt), validDate(next?.expires)];
+  if (!rotatedAt || !expires || !nonEmptyString(next.tokenHash))
+    throw new TypeError('rotateRefreshFamily: `next` needs a tokenHash and valid rotatedAt and expires dates.');
+  if (!isRefreshGeneration(from)) return null;
+  return { generation: from + 1, tokenHash: next.tokenHash, rotatedAt, expires };
+}
+
+/** `createRefreshFamily`'s input as stored; a `TypeError` (before anything is written) when it is not a valid family. */
+export function newRefreshFamily(family: AdapterRefreshFamily): AdapterRefreshFamily {
+  const stored = storedRefreshFamily(family);
+  if (!stored)
+    throw new TypeError(
+      'createRefreshFamily: not a valid refresh-token family (non-empty id, userId, clientId and tokenHash, a whole generation from 0, valid dates, amr method names).',
+    );
+  return stored;
 }
 
 /**

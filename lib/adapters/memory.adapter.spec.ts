@@ -2,10 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from './memory.adapter.js';
 import { runAdapterConformanceTests } from './testing/adapter-conformance.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
+import type { AdapterRefreshFamily } from './adapter.interface.js';
+
+/** The adapter under test, whose store the raw hooks reach into. */
+let memory: MemoryAdapter;
+const refreshFamilies = () =>
+  (memory as unknown as { refreshFamilies: Map<string, AdapterRefreshFamily> }).refreshFamilies;
 
 runAdapterConformanceTests({
   name: 'MemoryAdapter',
-  adapter: () => new MemoryAdapter(),
+  adapter: () => (memory = new MemoryAdapter()),
   extensions: [
     'deleteSessionsByUserId',
     'deleteVerificationTokensByIdentifier',
@@ -17,7 +23,16 @@ runAdapterConformanceTests({
     'listSessionsByUserId',
     'listSessionsByProviderSid',
     'twoFactor',
+    'refreshFamily',
   ],
+  db: {
+    refreshFamily: (id) => refreshFamilies().get(id),
+    corruptRefreshFamily: (id, field) => {
+      const family = refreshFamilies().get(id)!;
+      if (field === 'generation') family.generation = -1;
+      else family.expires = new Date(Number.NaN);
+    },
+  },
 });
 
 describe('MemoryAdapter', () => {

@@ -6,11 +6,13 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterRefreshFamily,
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
   AdapterTwoFactor,
   AdapterUser,
+  RefreshTokenAdapter,
   TwoFactorAdapter,
   UserDeletionAdapter,
   PasskeyNamesAdapter,
@@ -26,9 +28,12 @@ import {
   definedOnly,
   deleteWhere,
   hasEmail,
+  newRefreshFamily,
+  refreshRotation,
   sessionDetailsOf,
   specSession,
   storedAuthenticator,
+  storedRefreshFamily,
   storedTwoFactor,
   swappedTokens,
   tokenKey,
@@ -41,8 +46,8 @@ import {
  *
  * It enforces what a database schema would: unique `users.email`, unique
  * `(provider, providerAccountId)`, unique session tokens and credential ids, records that point
- * to a user require that user, and `deleteUser` cascades to sessions, accounts, authenticators and
- * second factors.
+ * to a user require that user, and `deleteUser` cascades to sessions, accounts, authenticators,
+ * second factors and refresh-token families.
  * Every method works on copies, so callers can never change the store by mutating a result.
  * Every method runs without awaiting before it writes, so each call is atomic in Node's event loop
  * (`useVerificationToken` hands a token out once even under concurrent calls).
@@ -59,7 +64,8 @@ export class MemoryAdapter
     PasskeyNamesAdapter,
     SessionListingAdapter,
     SessionsByProviderSidAdapter,
-    TwoFactorAdapter
+    TwoFactorAdapter,
+    RefreshTokenAdapter
 {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
@@ -71,6 +77,8 @@ export class MemoryAdapter
   private readonly authenticators = new Map<string, AdapterAuthenticator>();
   /** Second factors by id, in the order they were stored. */
   private readonly twoFactors = new Map<string, AdapterTwoFactor>();
+  /** Refresh-token families (native-app sign-ins) by id. */
+  private readonly refreshFamilies = new Map<string, AdapterRefreshFamily>();
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const id = user.id || randomUUID();
@@ -121,6 +129,7 @@ export class MemoryAdapter
     deleteWhere(this.accounts, (account) => account.userId === userId);
     deleteWhere(this.authenticators, (authenticator) => authenticator.userId === userId);
     deleteWhere(this.twoFactors, (factor) => factor.userId === userId);
+    deleteWhere(this.refreshFamilies, (family) => family.userId === userId);
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
@@ -374,5 +383,50 @@ export class MemoryAdapter
     }
     deleteWhere(this.twoFactors, replaced);
     for (const factor of factors) this.twoFactors.set(factor.id, storedTwoFactor(factor));
+  }
+
+  // ---- refresh-token families (beyond SPEC: `RefreshTokenAdapter`) --------------------------------
+
+  /** Stores a new family of an existing user (`TypeError` for one whose fields are not of their types). */
+  async createRefreshFamily(family: AdapterRefreshFamily): Promise<AdapterRefreshFamily> {
+    const stored = newRefreshFamily(family);
+    if (!this.users.has(stored.userId))
+      throw new AdapterNotFoundError('user', 'Cannot create a refresh-token family for a user that does not exist.');
+    if (this.refreshFamilies.has(stored.id))
+      throw new AdapterConflictError(
+        'session',
+        'Storage refused the write: a refresh-token family with this id exists.',
+      );
+    this.refreshFamilies.set(stored.id, stored);
+    return copy(stored);
+  }
+
+  /** The family, checked as it is read (one whose fields are not of their types is `null`). */
+  async getRefreshFamily(id: string): Promise<AdapterRefreshFamily | null> {
+    const stored = this.refreshFamilies.get(id);
+    return stored ? storedRefreshFamily(stored) : null;
+  }
+
+  /** Rotates only when the stored generation is `from`, in one synchronous step (a compare-and-set). */
+  async rotateRefreshFamily(
+    id: string,
+    from: number,
+    next: Pick<AdapterRefreshFamily, 'tokenHash' | 'rotatedAt' | 'expires'>,
+  ): Promise<boolean> {
+    const rotation = refreshRotation(from, next);
+    const current = this.refreshFamilies.get(id);
+    if (!rotation || !current || current.generation !== from) return false;
+    this.refreshFamilies.set(id, { ...current, ...rotation });
+    return true;
+  }
+
+  /** Deletes the family; `true` when it went. */
+  async deleteRefreshFamily(id: string): Promise<boolean> {
+    return this.refreshFamilies.delete(id);
+  }
+
+  /** Deletes every family of the user; returns how many went. */
+  async deleteRefreshFamiliesByUserId(userId: string): Promise<number> {
+    return deleteWhere(this.refreshFamilies, (family) => family.userId === userId);
   }
 }

@@ -56,6 +56,8 @@ export interface CookiesOptions {
   twoFactor: CookieOption;
   /** A browser remembered for the second factor (`twoFactor.rememberDevice`): beyond Auth.js's cookies. */
   twoFactorDevice: CookieOption;
+  /** A native app's authorization request waiting for its user to sign in (`nativeApps`): beyond Auth.js's cookies. */
+  nativeAuthorize: CookieOption;
 }
 
 /** Where the library logs. Messages never contain secrets, tokens, codes or cookies. */
@@ -225,6 +227,65 @@ export interface AuthModuleOptions {
   account?: AccountOptions;
   /** Two-factor authentication (off when absent). */
   twoFactor?: TwoFactorOptions;
+  /** Native apps signing in through the system browser (off when absent). See the README's "Mobile and desktop apps". */
+  nativeApps?: NativeAppsOptions;
+  /** The access tokens issued to native apps. */
+  accessToken?: AccessTokenOptions;
+}
+
+/** A first-party native app (mobile or desktop) that signs its users in through the system browser. */
+export interface NativeClientOptions {
+  /** The id the app sends as `client_id` (letters, digits, `.`, `_`, `-`; up to 128). */
+  clientId: string;
+  /** What the "Continue to …" page calls the app. @default the client id */
+  name?: string;
+  /**
+   * Where the authorization code may be sent, each matched exactly (no prefix or wildcard):
+   * - a claimed `https://` link (Universal Link, App Link) on a domain the app proves it owns;
+   * - a private-use scheme named after a domain the app owns, reversed (`com.example.app:/oauth`);
+   * - a loopback address for desktop apps (`http://127.0.0.1/callback` or `http://[::1]/callback`):
+   *   any port is accepted, as RFC 8252 asks, the path and the rest exactly.
+   */
+  redirectUris: string[];
+}
+
+/**
+ * Native apps (RFC 8252): the app opens `{basePath}/authorize` in the system browser, the user signs
+ * in with any method the app offers (second factor included), and the app exchanges the one-time
+ * code it gets back (with PKCE) at `POST {basePath}/token` for an access token and a refresh token.
+ * Needs an adapter with refresh-token families (`RefreshTokenAdapter`: `TypeOrmAdapter`,
+ * `MemoryAdapter`) and listed sessions, and a stable issuer (`url` / `AUTH_URL`, or `accessToken.issuer`).
+ */
+export interface NativeAppsOptions {
+  /** The apps allowed to ask. */
+  clients: NativeClientOptions[];
+  /** Seconds a one-time authorization code may wait for its exchange. @default 60 */
+  codeMaxAge?: number;
+  /**
+   * Seconds a refresh token family lives without use; each refresh extends it by as much.
+   * @default 2592000 (30 days)
+   */
+  refreshMaxAge?: number;
+  /**
+   * Seconds after a refresh within which the same (now spent) refresh token gets the same new pair
+   * again, for an app whose response was lost; after it, a spent token ends its whole family.
+   * @default 30
+   */
+  reuseWindow?: number;
+}
+
+/**
+ * The access tokens this module signs (for native apps): JWTs (`typ: at+jwt`, RFC 9068) signed with
+ * EdDSA (Ed25519), verified by the guard as `Authorization: Bearer` and by anyone with the public keys
+ * at `{basePath}/jwks`.
+ */
+export interface AccessTokenOptions {
+  /** Seconds an access token lives. @default 600 (10 minutes) */
+  maxAge?: number;
+  /** The `iss` claim. @default the `url` option (AUTH_URL) with `basePath`, e.g. `https://api.example.com/auth` */
+  issuer?: string;
+  /** The `aud` claim the tokens carry and the guard requires. @default the issuer */
+  audience?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ describe('defaultCookies', () => {
       // Ours, beyond Auth.js: a sign-in waiting for its second factor.
       twoFactor: { name: 'authjs.two-factor', options: { ...base, maxAge: 900 } },
       twoFactorDevice: { name: 'authjs.two-factor-device', options: base },
+      // A native app's authorization request waiting for the sign-in.
+      nativeAuthorize: { name: 'authjs.native-authorize', options: { ...base, maxAge: 900 } },
     });
   });
 
@@ -31,6 +33,7 @@ describe('defaultCookies', () => {
       webauthnChallenge: '__Secure-authjs.challenge',
       twoFactor: '__Secure-authjs.two-factor',
       twoFactorDevice: '__Secure-authjs.two-factor-device',
+      nativeAuthorize: '__Secure-authjs.native-authorize',
     });
     for (const cookie of Object.values(cookies)) {
       expect(cookie.options).toMatchObject({ secure: true, httpOnly: true, sameSite: 'lax', path: '/' });

@@ -34,6 +34,7 @@ export function defaultCookies(secure: boolean): CookiesOptions {
     webauthnChallenge: check('authjs.challenge'),
     // Ours (Auth.js has no second factor): the sign-in waiting for one, sealed like a check.
     twoFactor: check('authjs.two-factor'),
+    nativeAuthorize: check('authjs.native-authorize'),
     // Long-lived: its lifetime (`twoFactor.rememberDevice` days) is set when it is written.
     twoFactorDevice: { name: `${prefix}authjs.two-factor-device`, options: base() },
   };

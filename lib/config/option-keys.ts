@@ -23,6 +23,8 @@ const OPTION_KEYS = Object.keys({
   logger: 0,
   account: 0,
   twoFactor: 0,
+  nativeApps: 0,
+  accessToken: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
   isGlobal: 0,

@@ -9,6 +9,7 @@ import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
 import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
+import { resolveNativeApps } from './native-apps.options.js';
 import { resolveTwoFactor } from './two-factor.options.js';
 import { resolveTrustedOrigins } from './trusted-origins.js';
 import type { ProviderKind } from './provider-kind.js';
@@ -117,6 +118,12 @@ export function resolveConfigWith(
     }
   }
   const trustedOrigins = resolveTrustedOrigins(options.trustedOrigins, problems);
+  const { nativeApps, accessToken } = resolveNativeApps(
+    options.nativeApps,
+    options.accessToken,
+    { adapter, url, basePath: basePath ?? '/auth' },
+    problems,
+  );
   const redirectProxyUrl = options.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL;
   if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
     problems.push(`redirectProxyUrl must be an absolute http(s) URL, not ${JSON.stringify(redirectProxyUrl)}.`);
@@ -156,6 +163,8 @@ export function resolveConfigWith(
     },
     account: { recentSignInMaxAge },
     twoFactor,
+    nativeApps,
+    accessToken,
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
     callbacks: {
       ...defaultCallbacks,

@@ -12,6 +12,7 @@ import type { InternalProvider } from '../providers/internal-provider.js';
 import type { StoreIpMode } from '../rate-limit/client-ip.js';
 import type { PageMessages } from './messages/en.messages.js';
 import type { ResolvedTwoFactor } from './two-factor.options.js';
+import type { ResolvedAccessToken, ResolvedNativeApps } from './native-apps.options.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -48,6 +49,10 @@ export interface ResolvedAuthConfig {
   };
   /** Two-factor authentication, `null` when off (`twoFactor`). */
   twoFactor: ResolvedTwoFactor | null;
+  /** Native apps (`nativeApps`), `null` when off. */
+  nativeApps: ResolvedNativeApps | null;
+  /** The access tokens' lifetime, issuer and audience (`accessToken`). */
+  accessToken: ResolvedAccessToken;
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;

@@ -19,10 +19,28 @@ export type AuthEventMessage<K extends AuthEventName> = Parameters<NonNullable<E
  */
 @Injectable()
 export class AuthEvents {
+  /** The module's own listeners (e.g. ending native apps' sign-ins on an account change), by event. */
+  private readonly listeners = new Map<AuthEventName, ((m: unknown) => unknown)[]>();
+
   constructor(@Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig) {}
 
-  /** Fires `events[name]` with `message`, if the application set it. Never throws. */
+  /** Adds one of the module's own listeners of `name`; it runs as the application's handler does. */
+  listen<K extends AuthEventName>(name: K, listener: (message: AuthEventMessage<K>) => unknown): void {
+    const list = this.listeners.get(name) ?? [];
+    list.push(listener as (m: unknown) => unknown);
+    this.listeners.set(name, list);
+  }
+
+  /** Fires `events[name]` with `message`, if the application set it, and the module's listeners. Never throws. */
   emit<K extends AuthEventName>(name: K, message: AuthEventMessage<K>): void {
+    for (const listener of this.listeners.get(name) ?? [])
+      Promise.resolve()
+        .then(() => listener(message))
+        .catch((error: unknown) =>
+          this.config.logger.error(
+            new EventError(`The module's ${String(name)} listener failed: ${(error as Error)?.message ?? error}`),
+          ),
+        );
     const handler = this.config.events[name] as ((m: unknown) => unknown) | undefined;
     if (!handler) return;
     Promise.resolve()

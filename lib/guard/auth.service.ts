@@ -62,6 +62,7 @@ export class AuthService {
     if (!this.config.twoFactor)
       throw new InvalidRequest('Two-factor authentication is not turned on (`twoFactor` option).');
     const removed = await this.twoFactors.reset(userId);
+    await this.sessionList.endApps(userId);
     const adapter = this.adapters.raw as Partial<SessionsByUserAdapter> | null;
     if (typeof adapter?.deleteSessionsByUserId === 'function') {
       await adapter.deleteSessionsByUserId(userId);
@@ -162,7 +163,9 @@ export class AuthService {
    */
   async signOut(request: HttpRequestLike): Promise<void> {
     const state = await this.reader.read(sessionLookupOf(request, this.config));
-    if (state.status === 'active') await this.issuer.revoke(state.sessionToken);
+    if (state.status !== 'active') return;
+    if (state.strategy === 'access-token') await this.sessionList.endApp(state);
+    else await this.issuer.revoke(state.sessionToken);
   }
 
   /**
@@ -175,7 +178,10 @@ export class AuthService {
    * @returns how many sessions were deleted
    */
   async signOutEverywhere(userId: string): Promise<number> {
+    // Native apps' sign-ins first: their access tokens are revoked by id before their rows go.
+    const apps = await this.sessionList.endApps(userId);
     if (this.config.session.strategy === 'jwt') {
+      if (this.config.nativeApps) return apps;
       throw new SignOutError(
         'JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.',
       );
@@ -189,7 +195,7 @@ export class AuthService {
     }
     const count = await adapter.deleteSessionsByUserId(userId);
     this.cache.forgetUser(userId);
-    return count;
+    return count + apps;
   }
 
   /**

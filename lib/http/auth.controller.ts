@@ -113,6 +113,21 @@ export class AuthControllerBase {
   @Post('two-factor') twoFactor(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'two-factor');
   }
+  @Get('authorize') authorizePage(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'authorize');
+  }
+  @Post('authorize') authorize(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'authorize');
+  }
+  @Post('token') token(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'token');
+  }
+  @Post('revoke') revoke(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'revoke');
+  }
+  @Get('jwks') jwks(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'jwks');
+  }
 
   /** The browser half of passkeys, served from the installed package (no CDN). */
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {

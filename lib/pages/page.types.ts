@@ -214,3 +214,28 @@ export interface BackupCodesPageParams extends PageHookParams {
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
+
+/** The "Continue to {app}" page of a native app's sign-in (`nativeApps`), for a browser already signed in. */
+export interface AppAuthorizePageParams {
+  /** Absolute URL the form posts to (`POST {basePath}/authorize`). */
+  action: string;
+  csrfToken: string;
+  /** The authorization request, posted back as hidden fields. */
+  request: Record<string, string>;
+  /** The app's name. */
+  app: string;
+  /** Who is signed in (an email address or name). */
+  user: string;
+  /** "Use another account": the same request with `prompt=login`. */
+  otherAccountUrl: string;
+  theme: Required<Theme>;
+  messages?: PageMessages;
+}
+
+/** The page of an authorization request that cannot go back to the app (unknown app, unregistered redirect URI). */
+export interface AppErrorPageParams {
+  /** What is wrong and what the app's developer should do (shown as is, escaped). */
+  message: string;
+  theme: Required<Theme>;
+  messages?: PageMessages;
+}

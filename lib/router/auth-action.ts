@@ -14,4 +14,8 @@ export type AuthAction =
   | 'backchannel-logout'
   | 'account'
   | 'two-factor'
+  | 'authorize'
+  | 'token'
+  | 'revoke'
+  | 'jwks'
   | 'unknown';

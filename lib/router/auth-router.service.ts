@@ -9,6 +9,7 @@ import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
 import { SIGN_IN_METHODS, type ChallengeFlow, type SignInMethod } from '../sign-in/sign-in-method.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import { AccountRoutes } from '../account/account-routes.js';
+import { NativeAppRoutes } from '../native-apps/native-apps.routes.js';
 import { SessionIssuer } from '../session/session-issuer.js';
 import { SessionReader } from '../session/session-reader.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
@@ -47,6 +48,7 @@ export class AuthRouterService {
     @Inject(SIGN_IN_METHODS) private readonly methods: readonly SignInMethod[],
     private readonly moduleRef: ModuleRef,
     @Optional() private readonly account?: AccountRoutes,
+    @Optional() private readonly nativeApps?: NativeAppRoutes,
   ) {}
 
   private get flows(): Map<string, ProviderFlow> {
@@ -90,6 +92,13 @@ export class AuthRouterService {
     let ctx: RequestContext | undefined;
     try {
       if (action === 'webauthn-client') return await webauthnClient(this.config, request);
+      // Native apps' token routes take no cookie, CSRF token or callback URL: no request context.
+      if (this.nativeApps?.enabled) {
+        const get = request.method === 'GET' || request.method === 'HEAD';
+        if (action === 'jwks' && get) return this.nativeApps.jwks();
+        if ((action === 'token' || action === 'revoke') && request.method === 'POST')
+          return await this.nativeApps[action](request);
+      }
       ctx = await this.contexts.create(request, action);
       const response = await this.dispatch(ctx, action, providerId);
       return withCookies(response, ctx);
@@ -220,6 +229,10 @@ export class AuthRouterService {
         }
         break;
       }
+      case 'authorize':
+        // A native app's sign-in, in the system browser (`nativeApps`).
+        if (this.nativeApps?.enabled && (get || post)) return await this.nativeApps.authorize(ctx);
+        break;
       case 'webauthn-options':
         if (get && providerId) {
           const pctx = this.providerContext(ctx, providerId);

@@ -61,8 +61,16 @@ describe('the action table as data (AUTH_ROUTES)', () => {
           })
         : p,
     );
-    // Two-factor on, so its routes (and its account API) are mounted like every other.
-    bed = await createAuthTestbed({ providers, twoFactor: {} }, AUTH_SERVICES);
+    // Two-factor and native apps on, so their routes (and the account API) are mounted like every other.
+    bed = await createAuthTestbed(
+      {
+        providers,
+        twoFactor: {},
+        nativeApps: { clients: [{ clientId: 'app', redirectUris: ['com.example.app:/cb'] }] },
+        accessToken: { issuer: 'https://api.example.test/auth' },
+      },
+      AUTH_SERVICES,
+    );
     reported = [];
     jest.spyOn(bed.get(RequestErrorLog), 'report').mockImplementation((error) => void reported.push(error));
   });

@@ -37,6 +37,10 @@ export const AUTH_ROUTE_PATHS: Readonly<Record<RoutedAction, string>> = Object.f
   'backchannel-logout': 'backchannel-logout',
   account: 'account',
   'two-factor': 'two-factor',
+  authorize: 'authorize',
+  token: 'token',
+  revoke: 'revoke',
+  jwks: 'jwks',
 });
 
 /**
@@ -65,4 +69,9 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   { action: 'account', method: 'POST', segment: 'account-path' },
   { action: 'two-factor', method: 'GET', segment: 'none' },
   { action: 'two-factor', method: 'POST', segment: 'none' },
+  { action: 'authorize', method: 'GET', segment: 'none' },
+  { action: 'authorize', method: 'POST', segment: 'none' },
+  { action: 'token', method: 'POST', segment: 'none' },
+  { action: 'revoke', method: 'POST', segment: 'none' },
+  { action: 'jwks', method: 'GET', segment: 'none' },
 ] as const satisfies readonly AuthRoute[]);

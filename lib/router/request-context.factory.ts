@@ -10,7 +10,7 @@ import type { AuthRequest, ResponseCookie } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
 
 /** Actions whose GET answer shows the CSRF token (in JSON or a page's forms). */
-const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout', 'account', 'two-factor']);
+const SHOWS_CSRF_TOKEN = new Set<AuthAction>(['csrf', 'signin', 'signout', 'account', 'two-factor', 'authorize']);
 
 /** Builds the per-request context every action and flow works with. */
 @Injectable()

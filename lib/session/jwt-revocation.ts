@@ -27,15 +27,18 @@ export class JwtRevocation {
   private readonly hashes = new Map<string, string>();
   /** The shared store revocations go to and every JWT read asks, or null (in-memory store). */
   private readonly store: RateLimitStore | null;
+  /** Whether anything is revoked by id: JWT sessions with `jwtRevocation`, native apps' access tokens. */
+  private readonly enabled: boolean;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     @Inject(RateLimitStore) store: RateLimitStore,
     private readonly broadcast: RevocationBroadcast,
   ) {
-    this.store = config.session.jwtRevocation && !(store instanceof MemoryRateLimitStore) ? store : null;
-    if (broadcast.enabled && config.session.jwtRevocation)
-      broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
+    // Native apps' access tokens are revoked by their family's id (`sid`) the same way.
+    this.enabled = config.session.jwtRevocation || Boolean(config.nativeApps);
+    this.store = this.enabled && !(store instanceof MemoryRateLimitStore) ? store : null;
+    if (broadcast.enabled && this.enabled) broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
   }
 
   /**
@@ -104,7 +107,7 @@ export class JwtRevocation {
     const local = this.local(id);
     this.revoked.set(local, true, until, now);
     // Sent before the caller answers (a sign-out's response), so other instances know about as soon.
-    const published = this.config.session.jwtRevocation ? this.broadcast.publish('j', local, until) : undefined;
+    const published = this.enabled ? this.broadcast.publish('j', local, until) : undefined;
     await this.store?.increment(`jwt-revoked:${id}`, until - now);
     await published;
   }

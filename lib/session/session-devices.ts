@@ -5,6 +5,7 @@ import type {
   AdapterSessionInfo,
   SessionListingAdapter,
 } from '../adapters/adapter.interface.js';
+import type { RefreshTokenAdapter } from '../adapters/adapter-extensions.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
@@ -38,10 +39,17 @@ export interface SessionInfo {
   userAgent: string | null;
   /** The client's address as `session.storeIp` keeps it (`203.0.113.0/24` by default); `null` when not kept. */
   ip: string | null;
+  /** For a native app's sign-in (`nativeApps`), the app's client id; else `null`. */
+  app: string | null;
 }
 
 /** The prefix of the session index rows of JWT sessions (`session.jwtRevocation`) in the sessions table. */
 const JWT_INDEX_PREFIX = 'jwt:';
+/**
+ * The prefix of a native app's sign-in (a refresh-token family, `nativeApps`) in the sessions table:
+ * `app:<client id>:<family id>`. Listed with the user's sessions in either strategy.
+ */
+const APP_INDEX_PREFIX = 'app:';
 /** Characters of a public session id (base64url of a truncated HMAC-SHA-256: 128 bits). */
 const ID_LENGTH = 22;
 /** JWT sessions whose index row was touched lately, kept at most (the oldest goes first). */
@@ -97,6 +105,20 @@ export class SessionDevices {
     const sid = token?.sid;
     if (typeof sid !== 'string' || !/^[\w-]{8,128}$/.test(sid)) return undefined;
     return JWT_INDEX_PREFIX + sid;
+  }
+
+  /** The sessions-table key of a native app's sign-in (its refresh-token family). */
+  appKey(clientId: string, familyId: string): string {
+    return `${APP_INDEX_PREFIX}${clientId}:${familyId}`;
+  }
+
+  /** The client and family of a native app's key, or undefined for any other key. */
+  appOf(key: string): { clientId: string; familyId: string } | undefined {
+    if (!key.startsWith(APP_INDEX_PREFIX)) return undefined;
+    const at = key.lastIndexOf(':');
+    const clientId = key.slice(APP_INDEX_PREFIX.length, at);
+    const familyId = key.slice(at + 1);
+    return clientId && familyId ? { clientId, familyId } : undefined;
   }
 
   /** The `sid` of a JWT index key, or undefined for a database session's key. */
@@ -177,7 +199,8 @@ export class SessionDevices {
     for (const row of Array.isArray(rows) ? (rows as AdapterSessionInfo[]) : []) {
       // What storage returns is checked, not trusted: rows of another user or with a bad expiry are skipped.
       if (!row || typeof row.sessionToken !== 'string' || String(row.userId) !== userId) continue;
-      if (row.sessionToken.startsWith(JWT_INDEX_PREFIX) !== jwt || isExpiredDate(row.expires, now)) continue;
+      const app = this.appOf(row.sessionToken);
+      if ((!app && row.sessionToken.startsWith(JWT_INDEX_PREFIX) !== jwt) || isExpiredDate(row.expires, now)) continue;
       const info: SessionInfo = {
         id: this.publicId(row.sessionToken),
         current: currentKey !== undefined && constantTimeEqual(row.sessionToken, currentKey),
@@ -186,6 +209,7 @@ export class SessionDevices {
         expires: new Date(row.expires),
         userAgent: typeof row.userAgent === 'string' ? row.userAgent : null,
         ip: typeof row.ip === 'string' ? row.ip : null,
+        app: app?.clientId ?? null,
       };
       listed.push({ info, key: row.sessionToken });
     }
@@ -206,13 +230,22 @@ export class SessionDevices {
     return found;
   }
 
-  /** Deletes a stored session row by its stored key (the token, its hash, or a JWT index key). */
+  /**
+   * Deletes a native app's refresh-token family (its refresh tokens stop working at once); a family
+   * already gone is not a fault.
+   */
+  async deleteAppFamily(familyId: string): Promise<void> {
+    const adapter = this.adapters.raw as Partial<RefreshTokenAdapter> | null;
+    if (typeof adapter?.deleteRefreshFamily === 'function') await adapter.deleteRefreshFamily(familyId);
+  }
+
+  /** Deletes a stored session row by its stored key (the token, its hash, or a JWT or app index key). */
   async deleteStored(key: string): Promise<void> {
     await this.adapters.require('deleteSession').deleteSession(key);
   }
 
   private requireListing(): SessionListingAdapter {
-    if (this.config.session.strategy === 'jwt' && !this.config.session.jwtRevocation) {
+    if (this.config.session.strategy === 'jwt' && !this.config.session.jwtRevocation && !this.config.nativeApps) {
       throw new AuthConfigurationError([
         "Listing and ending a user's sessions with the JWT strategy needs a server-side session index: set `session.jwtRevocation: true` (with an adapter that has listSessionsByUserId, such as TypeOrmAdapter or MemoryAdapter), or use `session.strategy: 'database'`.",
       ]);

@@ -149,6 +149,8 @@ export class SessionIssuer {
       this.events.emit('session', { session, token });
       return { json: session, cookies };
     }
+    // A native app's access token: the session it stands for, as it is (nothing to roll or update).
+    if (state.strategy === 'access-token') return { json: state.session };
     let session = state.session;
     if (update) {
       const stored = state.stored!;

@@ -1,11 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { AuthEvents } from '../core/auth-events.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache } from './session-cache.js';
 import { SessionDevices, type SessionInfo } from './session-devices.js';
 import { DatabaseSessionStore } from './session-store.js';
 import type { SessionState } from './session.types.js';
+
+/** The account changes that end a user's native app sign-ins. */
+const ENDS_APPS: ReadonlySet<string> = new Set([
+  'password.set',
+  'email.changed',
+  'two-factor.add',
+  'two-factor.remove',
+  'two-factor.reset',
+  'passkey.delete',
+]);
 
 type ActiveState = Extract<SessionState, { status: 'active' }>;
 
@@ -23,7 +34,15 @@ export class SessionList {
     private readonly store: DatabaseSessionStore,
     private readonly cache: SessionCache,
     private readonly revocation: JwtRevocation,
-  ) {}
+    events: AuthEvents,
+  ) {
+    // A changed way in (password, email, second factor, passkey) ends the user's app sign-ins: an
+    // app signed in before the change must sign in again, as a browser's other sessions may.
+    if (config.nativeApps)
+      events.listen('accountChange', ({ action, userId }) => {
+        if (ENDS_APPS.has(action)) return this.endApps(userId);
+      });
+  }
 
   /** The user's sessions; the one of `current` (an active session of this user) marked. */
   async list(userId: string, current?: ActiveState): Promise<SessionInfo[]> {
@@ -46,9 +65,29 @@ export class SessionList {
     return keys.length;
   }
 
+  /**
+   * Ends every native app sign-in of the user (`nativeApps`): their refresh tokens stop working and
+   * their access tokens are refused, here and (through the revocation bus) on every instance.
+   * Returns how many ended.
+   */
+  async endApps(userId: string): Promise<number> {
+    if (!this.config.nativeApps || !this.devices.recording) return 0;
+    const keys = (await this.devices.list(userId)).map((s) => s.key).filter((k) => this.devices.appOf(k));
+    await this.endKeys(userId, keys);
+    return keys.length;
+  }
+
+  /** Ends the native app sign-in an access token belongs to (the app signing out). */
+  async endApp(state: ActiveState): Promise<void> {
+    const key = this.keyOf(state, state.user.id);
+    if (state.strategy === 'access-token' && key) await this.endKeys(state.user.id, [key]);
+  }
+
   /** The stored key of an active session of `userId` (a database row's key, a JWT's index key). */
   private keyOf(state: ActiveState | undefined, userId: string): string | undefined {
     if (!state || state.user.id !== userId) return undefined;
+    if (state.strategy === 'access-token')
+      return this.devices.appKey(String(state.token?.client_id), String(state.token?.sid));
     return state.strategy === 'jwt' ? this.devices.indexKeyOf(state.token) : this.store.storedToken(state.sessionToken);
   }
 
@@ -59,7 +98,13 @@ export class SessionList {
   async endKeys(userId: string, keys: string[]): Promise<void> {
     for (const key of keys) {
       const sid = this.devices.sidOf(key);
-      if (sid !== undefined) {
+      const app = this.devices.appOf(key);
+      if (app) {
+        // A native app's sign-in: its refresh tokens go with the family, and its access tokens
+        // (which live `accessToken.maxAge` at most) are revoked by their `sid`.
+        await this.devices.deleteAppFamily(app.familyId);
+        await this.revocation.revokeId(`sid:${app.familyId}`, Date.now() + this.config.accessToken.maxAge * 1000);
+      } else if (sid !== undefined) {
         // Every copy of the JWT goes: its sid is revoked for as long as any copy could live.
         await this.revocation.revoke({ sid });
       } else if (!this.config.session.hashTokens) {
@@ -69,7 +114,10 @@ export class SessionList {
       await this.devices.deleteStored(key);
     }
     // Stored hashes cannot name the cached tokens: forget the user's cached sessions instead.
-    if (this.config.session.hashTokens && keys.some((k) => this.devices.sidOf(k) === undefined))
+    if (
+      this.config.session.hashTokens &&
+      keys.some((k) => this.devices.sidOf(k) === undefined && !this.devices.appOf(k))
+    )
       this.cache.forgetUser(userId);
   }
 }

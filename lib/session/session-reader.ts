@@ -6,6 +6,7 @@ import type { RequestContext } from '../core/request-context.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT, Session, User } from '../types/common.types.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
+import { AccessTokens } from './access-tokens.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
@@ -32,6 +33,7 @@ export class SessionReader {
     private readonly revocation: JwtRevocation,
     private readonly store: DatabaseSessionStore,
     private readonly devices: SessionDevices,
+    private readonly accessTokens: AccessTokens,
   ) {
     this.syncJwt =
       config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
@@ -46,6 +48,7 @@ export class SessionReader {
   async read(lookup: SessionLookup, options: { fresh?: boolean } = {}): Promise<SessionState> {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
+    if (source.bearer && this.accessTokens.accepts(source.raw)) return this.accessTokens.read(source.raw);
     if (this.config.session.strategy === 'jwt')
       return this.cache.hit(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
     return (
@@ -62,6 +65,7 @@ export class SessionReader {
   readCached(lookup: SessionLookup): SessionState | undefined {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
+    if (source.bearer && this.accessTokens.accepts(source.raw)) return this.accessTokens.readSync(source.raw);
     const hit = this.cache.hit(source.raw, source.bearer);
     if (hit) return hit;
     if (this.syncJwt) return this.readJwtSync(source.raw, lookup, source.bearer);
@@ -90,7 +94,7 @@ export class SessionReader {
    * session. One factor when unknown; throws when the adapter fails.
    */
   assurance(state: ActiveState): Assurance | Promise<Assurance> {
-    if (state.strategy === 'jwt') return assuranceOfToken(state.token);
+    if (state.strategy !== 'database') return assuranceOfToken(state.token);
     const entry = this.cache.db(state.sessionToken);
     if (entry?.assurance) return entry.assurance;
     return this.store.assurance(state.sessionToken, state.stored?.userId ?? state.user.id).then((found) => {

@@ -1,4 +1,5 @@
 import type { Provider } from '@nestjs/common';
+import { AccessTokens } from './access-tokens.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
 import { SessionCache } from './session-cache.js';
@@ -14,6 +15,7 @@ export const SESSION_SERVICES: Provider[] = [
   SessionCodec,
   RevocationBroadcast,
   JwtRevocation,
+  AccessTokens,
   SessionCache,
   SessionDevices,
   DatabaseSessionStore,

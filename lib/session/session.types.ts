@@ -27,10 +27,11 @@ export type SessionState =
       status: 'active';
       user: AuthUser;
       session: Session;
-      strategy: 'jwt' | 'database';
-      /** The raw session token (JWE or database token). */
+      /** `access-token`: a native app's access token (`Authorization: Bearer`), see `AccessTokens`. */
+      strategy: 'jwt' | 'database' | 'access-token';
+      /** The raw session token (JWE, database token or access token). */
       sessionToken: string;
-      /** The decoded JWT (JWT strategy). */
+      /** The decoded JWT (JWT strategy), or an access token's claims. */
       token?: JWT;
       /** The stored session (database strategy). */
       stored?: AdapterSession;

@@ -114,6 +114,8 @@ export class AccountManagementService {
       // revoked first, so none outlives the user. Database sessions go with the user's rows.
       if (this.config.session.strategy === 'jwt' && this.config.session.jwtRevocation)
         await this.endJwtSessions(userId);
+      // A native app's access tokens outlive the rows that go with the user: revoked first.
+      await this.sessions.endApps(userId);
       let user: AdapterUser | null;
       if (typeof raw?.deleteUserCascade === 'function') {
         user = await this.call('deleteUserCascade', () => raw.deleteUserCascade!(userId));

@@ -12,7 +12,8 @@ import type { RequestContext } from '../core/request-context.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 
 /** The check cookies: PKCE verifier, OAuth state, OIDC nonce, WebAuthn challenge, a second factor pending. */
-export type CheckKind = 'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge' | 'twoFactor' | 'twoFactorDevice';
+export type CheckKind =
+  'pkceCodeVerifier' | 'state' | 'nonce' | 'webauthnChallenge' | 'twoFactor' | 'twoFactorDevice' | 'nativeAuthorize';
 
 /** How a check value is sealed. */
 export interface SealCheckOptions {
@@ -69,6 +70,7 @@ const LABELS: Record<CheckKind, string> = {
   webauthnChallenge: 'WebAuthn challenge',
   twoFactor: 'second-factor',
   twoFactorDevice: 'remembered device',
+  nativeAuthorize: 'app authorization',
 };
 
 /**

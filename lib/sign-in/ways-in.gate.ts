@@ -15,7 +15,9 @@ import type { SessionState } from '../session/session.types.js';
  * - `confirm-address`: the signed-in user's unverified address confirmed by a magic link;
  * - `change-email`, `set-password`, `remove-passkey`, `unlink-account`: the account API's changes;
  * - `add-second-factor`, `remove-second-factor`: an authenticator app added (or backup codes made
- *   again), an app removed (the account API, `twoFactor`).
+ *   again), an app removed (the account API, `twoFactor`);
+ * - `app-sign-in`: a native app signed in from the browser's session (`nativeApps`): its refresh
+ *   tokens are a new, long-lived way in.
  */
 export type WayInChange =
   | 'link-account'
@@ -26,7 +28,8 @@ export type WayInChange =
   | 'remove-passkey'
   | 'unlink-account'
   | 'add-second-factor'
-  | 'remove-second-factor';
+  | 'remove-second-factor'
+  | 'app-sign-in';
 
 /** An active session, as SessionReader reads it. */
 export type ActiveSession = Extract<SessionState, { status: 'active' }>;

@@ -11,6 +11,7 @@ import type {
 import { newAccount, newUser } from './conformance-fixtures.js';
 import { describeOptionalMethods } from './optional-methods.conformance.js';
 import { describePasskeyNames } from './passkeys.conformance.js';
+import { describeRefreshFamilies } from './refresh-families.conformance.js';
 import { describeSessionDevices } from './session-devices.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
 import { describeTwoFactors } from './two-factors.conformance.js';
@@ -42,7 +43,8 @@ export interface AdapterConformanceOptions {
    * `deleteSessionsByUserId` (`SessionsByUserAdapter`), `deleteVerificationTokensByIdentifier`
    * (`VerificationTokensByIdentifierAdapter`), `listAccountsByUserId` and `updateAccountTokens`
    * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`), `twoFactor`
-   * (`TwoFactorAdapter`)... (see {@link ConformanceExtension}). Tests of the others are skipped.
+   * (`TwoFactorAdapter`), `refreshFamily` (`RefreshTokenAdapter`)... (see
+   * {@link ConformanceExtension}). Tests of the others are skipped.
    * @default none
    */
   extensions?: readonly ConformanceExtension[];
@@ -160,5 +162,6 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeVerificationTokens(ctx);
     describeAuthenticators(ctx);
     describeTwoFactors(ctx);
+    describeRefreshFamilies(ctx);
   });
 }

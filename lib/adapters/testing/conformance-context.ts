@@ -16,6 +16,16 @@ export interface ConformanceDb {
   authenticator?(credentialID: string): Promise<RawRecord> | RawRecord;
   /** A second factor by its id (`TwoFactorAdapter`). */
   twoFactor?(id: string): Promise<RawRecord> | RawRecord;
+  /** A refresh-token family by its id (`RefreshTokenAdapter`). */
+  refreshFamily?(id: string): Promise<RawRecord> | RawRecord;
+  /**
+   * Not a read: corrupts the stored family `id` behind the adapter's back, so the suite can check
+   * that the adapter reads such a row as missing (fail closed). `generation`: store a value that is
+   * no whole number from 0 (e.g. -1); `expires`: store a value that is no valid date where the store
+   * can hold one (SQLite: text; PostgreSQL: `'infinity'`; MySQL/MariaDB: a zero date), else leave
+   * it. Without it, that test checks nothing.
+   */
+  corruptRefreshFamily?(id: string, field: 'generation' | 'expires'): Promise<void> | void;
 }
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
@@ -34,7 +44,9 @@ export type ConformanceExtension =
   /** `SessionListingAdapter.listSessionsByUserId`, and the optional session columns (device list). */
   | 'listSessionsByUserId'
   /** `TwoFactorAdapter` (two-factor authentication's factors); with `listSessionsByUserId`, the `amr` session detail. */
-  | 'twoFactor';
+  | 'twoFactor'
+  /** `RefreshTokenAdapter` (native-app sign-ins' refresh-token families). */
+  | 'refreshFamily';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;

@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AdapterAccount, AdapterAuthenticator, AdapterTwoFactor, AdapterUser } from '../adapter.interface.js';
+import type {
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterRefreshFamily,
+  AdapterTwoFactor,
+  AdapterUser,
+} from '../adapter.interface.js';
 
 // Fresh records for the conformance suite: unique ids and emails, so tests can share one database.
 
@@ -66,6 +72,22 @@ export function newTwoFactor(userId: string, overrides: Partial<AdapterTwoFactor
     createdAt: futureDate(-3),
     lastUsedAt: futureDate(-1),
     lastUsedStep: 2 ** 33 + 7,
+    ...overrides,
+  };
+}
+
+/** A family at generation 0 as a sign-in makes it (dates with milliseconds, two `amr` values). */
+export function newRefreshFamily(userId: string, overrides: Partial<AdapterRefreshFamily> = {}): AdapterRefreshFamily {
+  return {
+    id: randomBytes(32).toString('base64url'),
+    userId,
+    clientId: 'conformance-native-app',
+    generation: 0,
+    tokenHash: randomBytes(32).toString('base64url'),
+    rotatedAt: futureDate(-1),
+    expires: futureDate(30),
+    authTime: futureDate(-1),
+    amr: ['pwd', 'otp'],
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { EntitySchema } from 'typeorm';
 import { AccountEntity } from './account.entity.js';
 import { AuthenticatorEntity } from './authenticator.entity.js';
+import { RefreshFamilyEntity } from './refresh-family.entity.js';
 import { SessionEntity } from './session.entity.js';
 import { TwoFactorEntity } from './two-factor.entity.js';
 import { UserEntity } from './user.entity.js';
@@ -25,6 +26,11 @@ export interface TypeOrmAdapterEntities {
    * `TwoFactorAdapter` methods: two-factor authentication is unavailable).
    */
   TwoFactor?: EntityClass<TwoFactorEntity>;
+  /**
+   * Native-app sign-ins' refresh-token families (beyond SPEC). Optional, as `TwoFactor`; set it to
+   * `undefined` to run without the table (the adapter then has no `RefreshTokenAdapter` methods).
+   */
+  RefreshFamily?: EntityClass<RefreshFamilyEntity>;
 }
 
 /** The default entities, by role. */
@@ -35,6 +41,7 @@ export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.free
   VerificationToken: VerificationTokenEntity,
   Authenticator: AuthenticatorEntity,
   TwoFactor: TwoFactorEntity,
+  RefreshFamily: RefreshFamilyEntity,
 });
 
 /**
@@ -48,4 +55,5 @@ export const authEntities: readonly (new () => object)[] = Object.freeze([
   VerificationTokenEntity,
   AuthenticatorEntity,
   TwoFactorEntity,
+  RefreshFamilyEntity,
 ]);

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { AuthConfigurationError } from '../../errors/auth.errors.js';
 import { Adapter } from '../adapter.interface.js';
 import { authEntities } from './auth-entities.js';
+import { RefreshFamilyEntity } from './refresh-family.entity.js';
 import { TwoFactorEntity } from './two-factor.entity.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
 
@@ -40,6 +41,9 @@ export function createDefaultAdapterProvider(dataSource?: string): { provider: P
   };
 }
 
+/** The entities of capabilities beyond SPEC, whose tables an app may leave out. */
+const OPTIONAL_ENTITIES: ReadonlySet<Function> = new Set([TwoFactorEntity, RefreshFamilyEntity]);
+
 /**
  * Fails the bootstrap when the data source the default adapter picked does not know its entities
  * (an app that lists its own `entities` without `autoLoadEntities`): otherwise the app starts and
@@ -48,10 +52,11 @@ export function createDefaultAdapterProvider(dataSource?: string): { provider: P
  */
 export function assertAuthEntities(ds: DataSource, dataSource?: string): void {
   if (ds.isInitialized === false) return;
-  // TwoFactorEntity is optional: an app that lists the entities one by one without it starts, and
-  // `twoFactor` is then refused at bootstrap (the adapter has no two-factor methods).
+  // TwoFactorEntity and RefreshFamilyEntity are optional: an app that lists the entities one by one
+  // without them starts, and what needs them is then refused at bootstrap (the adapter has no
+  // two-factor or refresh-token methods).
   const missing = authEntities.filter(
-    (entity) => entity !== TwoFactorEntity && !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name),
+    (entity) => !OPTIONAL_ENTITIES.has(entity) && !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name),
   );
   if (!missing.length) return;
   const name = dataSource ? `"${dataSource}"` : '(the default one)';

@@ -7,6 +7,7 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterRefreshFamily,
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
@@ -14,6 +15,7 @@ import type {
   AdapterUser,
   PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
+  RefreshTokenAdapter,
   SessionListingAdapter,
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
@@ -22,7 +24,7 @@ import type {
   VerificationToken,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
-import { TWO_FACTOR_ADAPTER_METHODS } from '../adapter-extensions.js';
+import { REFRESH_TOKEN_ADAPTER_METHODS, TWO_FACTOR_ADAPTER_METHODS } from '../adapter-extensions.js';
 import { compareAndSetCounter, updateName } from './authenticator.query.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
@@ -37,6 +39,8 @@ import { assertSchema, schemaForDataSource } from './schema-check.js';
 import { SchemaIds } from './schema-ids.js';
 import type { TwoFactorEntity } from './two-factor.entity.js';
 import { storedTwoFactor, twoFactorOf, useStep } from './two-factor.query.js';
+import type { RefreshFamilyEntity } from './refresh-family.entity.js';
+import { newRefreshFamily, refreshRotation, rotateFamily, storedRefreshFamily } from './refresh-family.query.js';
 import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
@@ -58,11 +62,13 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  *
  * SPEC section 4's nineteen methods, and the capabilities beyond SPEC (device list, sign out
- * everywhere, token refresh, passkey names, account deletion, two-factor storage), each marked
- * "beyond SPEC". `TwoFactorAdapter`'s methods are `undefined` on an instance without a two-factor
- * table (with a `schema` preset or mapping: Auth.js's tables have none; with `TwoFactor: undefined`;
- * or a data source that does not list `TwoFactorEntity`), so `typeof adapter.createTwoFactor` tells
- * whether two-factor authentication can be offered. The
+ * everywhere, token refresh, passkey names, account deletion, two-factor and refresh-token storage),
+ * each marked "beyond SPEC". `TwoFactorAdapter`'s methods are `undefined` on an instance without a
+ * two-factor table (with a `schema` preset or mapping: Auth.js's tables have none; with `TwoFactor:
+ * undefined`; or a data source that does not list `TwoFactorEntity`), so `typeof
+ * adapter.createTwoFactor` tells whether two-factor authentication can be offered; likewise
+ * `RefreshTokenAdapter`'s without a `refresh_token_families` table (`RefreshFamily`,
+ * `RefreshFamilyEntity`). The
  * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
  * prepared query joining the session and its user) in `SessionLookup`.
  */
@@ -80,6 +86,7 @@ export class TypeOrmAdapter
     SessionsByProviderSidAdapter,
     SessionsByUserAdapter,
     TwoFactorAdapter,
+    RefreshTokenAdapter,
     VerificationTokensByIdentifierAdapter
 {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
@@ -92,6 +99,8 @@ export class TypeOrmAdapter
   private readonly lookup: SessionLookup;
   /** The two-factor entity, when there is a table for it (see {@link TwoFactorAdapter}). */
   private readonly twoFactorEntity?: EntityClass<TwoFactorEntity>;
+  /** The refresh-token family entity, when there is a table for it (see {@link RefreshTokenAdapter}). */
+  private readonly refreshFamilyEntity?: EntityClass<RefreshFamilyEntity>;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -106,7 +115,12 @@ export class TypeOrmAdapter
     // Auth.js's tables have no two-factor table; an initialized data source shows whether it lists one.
     const twoFactor = this.schema ? undefined : this.entities.TwoFactor;
     if (twoFactor && (!dataSource.isInitialized || dataSource.hasMetadata(twoFactor))) this.twoFactorEntity = twoFactor;
-    else withoutTwoFactorMethods(this);
+    else withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
+    // Nor a refresh-token family table.
+    const refreshFamily = this.schema ? undefined : this.entities.RefreshFamily;
+    if (refreshFamily && (!dataSource.isInitialized || dataSource.hasMetadata(refreshFamily)))
+      this.refreshFamilyEntity = refreshFamily;
+    else withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
   }
 
   /**
@@ -463,6 +477,60 @@ export class TypeOrmAdapter
     ]);
   }
 
+  // ---- refresh-token families (beyond SPEC: `RefreshTokenAdapter`) ----------------------------------
+
+  /** Stores a new family of a user (`AdapterNotFoundError` for an unknown user, `TypeError` for an invalid family). */
+  async createRefreshFamily(family: AdapterRefreshFamily): Promise<AdapterRefreshFamily> {
+    const entity = this.refreshFamilyTable();
+    const stored = newRefreshFamily(family);
+    if (!this.ids.validUserId(stored.userId)) throw new AdapterNotFoundError('user');
+    try {
+      await this.queries.insert(this.repo(entity), stored, () => 'session');
+    } catch (error) {
+      if (!(error instanceof AdapterConflictError)) throw error;
+      throw new AdapterConflictError(
+        'session',
+        'Storage refused the write: a refresh-token family with this id exists.',
+        { cause: error.cause },
+      );
+    }
+    // Read back (dates as the database keeps them), unless already deleted again.
+    return (await this.getRefreshFamily(stored.id)) ?? stored;
+  }
+
+  /** The family, checked as it is read: a row whose fields are not of their types is `null` (fail closed). */
+  async getRefreshFamily(id: string): Promise<AdapterRefreshFamily | null> {
+    const entity = this.refreshFamilyTable();
+    const row = await this.queries.select(entity, 'r', { id }).getOne();
+    return row ? storedRefreshFamily(row) : null;
+  }
+
+  /** Rotates only when the stored generation is `from`: one conditional `UPDATE` (see `rotateFamily`). */
+  async rotateRefreshFamily(
+    id: string,
+    from: number,
+    next: Pick<AdapterRefreshFamily, 'tokenHash' | 'rotatedAt' | 'expires'>,
+  ): Promise<boolean> {
+    const entity = this.refreshFamilyTable();
+    const rotation = refreshRotation(from, next);
+    if (!rotation) return false;
+    // A driver that does not report affected rows cannot tell which call won: refuse.
+    return (await rotateFamily(this.queries, this.repo(entity), id, from, rotation)) === 1;
+  }
+
+  /** Deletes the family; `true` when a row went. */
+  async deleteRefreshFamily(id: string): Promise<boolean> {
+    const entity = this.refreshFamilyTable();
+    return (await this.queries.deleteAll(entity, { id })) > 0;
+  }
+
+  /** Deletes every family of the user; returns how many went. */
+  async deleteRefreshFamiliesByUserId(userId: string): Promise<number> {
+    const entity = this.refreshFamilyTable();
+    if (!this.ids.validUserId(userId)) return 0;
+    return this.queries.deleteAll(entity, { userId });
+  }
+
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
@@ -509,6 +577,20 @@ export class TypeOrmAdapter
     );
   }
 
+  /**
+   * The refresh-token family entity; `MissingAdapterMethods` without a table (reached only through
+   * the prototype or `super`: such an instance has no refresh-token methods of its own).
+   */
+  protected refreshFamilyTable(): EntityClass<RefreshFamilyEntity> {
+    if (this.refreshFamilyEntity) return this.refreshFamilyEntity;
+    throw new MissingAdapterMethods(
+      [...REFRESH_TOKEN_ADAPTER_METHODS],
+      this.schema
+        ? `TypeOrmAdapter: the schema "${this.schema.name}" has no refresh-token family table (Auth.js's tables have none), so native-app sign-ins are unavailable.`
+        : 'TypeOrmAdapter: the data source does not list RefreshFamilyEntity (or `RefreshFamily` is undefined), so native-app sign-ins are unavailable.',
+    );
+  }
+
   /** The entities whose rows belong to a user: sessions, accounts and (when there is the table) authenticators. */
   private userRows(): EntityClass<ObjectLiteral>[] {
     const { Session, Account, Authenticator } = this.entities;
@@ -525,12 +607,16 @@ export class TypeOrmAdapter
 }
 
 /**
- * Hides `TwoFactorAdapter`'s methods on an adapter without a two-factor table: each becomes an own
- * `undefined` property, so `typeof adapter.createTwoFactor === 'function'` is false and the library
- * does not offer two-factor authentication. A subclass's own implementation stays.
+ * Hides a capability's methods (`TwoFactorAdapter`'s, `RefreshTokenAdapter`'s) on an adapter without
+ * its table: each becomes an own `undefined` property, so `typeof adapter.createTwoFactor ===
+ * 'function'` is false and the library does not offer what needs it. A subclass's own
+ * implementation stays.
  */
-function withoutTwoFactorMethods(adapter: TypeOrmAdapter): void {
-  for (const name of TWO_FACTOR_ADAPTER_METHODS) {
+function withoutMethods(
+  adapter: TypeOrmAdapter,
+  names: readonly (keyof TwoFactorAdapter | keyof RefreshTokenAdapter)[],
+): void {
+  for (const name of names) {
     if (adapter[name] !== TypeOrmAdapter.prototype[name]) continue;
     Object.defineProperty(adapter, name, { value: undefined, writable: true, configurable: true, enumerable: false });
   }

@@ -246,4 +246,10 @@ export const GERMAN_MESSAGES: PageMessages = {
     'Sie haben keine Backup-Codes mehr. Erzeugen Sie neue, damit Sie sich auch ohne Ihre App anmelden können.',
   'twoFactor.account.regenerate': 'Neue Backup-Codes erzeugen',
   'twoFactor.account.regenerateNote': 'Neue Codes ersetzen die bisherigen, die dann nicht mehr funktionieren.',
+  'app.authorize.title': 'Weiter zu {app}',
+  'app.authorize.intro': '{app} möchte Sie als {user} anmelden.',
+  'app.authorize.continue': 'Weiter',
+  'app.authorize.otherAccount': 'Anderes Konto verwenden',
+  'app.error.title': 'Diese App kann Sie nicht anmelden',
+  'app.error.back': 'Schließen Sie diese Seite und kehren Sie zur App zurück.',
 };

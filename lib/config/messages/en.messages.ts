@@ -241,6 +241,12 @@ export const ENGLISH_MESSAGES = {
     'You have no backup codes left. Generate new ones so that you can still sign in if you lose your app.',
   'twoFactor.account.regenerate': 'Generate new backup codes',
   'twoFactor.account.regenerateNote': 'New codes replace your old ones, which then stop working.',
+  'app.authorize.title': 'Continue to {app}',
+  'app.authorize.intro': '{app} asks to sign you in as {user}.',
+  'app.authorize.continue': 'Continue',
+  'app.authorize.otherAccount': 'Use another account',
+  'app.error.title': 'This app cannot sign you in',
+  'app.error.back': 'Close this page and return to the app.',
 };
 
 /** Every sentence of the built-in pages, by key (`messages` option: any subset, per language). */

@@ -7,7 +7,7 @@ const TABLES = ['authenticators', 'verification_tokens', 'sessions', 'accounts',
  * Tables of later migrations that reference `users`: dropped first when they exist (their own
  * migration's `down` has dropped them already when the migrations are reverted in order).
  */
-const LATER_TABLES = ['two_factors'];
+const LATER_TABLES = ['refresh_token_families', 'two_factors'];
 
 /** The `down` of the schema migrations: drops the nestjs-auth tables, quoted as the dialect quotes. */
 export async function dropAuthTables(q: QueryRunner, quote: '"' | '`'): Promise<void> {

@@ -3,6 +3,7 @@ import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesMysql1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsMysql1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorMysql1780000000000 } from './two-factor.migrations.js';
+import { AuthRefreshFamiliesMysql1790000000000 } from './refresh-families.migrations.js';
 
 // Binary collation: tokens and provider ids compare byte for byte (a case-insensitive collation
 // would let `ABC` match `abc`), as on PostgreSQL and SQLite.
@@ -50,4 +51,5 @@ export const authMigrationsMysql = [
   AuthPasskeyNamesMysql1764720000000,
   AuthSessionDetailsMysql1764806400000,
   AuthTwoFactorMysql1780000000000,
+  AuthRefreshFamiliesMysql1790000000000,
 ];

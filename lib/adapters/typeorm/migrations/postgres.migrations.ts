@@ -3,6 +3,7 @@ import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesPostgres1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsPostgres1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorPostgres1780000000000 } from './two-factor.migrations.js';
+import { AuthRefreshFamiliesPostgres1790000000000 } from './refresh-families.migrations.js';
 
 /** Creates the nestjs-auth tables on PostgreSQL (the schema of the exported entities). */
 export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
@@ -50,4 +51,5 @@ export const authMigrationsPostgres = [
   AuthPasskeyNamesPostgres1764720000000,
   AuthSessionDetailsPostgres1764806400000,
   AuthTwoFactorPostgres1780000000000,
+  AuthRefreshFamiliesPostgres1790000000000,
 ];

@@ -3,6 +3,7 @@ import { dropAuthTables } from './drop-auth-tables.js';
 import { AuthPasskeyNamesSqlite1764720000000 } from './passkey-names.migrations.js';
 import { AuthSessionDetailsSqlite1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorSqlite1780000000000 } from './two-factor.migrations.js';
+import { AuthRefreshFamiliesSqlite1790000000000 } from './refresh-families.migrations.js';
 
 /** Creates the nestjs-auth tables on SQLite (the schema of the exported entities). */
 export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
@@ -41,4 +42,5 @@ export const authMigrationsSqlite = [
   AuthPasskeyNamesSqlite1764720000000,
   AuthSessionDetailsSqlite1764806400000,
   AuthTwoFactorSqlite1780000000000,
+  AuthRefreshFamiliesSqlite1790000000000,
 ];

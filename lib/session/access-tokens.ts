@@ -1,0 +1,283 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  sign as signBytes,
+  verify as verifyBytes,
+  type KeyObject,
+} from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG } from '../config/auth.constants.js';
+import type { ResolvedAuthConfig } from '../config/resolved-config.js';
+import { SessionTokenError } from '../errors/auth.errors.js';
+import type { JWT } from '../types/common.types.js';
+import { ExpiringMap } from '../util/expiring-map.js';
+import { CLOCK_SKEW_SECONDS, dateMs, isoStringOfMs } from '../util/instant.js';
+import { assuranceOf, cleanAmr, acrOf, AMR_CLAIM, ACR_CLAIM } from './assurance.js';
+import { JwtRevocation } from './jwt-revocation.js';
+import type { AuthUser, SessionState } from './session.types.js';
+
+/** The `typ` header of an access token (RFC 9068 section 2.1). */
+export const ACCESS_TOKEN_TYP = 'at+jwt';
+/** The one signature algorithm: Ed25519 (RFC 8037), deterministic, as its JOSE name. */
+export const ACCESS_TOKEN_ALG = 'EdDSA';
+/** The longest access token read; longer is refused unparsed. */
+const MAX_TOKEN_LENGTH = 4096;
+/** Verified tokens kept (each until it expires); the oldest goes first. */
+const VERIFIED_MAX = 10_000;
+/** A compact JWS: three base64url parts (a session JWE has five). */
+const JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** DER prefix of an Ed25519 private key in PKCS #8 (RFC 8410), before the 32-byte seed. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/** What an access token says, as the module issues it. */
+export interface AccessTokenClaims {
+  iss: string;
+  aud: string;
+  sub: string;
+  exp: number;
+  iat: number;
+  jti: string;
+  /** The refresh-token family (one sign-in of a native app): ending it revokes the token by this id. */
+  sid: string;
+  client_id: string;
+  auth_time: number;
+  amr?: string[];
+  acr?: string;
+  name?: string | null;
+  email?: string | null;
+  picture?: string | null;
+}
+
+/** What {@link AccessTokens.verify} makes of a token. */
+export type AccessTokenCheck =
+  { status: 'valid'; claims: AccessTokenClaims } | { status: 'expired' | 'invalid'; reason: string };
+
+/** A signing key: the private half signs, the public one is published. */
+interface SigningKey {
+  kid: string;
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string; kid: string; alg: 'EdDSA'; use: 'sig' };
+}
+
+type ActiveState = Extract<SessionState, { status: 'active' }>;
+
+/**
+ * The access tokens of native apps: JWTs signed with Ed25519 (`typ: at+jwt`), verified here without
+ * storage and by anyone with the public keys (`{basePath}/jwks`).
+ *
+ * The keys are derived from the secrets (HKDF-SHA256, one Ed25519 key per secret), so every instance
+ * with the same secrets signs and verifies alike with nothing stored; the first secret's key signs,
+ * every listed secret's key verifies and is published, so rotating `AUTH_SECRET` (new first, old
+ * second) rotates the signing key with a grace period. Ed25519 signatures are deterministic: the
+ * same claims give the same token, which a retried refresh relies on.
+ *
+ * Verification checks what RFC 8725 asks: the one algorithm (`alg: none`, HS256 and anything else
+ * refused before any key is used), `typ`, a known `kid`, `iss`, `aud`, `exp`, `iat`; a token whose
+ * `sid` was revoked (its family ended) is refused through {@link JwtRevocation}, which the
+ * revocation bus feeds on every instance.
+ */
+@Injectable()
+export class AccessTokens {
+  private keyring?: SigningKey[];
+  private readonly verified = new ExpiringMap<string, ActiveState>(VERIFIED_MAX);
+
+  constructor(
+    @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
+    private readonly revocation: JwtRevocation,
+  ) {}
+
+  /** Whether the module issues and accepts access tokens. */
+  get enabled(): boolean {
+    return Boolean(this.config.nativeApps && this.config.accessToken?.issuer);
+  }
+
+  /** Whether a bearer token is one of these (a JWS, not a session JWE or a database token). */
+  accepts(raw: string): boolean {
+    return this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw);
+  }
+
+  private get keys(): SigningKey[] {
+    this.keyring ??= this.config.secrets.map(deriveKey);
+    return this.keyring;
+  }
+
+  /** The public keys, as a JWK Set (`{basePath}/jwks`). */
+  jwks(): { keys: SigningKey['jwk'][] } {
+    return { keys: this.enabled ? this.keys.map((k) => k.jwk) : [] };
+  }
+
+  /**
+   * Signs an access token for a user (with the first secret's key). `iat` (seconds) fixes the
+   * token: the same claims and `iat` give the same token.
+   */
+  sign(input: {
+    user: { id: string; name?: string | null; email?: string | null; image?: string | null };
+    sid: string;
+    clientId: string;
+    authTime: Date;
+    amr: readonly string[];
+    iat: number;
+    jti: string;
+  }): { token: string; expiresIn: number } {
+    const { issuer, audience, maxAge } = this.config.accessToken;
+    if (!issuer || !audience) throw new SessionTokenError('Access tokens need an issuer (url or accessToken.issuer).');
+    const amr = cleanAmr(input.amr);
+    const claims: AccessTokenClaims = {
+      iss: issuer,
+      aud: audience,
+      sub: input.user.id,
+      exp: input.iat + maxAge,
+      iat: input.iat,
+      jti: input.jti,
+      sid: input.sid,
+      client_id: input.clientId,
+      auth_time: Math.floor((dateMs(input.authTime) ?? 0) / 1000),
+      ...(amr.length ? { [AMR_CLAIM]: amr, [ACR_CLAIM]: acrOf(assuranceOf(amr).aal) } : {}),
+      ...(input.user.name != null ? { name: input.user.name } : {}),
+      ...(input.user.email != null ? { email: input.user.email } : {}),
+      ...(input.user.image != null ? { picture: input.user.image } : {}),
+    };
+    const key = this.keys[0]!;
+    const header = b64json({ alg: ACCESS_TOKEN_ALG, typ: ACCESS_TOKEN_TYP, kid: key.kid });
+    const signingInput = `${header}.${b64json(claims)}`;
+    const signature = signBytes(null, Buffer.from(signingInput), key.privateKey).toString('base64url');
+    return { token: `${signingInput}.${signature}`, expiresIn: maxAge };
+  }
+
+  /** Checks a token's header, signature and claims (not revocation). Never throws. */
+  verify(raw: string, now: number = Date.now()): AccessTokenCheck {
+    if (!this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
+    const [headerPart, payloadPart, signaturePart] = raw.split('.') as [string, string, string];
+    const header = parseJson(headerPart);
+    if (!header) return { status: 'invalid', reason: 'malformed header' };
+    if (header.alg !== ACCESS_TOKEN_ALG) return { status: 'invalid', reason: 'unexpected alg' };
+    if (typeof header.typ !== 'string' || !typOk(header.typ)) return { status: 'invalid', reason: 'not typ at+jwt' };
+    if (header.crit !== undefined) return { status: 'invalid', reason: 'crit not understood' };
+    const key = this.keys.find((k) => k.kid === header.kid);
+    if (!key) return { status: 'invalid', reason: 'unknown kid' };
+    let ok: boolean;
+    try {
+      ok = verifyBytes(
+        null,
+        Buffer.from(`${headerPart}.${payloadPart}`),
+        key.publicKey,
+        Buffer.from(signaturePart, 'base64url'),
+      );
+    } catch {
+      ok = false;
+    }
+    if (!ok) return { status: 'invalid', reason: 'bad signature' };
+    const c = parseJson(payloadPart);
+    if (!c) return { status: 'invalid', reason: 'malformed claims' };
+    const { issuer, audience } = this.config.accessToken;
+    if (c.iss !== issuer) return { status: 'invalid', reason: 'wrong iss' };
+    if (!(c.aud === audience || (Array.isArray(c.aud) && c.aud.includes(audience))))
+      return { status: 'invalid', reason: 'wrong aud' };
+    for (const claim of ['exp', 'iat', 'auth_time'] as const)
+      if (typeof c[claim] !== 'number' || !Number.isFinite(c[claim]))
+        return { status: 'invalid', reason: `no ${claim}` };
+    for (const claim of ['sub', 'jti', 'sid', 'client_id'] as const)
+      if (typeof c[claim] !== 'string' || !c[claim] || (c[claim] as string).length > 255)
+        return { status: 'invalid', reason: `no ${claim}` };
+    const nowSec = now / 1000;
+    if ((c.iat as number) > nowSec + CLOCK_SKEW_SECONDS) return { status: 'invalid', reason: 'issued in the future' };
+    if ((c.exp as number) <= nowSec) return { status: 'expired', reason: 'expired' };
+    return { status: 'valid', claims: c as unknown as AccessTokenClaims };
+  }
+
+  /**
+   * The request state of a bearer access token when it can be told without waiting (verified now
+   * or before, and not revoked in this process, with no shared store to ask), else `undefined`.
+   */
+  readSync(raw: string, now: number = Date.now()): SessionState | undefined {
+    const hit = this.verified.get(raw, now);
+    const state = hit ?? this.check(raw, now);
+    if (state.status !== 'active') return state;
+    if (!this.revocation.clearedLocally(this.revocation.idOf(state.token!), now)) return undefined;
+    if (!hit) this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
+    return state;
+  }
+
+  /** The request state of a bearer access token: verified, then checked against revocation. */
+  async read(raw: string, now: number = Date.now()): Promise<SessionState> {
+    const state = this.verified.get(raw, now) ?? this.check(raw, now);
+    if (state.status !== 'active') return state;
+    let revoked: boolean;
+    try {
+      revoked = await this.revocation.isRevoked(state.token!, now);
+    } catch (error) {
+      this.config.logger.error(
+        new SessionTokenError('The revocation list could not be read (rateLimitStore): access token refused.', {
+          cause: error,
+        }),
+      );
+      return { status: 'invalid', clearCookies: [] };
+    }
+    if (revoked) {
+      this.verified.delete(raw);
+      return { status: 'invalid', clearCookies: [] };
+    }
+    this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
+    return state;
+  }
+
+  private check(raw: string, now: number): SessionState {
+    const result = this.verify(raw, now);
+    if (result.status !== 'valid') {
+      this.config.logger.debug('access_token_refused', { reason: result.reason });
+      return { status: result.status, clearCookies: [] };
+    }
+    const c = result.claims;
+    const user: AuthUser = { id: c.sub, name: c.name ?? null, email: c.email ?? null, image: c.picture ?? null };
+    const expires = isoStringOfMs(c.exp * 1000);
+    return {
+      status: 'active',
+      strategy: 'access-token',
+      user,
+      session: { user: { id: c.sub, name: user.name, email: user.email, image: user.image }, expires } as never,
+      token: c as unknown as JWT,
+      sessionToken: raw,
+      bearer: true,
+      signedInAt: new Date(c.auth_time * 1000),
+    };
+  }
+}
+
+/** The Ed25519 key of a secret: HKDF-SHA256 of it, as the seed; its id the JWK thumbprint (RFC 7638). */
+function deriveKey(secret: string): SigningKey {
+  const seed = Buffer.from(hkdfSync('sha256', secret, '', 'nestjs-auth access-token signing key (Ed25519)', 32));
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const publicKey = createPublicKey(privateKey);
+  const x = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
+  const kid = createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
+  return { kid, privateKey, publicKey, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };
+}
+
+function b64json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** A base64url JSON object, or null. */
+function parseJson(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `at+jwt`, also as the media type `application/at+jwt` (RFC 9068 section 4), any case. */
+function typOk(typ: string): boolean {
+  const t = typ.toLowerCase();
+  return t === ACCESS_TOKEN_TYP || t === `application/${ACCESS_TOKEN_TYP}`;
+}
