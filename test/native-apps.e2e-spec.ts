@@ -11,17 +11,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Controller, Get, Req, UseGuards } from '@nestjs/common';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { MemoryAdapter } from '../lib/adapters/memory.adapter.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
+import { AuthEvents } from '../lib/core/auth-events.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { AuthService } from '../lib/guard/auth.service.js';
 import type { HttpRequestLike } from '../lib/http/auth-request.factory.js';
 import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
+import { readmeSnippet } from './setup/readme.js';
 
 const ISSUER = 'https://api.example.test/auth';
 const PASSWORD = 'correct horse battery';
@@ -83,9 +87,9 @@ async function start(
 }
 
 /** The app's side: oauth4webapi's view of this server. */
-function appOf(t: TestApp, clientId = 'ios') {
+function appOf(t: TestApp, clientId = 'ios', issuer = ISSUER) {
   const as: oauth.AuthorizationServer = {
-    issuer: ISSUER,
+    issuer,
     authorization_endpoint: `${t.url}/auth/authorize`,
     token_endpoint: `${t.url}/auth/token`,
     revocation_endpoint: `${t.url}/auth/revoke`,
@@ -155,6 +159,15 @@ async function authorizeInBrowser(browser: TestClient, url: URL, email: string):
   return hop;
 }
 
+/** Waits up to a second for `check` (an event's listener runs after the turn that emits it). */
+async function expectSoon(check: () => Promise<boolean>): Promise<void> {
+  const until = Date.now() + 1000;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('not within 1 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 const bearer = (t: TestApp, token: string, path = '/me') =>
   fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -187,6 +200,8 @@ describe('native apps (RFC 8252) over HTTP', () => {
     return { app, browser, tokens, req, redirect };
   }
 
+  // promise: native-apps.flow
+  // promise: native-apps.jwks
   it('signs a password user in through the browser; the app gets tokens the guard, /session and a JWKS verifier accept', async () => {
     const { tokens, redirect } = await signedInApp();
     expect(redirect.protocol).toBe('com.example.app:');
@@ -211,6 +226,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect(payload).toMatchObject({ client_id: 'ios', amr: ['pwd'], acr: 'aal1', email });
   });
 
+  // promise: native-apps.continue
   it('asks a browser that is already signed in to confirm ("Continue"), and prompt=login signs in again', async () => {
     const { browser } = await signedInApp();
     const app = appOf(t);
@@ -219,6 +235,8 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Continue to Acme for iOS');
+    // Never inside another site's frame (a click there would send the code).
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const csrfToken = /name="csrfToken" value="([^"]+)"/.exec(html)![1]!;
     const fields = Object.fromEntries([...req.url.searchParams]);
     // Without the CSRF token the form is refused; with it the code goes to the app.
@@ -232,6 +250,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect(location(await browser.get(again.url.href)).pathname).toBe('/auth/signin');
   });
 
+  // promise: native-apps.redirect-uris
   it('matches redirect URIs exactly (a loopback one at any port)', async () => {
     const app = appOf(t);
     for (const uri of ['http://127.0.0.1:51234/callback', 'http://127.0.0.1/callback']) {
@@ -295,6 +314,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect(location(res).searchParams.get('error_description')).toMatch(/embedded web view/);
   });
 
+  // promise: native-apps.bad-input
   it('refuses bad token requests with OAuth errors, no 5xx and nothing written', async () => {
     email = await newUser();
     const app = appOf(t);
@@ -362,6 +382,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect((await app.refreshRaw(pair.refresh_token)).status).toBe(400);
   });
 
+  // promise: native-apps.rotation
   it('rotates refresh tokens: a retry inside the window gets the same pair, a replay after it ends the family', async () => {
     const { app, tokens, browser } = await signedInApp();
     const next = await app.refresh(tokens.refresh_token!);
@@ -396,6 +417,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect((await app.refresh(bodies[0]!.refresh_token)).refresh_token).not.toBe(bodies[0]!.refresh_token);
   });
 
+  // promise: native-apps.revocation
   it("lists the app among the user's sessions, and ending it there ends its tokens", async () => {
     const { app, tokens, browser } = await signedInApp();
     const listed = (await (await browser.get('/app/sessions')).json()) as Array<{
@@ -426,12 +448,19 @@ describe('native apps (RFC 8252) over HTTP', () => {
     expect((await appOf(t).revoke('not-a-token')).status).toBe(200);
   });
 
-  it('ends the app sign-ins of a user whose account changes (signOutEverywhere, deleted account)', async () => {
+  it('ends the app sign-ins of a user whose account changes (signOutEverywhere, a new password, deleted account)', async () => {
     const { app, tokens } = await signedInApp();
     const user = (await adapter.getUserByEmail(email))!;
     expect(await t.app.get(AuthService).signOutEverywhere(user.id)).toBeGreaterThanOrEqual(1);
     expect((await bearer(t, tokens.access_token)).status).toBe(401);
     expect((await app.refreshRaw(tokens.refresh_token!)).status).toBe(400);
+    // A way in changed (the account API and the password flows announce it so): the app signs in again.
+    const third = await signedInApp();
+    t.app
+      .get(AuthEvents)
+      .emit('accountChange', { action: 'password.set', userId: (await adapter.getUserByEmail(email))!.id });
+    await expectSoon(async () => (await bearer(t, third.tokens.access_token)).status === 401);
+    expect((await third.app.refreshRaw(third.tokens.refresh_token!)).status).toBe(400);
     const second = await signedInApp();
     await t.app.get(AuthService).deleteAccount((await adapter.getUserByEmail(email))!.id, { recentSignIn: false });
     expect((await bearer(t, second.tokens.access_token)).status).toBe(401);
@@ -456,5 +485,35 @@ describe('native apps (RFC 8252) over HTTP', () => {
     ];
     for (const token of forged)
       expect({ token: token.slice(0, 40), status: (await bearer(t, token)).status }).toMatchObject({ status: 401 });
+  });
+});
+
+// promise: native-apps.flow
+describe("README: the native apps' options, as written", () => {
+  it('boots and signs an app in through its registered loopback redirect', async () => {
+    const file = join(process.cwd(), 'test-output', 'readme-snippets', 'native-apps-options.ts');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      readmeSnippet('native-apps-options').code.replace(/from 'nestjs-auth'/g, "from '../../lib/index.js'"),
+    );
+    const { nativeAppOptions } = (await import(file)) as { nativeAppOptions: Partial<AuthModuleOptions> };
+    const adapter = new MemoryAdapter();
+    // `url` is the README's public origin; this app listens on 127.0.0.1, so the issuer is given as the README's.
+    const t = await start(adapter, {
+      ...nativeAppOptions,
+      url: undefined,
+      accessToken: { issuer: 'https://api.example.com/auth' },
+    });
+    try {
+      const address = `${randomUUID()}@example.test`;
+      await adapter.createUser({ email: address, emailVerified: null } as never);
+      const app = appOf(t, 'acme-desktop', 'https://api.example.com/auth');
+      const req = await app.request('http://127.0.0.1:43210/callback');
+      const tokens = await app.exchange(req, await authorizeInBrowser(new TestClient(t.url), req.url, address));
+      expect((await bearer(t, tokens.access_token)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -28,6 +28,7 @@ import { Credentials } from '../lib/methods/credentials/credentials.provider.js'
 import { totpCode } from '../lib/methods/two-factor/totp.js';
 import { Passkey } from '../lib/methods/webauthn/webauthn.provider.js';
 import { signInErrorMessage } from '../lib/pages/signin.page.js';
+import { nextCode, type TotpFactor as Factor } from './setup/totp-clock.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
 import { axe, CHROMIUM_ARGS, DESKTOP, focused, PASSWORD, PHONE, shotsDir, toMethods } from './setup/signin-browser.js';
@@ -38,33 +39,6 @@ const describeBrowser = chromiumAvailable('two-factor-browser.e2e-spec') ? descr
 const PERIOD_MS = 30_000;
 /** The cookie of a remembered browser (`twoFactor.rememberDevice`), without `__Secure-` over http. */
 const DEVICE_COOKIE = 'authjs.two-factor-device';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An authenticator app as the test holds it: its secret and the last time step it used. */
-interface Factor {
-  secret: string;
-  lastStep: number;
-}
-
-/**
- * A code of the app's next unused time step that the server accepts now (current step ±1): each
- * step works once per user, so the test keeps the last one used, and waits for the next period when
- * the window has none left. Never within 4 s of a step's end (typing in a busy browser takes time):
- * the step the code was made for is still in the window when the server checks it.
- */
-async function nextCode(f: Factor): Promise<string> {
-  for (;;) {
-    const left = PERIOD_MS - (Date.now() % PERIOD_MS);
-    if (left < 4000) await sleep(left + 50);
-    const now = Math.floor(Date.now() / PERIOD_MS);
-    const step = Math.max(now - 1, f.lastStep + 1);
-    if (step <= now + 1) {
-      f.lastStep = step;
-      return totpCode(f.secret, { now: step * PERIOD_MS + 1000 });
-    }
-    await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + 50);
-  }
-}
 
 /** Six digits that are none of the codes the window accepts now. */
 async function wrongCode(f: Factor): Promise<string> {

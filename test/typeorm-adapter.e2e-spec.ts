@@ -471,7 +471,7 @@ for (const target of targets) {
       });
 
       // promise: storage.housekeeping
-      it('deleteExpired removes the expired sessions and verification tokens, and only those', async () => {
+      it('deleteExpired removes the expired sessions, verification tokens and refresh-token families, and only those', async () => {
         const user = await newUser();
         const now = Date.now();
         const tag = randomUUID().slice(0, 8);
@@ -488,7 +488,24 @@ for (const target of targets) {
           token: `t-live-${tag}`,
           expires: new Date(now + 60_000),
         });
+        const family = (id: string, expires: number) => ({
+          id,
+          userId: user.id,
+          clientId: 'ios',
+          generation: 0,
+          tokenHash: 'h'.repeat(43),
+          rotatedAt: new Date(now - 2_000),
+          expires: new Date(expires),
+          authTime: new Date(now - 2_000),
+          amr: ['pwd'],
+        });
+        const families = { old: `old-${tag}`.padEnd(43, 'x'), live: `live-${tag}`.padEnd(43, 'x') };
+        await adapter.createRefreshFamily(family(families.old, now - 1_000));
+        await adapter.createRefreshFamily(family(families.live, now + 60_000));
         const removed = await adapter.deleteExpired(new Date(now));
+        expect(removed.refreshFamilies).toBeGreaterThanOrEqual(1);
+        expect(await adapter.getRefreshFamily(families.old)).toBeNull();
+        expect(await adapter.getRefreshFamily(families.live)).not.toBeNull();
         expect(removed.sessions).toBeGreaterThanOrEqual(1);
         expect(removed.verificationTokens).toBeGreaterThanOrEqual(1);
         expect(await ds.getRepository(SessionEntity).countBy({ sessionToken: sessions.old })).toBe(0);
@@ -496,7 +513,11 @@ for (const target of targets) {
         expect(await ds.getRepository(VerificationTokenEntity).countBy({ token: `t-old-${tag}` })).toBe(0);
         expect(await ds.getRepository(VerificationTokenEntity).countBy({ token: `t-live-${tag}` })).toBe(1);
         // Nothing else has expired: a second run removes nothing.
-        expect(await adapter.deleteExpired(new Date(now))).toEqual({ sessions: 0, verificationTokens: 0 });
+        expect(await adapter.deleteExpired(new Date(now))).toEqual({
+          sessions: 0,
+          verificationTokens: 0,
+          refreshFamilies: 0,
+        });
       });
 
       it('rotateRefreshFamily is one conditional UPDATE (WHERE id AND generation): its affected-row count decides', async () => {

@@ -534,16 +534,20 @@ export class TypeOrmAdapter
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
-   * Deletes the sessions and verification tokens that expired before `now`. The library deletes an
-   * expired row only when it is presented; run this on a schedule (e.g. daily with
-   * `@nestjs/schedule`) so abandoned ones do not pile up. Not part of the adapter contract.
+   * Deletes the sessions, verification tokens and native apps' refresh-token families that expired
+   * before `now`. The library deletes an expired row only when it is presented; run this on a
+   * schedule (e.g. daily with `@nestjs/schedule`) so abandoned ones do not pile up. Not part of the
+   * adapter contract.
    *
-   * @returns how many rows of each went
+   * @returns how many rows of each went (`refreshFamilies`: 0 without that table)
    */
-  async deleteExpired(now: Date = new Date()): Promise<{ sessions: number; verificationTokens: number }> {
+  async deleteExpired(
+    now: Date = new Date(),
+  ): Promise<{ sessions: number; verificationTokens: number; refreshFamilies: number }> {
     return {
       sessions: await this.queries.deleteExpired(this.entities.Session, now),
       verificationTokens: await this.queries.deleteExpired(this.entities.VerificationToken, now),
+      refreshFamilies: this.refreshFamilyEntity ? await this.queries.deleteExpired(this.refreshFamilyEntity, now) : 0,
     };
   }
 

@@ -1,0 +1,156 @@
+import { describe, expect, it } from '@jest/globals';
+import { MemoryAdapter } from '../adapters/memory.adapter.js';
+import {
+  redirectMatches,
+  registeredRedirect,
+  resolveNativeApps,
+  type ResolvedNativeClient,
+} from './native-apps.options.js';
+
+function client(...uris: string[]): ResolvedNativeClient {
+  return {
+    clientId: 'app',
+    name: 'app',
+    redirectUris: uris.map((u) => {
+      const r = registeredRedirect(u);
+      if (typeof r === 'string') throw new Error(`${u} ${r}`);
+      return r;
+    }),
+  };
+}
+
+describe('registered redirect URIs (RFC 8252 section 7)', () => {
+  it.each([
+    ['https://app.example.com/oauth', 'https'],
+    ['com.example.app:/oauth', 'scheme'],
+    ['com.example.app:/oauth?x=1', 'scheme'],
+    ['http://127.0.0.1/callback', 'loopback'],
+    ['http://127.0.0.1:8080/callback', 'loopback'],
+    ['http://[::1]/cb', 'loopback'],
+  ])('accepts %s as %s', (uri, kind) => {
+    expect(registeredRedirect(uri)).toMatchObject({ kind, uri });
+  });
+
+  it.each([
+    ['http://localhost/cb', /localhost/],
+    ['http://example.com/cb', /127\.0\.0\.1/],
+    ['myapp:/cb', /reversed/],
+    ['javascript:alert(1)', /scheme "javascript"/],
+    ['data:text/html,x', /scheme "data"/],
+    ['file:///etc/passwd', /scheme "file"/],
+    ['https://app.example.com/cb#x', /fragment/],
+    ['https://user:pw@app.example.com/cb', /credentials/],
+    ['https://APP.example.com/cb', /as it is sent/],
+    ['http://127.0.0.1:80/cb', /as it is sent/],
+    ['http://127.0.0.1/a/../cb', /as it is sent/],
+    ['/relative', /absolute/],
+    ['', /URI/],
+  ])('refuses %s', (uri, why) => {
+    expect(registeredRedirect(uri)).toMatch(why);
+  });
+});
+
+describe('matching a requested redirect URI: exact, but any port for loopback', () => {
+  const table: Array<[string[], string, boolean]> = [
+    [['com.example.app:/oauth'], 'com.example.app:/oauth', true],
+    [['com.example.app:/oauth'], 'com.example.app:/oauth/', false],
+    [['com.example.app:/oauth'], 'com.example.app:/OAUTH', false],
+    [['com.example.app:/oauth'], 'com.example.app:/oauth?x=1', false],
+    [['com.example.app:/oauth'], 'COM.EXAMPLE.APP:/oauth', false],
+    [['https://app.example.com/oauth'], 'https://app.example.com/oauth', true],
+    [['https://app.example.com/oauth'], 'https://app.example.com/oauth2', false],
+    [['https://app.example.com/oauth'], 'https://app.example.com:443/oauth', false],
+    [['https://app.example.com/oauth'], 'https://app.example.com/oauth/../oauth', false],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb', true],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1/cb', true],
+    [['http://127.0.0.1:7777/cb'], 'http://127.0.0.1:9999/cb', true],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb/', false],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb?x', false],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/x/../cb', false],
+    [['http://127.0.0.1/cb'], 'http://[::1]:51234/cb', false],
+    [['http://127.0.0.1/cb'], 'http://localhost:51234/cb', false],
+    [['http://127.0.0.1/cb'], 'https://127.0.0.1:51234/cb', false],
+    [['http://127.0.0.1/cb'], 'http://user@127.0.0.1:51234/cb', false],
+    [['http://127.0.0.1/cb'], 'http://127.0.0.1:51234/cb#x', false],
+    // Loopback at any port only when a loopback URI is registered.
+    [['com.example.app:/oauth'], 'http://127.0.0.1:51234/oauth', false],
+    [['https://app.example.com/oauth'], 'http://127.0.0.1:443/oauth', false],
+  ];
+  it.each(table)('%j: %s → %s', (registered, requested, matches) => {
+    expect(redirectMatches(client(...registered), requested)).toBe(matches);
+  });
+
+  it('refuses what is not a string, and very long URIs', () => {
+    const c = client('com.example.app:/oauth');
+    for (const v of [undefined, null, 1, ['com.example.app:/oauth'], {}]) expect(redirectMatches(c, v)).toBe(false);
+    expect(redirectMatches(c, `com.example.app:/oauth${'a'.repeat(3000)}`)).toBe(false);
+  });
+});
+
+describe('resolveNativeApps', () => {
+  const context = { adapter: new MemoryAdapter(), url: new URL('https://api.example.com'), basePath: '/auth' };
+
+  it('resolves clients and defaults; the issuer comes from url and basePath', () => {
+    const problems: string[] = [];
+    const { nativeApps, accessToken } = resolveNativeApps(
+      { clients: [{ clientId: 'ios', name: 'Acme', redirectUris: ['com.acme.app:/cb'] }] },
+      undefined,
+      context,
+      problems,
+    );
+    expect(problems).toEqual([]);
+    expect(nativeApps).toMatchObject({ codeMaxAge: 60, refreshMaxAge: 2_592_000, reuseWindow: 30 });
+    expect(nativeApps!.clients.get('ios')).toMatchObject({ name: 'Acme' });
+    expect(accessToken).toEqual({
+      maxAge: 600,
+      issuer: 'https://api.example.com/auth',
+      audience: 'https://api.example.com/auth',
+    });
+  });
+
+  it('says what to write instead for each mistake', () => {
+    const problems: string[] = [];
+    resolveNativeApps(
+      {
+        clients: [
+          { clientId: 'a b', redirectUris: ['x'] },
+          { clientId: 'ok', redirectUris: ['http://localhost/cb'], extra: 1 },
+          { clientId: 'ok', redirectUris: [] },
+        ],
+        reuseWindow: -1,
+        nope: true,
+      },
+      { maxAge: 5 },
+      { adapter: null, url: undefined, basePath: '/auth' },
+      problems,
+    );
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/clients\[0\]\.clientId must be/),
+        expect.stringMatching(/clients\[1\]\.extra is not an option/),
+        expect.stringMatching(/http:\/\/localhost\/cb" uses localhost/),
+        expect.stringMatching(/clients\[2\]\.redirectUris must list/),
+        expect.stringMatching(/"ok" is listed twice/),
+        expect.stringMatching(/reuseWindow must be/),
+        expect.stringMatching(/nativeApps\.nope is not an option/),
+        expect.stringMatching(/accessToken\.maxAge must be/),
+        expect.stringMatching(/stable issuer/),
+        expect.stringMatching(/no adapter/),
+      ]),
+    );
+  });
+
+  it('needs an adapter with refresh-token families', () => {
+    const problems: string[] = [];
+    const bare = Object.assign(new MemoryAdapter(), { createRefreshFamily: undefined }) as never;
+    resolveNativeApps(
+      { clients: [{ clientId: 'a', redirectUris: ['com.a.b:/c'] }] },
+      undefined,
+      { ...context, adapter: bare },
+      problems,
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/the adapter lacks createRefreshFamily \(MissingAdapterMethods\)/),
+    ]);
+  });
+});
