@@ -21,6 +21,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Requests to send before ending (overrides `duration`). */
+    amount?: number;
     headers?: Record<string, string>;
     /** Requests in sequence; `setupRequest` rewrites each one before it is sent. */
     requests?: Array<{

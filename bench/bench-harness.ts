@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BenchServerConfig, BenchServerReady } from './guard-bench.server.js';
+import type { BenchServerConfig, BenchServerReady, SessionHeader } from './guard-bench.server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -15,10 +15,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']).status === 0;
 
-/** Starts the bench server (pinned to core 1 when possible) and waits for its READY line. */
-export function startServer(config: BenchServerConfig): Promise<{ child: ChildProcess; ready: BenchServerReady }> {
+/**
+ * Starts a bench server (pinned to core 1 when possible) and waits for its READY line: by default
+ * the guard bench's (bench/guard-bench.server.ts), or `server`, another script of bench/ that takes
+ * its config as argv[2] (JSON) and prints `READY <json>` the same way.
+ */
+export function startServer<Config extends object = BenchServerConfig, Ready = BenchServerReady>(
+  config: Config,
+  server = 'guard-bench.server',
+): Promise<{ child: ChildProcess; ready: Ready }> {
   // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
-  const script = join(here, `guard-bench.server${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
+  const script = join(here, `${server}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
   const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
   const child = canPin
     ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -35,7 +42,7 @@ export function startServer(config: BenchServerConfig): Promise<{ child: ChildPr
       const line = out.split('\n').find((l) => l.startsWith('READY '));
       if (line) {
         clearTimeout(timer);
-        resolve({ child, ready: JSON.parse(line.slice('READY '.length)) as BenchServerReady });
+        resolve({ child, ready: JSON.parse(line.slice('READY '.length)) as Ready });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -71,24 +78,34 @@ export const quantile = (values: number[], q: number) => {
 export const median = (values: number[]) => quantile(values, 0.5);
 
 /**
- * One load of `duration` seconds on `url`: every request sends the next of `cookies`, from where
- * `cursor` stands, and leaves the cursor after the last one sent. A scenario passes one cursor to
- * all its loads (both routes, every round), so with 50,000 cookies a cookie comes back once per
- * 50,000 requests; a cursor per load would start every load at the first cookie and send the same
- * few thousand again and again.
+ * One load of `duration` seconds (or of `amount` requests) on `url`: every request sends the next of `cookies` (the values of
+ * the `header` that carries the session: Cookie headers, or with `authorization`, `Bearer <access
+ * token>`), from where `cursor` stands, and leaves the cursor after the last one sent. A scenario
+ * passes one cursor to all its loads (both routes, every round), so with 50,000 cookies a cookie
+ * comes back once per 50,000 requests; a cursor per load would start every load at the first cookie
+ * and send the same few thousand again and again.
  */
-export async function load(url: string, cookies: string[], duration: number, cursor = { next: 0 }) {
+export async function load(
+  url: string,
+  cookies: string[],
+  duration: number,
+  cursor = { next: 0 },
+  header: SessionHeader = 'cookie',
+  /** Send this many requests instead (whatever they take), not `duration` seconds of them. */
+  amount?: number,
+) {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration,
-    headers: { cookie: cookies[0] },
+    ...(amount ? { amount } : {}),
+    headers: { [header]: cookies[0] },
     ...(cookies.length > 1
       ? {
           requests: [
             {
               setupRequest: (request) => {
-                request.headers.cookie = cookies[cursor.next];
+                request.headers[header] = cookies[cursor.next];
                 cursor.next = cursor.next + 1 === cookies.length ? 0 : cursor.next + 1;
                 return request;
               },
@@ -107,7 +124,7 @@ export async function load(url: string, cookies: string[], duration: number, cur
 
 /** Proves the setup before timing it: the guard lets the session in, and keeps everyone else out. */
 export async function verify(base: string, ready: BenchServerReady): Promise<void> {
-  const ok = await fetch(`${base}/guarded`, { headers: { cookie: ready.cookie } });
+  const ok = await fetch(`${base}/guarded`, { headers: { [ready.header ?? 'cookie']: ready.cookie } });
   const body = (await ok.json()) as { id?: string };
   if (ok.status !== 200 || body.id !== ready.userId)
     throw new Error(`the guarded route refused the session (${ok.status})`);

@@ -15,6 +15,7 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
@@ -22,10 +23,19 @@ import { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
+import { AccessTokens } from '../lib/session/access-tokens.js';
 import { createJwtCodec, encode } from '../lib/session/jwt.js';
 import { jweMinter } from './mint-jwe.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
+
+/** The request header a scenario's session travels in. */
+export type SessionHeader = 'cookie' | 'authorization';
+
+/** The issuer (and audience) of the access-token scenarios' tokens. */
+export const BENCH_ISSUER = 'https://api.bench.example/auth';
+/** The native app the access-token scenarios' tokens are issued to. */
+export const BENCH_CLIENT_ID = 'bench-app';
 
 /** What the parent asks for (argv[2], JSON). */
 export interface BenchServerConfig {
@@ -37,6 +47,14 @@ export interface BenchServerConfig {
   /** `session.jwtRevocation`. */
   jwtRevocation?: boolean;
   secret: string;
+  /**
+   * Native apps' access tokens instead of session cookies: `nativeApps` (one client) and
+   * `accessToken.issuer` configured, with the adapter they need (`database`, the default TypeORM
+   * adapter; the guard never reads it for an access token), and the `tokens` the requests carry
+   * signed by the library (`AccessTokens.sign`, from the app's container) and sent as
+   * `Authorization: Bearer <token>`.
+   */
+  accessTokens?: boolean;
   /**
    * Distinct sessions to rotate through (default 1): the server mints them (JWT) or stores them
    * (database) and writes their Cookie headers to `tokensFile`, one a line.
@@ -52,7 +70,9 @@ export interface BenchServerConfig {
 /** What the server prints after `READY `. */
 export interface BenchServerReady {
   port: number;
-  /** The Cookie header that carries the session. */
+  /** The header the session travels in (default `cookie`). */
+  header?: SessionHeader;
+  /** The value of that header for the first session: a Cookie header, or `Bearer <access token>`. */
   cookie: string;
   userId: string;
   /** Resident set size after start-up and seeding, bytes. */
@@ -150,6 +170,15 @@ async function main(): Promise<void> {
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       ...(config.jwtRevocation ? { jwtRevocation: true } : {}),
     },
+    ...(config.accessTokens
+      ? {
+          nativeApps: {
+            clients: [{ clientId: BENCH_CLIENT_ID, name: 'Bench app', redirectUris: ['com.example.bench:/oauth'] }],
+          },
+          // The longest lifetime allowed (a day), so no token expires during a long run.
+          accessToken: { issuer: BENCH_ISSUER, maxAge: 86_400 },
+        }
+      : {}),
   };
 
   @Module({ imports: [...imports, AuthModule.forRoot(options)], controllers: [BenchController] })
@@ -164,7 +193,28 @@ async function main(): Promise<void> {
   const cookies: string[] = [];
   let userId: string;
   let plan: string | undefined;
-  if (config.strategy === 'jwt') {
+  let header: SessionHeader = 'cookie';
+  if (config.accessTokens) {
+    header = 'authorization';
+    userId = 'bench-user-0';
+    // The library's own signer, as the token route uses it: each token another user's sign-in (its
+    // own family id as `sid`), with the claims a password sign-in gives (`amr`, hence `acr`).
+    const signer = app.get(AccessTokens);
+    const authTime = new Date();
+    const iat = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < count; i++) {
+      const { token } = signer.sign({
+        user: { id: `bench-user-${i}`, name: `Bench User ${i}`, email: `bench-${i}@example.com`, image: null },
+        sid: randomBytes(32).toString('base64url'),
+        clientId: BENCH_CLIENT_ID,
+        authTime,
+        amr: ['pwd'],
+        iat,
+        jti: randomUUID(),
+      });
+      cookies.push(`Bearer ${token}`);
+    }
+  } else if (config.strategy === 'jwt') {
     userId = 'bench-user-0';
     // The first with the library's encoder (jose); the rest with the same construction written
     // against node:crypto (bench/mint-jwe.ts), tens of times faster: 50,000 tokens in a second or two.
@@ -194,7 +244,7 @@ async function main(): Promise<void> {
   // Settle what seeding allocated, so the RSS reported is the app's, not the seeding's garbage.
   (globalThis as { gc?: () => void }).gc?.();
 
-  const ready: BenchServerReady = { port, cookie: cookies[0], userId, rss: process.memoryUsage().rss, plan };
+  const ready: BenchServerReady = { port, header, cookie: cookies[0], userId, rss: process.memoryUsage().rss, plan };
   const stopProfile = config.cpuProfile ? await startProfile(config.cpuProfile) : undefined;
   process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
 

@@ -8,7 +8,9 @@
 // of adjacent rounds. Writes bench/RESULTS.md.
 //
 // Scale scenarios rotate the Cookie header per request through many distinct sessions (50,000 JWTs;
-// 50,000 of 200,000 stored database sessions), the unguarded route sent the same rotation.
+// 50,000 of 200,000 stored database sessions), the unguarded route sent the same rotation. The
+// access-token scenarios send native apps' access tokens as `Authorization: Bearer` instead (one, or
+// 50,000 rotated), each in the same rounds as its JWE cookie counterpart (`jwt`, `jwt-50k`).
 //
 // Settings (environment): BENCH_ROUNDS (default 9), BENCH_DURATION seconds per round (default 1;
 // many short rounds: a burst of other work on this shared machine spoils one pair, not the median),
@@ -18,7 +20,7 @@
 // what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
 // bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
 // AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -26,6 +28,7 @@ import { join } from 'node:path';
 import { canPin, cpuMicros, load, memoryOf, startServer, stopServer, verify } from './bench-harness.js';
 import { table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
+import type { BenchServerReady, SessionHeader } from './guard-bench.server.js';
 import { startupSection } from './startup-section.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -40,10 +43,12 @@ const PROFILE_HEADING = '## CPU profiles';
 /** One bench server of a scenario, started and verified, with the Cookie headers it rotates. */
 interface Side {
   scenario: Scenario;
-  child: Awaited<ReturnType<typeof startServer>>['child'];
-  ready: Awaited<ReturnType<typeof startServer>>['ready'];
+  child: ChildProcess;
+  ready: BenchServerReady;
   base: string;
   cookies: string[];
+  /** The header `cookies` go in: `cookie`, or `authorization` (bearer access tokens). */
+  header: SessionHeader;
   open: RouteStats;
   guarded: RouteStats;
   ratios: number[];
@@ -78,6 +83,7 @@ async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
     ready,
     base,
     cookies,
+    header: ready.header ?? 'cookie',
     open: { rps: [], p99: [], cpu: [], failures: 0 },
     guarded: { rps: [], p99: [], cpu: [], failures: 0 },
     ratios: [],
@@ -111,7 +117,7 @@ async function measureRound(side: Side, round: number): Promise<void> {
   if (round % 2 === 1) routes.reverse();
   for (const [path, stats] of routes) {
     const before = await cpuMicros(side.child.pid);
-    const r = await load(`${side.base}/${path}`, side.cookies, DURATION, side.cursor);
+    const r = await load(`${side.base}/${path}`, side.cookies, DURATION, side.cursor, side.header);
     const after = await cpuMicros(side.child.pid);
     stats.cpu.push(before === undefined || after === undefined ? NaN : (after - before) / r.requests);
     stats.rps.push(r.rps);
@@ -141,8 +147,15 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
       sides.push(side);
     }
     for (const side of sides) {
-      await load(`${side.base}/open`, side.cookies, WARMUP, side.cursor);
-      await load(`${side.base}/${scenario.path ?? 'guarded'}`, side.cookies, WARMUP, side.cursor);
+      await load(`${side.base}/open`, side.cookies, WARMUP, side.cursor, side.header);
+      await load(
+        `${side.base}/${scenario.path ?? 'guarded'}`,
+        side.cookies,
+        WARMUP,
+        side.cursor,
+        side.header,
+        side.scenario.warmupRequests,
+      );
     }
     const versus: number[] = [];
     const cpuVersus: number[] = [];
@@ -224,18 +237,21 @@ async function main(): Promise<void> {
     '',
     `- Machine: ${machine}. 1-minute load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after (anything well above 0 means other processes shared the cores, and the ratios are noisier).`,
     `- ${canPin ? 'Server (one Nest app, Express) pinned to core 1, autocannon to core 0, with `taskset`.' : 'No CPU pinning (taskset or a second core unavailable).'}`,
-    `- Per scenario: ${WARMUP} s warm-up per route, then ${ROUNDS} rounds of ${DURATION} s per route with ${CONNECTIONS} connections, guarded and unguarded alternating (order swapped every round).`,
+    `- Per scenario: ${WARMUP} s warm-up per route (unless said otherwise below), then ${ROUNDS} rounds of ${DURATION} s per route with ${CONNECTIONS} connections, guarded and unguarded alternating (order swapped every round).`,
     "- Route: `GET /guarded` (`@UseGuards(AuthGuard)`, returns `{ ok, id }` from `@CurrentUser('id')`) against `GET /open` (the same handler and decorator without the guard), both sent the same session cookies.",
     '- Scale rows rotate the Cookie header per request through many distinct sessions, the unguarded route sent the same rotation: 50,000 JWTs (five times more than the 10,000 the session cache keeps, so nearly every request decrypts), or 50,000 of 200,000 stored database sessions (each of their own user). Other rows send one cookie.',
     "- The reference rows put another guard in place of AuthGuard. One whose `canActivate` returns `true`: what Nest itself charges for running any guard, which no guard can get under. One that only sets `req.user` (a fixed user of the shape AuthGuard leaves): what any guard that puts its user where Passport does pays for that alone. One that only opens each request's session JWE with the library's decrypter (what AuthGuard does on a cache miss; nothing cached, no user left), with the 50,000 cookies rotated: what verifying a token on every request costs by itself.",
     "- Req/s and p99 are medians over the rounds; the ratio is the median of the per-round ratios guarded/unguarded, and the middle half of those ratios (25th to 75th percentile) shows how much the machine moved them. The CPU-time ratio is the same comparison made of the server's own CPU time per request (user + system, from /proc, unguarded over guarded): what the ratio of req/s would be if the server had its core to itself, which other processes on a shared machine move much less.",
     '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user; on better-sqlite3 read synchronously), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup: 50,000 tokens rotated one after the other come back after the entry expired (every request a miss: what the cache costs when it cannot help); in visits of 8 requests (64 users interleaved) a token is looked up once per visit.',
     '- Rows "1,000 rows" and "200,000 rows" of the same database run in the same rounds, on two servers on the same core, interleaved (order swapped every round); the second table gives, per round, the 200k ratio divided by the 1k ratio.',
+    "- Access-token rows: native apps' access tokens (EdDSA JWTs, `typ: at+jwt`, signed by the server with the library's `AccessTokens.sign`) sent as `Authorization: Bearer` on both routes instead of a cookie; the server has `nativeApps`, `accessToken.issuer` and the TypeORM adapter on SQLite (WAL) they need, which the guard does not read for an access token, and JWT sessions. One token (served from the verified-token cache after its first request), or 50,000 rotated (five times the 10,000 verified tokens kept: nearly every request checks an Ed25519 signature, the cache-miss path). The 50,000-token row and its baseline warm the guarded route up with 12,000 requests (not 1 s), so their rounds start with the caches (10,000 entries each) full. Each runs in the same rounds as its JWE cookie row (`jwt`, `jwt-50k`, listed again as its baseline), on two servers on the same core, interleaved; the second table gives, per round, the access-token ratio divided by the cookie ratio.",
     '- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario.',
     '',
     md,
     '',
-    ...(versus ? ['## 200,000 rows against 1,000 rows (interleaved)', '', versus, ''] : []),
+    ...(versus
+      ? ['## Interleaved comparisons (200,000 rows against 1,000; access tokens against JWE cookies)', '', versus, '']
+      : []),
     ...(startup ? [startup] : []),
     '## Session lookup plans',
     '',

@@ -25,6 +25,8 @@ import { AccountRoutes } from './account/account-routes.js';
 import { AuthorizationCodes } from './native-apps/authorization-codes.js';
 import { NativeAppRoutes } from './native-apps/native-apps.routes.js';
 import { RefreshTokens } from './native-apps/refresh-tokens.js';
+import { ApiKeys } from './tokens/api-keys.service.js';
+import { UserAccessTokens } from './tokens/user-access-tokens.js';
 import { EmailChangeService } from './account/email-change.service.js';
 import { PasswordChangeService } from './account/password-change.service.js';
 import { Passkeys } from './account/passkeys.js';
@@ -64,6 +66,8 @@ export const AUTH_SERVICES: Provider[] = [
   AuthorizationCodes,
   RefreshTokens,
   NativeAppRoutes,
+  UserAccessTokens,
+  ApiKeys,
   EmailChangeService,
   PasswordChangeService,
 ];

@@ -68,7 +68,7 @@ describe('the nestjs-auth command', () => {
     }
   });
 
-  it('migrations --db sqlite: SQL that creates the seven tables in a real SQLite database', async () => {
+  it('migrations --db sqlite: SQL that creates the nine tables in a real SQLite database', async () => {
     const { code, out } = await run('migrations', '--db', 'sqlite');
     expect(code).toBe(0);
     const db = new Database(':memory:');
@@ -77,9 +77,11 @@ describe('the nestjs-auth command', () => {
       const tables = db.prepare("select name from sqlite_master where type = 'table' order by name").all();
       expect(tables.map((t) => t.name)).toEqual([
         'accounts',
+        'api_keys',
         'authenticators',
         'refresh_token_families',
         'sessions',
+        'signing_keys',
         'two_factors',
         'users',
         'verification_tokens',
@@ -94,6 +96,13 @@ describe('the nestjs-auth command', () => {
         .prepare('select "table", "on_delete" from pragma_foreign_key_list(\'refresh_token_families\')')
         .all();
       expect(keys).toEqual([{ table: 'users', on_delete: 'CASCADE' }]);
+      // API keys go with their user too; signing keys belong to no user, one per rotation slot.
+      const apiKeyRefs = db.prepare('select "table", "on_delete" from pragma_foreign_key_list(\'api_keys\')').all();
+      expect(apiKeyRefs).toEqual([{ table: 'users', on_delete: 'CASCADE' }]);
+      const slotIndex = db
+        .prepare('select "name", "unique" from pragma_index_list(\'signing_keys\') where "origin" = \'c\'')
+        .all();
+      expect(slotIndex).toEqual([{ name: 'UQ_signing_keys_slot', unique: 1 }]);
     } finally {
       db.close();
     }
@@ -103,7 +112,7 @@ describe('the nestjs-auth command', () => {
     for (const db of ['postgres', 'mysql']) {
       const { code, out } = await run('migrations', '--db', db);
       expect(code).toBe(0);
-      expect(out.match(/CREATE TABLE/gi)).toHaveLength(7);
+      expect(out.match(/CREATE TABLE/gi)).toHaveLength(9);
     }
     const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-cli-'));
     try {

@@ -56,6 +56,10 @@ export {
   REQUIRE_RECENT_SIGN_IN_KEY,
   RequireAal,
   REQUIRE_AAL_KEY,
+  Auth,
+  AUTH_POLICY_KEY,
+  type AuthRouteOptions,
+  type CredentialKind,
 } from './core/public.decorator.js';
 export type { Assurance } from './session/assurance.js';
 export { assertRecentSignIn } from './session/recent-sign-in.js';
@@ -67,7 +71,9 @@ export {
   type GraphqlWsConnection,
 } from './guard/graphql-ws.js';
 export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-access-token.decorator.js';
-export type { AuthUser } from './session/session.types.js';
+export type { AuthUser, CredentialInfo } from './session/session.types.js';
+export type { ApiKeyInfo, ApiKeyInput, CreatedApiKey } from './tokens/api-keys.service.js';
+export type { IssuedAccessToken } from './tokens/user-access-tokens.js';
 export type { SessionInfo } from './session/session-devices.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';

@@ -12,6 +12,8 @@ export { VerificationTokenEntity } from './adapters/typeorm/verification-token.e
 export { AuthenticatorEntity } from './adapters/typeorm/authenticator.entity.js';
 export { TwoFactorEntity } from './adapters/typeorm/two-factor.entity.js';
 export { RefreshFamilyEntity } from './adapters/typeorm/refresh-family.entity.js';
+export { ApiKeyEntity } from './adapters/typeorm/api-key.entity.js';
+export { SigningKeyEntity } from './adapters/typeorm/signing-key.entity.js';
 export {
   AuthSchemaPostgres1764547200000,
   authMigrationsPostgres,
@@ -41,6 +43,16 @@ export {
   AuthRefreshFamiliesMysql1790000000000,
   AuthRefreshFamiliesSqlite1790000000000,
 } from './adapters/typeorm/migrations/refresh-families.migrations.js';
+export {
+  AuthApiKeysPostgres1800000000000,
+  AuthApiKeysMysql1800000000000,
+  AuthApiKeysSqlite1800000000000,
+} from './adapters/typeorm/migrations/api-keys.migrations.js';
+export {
+  AuthSigningKeysPostgres1800000000001,
+  AuthSigningKeysMysql1800000000001,
+  AuthSigningKeysSqlite1800000000001,
+} from './adapters/typeorm/migrations/signing-keys.migrations.js';
 export { authSchemaEntities } from './adapters/typeorm/schema-entities.js';
 export type {
   AuthSchemaPreset,

@@ -1,10 +1,10 @@
 // Build step after tsc (`npm run build`): the ~200 ES module files tsc writes to dist/ become one
-// file per public entry (`.`, `./providers`, `./typeorm`, `./testing`, the bin) plus shared chunks. Each
-// module file costs a resolve, a read, a parse and a link at import time, so `import 'nestjs-auth'`
-// loading a handful of files instead of ~200 is what keeps start-up cheap (bench/startup.bench.mjs,
-// bench/RESULTS.md). Shared code lands in shared chunks, so no class exists twice across entries;
-// packages stay imports (the optional peers stay lazy); the maps chain back to lib/ with the sources
-// inlined. The .d.ts files stay per module, for the types.
+// file per public entry (`.`, `./providers`, `./typeorm`, `./testing`, `./verify`, the bin) plus
+// shared chunks. Each module file costs a resolve, a read, a parse and a link at import time, so
+// `import 'nestjs-auth'` loading a handful of files instead of ~200 is what keeps start-up cheap
+// (bench/startup.bench.mjs, bench/RESULTS.md). Shared code lands in shared chunks, so no class exists
+// twice across entries; packages stay imports (the optional peers stay lazy); the maps chain back to
+// lib/ with the sources inlined. The .d.ts files stay per module, for the types.
 //
 //   node scripts/bundle-dist.mjs [distDir]     (default: dist)
 import { build } from 'esbuild';
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2] ?? 'dist');
-const entries = ['index', 'providers', 'typeorm', 'adapters/testing/index', 'cli'];
+const entries = ['index', 'providers', 'typeorm', 'adapters/testing/index', 'verify', 'cli'];
 const out = mkdtempSync(join(tmpdir(), 'nestjs-auth-bundle-'));
 
 await build({

@@ -30,6 +30,7 @@ export const LAYERS: Record<string, number> = {
   methods: 10,
   account: 11,
   'native-apps': 11,
+  tokens: 10,
   router: 12,
   http: 13,
   guard: 14,

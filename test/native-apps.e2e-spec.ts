@@ -25,6 +25,7 @@ import type { HttpRequestLike } from '../lib/http/auth-request.factory.js';
 import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
+import { appOf, authorizeInBrowser } from './setup/native-app.js';
 import { readmeSnippet } from './setup/readme.js';
 
 const ISSUER = 'https://api.example.test/auth';
@@ -86,79 +87,6 @@ async function start(
   });
 }
 
-/** The app's side: oauth4webapi's view of this server. */
-function appOf(t: TestApp, clientId = 'ios', issuer = ISSUER) {
-  const as: oauth.AuthorizationServer = {
-    issuer,
-    authorization_endpoint: `${t.url}/auth/authorize`,
-    token_endpoint: `${t.url}/auth/token`,
-    revocation_endpoint: `${t.url}/auth/revoke`,
-    jwks_uri: `${t.url}/auth/jwks`,
-    authorization_response_iss_parameter_supported: true,
-  };
-  const client: oauth.Client = { client_id: clientId };
-  const insecure = { [oauth.allowInsecureRequests]: true } as const;
-  return {
-    as,
-    client,
-    /** A new authorization request: its URL and what the app keeps to finish it. */
-    async request(redirectUri = SCHEME_REDIRECT, extra: Record<string, string> = {}) {
-      const verifier = oauth.generateRandomCodeVerifier();
-      const state = oauth.generateRandomState();
-      const url = new URL(as.authorization_endpoint!);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('client_id', clientId);
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
-      url.searchParams.set('code_challenge_method', 'S256');
-      url.searchParams.set('state', state);
-      for (const [k, v] of Object.entries(extra)) url.searchParams.set(k, v);
-      return { url, verifier, state, redirectUri };
-    },
-    /** The code exchange, as the app makes it. */
-    async exchange(req: { verifier: string; state: string; redirectUri: string }, redirect: URL) {
-      const params = oauth.validateAuthResponse(as, client, redirect, req.state);
-      const res = await oauth.authorizationCodeGrantRequest(
-        as,
-        client,
-        oauth.None(),
-        params,
-        req.redirectUri,
-        req.verifier,
-        insecure,
-      );
-      return oauth.processAuthorizationCodeResponse(as, client, res);
-    },
-    refreshRaw(token: string) {
-      return oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, insecure);
-    },
-    async refresh(token: string) {
-      return oauth.processRefreshTokenResponse(as, client, await this.refreshRaw(token));
-    },
-    revoke(token: string) {
-      return oauth.revocationRequest(as, client, oauth.None(), token, insecure);
-    },
-  };
-}
-
-/** The browser: follows the authorization route through the sign-in to the app's redirect (not followed). */
-async function authorizeInBrowser(browser: TestClient, url: URL, email: string): Promise<URL> {
-  let res = await browser.get(url.href);
-  let hop = location(res);
-  if (hop.pathname === '/auth/signin') {
-    // The sign-in page, then the password form posted as the page would.
-    expect(hop.searchParams.get('callbackUrl')).toContain('/auth/authorize?');
-    await browser.get(hop.href);
-    const csrfToken = await browser.csrf();
-    res = await browser.post('/auth/callback/credentials', { csrfToken, email, password: PASSWORD });
-    hop = location(res);
-    expect(hop.pathname).toBe('/auth/authorize');
-    res = await browser.get(hop.href);
-    hop = location(res);
-  }
-  return hop;
-}
-
 /** Waits up to a second for `check` (an event's listener runs after the turn that emits it). */
 async function expectSoon(check: () => Promise<boolean>): Promise<void> {
   const until = Date.now() + 1000;
@@ -192,7 +120,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
 
   async function signedInApp(redirectUri = SCHEME_REDIRECT) {
     email = await newUser();
-    const app = appOf(t);
+    const app = appOf(t.url);
     const req = await app.request(redirectUri);
     const browser = new TestClient(t.url);
     const redirect = await authorizeInBrowser(browser, req.url, email);
@@ -229,7 +157,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
   // promise: native-apps.continue
   it('asks a browser that is already signed in to confirm ("Continue"), and prompt=login signs in again', async () => {
     const { browser } = await signedInApp();
-    const app = appOf(t);
+    const app = appOf(t.url);
     const req = await app.request();
     const page = await browser.get(req.url.href);
     expect(page.status).toBe(200);
@@ -252,7 +180,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
 
   // promise: native-apps.redirect-uris
   it('matches redirect URIs exactly (a loopback one at any port)', async () => {
-    const app = appOf(t);
+    const app = appOf(t.url);
     for (const uri of ['http://127.0.0.1:51234/callback', 'http://127.0.0.1/callback']) {
       const { redirect } = await signedInApp(uri);
       expect(`${redirect.origin}${redirect.pathname}`).toBe(uri);
@@ -275,13 +203,13 @@ describe('native apps (RFC 8252) over HTTP', () => {
       });
     }
     // A loopback URI that is registered with a port still matches at any port; none is registered on a scheme.
-    const desktop = appOf(t, 'desktop');
+    const desktop = appOf(t.url, 'desktop');
     const req = await desktop.request('http://127.0.0.1:9999/cb');
     expect(location(await browser.get(req.url.href)).pathname).toBe('/auth/signin');
   });
 
   it('refuses bad authorization requests: on the page when the app cannot be trusted, else back to the app', async () => {
-    const app = appOf(t);
+    const app = appOf(t.url);
     const browser = new TestClient(t.url);
     const unknown = await app.request();
     unknown.url.searchParams.set('client_id', 'nope');
@@ -317,7 +245,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
   // promise: native-apps.bad-input
   it('refuses bad token requests with OAuth errors, no 5xx and nothing written', async () => {
     email = await newUser();
-    const app = appOf(t);
+    const app = appOf(t.url);
     const req = await app.request();
     const redirect = await authorizeInBrowser(new TestClient(t.url), req.url, email);
     const code = redirect.searchParams.get('code')!;
@@ -445,7 +373,7 @@ describe('native apps (RFC 8252) over HTTP', () => {
       expect({ how, refresh: (await app.refreshRaw(tokens.refresh_token!)).status }).toEqual({ how, refresh: 400 });
     }
     // An unknown token is answered as a revoked one (RFC 7009 section 2.2).
-    expect((await appOf(t).revoke('not-a-token')).status).toBe(200);
+    expect((await appOf(t.url).revoke('not-a-token')).status).toBe(200);
   });
 
   it('ends the app sign-ins of a user whose account changes (signOutEverywhere, a new password, deleted account)', async () => {
@@ -508,7 +436,7 @@ describe("README: the native apps' options, as written", () => {
     try {
       const address = `${randomUUID()}@example.test`;
       await adapter.createUser({ email: address, emailVerified: null } as never);
-      const app = appOf(t, 'acme-desktop', 'https://api.example.com/auth');
+      const app = appOf(t.url, 'acme-desktop', 'https://api.example.com/auth');
       const req = await app.request('http://127.0.0.1:43210/callback');
       const tokens = await app.exchange(req, await authorizeInBrowser(new TestClient(t.url), req.url, address));
       expect((await bearer(t, tokens.access_token)).status).toBe(200);

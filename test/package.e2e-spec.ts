@@ -339,6 +339,90 @@ export type Profile = GitHubProfile;
     );
   });
 
+  it('resolves nestjs-auth/verify by name with jose alone installed (ESM import, CommonJS require, types)', () => {
+    // What the entry loads, its chunks followed: jose and nothing else (no Nest, no Node built-in).
+    const dist = join(app, 'node_modules', 'nestjs-auth', 'dist');
+    const packages = new Set<string>();
+    const loaded = ['verify.js'];
+    for (const file of loaded) {
+      const text = readFileSync(join(dist, file), 'utf8');
+      for (const [, spec] of text.matchAll(/(?:\bimport|\bfrom)\s*["']([^"']+)["']/g))
+        if (spec!.startsWith('./')) loaded.push(join(file, '..', spec!));
+        else packages.add(spec!);
+    }
+    expect([...packages]).toEqual(['jose']);
+    // No more than a helper chunk besides the entry (keepNames' `__name`), however the bundle splits.
+    expect(loaded.length).toBeLessThanOrEqual(2);
+    // A service that installed nothing but the package and jose: no Nest, no reflect-metadata, no peer.
+    const bare = mkdtempSync(join(tmpdir(), 'nestjs-auth-verify-'));
+    try {
+      mkdirSync(join(bare, 'node_modules'));
+      cpSync(join(app, 'node_modules', 'nestjs-auth'), join(bare, 'node_modules', 'nestjs-auth'), { recursive: true });
+      symlinkSync(join(root, 'node_modules', 'jose'), join(bare, 'node_modules', 'jose'));
+      writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'service', type: 'module', private: true }));
+      const esm = run(
+        bare,
+        'verify.mjs',
+        `import * as entry from 'nestjs-auth/verify';
+import { AccessTokenError, createAccessTokenVerifier } from 'nestjs-auth/verify';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'EdDSA', use: 'sig' }] };
+const now = Math.floor(Date.now() / 1000);
+const claims = { iss: 'https://a.example/auth', aud: 'https://a.example/auth', sub: 'u1', iat: now, exp: now + 600, jti: 'j', sid: 's', client_id: 'ios', auth_time: now };
+const sign = (extra) => new SignJWT({ ...claims, ...extra }).setProtectedHeader({ alg: 'EdDSA', typ: 'at+jwt', kid: 'k1' }).sign(privateKey);
+const verify = createAccessTokenVerifier({ jwks, issuer: claims.iss, audience: claims.aud });
+const { sub, clientId } = await verify(await sign({}));
+const refused = await verify(await sign({ aud: 'https://b.example' })).catch((e) => e);
+console.log(JSON.stringify({ exports: Object.keys(entry).sort(), sub, clientId, name: refused.name, code: refused.code, instance: refused instanceof AccessTokenError }));
+`,
+      );
+      expect(esm).toEqual({
+        exports: ['AccessTokenError', 'createAccessTokenVerifier'],
+        sub: 'u1',
+        clientId: 'ios',
+        name: 'AccessTokenError',
+        code: 'invalid_token',
+        instance: true,
+      });
+      const cjs = run(
+        bare,
+        'verify.cjs',
+        `const { createAccessTokenVerifier } = require('nestjs-auth/verify');
+console.log(JSON.stringify({ type: typeof createAccessTokenVerifier }));
+`,
+      );
+      expect(cjs).toEqual({ type: 'function' });
+      writeFileSync(
+        join(bare, 'verify-types.mts'),
+        `import { AccessTokenError, createAccessTokenVerifier, type AccessTokenErrorCode, type VerifiedAccessToken } from 'nestjs-auth/verify';
+const verify = createAccessTokenVerifier({ jwksUrl: new URL('https://a.example/auth/jwks'), issuer: 'a', audience: 'b', requiredScopes: ['read'] });
+export async function subject(token: string): Promise<string | AccessTokenErrorCode> {
+  try {
+    const verified: VerifiedAccessToken = await verify(token);
+    return verified.sub + verified.scopes.join(' ') + verified.authTime.toFixed();
+  } catch (error) {
+    if (error instanceof AccessTokenError) return error.code;
+    throw error;
+  }
+}
+`,
+      );
+      const typed = spawnSync(
+        process.execPath,
+        [
+          join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+          ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--strict'],
+          ...['--noEmit', '--lib', 'es2023,dom', 'verify-types.mts'],
+        ],
+        { cwd: bare, encoding: 'utf8' },
+      );
+      expect({ code: typed.status, out: typed.stdout }).toEqual({ code: 0, out: '' });
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   /** A conformance test file for `runner` (`'vitest'` or `'node:test'`), over a sound or a broken adapter. */
   function conformanceFile(runner: 'vitest' | 'node:test', broken: boolean): string {
     const functions =

@@ -1,9 +1,9 @@
 /**
  * The public API is deliberate: every value `nestjs-auth` exports is listed here or is an error class;
  * `nestjs-auth/providers` exports the built-in provider factories and `oauthProviderCatalog`, nothing
- * else; `nestjs-auth/typeorm` and `nestjs-auth/testing` their lists. A new export fails this spec until
- * it is added to a list (and to the README); no value is exported from two entries; internals stay out,
- * so moving them is not a breaking change.
+ * else; `nestjs-auth/typeorm`, `nestjs-auth/testing` and `nestjs-auth/verify` their lists. A new export
+ * fails this spec until it is added to a list (and to the README); no value is exported from two
+ * entries; internals stay out, so moving them is not a breaking change.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import * as api from '../lib/index.js';
 import * as providersApi from '../lib/providers.js';
 import * as typeormApi from '../lib/typeorm.js';
 import * as testingApi from '../lib/adapters/testing/index.js';
+import * as verifyApi from '../lib/verify.js';
 import * as errors from '../lib/errors/auth.errors.js';
 
 const LISTED = [
@@ -34,6 +35,8 @@ const LISTED = [
   'RequireRecentSignIn',
   'REQUIRE_RECENT_SIGN_IN_KEY',
   'RequireAal',
+  'Auth',
+  'AUTH_POLICY_KEY',
   'REQUIRE_AAL_KEY',
   'assertRecentSignIn',
   'AUTH_DEFAULTS',
@@ -88,6 +91,8 @@ const TYPEORM_LISTED = [
   'AuthenticatorEntity',
   'TwoFactorEntity',
   'RefreshFamilyEntity',
+  'ApiKeyEntity',
+  'SigningKeyEntity',
   'AuthSchemaPostgres1764547200000',
   'AuthSchemaMysql1764547200000',
   'AuthSchemaSqlite1764547200000',
@@ -107,6 +112,12 @@ const TYPEORM_LISTED = [
   'AuthRefreshFamiliesPostgres1790000000000',
   'AuthRefreshFamiliesMysql1790000000000',
   'AuthRefreshFamiliesSqlite1790000000000',
+  'AuthApiKeysPostgres1800000000000',
+  'AuthApiKeysMysql1800000000000',
+  'AuthApiKeysSqlite1800000000000',
+  'AuthSigningKeysPostgres1800000000001',
+  'AuthSigningKeysMysql1800000000001',
+  'AuthSigningKeysSqlite1800000000001',
 ];
 
 /** Internals that were exported before 0.2 and must not come back by accident. */
@@ -129,6 +140,9 @@ const INTERNAL = [
 
 /** Every value `nestjs-auth/testing` exports. */
 const TESTING_LISTED = ['runAdapterConformanceTests'];
+
+/** Every value `nestjs-auth/verify` exports (jose only: no Nest, nothing else of the library). */
+const VERIFY_LISTED = ['createAccessTokenVerifier', 'AccessTokenError'];
 
 /** Every built-in provider factory: the capitalised functions of lib/providers/catalog/*.provider.ts. */
 async function catalogFactories(): Promise<Set<string>> {
@@ -183,12 +197,17 @@ describe('the public API', () => {
     expect(Object.keys(testingApi).sort()).toEqual([...TESTING_LISTED].sort());
   });
 
+  it('nestjs-auth/verify exports exactly its list', () => {
+    expect(Object.keys(verifyApi).sort()).toEqual([...VERIFY_LISTED].sort());
+  });
+
   it('exports no value from two entries', () => {
     const entries: Record<string, object> = {
       'nestjs-auth': api,
       'nestjs-auth/providers': providersApi,
       'nestjs-auth/typeorm': typeormApi,
       'nestjs-auth/testing': testingApi,
+      'nestjs-auth/verify': verifyApi,
     };
     const seen = new Map<string, string>();
     const twice: string[] = [];

@@ -190,6 +190,8 @@ describe.each(configurations)('sessions as devices ($label)', ({ target, strateg
         expires: expect.any(String),
         userAgent: 'Chrome on macOS',
         ip: '127.0.0.0/24',
+        // A browser's session, not a native app's sign-in.
+        app: null,
       });
       for (const token of [laptop, phone].map((c) => c.cookies.get('authjs.session-token')!))
         expect(JSON.stringify(seen)).not.toContain(token);

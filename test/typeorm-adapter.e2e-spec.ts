@@ -11,7 +11,7 @@ import {
   type Logger,
 } from 'typeorm';
 import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
-import { newRefreshFamily } from '../lib/adapters/testing/conformance-fixtures.js';
+import { newApiKey, newRefreshFamily, newSigningKey } from '../lib/adapters/testing/conformance-fixtures.js';
 import { TypeOrmAdapter } from '../lib/adapters/typeorm/typeorm.adapter.js';
 import { authEntities } from '../lib/adapters/typeorm/auth-entities.js';
 import { UserEntity } from '../lib/adapters/typeorm/user.entity.js';
@@ -21,6 +21,8 @@ import { VerificationTokenEntity } from '../lib/adapters/typeorm/verification-to
 import { AuthenticatorEntity } from '../lib/adapters/typeorm/authenticator.entity.js';
 import { TwoFactorEntity } from '../lib/adapters/typeorm/two-factor.entity.js';
 import { RefreshFamilyEntity } from '../lib/adapters/typeorm/refresh-family.entity.js';
+import { ApiKeyEntity } from '../lib/adapters/typeorm/api-key.entity.js';
+import { SigningKeyEntity } from '../lib/adapters/typeorm/signing-key.entity.js';
 import { authMigrationsPostgres } from '../lib/adapters/typeorm/migrations/postgres.migrations.js';
 import { authMigrationsMysql } from '../lib/adapters/typeorm/migrations/mysql.migrations.js';
 import { authMigrationsSqlite } from '../lib/adapters/typeorm/migrations/sqlite.migrations.js';
@@ -128,8 +130,7 @@ async function openDataSource(
 
 /**
  * Writes a value of the wrong kind into a stored refresh-token family, behind the adapter's back (the
- * conformance suite's `corruptRefreshFamily`): a negative generation, or an expiry that is no date
- * (SQLite: text; PostgreSQL: `infinity`; MariaDB: a zero date, allowed for this one statement).
+ * conformance suite's `corruptRefreshFamily`): a negative generation, or an expiry that is no date.
  */
 async function corruptRefreshFamily(ds: DataSource, id: string, field: 'generation' | 'expires'): Promise<void> {
   if (field === 'generation') {
@@ -141,19 +142,59 @@ async function corruptRefreshFamily(ds: DataSource, id: string, field: 'generati
       .execute();
     return;
   }
+  await storeNoDate(ds, 'refresh_token_families', 'expires', id);
+}
+
+/**
+ * Writes a value of the wrong kind into a stored API key (`corruptApiKey`): an empty hash, scopes
+ * with an empty word (two spaces in the space-separated column), or an expiry that is no date.
+ */
+async function corruptApiKey(ds: DataSource, id: string, field: 'keyHash' | 'scopes' | 'expires'): Promise<void> {
+  if (field === 'expires') return storeNoDate(ds, 'api_keys', 'expires', id);
+  // Raw values: the entity's transformer would turn a list into valid text.
+  const value = field === 'keyHash' ? '' : 'read  write';
+  const q = (name: string) => ds.driver.escape(name);
+  const sql = `UPDATE ${q('api_keys')} SET ${q(field)} = ${param(ds, 1)} WHERE ${q('id')} = ${param(ds, 2)}`;
+  await ds.query(sql, [value, id]);
+}
+
+/**
+ * Writes a value of the wrong kind into a stored signing key (`corruptSigningKey`): a negative slot
+ * (`-1 - slot`, so two corrupted keys never share one), a public key that is no JSON, or an
+ * activation that is no date.
+ */
+async function corruptSigningKey(
+  ds: DataSource,
+  id: string,
+  field: 'slot' | 'publicJwk' | 'activatesAt',
+): Promise<void> {
+  if (field === 'activatesAt') return storeNoDate(ds, 'signing_keys', 'activatesAt', id);
+  const q = (name: string) => ds.driver.escape(name);
+  const set = field === 'slot' ? `${q('slot')} = -1 - ${q('slot')}` : `${q('publicJwk')} = 'not json'`;
+  await ds.query(`UPDATE ${q('signing_keys')} SET ${set} WHERE ${q('id')} = ${param(ds, 1)}`, [id]);
+}
+
+/** The dialect's placeholder for the `n`th parameter of a raw query. */
+function param(ds: DataSource, n: number): string {
+  return ds.options.type === 'postgres' ? `$${n}` : '?';
+}
+
+/**
+ * Stores a value that is no date in a date column of row `id`, behind the adapter's back (SQLite:
+ * text; PostgreSQL: `infinity`; MariaDB: a zero date, allowed for this one statement).
+ */
+async function storeNoDate(ds: DataSource, table: string, column: string, id: string): Promise<void> {
   const runner = ds.createQueryRunner();
   try {
     if (ds.options.type === 'postgres')
-      await runner.query(`UPDATE "refresh_token_families" SET "expires" = 'infinity' WHERE "id" = $1`, [id]);
+      await runner.query(`UPDATE "${table}" SET "${column}" = 'infinity' WHERE "id" = $1`, [id]);
     else if (ds.options.type === 'better-sqlite3')
-      await runner.query(`UPDATE "refresh_token_families" SET "expires" = 'not a date' WHERE "id" = ?`, [id]);
+      await runner.query(`UPDATE "${table}" SET "${column}" = 'not a date' WHERE "id" = ?`, [id]);
     else {
       const [{ mode }] = (await runner.query('SELECT @@SESSION.sql_mode AS mode')) as { mode: string }[];
       await runner.query("SET SESSION sql_mode = ''");
       try {
-        await runner.query("UPDATE `refresh_token_families` SET `expires` = '0000-00-00 00:00:00' WHERE `id` = ?", [
-          id,
-        ]);
+        await runner.query(`UPDATE \`${table}\` SET \`${column}\` = '0000-00-00 00:00:00' WHERE \`id\` = ?`, [id]);
       } finally {
         await runner.query('SET SESSION sql_mode = ?', [mode]);
       }
@@ -193,6 +234,8 @@ for (const target of targets) {
           'listSessionsByProviderSid',
           'twoFactor',
           'refreshFamily',
+          'apiKey',
+          'signingKey',
         ],
         db: {
           user: (id) => ds.getRepository(UserEntity).findOneBy({ id }),
@@ -205,6 +248,10 @@ for (const target of targets) {
           twoFactor: (id) => ds.getRepository(TwoFactorEntity).findOneBy({ id }),
           refreshFamily: (id) => ds.getRepository(RefreshFamilyEntity).findOneBy({ id }),
           corruptRefreshFamily: (id, field) => corruptRefreshFamily(ds, id, field),
+          apiKey: (id) => ds.getRepository(ApiKeyEntity).findOneBy({ id }),
+          corruptApiKey: (id, field) => corruptApiKey(ds, id, field),
+          signingKey: (id) => ds.getRepository(SigningKeyEntity).findOneBy({ id }),
+          corruptSigningKey: (id, field) => corruptSigningKey(ds, id, field),
         },
       });
     });
@@ -258,7 +305,31 @@ for (const target of targets) {
           expect(families.indices.find((i) => i.name === 'IDX_refresh_token_families_userId')).toMatchObject({
             columnNames: ['userId'],
           });
-          for (const table of ['accounts', 'sessions', 'authenticators', 'two_factors', 'refresh_token_families']) {
+          const apiKeys = (await runner.getTable('api_keys'))!;
+          expect(apiKeys.primaryColumns.map((c) => c.name)).toEqual(['id']);
+          for (const column of ['createdAt', 'expires', 'lastUsedAt'])
+            expect(apiKeys.findColumnByName(column)?.type).toMatch(/timestamp|datetime/);
+          expect(apiKeys.indices.find((i) => i.name === 'IDX_api_keys_userId')).toMatchObject({
+            columnNames: ['userId'],
+          });
+          const signingKeys = (await runner.getTable('signing_keys'))!;
+          expect(signingKeys.primaryColumns.map((c) => c.name)).toEqual(['id']);
+          expect(signingKeys.findColumnByName('slot')?.type).toBe('bigint');
+          for (const column of ['publicJwk', 'privateKey'])
+            expect(signingKeys.findColumnByName(column)?.type).toBe('text');
+          expect(signingKeys.indices.find((i) => i.name === 'UQ_signing_keys_slot')).toMatchObject({
+            isUnique: true,
+            columnNames: ['slot'],
+          });
+          expect(signingKeys.foreignKeys).toEqual([]);
+          for (const table of [
+            'accounts',
+            'sessions',
+            'authenticators',
+            'two_factors',
+            'refresh_token_families',
+            'api_keys',
+          ]) {
             const fks = (await runner.getTable(table))!.foreignKeys;
             expect(fks).toHaveLength(1);
             expect(fks[0]).toMatchObject({
@@ -337,12 +408,18 @@ for (const target of targets) {
             amr: [],
           }),
         ).rejects.toThrow();
+        await ds.getRepository(ApiKeyEntity).insert({ ...newApiKey(user.id), scopes: [] });
+        await expect(ds.getRepository(ApiKeyEntity).insert(newApiKey('no-such-user'))).rejects.toThrow();
+        const key = newSigningKey();
+        await ds.getRepository(SigningKeyEntity).insert(key);
+        await expect(ds.getRepository(SigningKeyEntity).insert(newSigningKey({ slot: key.slot }))).rejects.toThrow();
         await users.delete({ id: user.id });
         expect(await accounts.countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(SessionEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(AuthenticatorEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(TwoFactorEntity).countBy({ userId: user.id })).toBe(0);
         expect(await ds.getRepository(RefreshFamilyEntity).countBy({ userId: user.id })).toBe(0);
+        expect(await ds.getRepository(ApiKeyEntity).countBy({ userId: user.id })).toBe(0);
       });
 
       it('the migrations can be reverted', async () => {
@@ -361,6 +438,8 @@ for (const target of targets) {
               'authenticators',
               'two_factors',
               'refresh_token_families',
+              'api_keys',
+              'signing_keys',
             ]) {
               expect(await runner.hasTable(table)).toBe(false);
             }
@@ -471,7 +550,7 @@ for (const target of targets) {
       });
 
       // promise: storage.housekeeping
-      it('deleteExpired removes the expired sessions, verification tokens and refresh-token families, and only those', async () => {
+      it('deleteExpired removes the expired sessions, verification tokens, refresh-token families and API keys, and only those', async () => {
         const user = await newUser();
         const now = Date.now();
         const tag = randomUUID().slice(0, 8);
@@ -502,7 +581,17 @@ for (const target of targets) {
         const families = { old: `old-${tag}`.padEnd(43, 'x'), live: `live-${tag}`.padEnd(43, 'x') };
         await adapter.createRefreshFamily(family(families.old, now - 1_000));
         await adapter.createRefreshFamily(family(families.live, now + 60_000));
+        const keys = {
+          old: newApiKey(user.id, { expires: new Date(now - 1_000) }),
+          live: newApiKey(user.id, { expires: new Date(now + 60_000) }),
+          never: newApiKey(user.id, { expires: null }),
+        };
+        for (const key of Object.values(keys)) await adapter.createApiKey(key);
         const removed = await adapter.deleteExpired(new Date(now));
+        expect(removed.apiKeys).toBeGreaterThanOrEqual(1);
+        expect(await adapter.getApiKey(keys.old.id)).toBeNull();
+        expect(await adapter.getApiKey(keys.live.id)).toEqual(keys.live);
+        expect(await adapter.getApiKey(keys.never.id)).toEqual(keys.never);
         expect(removed.refreshFamilies).toBeGreaterThanOrEqual(1);
         expect(await adapter.getRefreshFamily(families.old)).toBeNull();
         expect(await adapter.getRefreshFamily(families.live)).not.toBeNull();
@@ -517,7 +606,23 @@ for (const target of targets) {
           sessions: 0,
           verificationTokens: 0,
           refreshFamilies: 0,
+          apiKeys: 0,
         });
+      });
+
+      // promise: storage.concurrency
+      it('the losers of concurrent createSigningKey calls for one slot get AdapterConflictError signingKey, naming no values', async () => {
+        const slot = newSigningKey().slot;
+        const keys = Array.from({ length: 10 }, () => newSigningKey({ slot }));
+        const results = await Promise.allSettled(keys.map((key) => adapter.createSigningKey(key)));
+        expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+        for (const r of results) {
+          if (r.status === 'fulfilled') continue;
+          expect(r.reason).toBeInstanceOf(AdapterConflictError);
+          expect((r.reason as AdapterConflictError).conflict).toBe('signingKey');
+          expect((r.reason as Error).message).not.toContain(String(slot));
+        }
+        expect(await ds.getRepository(SigningKeyEntity).countBy({ slot })).toBe(1);
       });
 
       it('rotateRefreshFamily is one conditional UPDATE (WHERE id AND generation): its affected-row count decides', async () => {

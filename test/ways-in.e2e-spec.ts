@@ -45,8 +45,9 @@ describe.each(['database', 'jwt'] as const)('the ways-in gate with %s sessions',
     const clientId = `ways-in-${++seq}-${strategy}`;
     t = await createTestApp({
       auth: {
-        // On, so its account actions (adding and removing second factors) are walked too.
+        // On, so their account actions (second factors, API keys) are walked too.
         twoFactor: {},
+        apiKeys: {},
         providers: [
           Passkey({ rateLimit: GENEROUS } as WebAuthnUserConfig),
           Email({
@@ -116,6 +117,7 @@ describe.each(['database', 'jwt'] as const)('the ways-in gate with %s sessions',
     authenticators: (await adapter.listAuthenticatorsByUserId(userId)).length,
     user: await adapter.getUser(userId),
     password: hashes.get(userId) ?? null,
+    apiKeys: (await adapter.listApiKeysByUserId(userId)).length,
   });
 
   // promise: security.ways-in-gate
@@ -216,7 +218,7 @@ describe.each(['database', 'jwt'] as const)('the ways-in gate with %s sessions',
 
     const actions = t.app.get(AccountRoutes).list();
     expect(actions.map((a) => a.path)).toEqual(
-      expect.arrayContaining(['email', 'password', 'passkeys/delete', 'accounts/unlink']),
+      expect.arrayContaining(['email', 'password', 'passkeys/delete', 'accounts/unlink', 'api-keys/create']),
     );
     for (const { path, check } of actions) {
       const csrfToken = await owner.csrf();

@@ -14,13 +14,19 @@ const LIB = join(process.cwd(), 'lib');
 
 /** The adapter and password-store methods that write a way in (or take one away). */
 const WRITES =
-  /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator|createTwoFactor|replaceTwoFactors|deleteTwoFactorsByUserId)\(/g;
+  /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator|createTwoFactor|replaceTwoFactors|deleteTwoFactorsByUserId|createApiKey)\(/g;
 
 /**
  * `file method` → how many calls, and what guards them. "pipeline" is the sign-in pipeline
  * (SignInService → AccountLinkingService), whose attaching branches call WaysInGate.check.
  */
 const WRITERS: Record<string, { calls: number; guard: string }> = {
+  // API keys (`apiKeys`): a key is a way in for scripts and services.
+  'tokens/api-keys.service.ts createApiKey': {
+    calls: 1,
+    guard:
+      "create and rotate: the 'api-keys/create' and 'api-keys/rotate' actions, declared { wayIn: 'add-api-key' } (an API key itself is refused by the account API); AuthService.createApiKey/rotateApiKey: the app's own check",
+  },
   // Second factors (`twoFactor`): an app or backup codes added, removed or made again.
   'methods/two-factor/two-factors.service.ts createTwoFactor': {
     calls: 2,
@@ -108,6 +114,8 @@ const ROUTES: Record<string, string> = {
     'exchanges a one-time code the authorize route issued (PKCE-bound), or rotates a refresh token of an existing family',
   revoke: "ends a native app's sign-in",
   jwks: 'reads only (public keys)',
+  'access-token':
+    'a token for the signed-in session (never made from a token or API key): adds no way in, lives accessToken.maxAge',
   unknown: 'answers 400',
 };
 

@@ -12,13 +12,14 @@ import type { AccountRequest } from './account-routes.js';
 
 /**
  * The parts of the account page that other parts of the module fill in (sessions, linked
- * accounts, deleting the account), each `undefined` when not available.
+ * accounts, deleting the account, two-factor, API keys), each `undefined` when not available.
  */
 export interface AccountSections {
   sessions?: AccountPageParams['sessions'];
   accounts?: AccountPageParams['accounts'];
   canDelete?: boolean;
   twoFactor?: AccountPageParams['twoFactor'];
+  apiKeys?: AccountPageParams['apiKeys'];
 }
 
 /** The parts whose state the page shows: the user's passkeys, email change, password. */
@@ -59,6 +60,7 @@ export async function accountPage(
         ...(email ? { email } : {}),
         ...(password ? { password } : {}),
         ...(sections.twoFactor ? { twoFactor: sections.twoFactor } : {}),
+        ...(sections.apiKeys ? { apiKeys: sections.apiKeys.keys } : {}),
       },
     };
   }
@@ -84,6 +86,7 @@ export async function accountPage(
       password,
       canDelete: sections.canDelete,
       twoFactor: sections.twoFactor,
+      apiKeys: sections.apiKeys,
       messages: config.messages,
     }),
   };

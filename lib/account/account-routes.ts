@@ -15,6 +15,7 @@ import { RequestErrorLog } from '../core/error-log.js';
 import { clientIpBucket } from '../rate-limit/client-ip.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
+import { ApiKeys, type CreatedApiKey } from '../tokens/api-keys.service.js';
 import { WaysInGate, type WayInChange } from '../sign-in/ways-in.gate.js';
 import { SessionIssuer } from '../session/session-issuer.js';
 import { SessionList } from '../session/session-list.js';
@@ -68,6 +69,7 @@ export const ACCOUNT_GET_PATHS: readonly string[] = Object.freeze([
   'accounts',
   'email/confirm',
   'two-factor',
+  'api-keys',
 ]);
 
 /** State-changing requests per user and per client IP in a window (each sends a mail, a hash, a write). */
@@ -100,6 +102,7 @@ export class AccountRoutes {
     private readonly gate: WaysInGate,
     private readonly events: AuthEvents,
     private readonly twoFactors: TwoFactors,
+    private readonly apiKeys: ApiKeys,
   ) {
     this.register('passkeys/rename', 'recent', async ({ user }, b) => ({
       json: { passkey: await this.passkeys.rename(user.id, textOf(b.credentialID), nullable(b.name)) },
@@ -171,6 +174,19 @@ export class AccountRoutes {
       await this.twoFactors.remove(user, b.id);
       return { json: { removed: true }, notice: 'two-factor-removed' };
     });
+    // A browser's form gets a page that shows the new key once; JSON gets `{ key, apiKey }`.
+    this.register('api-keys/create', { wayIn: 'add-api-key' }, async ({ ctx, user }, b) => {
+      const created = await this.apiKeys.create(user.id, { name: b.name, scopes: b.scopes, expires: b.expires });
+      return { json: created, notice: 'api-key-created', ...(await this.newApiKeyPage(ctx, created, false)) };
+    });
+    this.register('api-keys/rotate', { wayIn: 'add-api-key' }, async ({ ctx, user }, b) => {
+      const rotated = await this.apiKeys.rotate(user.id, b.id);
+      return { json: rotated, notice: 'api-key-rotated', ...(await this.newApiKeyPage(ctx, rotated, true)) };
+    });
+    this.register('api-keys/revoke', 'recent', async ({ user }, b) => {
+      await this.apiKeys.revoke(user.id, b.id);
+      return { json: { ok: true }, notice: 'api-key-revoked' };
+    });
     this.register('two-factor/backup-codes', { wayIn: 'add-second-factor' }, async ({ ctx, user }) => {
       const backupCodes = await this.twoFactors.regenerateBackupCodes(user.id);
       return { json: { backupCodes }, html: await this.backupCodesPage(ctx, backupCodes, true) };
@@ -216,6 +232,7 @@ export class AccountRoutes {
         if (path === 'sessions') return { json: { sessions: await this.sessions.list(req.user.id, req.state) } };
         if (path === 'accounts') return { json: { accounts: await this.accounts.listAccounts(req.user.id) } };
         if (path === 'two-factor') return { json: await this.twoFactorSection(req.user) };
+        if (path === 'api-keys') return { json: { apiKeys: await this.apiKeys.list(req.user.id) } };
         if (path === 'email/confirm' && !json) return await emailConfirmPage(this.config, ctx);
         throw new UnknownAction(`GET ${this.config.basePath}/account/${path.slice(0, 64)} is not supported.`);
       }
@@ -261,12 +278,14 @@ export class AccountRoutes {
               ? this.passkeys.enabled
               : section === 'two-factor'
                 ? this.config.twoFactor !== null
-                : true;
+                : section === 'api-keys'
+                  ? this.config.apiKeys !== null
+                  : true;
     if (!offered)
       throw new UnknownAction(`${this.config.basePath}/account/${section} is not offered by this app's configuration.`);
   }
 
-  /** The sections of the page other parts own: sessions, linked accounts, deleting the account. */
+  /** The sections of the page other parts own: sessions, linked accounts, deletion, two-factor, API keys. */
   private async sections({ user, state }: AccountRequest): Promise<AccountSections> {
     // Not available (JWT sessions without revocation, an adapter that cannot list): left out.
     const sessions = await this.sessions.list(user.id, state).catch(() => undefined);
@@ -281,6 +300,17 @@ export class AccountRoutes {
       accounts: accounts && (accounts.linked.length || accounts.linkable.length) ? accounts : undefined,
       canDelete: true,
       ...(this.config.twoFactor ? { twoFactor: await this.twoFactorSection(user) } : {}),
+      ...(this.config.apiKeys ? { apiKeys: await this.apiKeysSection(user) } : {}),
+    };
+  }
+
+  /** The user's API keys as the page shows them (never a key), with what the create form offers. */
+  private async apiKeysSection(user: AuthUser): Promise<NonNullable<AccountSections['apiKeys']>> {
+    const allowed = this.config.accessToken.scopes;
+    return {
+      keys: await this.apiKeys.list(user.id),
+      scopes: allowed ? [...allowed] : null,
+      max: this.config.apiKeys!.maxPerUser,
     };
   }
 
@@ -316,6 +346,29 @@ export class AccountRoutes {
     });
   }
 
+  /**
+   * The page that shows a new API key once, for a browser's form (`{}` for JSON: the key is in the
+   * JSON answer, and an API-only app never loads the pages).
+   */
+  private async newApiKeyPage(
+    ctx: RequestContext,
+    created: CreatedApiKey,
+    rotated: boolean,
+  ): Promise<{ html?: string }> {
+    if (isJsonRequest(ctx.request)) return {};
+    const { renderNewApiKeyPage } = await loadRenderers();
+    return {
+      html: renderNewApiKeyPage({
+        key: created.key,
+        name: created.apiKey.name,
+        rotated,
+        continueUrl: this.pageUrl(ctx),
+        theme: this.config.theme,
+        messages: this.config.messages,
+      }),
+    };
+  }
+
   /** The page that shows new backup codes, once. */
   private async backupCodesPage(ctx: RequestContext, codes: string[], regenerated: boolean): Promise<string> {
     const { renderBackupCodesPage } = await loadRenderers();
@@ -334,7 +387,8 @@ export class AccountRoutes {
       authorization: ctx.request.headers.authorization,
       secure: ctx.secure,
     });
-    if (state.status !== 'active') throw new SessionRequiredError();
+    // An API key manages nothing of the account: a script's key must not make or change keys.
+    if (state.status !== 'active' || state.strategy === 'api-key') throw new SessionRequiredError();
     return { ctx, user: state.user, state };
   }
 

@@ -1,7 +1,7 @@
 // Beyond SPEC's adapter contract: the optional capabilities the library uses when an adapter has
 // them (sign out everywhere, the device list, back-channel logout, token refresh, passkey names,
-// account deletion, two-factor and refresh-token storage). `TypeOrmAdapter` and `MemoryAdapter`
-// implement them all. Re-exported from `adapter.interface.ts`, so either import path works.
+// account deletion, two-factor, refresh-token, API key and signing-key storage). `TypeOrmAdapter` and
+// `MemoryAdapter` implement them all. Re-exported from `adapter.interface.ts`, so either import path works.
 import type { Awaitable } from '../types/common.types.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from './adapter.interface.js';
 
@@ -284,3 +284,114 @@ export const REFRESH_TOKEN_ADAPTER_METHODS = Object.freeze([
   'deleteRefreshFamily',
   'deleteRefreshFamiliesByUserId',
 ] as const satisfies readonly (keyof RefreshTokenAdapter)[]);
+
+/**
+ * An API key as stored, beyond SPEC: never the key, only its hash. The library makes every value; an
+ * adapter stores and returns them as given. Stored in their own table (`api_keys` in the TypeORM
+ * adapter), never in Auth.js's. A stored key whose fields are not of their types (a date that is no
+ * date, an empty id or hash, scopes that are no list of words) reads as missing: the key stops
+ * working rather than work with fields nobody wrote.
+ */
+export interface AdapterApiKey {
+  /** The key's public id (12 base62 characters, part of the key itself): how a presented key is found. */
+  id: string;
+  userId: string;
+  /** What the user called it. */
+  name: string;
+  /** SHA-256 (base64url, 43 characters) of the whole key. */
+  keyHash: string;
+  /** The key's last four characters (of its checksum), to tell keys apart in a list. */
+  hint: string;
+  /** What the key may do; empty: nothing a route restricts by scope. */
+  scopes: string[];
+  createdAt: Date;
+  /** When it stops working; null: never. */
+  expires: Date | null;
+  /** When it was last used (written at most once a minute); null: never. */
+  lastUsedAt: Date | null;
+}
+
+/**
+ * Beyond SPEC's contract: what API keys store. `TypeOrmAdapter` and `MemoryAdapter` implement it;
+ * the conformance suite checks it. Every method that changes a key also takes its user, so one user
+ * can never reach another's key by its id. Deleting the user deletes its keys.
+ */
+export interface ApiKeyAdapter {
+  /** Stores a new key (as given) and returns it. */
+  createApiKey(key: AdapterApiKey): Awaitable<AdapterApiKey>;
+  /** The key, or `null` when there is none (or the stored one is not a valid key). */
+  getApiKey(id: string): Awaitable<AdapterApiKey | null>;
+  /** The user's keys, oldest first. */
+  listApiKeysByUserId(userId: string): Awaitable<AdapterApiKey[]>;
+  /** Sets `name` and/or `lastUsedAt` of the user's key; null when the user has no key with this id. */
+  updateApiKey(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>>,
+  ): Awaitable<AdapterApiKey | null>;
+  /** Deletes the user's key; true when a row went (of concurrent calls, exactly one). */
+  deleteApiKey(id: string, userId: string): Awaitable<boolean>;
+  /** Deletes every key of the user; how many went. */
+  deleteApiKeysByUserId(userId: string): Awaitable<number>;
+}
+
+/** {@link ApiKeyAdapter}'s methods: an adapter offers API key storage when each is a function. */
+export const API_KEY_ADAPTER_METHODS = Object.freeze([
+  'createApiKey',
+  'getApiKey',
+  'listApiKeysByUserId',
+  'updateApiKey',
+  'deleteApiKey',
+  'deleteApiKeysByUserId',
+] as const satisfies readonly (keyof ApiKeyAdapter)[]);
+
+/**
+ * A key that signs access tokens, as stored, beyond SPEC: its private half sealed under the secret.
+ * Keys belong to no user: every instance of the app reads the same ones. The library makes every
+ * value; an adapter stores and returns them as given (`signing_keys` in the TypeORM adapter). A
+ * stored key whose fields are not of their types (a date that is no date, a slot that is no whole
+ * number, a public key that is no JSON) reads as missing: it neither signs nor is published.
+ */
+export interface AdapterSigningKey {
+  /** The key id (`kid`): the RFC 7638 thumbprint of its public key (43 base64url characters). */
+  id: string;
+  /** `EdDSA` (Ed25519) or `ES256` (P-256). */
+  alg: string;
+  /** The public key, a JWK as JSON text. */
+  publicJwk: string;
+  /** The private key, encrypted by the caller (the adapter stores the text as given). */
+  privateKey: string;
+  /** The rotation slot it was made for: unique, so instances rotating at once make one key per slot. */
+  slot: number;
+  createdAt: Date;
+  /** When it starts signing; published from `createdAt` on. */
+  activatesAt: Date;
+  /** When it stops being published (no token it signed is still valid); null: not scheduled. */
+  removesAt: Date | null;
+}
+
+/**
+ * Beyond SPEC's contract: what rotated signing keys store. `TypeOrmAdapter` and `MemoryAdapter`
+ * implement it; the conformance suite checks it.
+ */
+export interface SigningKeyAdapter {
+  /** Stores a new key; `AdapterConflictError` when a key with its id or slot exists (nothing written). */
+  createSigningKey(key: AdapterSigningKey): Awaitable<AdapterSigningKey>;
+  /** Every stored key, oldest slot first. */
+  listSigningKeys(): Awaitable<AdapterSigningKey[]>;
+  /** Sets `activatesAt` and/or `removesAt`; null when there is no such key. */
+  updateSigningKey(
+    id: string,
+    patch: Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>>,
+  ): Awaitable<AdapterSigningKey | null>;
+  /** Deletes a key; true when a row went. */
+  deleteSigningKey(id: string): Awaitable<boolean>;
+}
+
+/** {@link SigningKeyAdapter}'s methods: an adapter offers signing-key storage when each is a function. */
+export const SIGNING_KEY_ADAPTER_METHODS = Object.freeze([
+  'createSigningKey',
+  'listSigningKeys',
+  'updateSigningKey',
+  'deleteSigningKey',
+] as const satisfies readonly (keyof SigningKeyAdapter)[]);

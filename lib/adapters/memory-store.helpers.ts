@@ -4,10 +4,12 @@ import {
   SESSION_DETAIL_FIELDS,
   type AccountTokens,
   type AdapterAccount,
+  type AdapterApiKey,
   type AdapterAuthenticator,
   type AdapterRefreshFamily,
   type AdapterSession,
   type AdapterSessionDetails,
+  type AdapterSigningKey,
   type AdapterTwoFactor,
 } from './adapter.interface.js';
 
@@ -118,8 +120,11 @@ export function isRefreshGeneration(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0 && Number.isSafeInteger((value as number) + 1);
 }
 
-/** `amr` values: method names (RFC 8176), each non-empty and without spaces (stored space-separated). */
-function amrValues(value: unknown): string[] | null {
+/**
+ * A list of words, copied: `amr` values (RFC 8176 method names) or an API key's scopes, each
+ * non-empty and without spaces (stored space-separated); `null` otherwise.
+ */
+function words(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
   return value.every((v) => nonEmptyString(v) && !/\s/.test(v)) ? [...(value as string[])] : null;
 }
@@ -133,7 +138,7 @@ function amrValues(value: unknown): string[] | null {
 export function storedRefreshFamily(family: AdapterRefreshFamily): AdapterRefreshFamily | null {
   const f = family as Partial<Record<keyof AdapterRefreshFamily, unknown>>;
   const [rotatedAt, expires, authTime] = [validDate(f.rotatedAt), validDate(f.expires), validDate(f.authTime)];
-  const amr = amrValues(f.amr);
+  const amr = words(f.amr);
   const texts = [f.id, f.userId, f.clientId, f.tokenHash];
   if (!texts.every(nonEmptyString) || !isRefreshGeneration(f.generation)) return null;
   if (!rotatedAt || !expires || !authTime || !amr) return null;
@@ -177,6 +182,172 @@ export function newRefreshFamily(family: AdapterRefreshFamily): AdapterRefreshFa
       'createRefreshFamily: not a valid refresh-token family (non-empty id, userId, clientId and tokenHash, a whole generation from 0, valid dates, amr method names).',
     );
   return stored;
+}
+
+/** A date or `null`, copied; `undefined` when it is neither (not of its type). */
+function nullableDate(value: unknown): Date | null | undefined {
+  return value === null ? null : (validDate(value) ?? undefined);
+}
+
+/** A string of 1 to `max` UTF-16 units (never more than the column holds: every store refuses or keeps the same). */
+function textUpTo(value: unknown, max: number): value is string {
+  return nonEmptyString(value) && value.length <= max;
+}
+
+/**
+ * The column sizes of `api_keys` (`ApiKeyEntity`), which every store keeps to, so a key one store
+ * takes is a key every store takes. `scopes`: the space-separated text.
+ */
+export const API_KEY_LIMITS = Object.freeze({ id: 32, name: 100, keyHash: 64, hint: 8, scopes: 1000 });
+
+/** An API key's name: text up to `API_KEY_LIMITS.name` (empty allowed). */
+function isApiKeyName(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= API_KEY_LIMITS.name;
+}
+
+/**
+ * An API key as stored, and as an adapter returns a stored one: a copy with the contract's fields
+ * only, or `null` when a field is not of its type (an id, user, hash or hint that is no non-empty
+ * string of its size, a name that is no string of its size, scopes that are no list of words, a
+ * date that is no valid date, `expires`/`lastUsedAt` neither a date nor `null`). A stored key that
+ * fails reads as missing: the key stops working (fail closed).
+ */
+export function storedApiKey(key: AdapterApiKey): AdapterApiKey | null {
+  const k = key as Partial<Record<keyof AdapterApiKey, unknown>>;
+  const [createdAt, expires, lastUsedAt] = [
+    validDate(k.createdAt),
+    nullableDate(k.expires),
+    nullableDate(k.lastUsedAt),
+  ];
+  const scopes = words(k.scopes);
+  if (!textUpTo(k.id, API_KEY_LIMITS.id) || !nonEmptyString(k.userId) || !isApiKeyName(k.name)) return null;
+  if (!textUpTo(k.keyHash, API_KEY_LIMITS.keyHash) || !textUpTo(k.hint, API_KEY_LIMITS.hint)) return null;
+  if (!scopes || scopes.join(' ').length > API_KEY_LIMITS.scopes) return null;
+  if (!createdAt || expires === undefined || lastUsedAt === undefined) return null;
+  return {
+    id: key.id,
+    userId: key.userId,
+    name: key.name,
+    keyHash: key.keyHash,
+    hint: key.hint,
+    scopes,
+    createdAt,
+    expires,
+    lastUsedAt,
+  };
+}
+
+/** `createApiKey`'s input as stored; a `TypeError` (before anything is written) when it is not a valid key. */
+export function newApiKey(key: AdapterApiKey): AdapterApiKey {
+  const stored = storedApiKey(key);
+  if (!stored)
+    throw new TypeError(
+      `createApiKey: not a valid API key (non-empty id up to ${API_KEY_LIMITS.id} characters, userId, keyHash up to ${API_KEY_LIMITS.keyHash} and hint up to ${API_KEY_LIMITS.hint}; a name up to ${API_KEY_LIMITS.name}; scopes as words without spaces, ${API_KEY_LIMITS.scopes} characters in all; a valid createdAt; expires and lastUsedAt dates or null).`,
+    );
+  return stored;
+}
+
+/**
+ * What `updateApiKey` writes: the patch's `name` and `lastUsedAt` (copied), the fields it leaves out
+ * absent. A patch whose fields are not of their types is a `TypeError`, before anything is written.
+ */
+export function apiKeyPatch(
+  patch: Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>>,
+): Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>> {
+  const { name, lastUsedAt } = (patch ?? {}) as Partial<Record<'name' | 'lastUsedAt', unknown>>;
+  const out: Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>> = {};
+  if (name !== undefined) {
+    if (!isApiKeyName(name))
+      throw new TypeError(`updateApiKey: \`name\` must be text up to ${API_KEY_LIMITS.name} characters.`);
+    out.name = name;
+  }
+  if (lastUsedAt !== undefined) {
+    const date = nullableDate(lastUsedAt);
+    if (date === undefined) throw new TypeError('updateApiKey: `lastUsedAt` must be a valid date or null.');
+    out.lastUsedAt = date;
+  }
+  return out;
+}
+
+/** A signing key's rotation slot: a whole number from 0. */
+export function isSigningKeySlot(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Text that parses as a JSON object (a JWK), not an array or a primitive. */
+function isJsonObject(value: unknown): value is string {
+  if (!nonEmptyString(value)) return false;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+/** The column sizes of `signing_keys` (`SigningKeyEntity`) that every store keeps to. */
+export const SIGNING_KEY_LIMITS = Object.freeze({ id: 64, alg: 16 });
+
+/**
+ * A signing key as stored, and as an adapter returns a stored one: a copy with the contract's fields
+ * only, or `null` when a field is not of its type (an id or alg that is no non-empty string of its
+ * size, a public key that is no JSON object, an empty private key, a slot that is no whole number
+ * from 0, a date that is no valid date, `removesAt` neither a date nor `null`). A stored key that
+ * fails reads as missing: it neither signs nor is published (fail closed).
+ */
+export function storedSigningKey(key: AdapterSigningKey): AdapterSigningKey | null {
+  const k = key as Partial<Record<keyof AdapterSigningKey, unknown>>;
+  const [createdAt, activatesAt, removesAt] = [
+    validDate(k.createdAt),
+    validDate(k.activatesAt),
+    nullableDate(k.removesAt),
+  ];
+  if (!textUpTo(k.id, SIGNING_KEY_LIMITS.id) || !textUpTo(k.alg, SIGNING_KEY_LIMITS.alg)) return null;
+  if (!isJsonObject(k.publicJwk) || !nonEmptyString(k.privateKey) || !isSigningKeySlot(k.slot)) return null;
+  if (!createdAt || !activatesAt || removesAt === undefined) return null;
+  return {
+    id: key.id,
+    alg: key.alg,
+    publicJwk: key.publicJwk,
+    privateKey: key.privateKey,
+    slot: key.slot,
+    createdAt,
+    activatesAt,
+    removesAt,
+  };
+}
+
+/** `createSigningKey`'s input as stored; a `TypeError` (before anything is written) when it is not a valid key. */
+export function newSigningKey(key: AdapterSigningKey): AdapterSigningKey {
+  const stored = storedSigningKey(key);
+  if (!stored)
+    throw new TypeError(
+      `createSigningKey: not a valid signing key (non-empty id up to ${SIGNING_KEY_LIMITS.id} characters and alg up to ${SIGNING_KEY_LIMITS.alg}, a publicJwk of JSON object text, a non-empty privateKey, a whole slot from 0, valid createdAt and activatesAt, removesAt a date or null).`,
+    );
+  return stored;
+}
+
+/**
+ * What `updateSigningKey` writes: the patch's `activatesAt` and `removesAt` (copied), the fields it
+ * leaves out absent. A patch whose fields are not of their types is a `TypeError`, before anything
+ * is written.
+ */
+export function signingKeyPatch(
+  patch: Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>>,
+): Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>> {
+  const { activatesAt, removesAt } = (patch ?? {}) as Partial<Record<'activatesAt' | 'removesAt', unknown>>;
+  const out: Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>> = {};
+  if (activatesAt !== undefined) {
+    const date = validDate(activatesAt);
+    if (!date) throw new TypeError('updateSigningKey: `activatesAt` must be a valid date.');
+    out.activatesAt = date;
+  }
+  if (removesAt !== undefined) {
+    const date = nullableDate(removesAt);
+    if (date === undefined) throw new TypeError('updateSigningKey: `removesAt` must be a valid date or null.');
+    out.removesAt = date;
+  }
+  return out;
 }
 
 /**

@@ -2,12 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from './memory.adapter.js';
 import { runAdapterConformanceTests } from './testing/adapter-conformance.js';
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
-import type { AdapterRefreshFamily } from './adapter.interface.js';
+import type { AdapterApiKey, AdapterRefreshFamily, AdapterSigningKey } from './adapter.interface.js';
 
 /** The adapter under test, whose store the raw hooks reach into. */
 let memory: MemoryAdapter;
 const refreshFamilies = () =>
   (memory as unknown as { refreshFamilies: Map<string, AdapterRefreshFamily> }).refreshFamilies;
+const apiKeys = () => (memory as unknown as { apiKeys: Map<string, AdapterApiKey> }).apiKeys;
+const signingKeys = () => (memory as unknown as { signingKeys: Map<string, AdapterSigningKey> }).signingKeys;
 
 runAdapterConformanceTests({
   name: 'MemoryAdapter',
@@ -24,6 +26,8 @@ runAdapterConformanceTests({
     'listSessionsByProviderSid',
     'twoFactor',
     'refreshFamily',
+    'apiKey',
+    'signingKey',
   ],
   db: {
     refreshFamily: (id) => refreshFamilies().get(id),
@@ -31,6 +35,20 @@ runAdapterConformanceTests({
       const family = refreshFamilies().get(id)!;
       if (field === 'generation') family.generation = -1;
       else family.expires = new Date(Number.NaN);
+    },
+    apiKey: (id) => apiKeys().get(id),
+    corruptApiKey: (id, field) => {
+      const key = apiKeys().get(id)!;
+      if (field === 'keyHash') key.keyHash = '';
+      else if (field === 'scopes') key.scopes = ['read', '', 'write'];
+      else key.expires = new Date(Number.NaN);
+    },
+    signingKey: (id) => signingKeys().get(id),
+    corruptSigningKey: (id, field) => {
+      const key = signingKeys().get(id)!;
+      if (field === 'slot') key.slot = -1 - key.slot;
+      else if (field === 'publicJwk') key.publicJwk = 'not json';
+      else key.activatesAt = new Date(Number.NaN);
     },
   },
 });

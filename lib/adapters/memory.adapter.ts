@@ -5,14 +5,18 @@ import type {
   AccountTokensAdapter,
   Adapter,
   AdapterAccount,
+  AdapterApiKey,
   AdapterAuthenticator,
   AdapterRefreshFamily,
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
+  ApiKeyAdapter,
   RefreshTokenAdapter,
+  SigningKeyAdapter,
   TwoFactorAdapter,
   UserDeletionAdapter,
   PasskeyNamesAdapter,
@@ -23,17 +27,23 @@ import type {
 import { AdapterConflictError, AdapterNotFoundError } from '../errors/auth.errors.js';
 import {
   accountKey,
+  apiKeyPatch,
   copy,
   copyOrNull,
   definedOnly,
   deleteWhere,
   hasEmail,
+  newApiKey,
   newRefreshFamily,
+  newSigningKey,
   refreshRotation,
   sessionDetailsOf,
+  signingKeyPatch,
   specSession,
+  storedApiKey,
   storedAuthenticator,
   storedRefreshFamily,
+  storedSigningKey,
   storedTwoFactor,
   swappedTokens,
   tokenKey,
@@ -47,7 +57,7 @@ import {
  * It enforces what a database schema would: unique `users.email`, unique
  * `(provider, providerAccountId)`, unique session tokens and credential ids, records that point
  * to a user require that user, and `deleteUser` cascades to sessions, accounts, authenticators,
- * second factors and refresh-token families.
+ * second factors, refresh-token families and API keys.
  * Every method works on copies, so callers can never change the store by mutating a result.
  * Every method runs without awaiting before it writes, so each call is atomic in Node's event loop
  * (`useVerificationToken` hands a token out once even under concurrent calls).
@@ -65,7 +75,9 @@ export class MemoryAdapter
     SessionListingAdapter,
     SessionsByProviderSidAdapter,
     TwoFactorAdapter,
-    RefreshTokenAdapter
+    RefreshTokenAdapter,
+    ApiKeyAdapter,
+    SigningKeyAdapter
 {
   private readonly users = new Map<string, AdapterUser>();
   /** email → user id, the unique index on `users.email`. */
@@ -79,6 +91,10 @@ export class MemoryAdapter
   private readonly twoFactors = new Map<string, AdapterTwoFactor>();
   /** Refresh-token families (native-app sign-ins) by id. */
   private readonly refreshFamilies = new Map<string, AdapterRefreshFamily>();
+  /** API keys by id, in the order they were stored. */
+  private readonly apiKeys = new Map<string, AdapterApiKey>();
+  /** Signing keys by id (few: a handful per rotation period). */
+  private readonly signingKeys = new Map<string, AdapterSigningKey>();
 
   async createUser(user: AdapterUser): Promise<AdapterUser> {
     const id = user.id || randomUUID();
@@ -130,6 +146,7 @@ export class MemoryAdapter
     deleteWhere(this.authenticators, (authenticator) => authenticator.userId === userId);
     deleteWhere(this.twoFactors, (factor) => factor.userId === userId);
     deleteWhere(this.refreshFamilies, (family) => family.userId === userId);
+    deleteWhere(this.apiKeys, (key) => key.userId === userId);
     this.users.delete(userId);
     if (hasEmail(user)) this.usersByEmail.delete(user.email);
     return copy(user);
@@ -428,5 +445,101 @@ export class MemoryAdapter
   /** Deletes every family of the user; returns how many went. */
   async deleteRefreshFamiliesByUserId(userId: string): Promise<number> {
     return deleteWhere(this.refreshFamilies, (family) => family.userId === userId);
+  }
+
+  // ---- API keys (beyond SPEC: `ApiKeyAdapter`) ----------------------------------------------------
+
+  /** Stores a new key of an existing user (`TypeError` for one whose fields are not of their types). */
+  async createApiKey(key: AdapterApiKey): Promise<AdapterApiKey> {
+    const stored = newApiKey(key);
+    if (!this.users.has(stored.userId))
+      throw new AdapterNotFoundError('user', 'Cannot create an API key for a user that does not exist.');
+    if (this.apiKeys.has(stored.id))
+      throw new AdapterConflictError('apiKey', 'Storage refused the write: an API key with this id exists.');
+    this.apiKeys.set(stored.id, stored);
+    return copy(stored);
+  }
+
+  /** The key, checked as it is read (one whose fields are not of their types is `null`). */
+  async getApiKey(id: string): Promise<AdapterApiKey | null> {
+    const stored = this.apiKeys.get(id);
+    return stored ? storedApiKey(stored) : null;
+  }
+
+  /** The user's keys, oldest first (by `createdAt`, then in the order they were stored); invalid ones left out. */
+  async listApiKeysByUserId(userId: string): Promise<AdapterApiKey[]> {
+    const keys: AdapterApiKey[] = [];
+    for (const stored of this.apiKeys.values()) {
+      const key = stored.userId === userId ? storedApiKey(stored) : null;
+      if (key) keys.push(key);
+    }
+    return keys.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  }
+
+  /** Sets the key's `name` and/or `lastUsedAt`; `null` when the user has no key with this id. */
+  async updateApiKey(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>>,
+  ): Promise<AdapterApiKey | null> {
+    const changes = apiKeyPatch(patch);
+    const current = this.apiKeys.get(id);
+    if (!current || current.userId !== userId) return null;
+    const next = { ...current, ...changes };
+    this.apiKeys.set(id, next);
+    return storedApiKey(next);
+  }
+
+  /** Deletes the user's key; `true` when it went. */
+  async deleteApiKey(id: string, userId: string): Promise<boolean> {
+    return this.apiKeys.get(id)?.userId === userId && this.apiKeys.delete(id);
+  }
+
+  /** Deletes every key of the user; returns how many went. */
+  async deleteApiKeysByUserId(userId: string): Promise<number> {
+    return deleteWhere(this.apiKeys, (key) => key.userId === userId);
+  }
+
+  // ---- signing keys (beyond SPEC: `SigningKeyAdapter`) --------------------------------------------
+
+  /** Stores a new key (`TypeError` for one whose fields are not of their types); its id and slot are unique. */
+  async createSigningKey(key: AdapterSigningKey): Promise<AdapterSigningKey> {
+    const stored = newSigningKey(key);
+    // Every stored key counts, a corrupted one too: a database's unique index would.
+    if (this.signingKeys.has(stored.id) || [...this.signingKeys.values()].some((k) => k.slot === stored.slot))
+      throw new AdapterConflictError(
+        'signingKey',
+        'Storage refused the write: a signing key with this id or slot exists.',
+      );
+    this.signingKeys.set(stored.id, stored);
+    return copy(stored);
+  }
+
+  /** Every key, oldest slot first, checked as it is read (one whose fields are not of their types is left out). */
+  async listSigningKeys(): Promise<AdapterSigningKey[]> {
+    const keys: AdapterSigningKey[] = [];
+    for (const stored of this.signingKeys.values()) {
+      const key = storedSigningKey(stored);
+      if (key) keys.push(key);
+    }
+    return keys.sort((a, b) => a.slot - b.slot);
+  }
+
+  /** Sets the key's `activatesAt` and/or `removesAt`; `null` when there is no such key. */
+  async updateSigningKey(
+    id: string,
+    patch: Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>>,
+  ): Promise<AdapterSigningKey | null> {
+    const changes = signingKeyPatch(patch);
+    const current = this.signingKeys.get(id);
+    if (!current) return null;
+    const next = { ...current, ...changes };
+    this.signingKeys.set(id, next);
+    return storedSigningKey(next);
+  }
+
+  /** Deletes the key; `true` when it went. */
+  async deleteSigningKey(id: string): Promise<boolean> {
+    return this.signingKeys.delete(id);
   }
 }

@@ -229,8 +229,13 @@ export interface AuthModuleOptions {
   twoFactor?: TwoFactorOptions;
   /** Native apps signing in through the system browser (off when absent). See the README's "Mobile and desktop apps". */
   nativeApps?: NativeAppsOptions;
-  /** The access tokens issued to native apps. */
+  /**
+   * Access tokens (for native apps, and for other services a signed-in user calls:
+   * `AuthService.issueAccessToken`). Set (even to `{}`) to turn them on without native apps.
+   */
   accessToken?: AccessTokenOptions;
+  /** API keys (off when absent). See the README's "API keys". */
+  apiKeys?: ApiKeyOptions;
 }
 
 /** A first-party native app (mobile or desktop) that signs its users in through the system browser. */
@@ -275,17 +280,78 @@ export interface NativeAppsOptions {
 }
 
 /**
- * The access tokens this module signs (for native apps): JWTs (`typ: at+jwt`, RFC 9068) signed with
- * EdDSA (Ed25519), verified by the guard as `Authorization: Bearer` and by anyone with the public keys
- * at `{basePath}/jwks`.
+ * API keys (`apiKeys`): long-lived keys a user makes for scripts and other services, sent as
+ * `Authorization: Bearer <key>`, accepted on routes that say so
+ * (`@Auth({ accept: ['apiKey'] })`). Shown once, stored as a hash; each with a name, scopes, an
+ * optional expiry and its own rate limit.
+ */
+export interface ApiKeyOptions {
+  /**
+   * What every key starts with (`<prefix>_…`), so secret scanners recognise a leaked one: 2 to 16
+   * lower-case letters and digits. @default 'nak'
+   */
+  prefix?: string;
+  /** Requests one key may make per `window` seconds before `429` with `Retry-After`; `false`: none. @default { limit: 600, window: 60 } */
+  rateLimit?: { limit: number; window: number } | false;
+  /** Most keys a user may have. @default 20 */
+  maxPerUser?: number;
+  /** Seconds a key looked up is kept in memory (a revocation reaches other instances through the revocation bus at once). @default 60 */
+  cacheTtl?: number;
+}
+
+/** A private key given in the options to sign access tokens: a JWK (`OKP`/`Ed25519` or `EC`/`P-256`, with `d`). */
+export interface SigningJwk {
+  kty: 'OKP' | 'EC';
+  crv: 'Ed25519' | 'P-256';
+  x: string;
+  y?: string;
+  d: string;
+  kid?: string;
+}
+
+/**
+ * When the stored signing keys rotate (`accessToken.keys: 'stored'`): a new key is published
+ * `publishAhead` seconds before it signs (so verifiers' JWKS caches have it), and the old one stays
+ * published until every token it signed has expired, plus `grace`.
+ */
+export interface SigningKeyRotation {
+  /** Seconds a key signs before the next one takes over; `0`: only on demand. @default 2592000 (30 days) */
+  every?: number;
+  /** Seconds a new key is published before it signs. @default 3600 */
+  publishAhead?: number;
+  /** Seconds an old key stays published after its last token expired. @default 300 */
+  grace?: number;
+}
+
+/**
+ * The access tokens this module signs (native apps, `AuthService.issueAccessToken`): JWTs
+ * (`typ: at+jwt`, RFC 9068) signed with EdDSA (Ed25519) or ES256, verified by the guard as
+ * `Authorization: Bearer` and by anyone with the public keys at `{basePath}/jwks`.
  */
 export interface AccessTokenOptions {
   /** Seconds an access token lives. @default 600 (10 minutes) */
   maxAge?: number;
   /** The `iss` claim. @default the `url` option (AUTH_URL) with `basePath`, e.g. `https://api.example.com/auth` */
   issuer?: string;
-  /** The `aud` claim the tokens carry and the guard requires. @default the issuer */
+  /** The `aud` claim the tokens for this API carry and the guard requires. @default the issuer */
   audience?: string;
+  /**
+   * Other services a signed-in user may get a token for (`issueAccessToken({ audience })`): their
+   * `aud` values, exactly. @default none
+   */
+  audiences?: string[];
+  /** The scopes a token may be asked for (`issueAccessToken({ scope })`, API keys). @default any */
+  scopes?: string[];
+  /**
+   * The signing keys: `'stored'`, generated and kept (private halves encrypted under the secret)
+   * through the adapter (`SigningKeyAdapter`: TypeOrmAdapter's `signing_keys`, MemoryAdapter) and
+   * rotated by `rotation`; `'derived'`, one Ed25519 key per secret (rotating the secret rotates it);
+   * or your own private JWKs (the first signs, all are published).
+   * @default 'stored' with an adapter that stores them, else 'derived'
+   */
+  keys?: 'stored' | 'derived' | SigningJwk[];
+  /** Rotation of stored keys. */
+  rotation?: SigningKeyRotation;
 }
 
 /**

@@ -97,7 +97,10 @@ export interface AccountChangeEvent {
     | 'two-factor.remove'
     | 'two-factor.backup-codes'
     | 'two-factor.backup-code-used'
-    | 'two-factor.reset';
+    | 'two-factor.reset'
+    | 'api-key.create'
+    | 'api-key.rotate'
+    | 'api-key.revoke';
   userId: string;
   /** Ids the action was about (a credential id, a provider, a session id), never a secret. */
   detail?: Record<string, string>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
+import { resolveAccessToken } from './access-token.options.js';
 import {
   redirectMatches,
   registeredRedirect,
@@ -89,10 +90,20 @@ describe('matching a requested redirect URI: exact, but any port for loopback', 
 
 describe('resolveNativeApps', () => {
   const context = { adapter: new MemoryAdapter(), url: new URL('https://api.example.com'), basePath: '/auth' };
+  /** Both options as resolve-config resolves them. */
+  function resolve(
+    native: unknown,
+    token: unknown,
+    ctx: typeof context | { adapter: null; url: undefined; basePath: string },
+    problems: string[],
+  ) {
+    const accessToken = resolveAccessToken(token, { ...ctx, required: native !== undefined }, problems);
+    return { accessToken, nativeApps: resolveNativeApps(native, accessToken, ctx, problems) };
+  }
 
   it('resolves clients and defaults; the issuer comes from url and basePath', () => {
     const problems: string[] = [];
-    const { nativeApps, accessToken } = resolveNativeApps(
+    const { nativeApps, accessToken } = resolve(
       { clients: [{ clientId: 'ios', name: 'Acme', redirectUris: ['com.acme.app:/cb'] }] },
       undefined,
       context,
@@ -101,7 +112,9 @@ describe('resolveNativeApps', () => {
     expect(problems).toEqual([]);
     expect(nativeApps).toMatchObject({ codeMaxAge: 60, refreshMaxAge: 2_592_000, reuseWindow: 30 });
     expect(nativeApps!.clients.get('ios')).toMatchObject({ name: 'Acme' });
-    expect(accessToken).toEqual({
+    expect(accessToken).toMatchObject({
+      enabled: true,
+      keys: 'stored',
       maxAge: 600,
       issuer: 'https://api.example.com/auth',
       audience: 'https://api.example.com/auth',
@@ -110,7 +123,7 @@ describe('resolveNativeApps', () => {
 
   it('says what to write instead for each mistake', () => {
     const problems: string[] = [];
-    resolveNativeApps(
+    resolve(
       {
         clients: [
           { clientId: 'a b', redirectUris: ['x'] },
@@ -120,7 +133,7 @@ describe('resolveNativeApps', () => {
         reuseWindow: -1,
         nope: true,
       },
-      { maxAge: 5 },
+      { maxAge: 2 },
       { adapter: null, url: undefined, basePath: '/auth' },
       problems,
     );
@@ -143,7 +156,7 @@ describe('resolveNativeApps', () => {
   it('needs an adapter with refresh-token families', () => {
     const problems: string[] = [];
     const bare = Object.assign(new MemoryAdapter(), { createRefreshFamily: undefined }) as never;
-    resolveNativeApps(
+    resolve(
       { clients: [{ clientId: 'a', redirectUris: ['com.a.b:/c'] }] },
       undefined,
       { ...context, adapter: bare },

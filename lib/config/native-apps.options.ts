@@ -1,6 +1,7 @@
 import type { Adapter } from '../adapters/adapter.interface.js';
 import { REFRESH_TOKEN_ADAPTER_METHODS } from '../adapters/adapter-extensions.js';
-import type { AccessTokenOptions, NativeAppsOptions, NativeClientOptions } from './auth-options.interface.js';
+import type { ResolvedAccessToken } from './access-token.options.js';
+import type { NativeAppsOptions, NativeClientOptions } from './auth-options.interface.js';
 
 /** How a registered redirect URI is matched (RFC 8252 section 7). */
 export type RedirectKind = 'https' | 'scheme' | 'loopback';
@@ -30,14 +31,6 @@ export interface ResolvedNativeApps {
   reuseWindow: number;
 }
 
-/** `accessToken` as the module runs with it. */
-export interface ResolvedAccessToken {
-  maxAge: number;
-  /** `null` when neither `accessToken.issuer` nor `url` says it (then no access token is issued). */
-  issuer: string | null;
-  audience: string | null;
-}
-
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** A private-use scheme: a reversed domain name, so it has a dot (RFC 8252 section 7.1). */
 const PRIVATE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+$/;
@@ -65,9 +58,6 @@ const KEYS: ReadonlySet<string> = new Set(
 );
 const CLIENT_KEYS: ReadonlySet<string> = new Set(
   Object.keys({ clientId: 0, name: 0, redirectUris: 0 } satisfies Record<keyof NativeClientOptions, 0>),
-);
-const TOKEN_KEYS: ReadonlySet<string> = new Set(
-  Object.keys({ maxAge: 0, issuer: 0, audience: 0 } satisfies Record<keyof AccessTokenOptions, 0>),
 );
 
 /**
@@ -137,21 +127,25 @@ export function redirectMatches(client: ResolvedNativeClient, requested: unknown
   return false;
 }
 
+/** Whether the `nativeApps` option turns native apps on (then access tokens are needed). */
+export function nativeAppsGiven(option: unknown): boolean {
+  return option !== undefined && option !== null && option !== false;
+}
+
 /**
- * Checks and resolves `nativeApps` (`null` when absent) and `accessToken`. Each problem is pushed as
- * one sentence saying what to write instead.
+ * Checks and resolves `nativeApps` (`null` when absent), with the resolved `accessToken` its tokens
+ * use. Each problem is pushed as one sentence saying what to write instead.
  */
 export function resolveNativeApps(
   option: unknown,
-  tokenOption: unknown,
-  context: { adapter: Adapter | null; url: URL | undefined; basePath: string },
+  accessToken: ResolvedAccessToken,
+  context: { adapter: Adapter | null },
   problems: string[],
-): { nativeApps: ResolvedNativeApps | null; accessToken: ResolvedAccessToken } {
-  const accessToken = resolveAccessToken(tokenOption, context, problems);
-  if (option === undefined || option === null || option === false) return { nativeApps: null, accessToken };
+): ResolvedNativeApps | null {
+  if (!nativeAppsGiven(option)) return null;
   if (typeof option !== 'object' || Array.isArray(option)) {
     problems.push('nativeApps must be an object ({ clients: [...] }); leave it out to turn native apps off.');
-    return { nativeApps: null, accessToken };
+    return null;
   }
   const o = option as Record<string, unknown>;
   for (const key of Object.keys(o))
@@ -192,7 +186,7 @@ export function resolveNativeApps(
     problems.push(
       'nativeApps needs storage for refresh tokens and sessions but no adapter is available: configure a TypeORM data source (the default TypeOrmAdapter stores them in `refresh_token_families`) or pass an `adapter` (MissingAdapter).',
     );
-    return { nativeApps: resolved, accessToken };
+    return resolved;
   }
   const adapter = context.adapter as unknown as Record<string, unknown>;
   const needed = [
@@ -208,7 +202,7 @@ export function resolveNativeApps(
     problems.push(
       `nativeApps: the adapter lacks ${missing.join(', ')} (MissingAdapterMethods): use TypeOrmAdapter with its RefreshFamilyEntity (table refresh_token_families, migration AuthRefreshFamilies…) or MemoryAdapter, or implement RefreshTokenAdapter.`,
     );
-  return { nativeApps: resolved, accessToken };
+  return resolved;
 }
 
 function resolveClient(raw: unknown, at: string, problems: string[]): ResolvedNativeClient | null {
@@ -241,35 +235,4 @@ function resolveClient(raw: unknown, at: string, problems: string[]): ResolvedNa
     name: typeof c.name === 'string' && c.name.trim() ? c.name.trim() : c.clientId,
     redirectUris: uris,
   };
-}
-
-function resolveAccessToken(
-  option: unknown,
-  context: { url: URL | undefined; basePath: string },
-  problems: string[],
-): ResolvedAccessToken {
-  const o = (option ?? {}) as Record<string, unknown>;
-  if (typeof o !== 'object' || Array.isArray(o)) problems.push('accessToken must be an object.');
-  for (const key of Object.keys(o))
-    if (!TOKEN_KEYS.has(key))
-      problems.push(`accessToken.${key} is not an option; the options are ${[...TOKEN_KEYS].join(', ')}.`);
-  let maxAge = 600;
-  if (o.maxAge !== undefined) {
-    if (typeof o.maxAge !== 'number' || !Number.isInteger(o.maxAge) || o.maxAge < 30 || o.maxAge > 86_400)
-      problems.push(
-        `accessToken.maxAge must be a whole number of seconds from 30 to 86400, not ${JSON.stringify(o.maxAge)}.`,
-      );
-    else maxAge = o.maxAge;
-  }
-  const text = (key: 'issuer' | 'audience'): string | undefined => {
-    const value = o[key];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string' || !value.trim() || value.length > 512) {
-      problems.push(`accessToken.${key} must be a non-empty string (a URL, e.g. 'https://api.example.com').`);
-      return undefined;
-    }
-    return value;
-  };
-  const issuer = text('issuer') ?? (context.url ? `${context.url.origin}${context.basePath}` : null);
-  return { maxAge, issuer, audience: text('audience') ?? issuer };
 }

@@ -25,6 +25,7 @@ const OPTION_KEYS = Object.keys({
   twoFactor: 0,
   nativeApps: 0,
   accessToken: 0,
+  apiKeys: 0,
 } satisfies Record<keyof AuthModuleOptions, 0>);
 const EXTRA_KEYS = Object.keys({
   isGlobal: 0,

@@ -9,7 +9,9 @@ import { messageProblems, resolveMessages } from './messages/page-messages.js';
 import { optionKeyProblems } from './option-keys.js';
 import { pageOptionProblems } from './page-options.validate.js';
 import { resolveProviders } from './resolve-providers.js';
-import { resolveNativeApps } from './native-apps.options.js';
+import { resolveAccessToken } from './access-token.options.js';
+import { resolveApiKeys } from './api-keys.options.js';
+import { nativeAppsGiven, resolveNativeApps } from './native-apps.options.js';
 import { resolveTwoFactor } from './two-factor.options.js';
 import { resolveTrustedOrigins } from './trusted-origins.js';
 import type { ProviderKind } from './provider-kind.js';
@@ -118,12 +120,13 @@ export function resolveConfigWith(
     }
   }
   const trustedOrigins = resolveTrustedOrigins(options.trustedOrigins, problems);
-  const { nativeApps, accessToken } = resolveNativeApps(
-    options.nativeApps,
+  const accessToken = resolveAccessToken(
     options.accessToken,
-    { adapter, url, basePath: basePath ?? '/auth' },
+    { adapter, url, basePath: basePath ?? '/auth', required: nativeAppsGiven(options.nativeApps) },
     problems,
   );
+  const nativeApps = resolveNativeApps(options.nativeApps, accessToken, { adapter }, problems);
+  const apiKeys = resolveApiKeys(options.apiKeys, adapter, problems);
   const redirectProxyUrl = options.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL;
   if (redirectProxyUrl !== undefined && !isHttpUrl(redirectProxyUrl)) {
     problems.push(`redirectProxyUrl must be an absolute http(s) URL, not ${JSON.stringify(redirectProxyUrl)}.`);
@@ -165,6 +168,7 @@ export function resolveConfigWith(
     twoFactor,
     nativeApps,
     accessToken,
+    apiKeys,
     jwt: { maxAge: options.jwt?.maxAge ?? maxAge, encode: options.jwt?.encode, decode: options.jwt?.decode },
     callbacks: {
       ...defaultCallbacks,

@@ -12,7 +12,9 @@ import type { InternalProvider } from '../providers/internal-provider.js';
 import type { StoreIpMode } from '../rate-limit/client-ip.js';
 import type { PageMessages } from './messages/en.messages.js';
 import type { ResolvedTwoFactor } from './two-factor.options.js';
-import type { ResolvedAccessToken, ResolvedNativeApps } from './native-apps.options.js';
+import type { ResolvedAccessToken } from './access-token.options.js';
+import type { ResolvedApiKeys } from './api-keys.options.js';
+import type { ResolvedNativeApps } from './native-apps.options.js';
 
 /**
  * A configured provider after normalisation, discriminated by `type`: `config` is the OAuth2Config,
@@ -53,6 +55,8 @@ export interface ResolvedAuthConfig {
   nativeApps: ResolvedNativeApps | null;
   /** The access tokens' lifetime, issuer and audience (`accessToken`). */
   accessToken: ResolvedAccessToken;
+  /** API keys (`apiKeys`), `null` when off. */
+  apiKeys: ResolvedApiKeys | null;
   jwt: Required<Pick<JWTOptions, 'maxAge'>> & Pick<JWTOptions, 'encode' | 'decode'>;
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;

@@ -50,3 +50,47 @@ export const RequireAal = (level: 1 | 2 = 2): MethodDecorator & ClassDecorator =
     throw new TypeError(`@RequireAal(level): level must be 1 or 2, not ${String(level)}.`);
   return SetMetadata(REQUIRE_AAL_KEY, level);
 };
+
+/** The metadata key of `@Auth()`. */
+export const AUTH_POLICY_KEY = 'nestjs-auth:auth';
+
+/**
+ * The kinds of credential a route may accept: `session` (the session cookie, or a session token as
+ * `Authorization: Bearer`), `accessToken` (an access token: a native app's, or one a signed-in user
+ * got), `apiKey` (an API key, `apiKeys`).
+ */
+export type CredentialKind = 'session' | 'accessToken' | 'apiKey';
+
+/** What `@Auth()` says of a route. */
+export interface AuthRouteOptions {
+  /** The credentials the route takes; any other is refused with `401 CredentialNotAccepted`. @default ['session', 'accessToken'] */
+  accept?: CredentialKind[];
+  /**
+   * Scopes the credential must have, every one; a credential without one is refused with
+   * `403 InsufficientScope`. A session has every scope (it is the user); an access token without a
+   * `scope` claim too (a native app's); an access token with one, and an API key, only theirs.
+   */
+  scopes?: string[];
+}
+
+const KINDS: ReadonlySet<string> = new Set(['session', 'accessToken', 'apiKey']);
+
+/**
+ * What `AuthGuard` accepts on a route (or every route of a controller): which credentials, with
+ * which scopes, in every context (HTTP, GraphQL, WebSockets, RPC). Use it with the guard
+ * (`@UseGuards(AuthGuard)` or `globalGuard: true`). The handler's `@Auth()` replaces its controller's.
+ *
+ * @throws TypeError at declaration for an unknown kind, an empty `accept` or a malformed scope
+ */
+export const Auth = (options: AuthRouteOptions = {}): MethodDecorator & ClassDecorator => {
+  const accept = options.accept ?? ['session', 'accessToken'];
+  if (!Array.isArray(accept) || accept.length === 0 || accept.some((k) => !KINDS.has(k)))
+    throw new TypeError(`@Auth({ accept }) takes a non-empty list of 'session', 'accessToken', 'apiKey'.`);
+  const scopes = options.scopes ?? [];
+  if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || !/^[A-Za-z0-9_.:/-]{1,64}$/.test(s)))
+    throw new TypeError('@Auth({ scopes }) takes a list of scope names (letters, digits, _ . : / -).');
+  return SetMetadata(
+    AUTH_POLICY_KEY,
+    Object.freeze({ accept: Object.freeze([...accept]), scopes: Object.freeze([...scopes]) }),
+  );
+};

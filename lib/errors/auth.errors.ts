@@ -47,7 +47,9 @@ export type AdapterConflictKind =
   | 'verificationToken'
   | 'authenticator'
   | 'authenticator.counter'
-  | 'twoFactor';
+  | 'twoFactor'
+  | 'apiKey'
+  | 'signingKey';
 /**
  * A write refused by a uniqueness rule (a second account for the same provider account, an email
  * already taken...) or by a compare-and-set (`authenticator.counter`: another request used the
@@ -300,7 +302,17 @@ export class InvalidTwoFactorCode extends SignInError {
 
 /** Reasons the guard refuses a request (the `type` of its 401 body). */
 export type GuardRejection =
-  'SessionRequired' | 'SessionExpired' | 'InvalidSession' | 'ReauthenticationRequired' | 'SecondFactorRequired';
+  | 'SessionRequired'
+  | 'SessionExpired'
+  | 'InvalidSession'
+  | 'ReauthenticationRequired'
+  | 'SecondFactorRequired'
+  /** A credential of a kind the route does not accept (`@Auth({ accept })`): 401. */
+  | 'CredentialNotAccepted'
+  /** A credential without a scope the route requires (`@Auth({ scopes })`): 403. */
+  | 'InsufficientScope'
+  /** An API key over its rate limit: 429 with `Retry-After`. */
+  | 'RateLimited';
 
 /**
  * Types safe to show to the client as-is; every other error is shown as `Configuration` (server

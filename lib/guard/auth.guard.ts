@@ -16,6 +16,7 @@ import { contextSource, loadContextException, setContextUser } from './guard-con
 import {
   FRESH,
   contextLookup,
+  credentialRefusal,
   guardRefusal,
   readRoutePolicy,
   rejectionOf,
@@ -168,12 +169,18 @@ export class AuthGuard implements CanActivate {
     http: boolean,
   ): boolean | Promise<boolean> {
     if (state.status === 'active') {
+      // A session on a route without `@Auth()` limits passes as before: one comparison.
+      if (!(policy.sessionsPass && (state.strategy === 'jwt' || state.strategy === 'database'))) {
+        const refusal = credentialRefusal(state, policy);
+        if (refusal) return this.handleUnauthenticated(context, refusal);
+      }
       if (policy.recentSignIn !== undefined || policy.aal !== undefined)
         return this.checkAssurance(context, holder, state, policy, http);
       this.admit(context, holder, state, http);
       return true;
     }
     if (state.status !== 'none' && state.clearCookies.length) this.clearCookies(context, state);
+    if (state.status === 'limited') this.setHeader(context, 'Retry-After', String(state.retryAfter));
     return this.handleUnauthenticated(context, rejectionOf(state));
   }
 
@@ -269,6 +276,14 @@ export class AuthGuard implements CanActivate {
    */
   protected handleUnauthenticated(context: ExecutionContext, reason: GuardRejection): boolean {
     throw guardRefusal(context.getType<string>(), reason);
+  }
+
+  /** Sets a header of the HTTP answer (a refusal's `Retry-After`); nothing in other contexts. */
+  private setHeader(context: ExecutionContext, name: string, value: string): void {
+    const res = this.getResponse(context) as
+      { header?: (n: string, v: string) => unknown; setHeader?: (n: string, v: string) => unknown } | undefined;
+    if (typeof res?.header === 'function') res.header(name, value);
+    else if (typeof res?.setHeader === 'function') res.setHeader(name, value);
   }
 
   private clearCookies(context: ExecutionContext, state: Extract<SessionState, { clearCookies: unknown }>): void {

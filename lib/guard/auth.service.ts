@@ -30,6 +30,9 @@ import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-ac
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
 import type { Assurance } from '../session/assurance.js';
 import { AccessTokenService } from './access-token.service.js';
+import { SigningKeys } from '../session/signing-keys.js';
+import { ApiKeys, type ApiKeyInfo, type ApiKeyInput, type CreatedApiKey } from '../tokens/api-keys.service.js';
+import { UserAccessTokens, type IssuedAccessToken } from '../tokens/user-access-tokens.js';
 
 /**
  * Session and account operations for application code (controllers, services).
@@ -49,7 +52,67 @@ export class AuthService {
     private readonly passwords: PasswordChangeService,
     private readonly accounts: AccountManagementService,
     private readonly twoFactors: TwoFactors,
+    private readonly userTokens: UserAccessTokens,
+    private readonly apiKeys: ApiKeys,
+    private readonly signingKeys: SigningKeys,
   ) {}
+
+  /**
+   * An access token for the request's signed-in user (a session: the cookie, or a session token as
+   * `Authorization: Bearer`), to call this API or another service with: a JWT (`typ: at+jwt`) that
+   * services verify from `{basePath}/jwks` (or with `nestjs-auth/verify`). `audience`: this API's
+   * (`accessToken.audience`) by default, or one of `accessToken.audiences`; `scope`: the scopes it
+   * is limited to (each one of `accessToken.scopes` when set). Ending the session revokes it here
+   * (by its `sid`); elsewhere it lives `accessToken.maxAge`.
+   *
+   * @throws SessionRequired without a session (an access token or API key cannot mint one);
+   *   InvalidRequest for an audience or scope not allowed, or without the `accessToken` option
+   */
+  async issueAccessToken(
+    request: HttpRequestLike,
+    options: { audience?: string; scope?: string | string[] } = {},
+  ): Promise<IssuedAccessToken> {
+    const state = await this.reader.read(sessionLookupOf(request, this.config));
+    if (state.status !== 'active') throw new SessionRequired('Sign in first.');
+    return this.userTokens.issue(state, options);
+  }
+
+  /**
+   * Rotates the access tokens' signing key now (`accessToken.keys: 'stored'`): a new key is published
+   * at once and signs after `rotation.publishAhead` (with `immediately`, at once). The old key still
+   * verifies what it signed until those tokens expire. Returns the new key's id (`kid`).
+   */
+  rotateSigningKey(options: { immediately?: boolean } = {}): Promise<string> {
+    return this.signingKeys.rotate(options);
+  }
+
+  /** Removes a signing key now (one that leaked): every token it signed is refused from then on. */
+  removeSigningKey(kid: string): Promise<boolean> {
+    return this.signingKeys.remove(kid);
+  }
+
+  /** The user's API keys (`apiKeys`): `{ id, name, hint, scopes, createdAt, expires, lastUsedAt }`, never a key. */
+  listApiKeys(userId: string): Promise<ApiKeyInfo[]> {
+    return this.apiKeys.list(userId);
+  }
+
+  /**
+   * A new API key for the user: `{ key, apiKey }`, the key shown this once (only its hash is kept).
+   * Ask for a recent sign-in first (the account API does): a key is a new way in.
+   */
+  createApiKey(userId: string, input: ApiKeyInput): Promise<CreatedApiKey> {
+    return this.apiKeys.create(userId, input);
+  }
+
+  /** Replaces one of the user's API keys with a new one (same name, scopes, expiry); the old one stops at once. */
+  rotateApiKey(userId: string, id: string): Promise<CreatedApiKey> {
+    return this.apiKeys.rotate(userId, id);
+  }
+
+  /** Revokes one of the user's API keys: refused at once on every instance (with a revocation bus). */
+  revokeApiKey(userId: string, id: string): Promise<void> {
+    return this.apiKeys.revoke(userId, id);
+  }
 
   /**
    * Recovery for a user who lost every second factor (`twoFactor`): removes all their authenticator
@@ -165,7 +228,8 @@ export class AuthService {
     const state = await this.reader.read(sessionLookupOf(request, this.config));
     if (state.status !== 'active') return;
     if (state.strategy === 'access-token') await this.sessionList.endApp(state);
-    else await this.issuer.revoke(state.sessionToken);
+    // An API key is no session: it ends with `revokeApiKey`.
+    else if (state.strategy !== 'api-key') await this.issuer.revoke(state.sessionToken);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { AuthUser } from '../session/session.types.js';
+import { CREDENTIAL, SESSION_CREDENTIAL, type AuthUser, type CredentialInfo } from '../session/session.types.js';
 import { requestSession, type AuthenticatedRequest } from './auth.guard.js';
 import { contextHolder, rpcUser } from './guard-context.js';
 
@@ -21,9 +21,17 @@ export const CurrentUser = createParamDecorator((property: string | undefined, c
   return property ? user?.[property] : user;
 });
 
-/** The session (as `GET /auth/session` returns it), set by `AuthGuard`. */
-export const AuthSession = createParamDecorator((_: unknown, context: ExecutionContext) => {
-  if (context.getType() === 'http') return requestSession(context.getArgByIndex<object>(0));
-  const holder = contextHolder(context);
-  return holder ? requestSession(holder) : undefined;
+/**
+ * The session (as `GET /auth/session` returns it), set by `AuthGuard`. `@AuthSession('credential')`
+ * injects what the request's credential is instead (`CredentialInfo`: `kind` `'session'`,
+ * `'accessToken'` or `'apiKey'`, its `scopes` (`null`: not limited), an access token's `clientId`,
+ * an API key's `keyId`).
+ */
+export const AuthSession = createParamDecorator((property: 'credential' | undefined, context: ExecutionContext) => {
+  const holder = context.getType() === 'http' ? context.getArgByIndex<object>(0) : contextHolder(context);
+  const session = holder ? requestSession(holder) : undefined;
+  if (property !== 'credential') return session;
+  if (!session) return undefined;
+  return ((session as unknown as Record<symbol, CredentialInfo | undefined>)[CREDENTIAL] ??
+    SESSION_CREDENTIAL) as CredentialInfo;
 });

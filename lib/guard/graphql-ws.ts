@@ -41,6 +41,7 @@ const REASONS: Record<Exclude<SessionState['status'], 'active'>, GuardRejection>
   none: 'SessionRequired',
   expired: 'SessionExpired',
   invalid: 'InvalidSession',
+  limited: 'RateLimited',
 };
 
 /**

@@ -1,4 +1,4 @@
-import { type ExecutionContext, UnauthorizedException } from '@nestjs/common';
+import { type ExecutionContext, ForbiddenException, HttpException, UnauthorizedException } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import type { AuthUser } from '../session/session.types.js';
@@ -122,14 +122,18 @@ export function loadContextException(type: string): Promise<void> | undefined {
  * reason; WebSockets, a `WsException`; RPC, an `RpcException` (each `{ status, error, message }`).
  */
 export function contextRefusal(type: string, reason: GuardRejection, message: string): Error {
-  const body = { statusCode: 401, status: 'error', error: reason, message };
+  const statusCode = reason === 'InsufficientScope' ? 403 : reason === 'RateLimited' ? 429 : 401;
+  const body = { statusCode, status: 'error', error: reason, message };
   const Exception = exceptions.get(type);
   if (Exception) return new Exception(body);
-  const error = new UnauthorizedException(body);
+  const error =
+    statusCode === 403
+      ? new ForbiddenException(body)
+      : statusCode === 429
+        ? new HttpException(body, 429)
+        : new UnauthorizedException(body);
   // graphql-js copies an error's `extensions` into the GraphQL error it reports.
-  Object.defineProperty(error, 'extensions', {
-    value: { code: 'UNAUTHENTICATED', reason },
-    enumerable: false,
-  });
+  const code = statusCode === 403 ? 'FORBIDDEN' : statusCode === 429 ? 'RATE_LIMITED' : 'UNAUTHENTICATED';
+  Object.defineProperty(error, 'extensions', { value: { code, reason }, enumerable: false });
   return error;
 }

@@ -1,11 +1,14 @@
-import { UnauthorizedException } from '@nestjs/common';
+import { ForbiddenException, HttpException, UnauthorizedException } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { GuardRejection } from '../errors/auth.errors.js';
 import { HeaderSessionLookup, sessionLookupOf } from '../http/auth-request.factory.js';
 import {
+  AUTH_POLICY_KEY,
   IS_PUBLIC_KEY,
+  type AuthRouteOptions,
+  type CredentialKind,
   REQUIRE_AAL_KEY,
   REQUIRE_RECENT_SIGN_IN_KEY,
   SKIP_SESSION_CACHE_KEY,
@@ -28,7 +31,16 @@ export interface RoutePolicy {
   recentSignIn: number | undefined;
   /** `@RequireAal()`: the assurance level the session's sign-in must have reached, or undefined. */
   aal: 2 | undefined;
+  /** `@Auth({ accept })`: the credential kinds taken. */
+  accept: ReadonlySet<CredentialKind>;
+  /** `@Auth({ scopes })`: the scopes required (none: empty). */
+  scopes: readonly string[];
+  /** True when a session alone passes the route as before `@Auth()` (it accepts sessions and asks no scope). */
+  sessionsPass: boolean;
 }
+
+/** The credentials a route takes without `@Auth()`: sessions and access tokens, never an API key. */
+const DEFAULT_ACCEPT: ReadonlySet<CredentialKind> = new Set(['session', 'accessToken']);
 
 /** The read options of `@SkipSessionCache()`, one frozen object for every request. */
 export const FRESH = Object.freeze({ fresh: true });
@@ -57,7 +69,41 @@ export function readRoutePolicy(
       recentSignInMaxAge,
     ),
     aal: reflector.getAllAndOverride<number | undefined>(REQUIRE_AAL_KEY, targets) === 2 ? 2 : undefined,
+    ...credentialPolicy(reflector.getAllAndOverride<AuthRouteOptions | undefined>(AUTH_POLICY_KEY, targets)),
   };
+}
+
+/** The credential part of a route's policy, from its `@Auth()`. */
+function credentialPolicy(
+  options: AuthRouteOptions | undefined,
+): Pick<RoutePolicy, 'accept' | 'scopes' | 'sessionsPass'> {
+  const accept = options?.accept ? new Set(options.accept) : DEFAULT_ACCEPT;
+  const scopes = options?.scopes ?? [];
+  return { accept, scopes, sessionsPass: accept.has('session') && scopes.length === 0 };
+}
+
+/** The kind of credential an active state came from. */
+export function kindOf(state: ActiveState): CredentialKind {
+  return state.strategy === 'access-token' ? 'accessToken' : state.strategy === 'api-key' ? 'apiKey' : 'session';
+}
+
+/**
+ * The scopes a credential is limited to, or `null` when it is not limited: a session (it is the
+ * user), an access token without a `scope` claim (a native app's).
+ */
+export function scopesOf(state: ActiveState): readonly string[] | null {
+  if (state.strategy !== 'access-token' && state.strategy !== 'api-key') return null;
+  const scope = state.token?.scope;
+  if (state.strategy === 'access-token' && scope === undefined) return null;
+  return typeof scope === 'string' && scope ? scope.split(' ') : [];
+}
+
+/** Why a route refuses an active credential (its kind, a missing scope), or undefined when it passes. */
+export function credentialRefusal(state: ActiveState, policy: RoutePolicy): GuardRejection | undefined {
+  if (!policy.accept.has(kindOf(state))) return 'CredentialNotAccepted';
+  if (policy.scopes.length === 0) return undefined;
+  const held = scopesOf(state);
+  return held === null || policy.scopes.every((s) => held.includes(s)) ? undefined : 'InsufficientScope';
 }
 
 /** The session lookup of a non-HTTP call: its request's cookie and headers, a bearer given outside them first. */
@@ -72,6 +118,7 @@ export function contextLookup(
 
 /** Why a session that is not active is refused. */
 export function rejectionOf(state: Exclude<SessionState, ActiveState>): GuardRejection {
+  if (state.status === 'limited') return 'RateLimited';
   return state.status === 'none' ? 'SessionRequired' : state.status === 'expired' ? 'SessionExpired' : 'InvalidSession';
 }
 
@@ -82,7 +129,16 @@ const MESSAGES: Record<GuardRejection, string> = {
   ReauthenticationRequired: 'This action needs a recent sign-in. Sign in again, then retry.',
   SecondFactorRequired:
     'This action needs a sign-in with a second factor. Sign in again with your authenticator app or a passkey, then retry.',
+  CredentialNotAccepted:
+    'This resource does not take this kind of credential (a session, an access token or an API key): use one it accepts.',
+  InsufficientScope: 'The credential lacks a scope this resource requires: use one that has it.',
+  RateLimited: 'Too many requests with this API key: wait for the time Retry-After says, then retry.',
 };
+
+/** The HTTP status of each refusal: 401 but for a missing scope (403) and a rate limit (429). */
+export function refusalStatus(reason: GuardRejection): 401 | 403 | 429 {
+  return reason === 'InsufficientScope' ? 403 : reason === 'RateLimited' ? 429 : 401;
+}
 
 /**
  * The error that refuses a call of context `type`: 401 with a stable `error` type over HTTP; in
@@ -90,5 +146,9 @@ const MESSAGES: Record<GuardRejection, string> = {
  */
 export function guardRefusal(type: string, reason: GuardRejection): Error {
   if (type !== 'http') return contextRefusal(type, reason, MESSAGES[reason]);
-  return new UnauthorizedException({ statusCode: 401, error: reason, message: MESSAGES[reason] });
+  const status = refusalStatus(reason);
+  const body = { statusCode: status, error: reason, message: MESSAGES[reason] };
+  if (status === 403) return new ForbiddenException(body);
+  if (status === 429) return new HttpException(body, 429);
+  return new UnauthorizedException(body);
 }

@@ -162,8 +162,8 @@ describe('@RequireRecentSignIn() in AuthGuard', () => {
     const spy = jest.spyOn(reflector, 'getAllAndOverride');
     const cookie = await signedInAgo(1);
     for (let i = 0; i < 5; i++) void guard.canActivate(http(request(cookie), 'sensitive'));
-    // @Public, @SkipSessionCache, @RequireRecentSignIn, @RequireAal: once each.
-    expect(spy.mock.calls.length).toBe(4);
+    // @Public, @SkipSessionCache, @RequireRecentSignIn, @RequireAal, @Auth: once each.
+    expect(spy.mock.calls.length).toBe(5);
   });
 
   it('hands the reason to a subclass (handleUnauthenticated), e.g. to redirect browsers', async () => {

@@ -128,6 +128,9 @@ export class AuthControllerBase {
   @Get('jwks') jwks(@Req() req: Request, @Res() res: Response) {
     return this.run(req, res, 'jwks');
   }
+  @Post('access-token') accessToken(@Req() req: Request, @Res() res: Response) {
+    return this.run(req, res, 'access-token');
+  }
 
   /** The browser half of passkeys, served from the installed package (no CDN). */
   @Get('webauthn-client.js') webauthnClient(@Req() req: Request, @Res() res: Response) {

@@ -76,11 +76,6 @@ export class NativeAppRoutes {
     return this.config.nativeApps !== null && this.accessTokens.enabled;
   }
 
-  /** `GET {basePath}/jwks`: the public keys that verify the access tokens (RFC 7517). */
-  jwks(): AuthResponse {
-    return { json: this.accessTokens.jwks(), headers: { 'Cache-Control': 'public, max-age=300' } };
-  }
-
   /**
    * `GET {basePath}/authorize` (and `POST`, the "Continue" form of a browser already signed in).
    * A request that cannot be answered to its app (unknown client, unregistered redirect URI) gets a
@@ -342,7 +337,8 @@ export class NativeAppRoutes {
   private redirectUri(p: AuthorizeRequest, values: Record<string, string>): string {
     const url = new URL(p.redirect_uri);
     for (const [k, v] of Object.entries(values)) url.searchParams.set(k, v);
-    if (p.state) url.searchParams.set('state', p.state);
+    // A state too long to be one (refused for that) is not echoed: the Location header stays bounded.
+    if (p.state && p.state.length <= STATE_MAX) url.searchParams.set('state', p.state);
     url.searchParams.set('iss', this.config.accessToken.issuer!);
     return url.href;
   }

@@ -18,7 +18,10 @@ export type AccountNotice =
   | 'password-set'
   | 'session-ended'
   | 'sessions-ended'
-  | 'account-unlinked';
+  | 'account-unlinked'
+  | 'api-key-created'
+  | 'api-key-rotated'
+  | 'api-key-revoked';
 
 /** The sentence for a `?notice=` or `?error=` value, if the page has one. */
 export function sentenceOf(m: PageMessages, kind: 'notice' | 'error', value: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { Theme } from '../config/auth-options.interface.js';
-import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
-import { escapeAttr, escapeHtml } from '../util/html-escape.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { isExpiredDate } from '../util/instant.js';
 import { sentenceOf } from './account.messages.js';
 import { renderPage } from './page-layout.js';
 
@@ -38,6 +39,28 @@ export interface AccountPageTwoFactor {
   lastUsedAt: Date | null;
 }
 
+/** An API key as the page lists it (never the key itself). */
+export interface AccountPageApiKey {
+  id: string;
+  name: string;
+  /** The key's last four characters (shown as `…abcd`). */
+  hint: string;
+  scopes: string[];
+  createdAt: Date;
+  expires: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A key just made (created, or rotated: a new value for an old key), shown once. */
+export interface AccountPageNewApiKey {
+  /** The key in clear: on this page only. */
+  key: string;
+  /** The key's name (user input: escaped). */
+  name: string;
+  /** A new value of an existing key: the page says the old value stopped working. */
+  rotated: boolean;
+}
+
 /**
  * What the account page shows. A section whose data is `undefined` is left out (the feature is not
  * configured, or the adapter cannot do it). Every string is escaped by the renderer.
@@ -63,6 +86,11 @@ export interface AccountPageParams {
    * the policy requires a second factor of this user (then the server refuses removing the last app).
    */
   twoFactor?: { factors: AccountPageTwoFactor[]; backupCodesLeft: number; required: boolean };
+  /**
+   * API keys (`apiKeys`): the user's keys, the scopes a key may have (`accessToken.scopes`; `null`:
+   * any) and how many keys a user may have (`apiKeys.maxPerUser`: at the limit, no create form).
+   */
+  apiKeys?: { keys: AccountPageApiKey[]; scopes: string[] | null; max: number };
   /** Present when an email provider is configured. */
   email?: { current: string | null };
   /** Present when a credentials provider has a `passwordStore`. */
@@ -80,7 +108,9 @@ const CSS =
   '.tag{display:inline-block;font-size:.75rem;font-weight:600;border:1px solid var(--border);border-radius:1rem;padding:0 .5rem;margin-left:.5rem}' +
   '.item-title{font-weight:600;margin:0 0 .25rem}.inline{display:inline}.danger{background:var(--error-border);color:#fff}' +
   '.check{display:flex;gap:.5rem;align-items:center;font-weight:400}.check>input{width:auto;margin:0}' +
-  '.backup-codes{margin-top:1.25rem}';
+  '.backup-codes{margin-top:1.25rem}h3{font-size:1rem;margin:1.25rem 0 .5rem}' +
+  'code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;overflow-wrap:anywhere}' +
+  '.new-key{font-size:1.0625rem;padding:.75rem;border:1px solid var(--border);border-radius:.5rem}.new-key>code{user-select:all}';
 
 /** The built-in account page (`GET {basePath}/account`): works without JavaScript but for adding passkeys. */
 export function renderAccountPage(p: AccountPageParams): string {
@@ -97,6 +127,7 @@ export function renderAccountPage(p: AccountPageParams): string {
     p.accounts ? accountsSection(m, p, csrf, post) : '',
     p.passkeys ? passkeysSection(m, p, csrf, post) : '',
     p.twoFactor ? twoFactorSection(m, p.twoFactor, post) : '',
+    p.apiKeys ? apiKeysSection(m, p.apiKeys, post) : '',
     p.email ? emailSection(m, p.email.current, post) : '',
     p.password ? passwordSection(m, p.password.hasPassword, p.password.minLength ?? 8, post) : '',
     p.canDelete ? deleteSection(m, post) : '',
@@ -111,6 +142,33 @@ export function renderAccountPage(p: AccountPageParams): string {
     busyStates: true,
     scriptUrls: p.passkeys ? [p.passkeys.scriptUrl] : undefined,
   });
+}
+
+/**
+ * A new API key, shown once (like new backup codes): the key in a `<code>` element, what to do with
+ * it, and "Continue" back to the account page (with the notice of what happened). The answer that
+ * carries it is never cached (`Cache-Control: no-store`, set by the account routes).
+ */
+export function renderNewApiKeyPage(
+  p: AccountPageNewApiKey & { continueUrl: string; theme: Required<Theme>; messages?: PageMessages },
+): string {
+  const m = p.messages ?? ENGLISH_MESSAGES;
+  const title = m['account.apiKeys.newTitle'];
+  const next = safeUrl(p.continueUrl);
+  const notice = p.rotated ? 'api-key-rotated' : 'api-key-created';
+  const body = [
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${escapeHtml(m['account.apiKeys.copyNow'])}</p>`,
+    p.rotated ? `<p>${escapeHtml(m['account.apiKeys.replaced'])}</p>` : '',
+    // The sentence before the key names it; the key is plain text (nothing hidden), read out in order.
+    `<p>${html(m, 'account.apiKeys.newKeyFor', { name: `<strong>${escapeHtml(p.name)}</strong>` })}</p>`,
+    `<p class="new-key"><code data-api-key>${escapeHtml(p.key)}</code></p>`,
+    `<p class="muted">${escapeHtml(m['account.apiKeys.shownOnce'])}</p>`,
+    next
+      ? `<div class="actions"><a class="button" href="${escapeAttr(`${next}?notice=${notice}`)}">${escapeHtml(m['account.apiKeys.continue'])}</a></div>`
+      : '',
+  ].join('\n');
+  return renderPage({ title, lang: m.lang, theme: p.theme, body, css: CSS });
 }
 
 /** The confirmation page of an email change link: a button that POSTs the token (a GET changes nothing). */
@@ -276,6 +334,69 @@ function twoFactorSection(m: PageMessages, t: NonNullable<AccountPageParams['two
         ? `<p class="muted" data-two-factor-required>${escapeHtml(m['twoFactor.account.required'])}</p>`
         : '') +
       `${listed}${add}${backup ? `<div class="backup-codes">${backup}</div>` : ''}`,
+  );
+}
+
+/**
+ * The user's API keys (never a key: its name, `…hint`, scopes, dates), each with rotate and revoke
+ * forms, and the create form. The expiry is a day (`YYYY-MM-DD`, what a date input sends; a browser
+ * without one gets a text field and the pattern), which the server reads as its start in UTC: the
+ * earliest a person can pick is tomorrow.
+ */
+function apiKeysSection(m: PageMessages, a: NonNullable<AccountPageParams['apiKeys']>, post: Post): string {
+  const now = Date.now();
+  const items = a.keys.map((k) => {
+    const expired = k.expires !== null && isExpiredDate(k.expires, now);
+    const title = `${escapeHtml(k.name)}${expired ? `<span class="tag">${escapeHtml(m['account.apiKeys.expired'])}</span>` : ''}`;
+    const hint = html(m, 'account.apiKeys.endsIn', { hint: `<code>…${escapeHtml(k.hint)}</code>` });
+    const scopes = k.scopes.length
+      ? `${escapeHtml(m['account.apiKeys.scopes'])}: ${k.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}`
+      : escapeHtml(m['account.apiKeys.noScopes']);
+    const when = [
+      `${escapeHtml(m['account.apiKeys.created'])} ${time(k.createdAt)}`,
+      k.expires
+        ? `${escapeHtml(m[expired ? 'account.apiKeys.expiredOn' : 'account.apiKeys.expires'])} ${time(k.expires)}`
+        : escapeHtml(m['account.apiKeys.noExpiry']),
+    ].join(', ');
+    const used = k.lastUsedAt
+      ? `${escapeHtml(m['account.lastUsed'])} ${time(k.lastUsedAt)}`
+      : escapeHtml(m['account.neverUsed']);
+    const hidden = `<input type="hidden" name="id" value="${escapeAttr(k.id)}">`;
+    const button = (key: 'rotate' | 'revoke') =>
+      `<button type="submit" class="button button-secondary" aria-label="${escapeAttr(text(m, `account.apiKeys.${key}Named`, { name: k.name }))}">${escapeHtml(m[`account.apiKeys.${key}`])}</button>`;
+    return (
+      `<li data-api-key><p class="item-title">${title}</p><p class="muted">${hint}</p><p class="muted">${scopes}</p>` +
+      `<p class="muted">${when}</p><p class="muted">${used}</p>` +
+      `<div class="actions">${post('api-keys/rotate', `${hidden}${button('rotate')}`)}${post('api-keys/revoke', `${hidden}${button('revoke')}`)}</div></li>`
+    );
+  });
+  const listed = a.keys.length
+    ? `<p class="muted">${escapeHtml(m['account.apiKeys.rotateNote'])}</p><ul class="items">${items.join('')}</ul>`
+    : `<p>${escapeHtml(m['account.apiKeys.none'])}</p>`;
+  const scopesHint = a.scopes
+    ? text(m, 'account.apiKeys.scopesAvailable', { scopes: a.scopes.join(' ') })
+    : m['account.apiKeys.scopesHint'];
+  const create =
+    a.keys.length >= a.max
+      ? `<p data-api-keys-limit>${escapeHtml(text(m, 'account.apiKeys.limit', { max: a.max }))}</p>`
+      : post(
+          'api-keys/create',
+          `<label for="api-key-name">${escapeHtml(m['account.apiKeys.nameLabel'])}</label>` +
+            `<input id="api-key-name" name="name" type="text" maxlength="100" autocomplete="off" required aria-describedby="api-key-name-hint">` +
+            `<p class="muted" id="api-key-name-hint">${escapeHtml(m['account.apiKeys.nameHint'])}</p>` +
+            `<label for="api-key-scopes">${escapeHtml(m['account.apiKeys.scopesLabel'])}</label>` +
+            `<input id="api-key-scopes" name="scopes" type="text" autocomplete="off" autocapitalize="none" spellcheck="false" aria-describedby="api-key-scopes-hint">` +
+            `<p class="muted" id="api-key-scopes-hint">${escapeHtml(scopesHint)}</p>` +
+            `<label for="api-key-expires">${escapeHtml(m['account.apiKeys.expiresLabel'])}</label>` +
+            `<input id="api-key-expires" name="expires" type="date" pattern="\\d{4}-\\d{2}-\\d{2}" min="${escapeAttr(new Date(now + 86_400_000).toISOString().slice(0, 10))}" aria-describedby="api-key-expires-hint">` +
+            `<p class="muted" id="api-key-expires-hint">${escapeHtml(m['account.apiKeys.expiresHint'])}</p>` +
+            `<button type="submit" class="button">${escapeHtml(m['account.apiKeys.create'])}</button>`,
+        );
+  return section(
+    'api-keys',
+    m['account.apiKeys.heading'],
+    `<p class="muted">${escapeHtml(m['account.apiKeys.intro'])}</p>${listed}` +
+      `<h3 id="api-key-create-heading">${escapeHtml(m['account.apiKeys.createHeading'])}</h3>${create}`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ENGLISH_MESSAGES, GERMAN_MESSAGES, type PageMessages } from '../config/messages/page-messages.js';
-import { renderAccountPage, renderEmailChangeConfirmPage } from './account.page.js';
+import { renderAccountPage, renderEmailChangeConfirmPage, renderNewApiKeyPage } from './account.page.js';
 import { renderEmailConfirmPage } from './email-confirm.page.js';
 import { renderErrorPage } from './error.page.js';
 import { AUTH, params, theme } from './fixtures/signin-page.fixture.js';
@@ -62,7 +62,10 @@ function pages(messages: PageMessages): Record<string, string> {
   };
 }
 
-/** The account page with every section, each notice and error, and its email change confirmation. */
+/**
+ * The account page with every section, each notice and error, its email change confirmation, and the
+ * page that shows a new API key.
+ */
 function accountPages(messages: PageMessages): Record<string, string> {
   const account = {
     theme: { ...theme },
@@ -84,6 +87,30 @@ function accountPages(messages: PageMessages): Record<string, string> {
       provider: 'passkey',
       scriptUrl: `${AUTH}/webauthn-client.js`,
     },
+    apiKeys: {
+      keys: [
+        {
+          id: 'AbCdEf123456',
+          name: 'Deploy bot',
+          hint: 'x9Z2',
+          scopes: ['notes:read'],
+          createdAt: new Date(0),
+          expires: new Date(0),
+          lastUsedAt: new Date(0),
+        },
+        {
+          id: 'ZyXwVu654321',
+          name: 'Deploy bot',
+          hint: 'q0Q0',
+          scopes: [],
+          createdAt: new Date(0),
+          expires: null,
+          lastUsedAt: null,
+        },
+      ],
+      scopes: ['notes:read'],
+      max: 20,
+    },
     email: { current: 'a@b.test' },
     password: { hasPassword: true },
     canDelete: true,
@@ -99,9 +126,24 @@ function accountPages(messages: PageMessages): Record<string, string> {
       sessions: [],
       accounts: { linked: [], linkable: [{ id: 'google', name: 'Google' }] },
       passkeys: { ...account.passkeys, list: [] },
+      apiKeys: { keys: [], scopes: null, max: 20 },
       email: { current: null },
       password: { hasPassword: false },
     }),
+    'account API keys at the limit': renderAccountPage({ ...account, apiKeys: { ...account.apiKeys, max: 2 } }),
+    ...Object.fromEntries(
+      [false, true].map((rotated) => [
+        `new API key${rotated ? ' rotated' : ''}`,
+        renderNewApiKeyPage({
+          theme: { ...theme },
+          messages,
+          key: 'nak_AbCdEf123456secret',
+          name: 'Deploy bot',
+          rotated,
+          continueUrl: `${AUTH}/account`,
+        }),
+      ]),
+    ),
     ...Object.fromEntries(
       states('notice').map((n) => [`account notice ${n}`, renderAccountPage({ ...account, notice: n })]),
     ),
@@ -137,6 +179,9 @@ const VALUES = [
   'Google',
   'Ada',
   'UTC',
+  'Deploy bot',
+  'notes:read',
+  'nak_AbCdEf123456secret',
 ];
 
 /** The words a person reads (text, placeholders, titles) that are not markers nor the page's own values. */

@@ -18,4 +18,5 @@ export type AuthAction =
   | 'token'
   | 'revoke'
   | 'jwks'
+  | 'access-token'
   | 'unknown';

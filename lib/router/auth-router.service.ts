@@ -5,11 +5,16 @@ import type { InternalProvider, ResolvedAuthConfig } from '../config/resolved-co
 import { assertSameOrigin, csrfRefusal } from '../core/csrf.js';
 import { clientText, RequestErrorLog } from '../core/error-log.js';
 import type { ProviderContext, ProviderFlow, RequestContext } from '../core/request-context.js';
-import { InvalidProvider, UnknownAction } from '../errors/auth.errors.js';
+import { InvalidProvider, SessionRequired, UnknownAction } from '../errors/auth.errors.js';
+
+/** Answers that carry a token are never stored (RFC 6749 section 5.1). */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 import { SIGN_IN_METHODS, type ChallengeFlow, type SignInMethod } from '../sign-in/sign-in-method.js';
 import type { SignInFormRenderer } from '../pages/page.types.js';
 import { AccountRoutes } from '../account/account-routes.js';
 import { NativeAppRoutes } from '../native-apps/native-apps.routes.js';
+import { AccessTokens } from '../session/access-tokens.js';
+import { UserAccessTokens } from '../tokens/user-access-tokens.js';
 import { SessionIssuer } from '../session/session-issuer.js';
 import { SessionReader } from '../session/session-reader.js';
 import type { AuthRequest, AuthResponse } from '../types/http.types.js';
@@ -49,6 +54,8 @@ export class AuthRouterService {
     private readonly moduleRef: ModuleRef,
     @Optional() private readonly account?: AccountRoutes,
     @Optional() private readonly nativeApps?: NativeAppRoutes,
+    @Optional() private readonly userTokens?: UserAccessTokens,
+    @Optional() private readonly accessTokens?: AccessTokens,
   ) {}
 
   private get flows(): Map<string, ProviderFlow> {
@@ -93,9 +100,9 @@ export class AuthRouterService {
     try {
       if (action === 'webauthn-client') return await webauthnClient(this.config, request);
       // Native apps' token routes take no cookie, CSRF token or callback URL: no request context.
+      if (action === 'jwks' && this.accessTokens?.enabled && (request.method === 'GET' || request.method === 'HEAD'))
+        return { json: this.accessTokens.jwks(), headers: { 'Cache-Control': 'public, max-age=300' } };
       if (this.nativeApps?.enabled) {
-        const get = request.method === 'GET' || request.method === 'HEAD';
-        if (action === 'jwks' && get) return this.nativeApps.jwks();
         if ((action === 'token' || action === 'revoke') && request.method === 'POST')
           return await this.nativeApps[action](request);
       }
@@ -229,8 +236,28 @@ export class AuthRouterService {
         }
         break;
       }
+      case 'access-token': {
+        // A token for the signed-in user (`issueAccessToken`): a cookie session proves the form is
+        // this site's with the CSRF token; a session token as a bearer needs none.
+        if (!post || !this.accessTokens?.enabled || !this.userTokens) break;
+        const state = await this.reader.read({
+          cookies: ctx.request.cookies,
+          authorization: ctx.request.headers.authorization,
+          secure: ctx.secure,
+        });
+        if (state.status !== 'active') throw new SessionRequired('Sign in first.');
+        if (!state.bearer && !ctx.csrfVerified)
+          throw csrfRefusal(ctx, 'The CSRF token was missing or wrong: send `csrfToken` (GET /csrf) or X-CSRF-Token.');
+        const b = ctx.request.body;
+        return {
+          json: await this.userTokens.issue(state, { audience: b.audience, scope: b.scope }),
+          headers: NO_STORE,
+        };
+      }
       case 'authorize':
         // A native app's sign-in, in the system browser (`nativeApps`).
+        // HEAD answers like GET without its side effects: no code, no check cookie.
+        if (this.nativeApps?.enabled && method === 'HEAD') return { status: 200, headers: NO_STORE };
         if (this.nativeApps?.enabled && (get || post)) return await this.nativeApps.authorize(ctx);
         break;
       case 'webauthn-options':

@@ -68,6 +68,7 @@ describe('the action table as data (AUTH_ROUTES)', () => {
         twoFactor: {},
         nativeApps: { clients: [{ clientId: 'app', redirectUris: ['com.example.app:/cb'] }] },
         accessToken: { issuer: 'https://api.example.test/auth' },
+        apiKeys: {},
       },
       AUTH_SERVICES,
     );

@@ -41,6 +41,7 @@ export const AUTH_ROUTE_PATHS: Readonly<Record<RoutedAction, string>> = Object.f
   token: 'token',
   revoke: 'revoke',
   jwks: 'jwks',
+  'access-token': 'access-token',
 });
 
 /**
@@ -74,4 +75,5 @@ export const AUTH_ROUTES: readonly AuthRoute[] = Object.freeze([
   { action: 'token', method: 'POST', segment: 'none' },
   { action: 'revoke', method: 'POST', segment: 'none' },
   { action: 'jwks', method: 'GET', segment: 'none' },
+  { action: 'access-token', method: 'POST', segment: 'none' },
 ] as const satisfies readonly AuthRoute[]);

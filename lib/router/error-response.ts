@@ -6,6 +6,7 @@ import {
   CredentialsSignin,
   RateLimited,
   ReauthenticationRequired,
+  SessionRequired,
   UnknownAction,
   isClientError,
 } from '../errors/auth.errors.js';
@@ -24,6 +25,10 @@ const JSON_ACTIONS = new Set<AuthAction>([
   'webauthn-options',
   'backchannel-logout',
   'account',
+  'access-token',
+  'token',
+  'revoke',
+  'jwks',
 ]);
 const SERVER_PROBLEM = 'There was a problem with the server configuration. Check the server logs.';
 
@@ -58,9 +63,11 @@ export function errorResponse(
         ? 429
         : error instanceof ReauthenticationRequired
           ? 403
-          : type === 'Configuration'
-            ? 500
-            : 400;
+          : error instanceof SessionRequired
+            ? 401
+            : type === 'Configuration'
+              ? 500
+              : 400;
     const headers: Record<string, string> =
       error instanceof RateLimited ? { 'Retry-After': String(error.retryAfter) } : {};
     return withCookies({ status, headers, json: { error: type, message } }, ctx);

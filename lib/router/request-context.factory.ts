@@ -41,7 +41,7 @@ export class RequestContextFactory {
       : undefined;
     // The account API and the second factor also take the token in a header (SPAs sending JSON).
     const submitted =
-      action === 'account' || action === 'two-factor'
+      action === 'account' || action === 'two-factor' || action === 'access-token'
         ? (request.body.csrfToken ?? request.headers['x-csrf-token'])
         : request.body.csrfToken;
     const csrf = resolveCsrf(csrfCookie, submitted, isPost, config.secrets, cookies.csrfToken, boundTo);

@@ -3,6 +3,7 @@ import { sign as signBytes, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { AccessTokens, type AccessTokenClaims } from './access-tokens.js';
 import type { JwtRevocation } from './jwt-revocation.js';
+import { SigningKeys } from './signing-keys.js';
 
 const ISSUER = 'https://api.example.test/auth';
 
@@ -16,10 +17,10 @@ function tokens(secrets = ['first-secret-that-is-long-enough-000000']) {
   const config = {
     secrets,
     nativeApps: { clients: new Map() },
-    accessToken: { maxAge: 600, issuer: ISSUER, audience: ISSUER },
+    accessToken: { enabled: true, keys: 'derived', maxAge: 600, issuer: ISSUER, audience: ISSUER },
     logger: { debug: () => undefined, error: () => undefined, warn: () => undefined },
   };
-  return { at: new AccessTokens(config as never, revocation), revoked };
+  return { at: new AccessTokens(config as never, revocation, new SigningKeys(config as never, {} as never)), revoked };
 }
 
 const user = { id: 'user-1', name: 'Ada', email: 'ada@example.test', image: null };
@@ -40,7 +41,7 @@ const parts = (t: string) => t.split('.') as [string, string, string];
 const decode = (p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
 /** The signing key, to re-sign a mutated token as the module would (private in the class). */
 const privateKeyOf = (at: AccessTokens) =>
-  (at as unknown as { keys: Array<{ privateKey: KeyObject }> }).keys[0]!.privateKey;
+  (at as unknown as { keys: SigningKeys }).keys.signingKey().privateKey as KeyObject;
 function resign(at: AccessTokens, header: Record<string, unknown>, claims: Record<string, unknown>): string {
   const input = `${b64(header)}.${b64(claims)}`;
   return `${input}.${signBytes(null, Buffer.from(input), privateKeyOf(at)).toString('base64url')}`;

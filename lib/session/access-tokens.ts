@@ -1,12 +1,4 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  hkdfSync,
-  sign as signBytes,
-  verify as verifyBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { sign as signBytes, verify as verifyBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
@@ -16,20 +8,19 @@ import { ExpiringMap } from '../util/expiring-map.js';
 import { CLOCK_SKEW_SECONDS, dateMs, isoStringOfMs } from '../util/instant.js';
 import { assuranceOf, cleanAmr, acrOf, AMR_CLAIM, ACR_CLAIM } from './assurance.js';
 import { JwtRevocation } from './jwt-revocation.js';
-import type { AuthUser, SessionState } from './session.types.js';
+import { SigningKeys, type SigningKey } from './signing-keys.js';
+import { CREDENTIAL, type AuthUser, type CredentialInfo, type SessionState } from './session.types.js';
 
 /** The `typ` header of an access token (RFC 9068 section 2.1). */
 export const ACCESS_TOKEN_TYP = 'at+jwt';
-/** The one signature algorithm: Ed25519 (RFC 8037), deterministic, as its JOSE name. */
-export const ACCESS_TOKEN_ALG = 'EdDSA';
+/** The signature algorithms: Ed25519 (RFC 8037, deterministic) and P-256 (given keys only). */
+const ALGS: ReadonlySet<string> = new Set(['EdDSA', 'ES256']);
 /** The longest access token read; longer is refused unparsed. */
 const MAX_TOKEN_LENGTH = 4096;
 /** Verified tokens kept (each until it expires); the oldest goes first. */
 const VERIFIED_MAX = 10_000;
 /** A compact JWS: three base64url parts (a session JWE has five). */
 const JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-/** DER prefix of an Ed25519 private key in PKCS #8 (RFC 8410), before the 32-byte seed. */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
 /** What an access token says, as the module issues it. */
 export interface AccessTokenClaims {
@@ -41,8 +32,11 @@ export interface AccessTokenClaims {
   jti: string;
   /** The refresh-token family (one sign-in of a native app): ending it revokes the token by this id. */
   sid: string;
+  /** The native app's client id, or `session` for a token a signed-in user asked for. */
   client_id: string;
   auth_time: number;
+  /** Space-separated scopes, when the token is limited to them. */
+  scope?: string;
   amr?: string[];
   acr?: string;
   name?: string | null;
@@ -54,44 +48,33 @@ export interface AccessTokenClaims {
 export type AccessTokenCheck =
   { status: 'valid'; claims: AccessTokenClaims } | { status: 'expired' | 'invalid'; reason: string };
 
-/** A signing key: the private half signs, the public one is published. */
-interface SigningKey {
-  kid: string;
-  privateKey: KeyObject;
-  publicKey: KeyObject;
-  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string; kid: string; alg: 'EdDSA'; use: 'sig' };
-}
-
 type ActiveState = Extract<SessionState, { status: 'active' }>;
 
 /**
  * The access tokens of native apps: JWTs signed with Ed25519 (`typ: at+jwt`), verified here without
  * storage and by anyone with the public keys (`{basePath}/jwks`).
  *
- * The keys are derived from the secrets (HKDF-SHA256, one Ed25519 key per secret), so every instance
- * with the same secrets signs and verifies alike with nothing stored; the first secret's key signs,
- * every listed secret's key verifies and is published, so rotating `AUTH_SECRET` (new first, old
- * second) rotates the signing key with a grace period. Ed25519 signatures are deterministic: the
- * same claims give the same token, which a retried refresh relies on.
+ * The keys are {@link SigningKeys}' (stored and rotated, derived from the secrets, or given). Ed25519
+ * signatures are deterministic: the same claims give the same token, which a retried refresh relies on.
  *
- * Verification checks what RFC 8725 asks: the one algorithm (`alg: none`, HS256 and anything else
- * refused before any key is used), `typ`, a known `kid`, `iss`, `aud`, `exp`, `iat`; a token whose
+ * Verification checks what RFC 8725 asks: the key named by `kid` decides the algorithm (`alg: none`,
+ * HS256 and any other than the key's refused before it is used), `typ`, `iss`, `aud`, `exp`, `iat`; a token whose
  * `sid` was revoked (its family ended) is refused through {@link JwtRevocation}, which the
  * revocation bus feeds on every instance.
  */
 @Injectable()
 export class AccessTokens {
-  private keyring?: SigningKey[];
   private readonly verified = new ExpiringMap<string, ActiveState>(VERIFIED_MAX);
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly revocation: JwtRevocation,
+    private readonly keys: SigningKeys,
   ) {}
 
-  /** Whether the module issues and accepts access tokens. */
+  /** Whether the module issues and accepts access tokens (`accessToken` or `nativeApps`). */
   get enabled(): boolean {
-    return Boolean(this.config.nativeApps && this.config.accessToken?.issuer);
+    return this.config.accessToken?.enabled === true;
   }
 
   /** Whether a bearer token is one of these (a JWS, not a session JWE or a database token). */
@@ -99,14 +82,9 @@ export class AccessTokens {
     return this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw);
   }
 
-  private get keys(): SigningKey[] {
-    this.keyring ??= this.config.secrets.map(deriveKey);
-    return this.keyring;
-  }
-
   /** The public keys, as a JWK Set (`{basePath}/jwks`). */
-  jwks(): { keys: SigningKey['jwk'][] } {
-    return { keys: this.enabled ? this.keys.map((k) => k.jwk) : [] };
+  jwks(): ReturnType<SigningKeys['jwks']> {
+    return this.enabled ? this.keys.jwks() : { keys: [] };
   }
 
   /**
@@ -121,8 +99,12 @@ export class AccessTokens {
     amr: readonly string[];
     iat: number;
     jti: string;
+    /** Another service's `aud` (one of `accessToken.audiences`); this API's by default. */
+    audience?: string;
+    scope?: readonly string[];
   }): { token: string; expiresIn: number } {
-    const { issuer, audience, maxAge } = this.config.accessToken;
+    const { issuer, maxAge } = this.config.accessToken;
+    const audience = input.audience ?? this.config.accessToken.audience;
     if (!issuer || !audience) throw new SessionTokenError('Access tokens need an issuer (url or accessToken.issuer).');
     const amr = cleanAmr(input.amr);
     const claims: AccessTokenClaims = {
@@ -135,15 +117,19 @@ export class AccessTokens {
       sid: input.sid,
       client_id: input.clientId,
       auth_time: Math.floor((dateMs(input.authTime) ?? 0) / 1000),
+      ...(input.scope ? { scope: input.scope.join(' ') } : {}),
       ...(amr.length ? { [AMR_CLAIM]: amr, [ACR_CLAIM]: acrOf(assuranceOf(amr).aal) } : {}),
       ...(input.user.name != null ? { name: input.user.name } : {}),
       ...(input.user.email != null ? { email: input.user.email } : {}),
       ...(input.user.image != null ? { picture: input.user.image } : {}),
     };
-    const key = this.keys[0]!;
-    const header = b64json({ alg: ACCESS_TOKEN_ALG, typ: ACCESS_TOKEN_TYP, kid: key.kid });
+    const key = this.keys.signingKey();
+    const header = b64json({ alg: key.alg, typ: ACCESS_TOKEN_TYP, kid: key.kid });
     const signingInput = `${header}.${b64json(claims)}`;
-    const signature = signBytes(null, Buffer.from(signingInput), key.privateKey).toString('base64url');
+    const signature = signBytes(hashOf(key), Buffer.from(signingInput), {
+      key: key.privateKey!,
+      dsaEncoding: 'ieee-p1363',
+    }).toString('base64url');
     return { token: `${signingInput}.${signature}`, expiresIn: maxAge };
   }
 
@@ -153,17 +139,19 @@ export class AccessTokens {
     const [headerPart, payloadPart, signaturePart] = raw.split('.') as [string, string, string];
     const header = parseJson(headerPart);
     if (!header) return { status: 'invalid', reason: 'malformed header' };
-    if (header.alg !== ACCESS_TOKEN_ALG) return { status: 'invalid', reason: 'unexpected alg' };
+    if (typeof header.alg !== 'string' || !ALGS.has(header.alg)) return { status: 'invalid', reason: 'unexpected alg' };
     if (typeof header.typ !== 'string' || !typOk(header.typ)) return { status: 'invalid', reason: 'not typ at+jwt' };
     if (header.crit !== undefined) return { status: 'invalid', reason: 'crit not understood' };
-    const key = this.keys.find((k) => k.kid === header.kid);
+    const key = this.keys.byKid(header.kid, now);
     if (!key) return { status: 'invalid', reason: 'unknown kid' };
+    // The key decides the algorithm, never the token (RFC 8725 section 2.1).
+    if (header.alg !== key.alg) return { status: 'invalid', reason: 'unexpected alg' };
     let ok: boolean;
     try {
       ok = verifyBytes(
-        null,
+        hashOf(key),
         Buffer.from(`${headerPart}.${payloadPart}`),
-        key.publicKey,
+        { key: key.publicKey, dsaEncoding: 'ieee-p1363' },
         Buffer.from(signaturePart, 'base64url'),
       );
     } catch {
@@ -182,6 +170,8 @@ export class AccessTokens {
     for (const claim of ['sub', 'jti', 'sid', 'client_id'] as const)
       if (typeof c[claim] !== 'string' || !c[claim] || (c[claim] as string).length > 255)
         return { status: 'invalid', reason: `no ${claim}` };
+    if (c.scope !== undefined && (typeof c.scope !== 'string' || c.scope.length > 2048))
+      return { status: 'invalid', reason: 'malformed scope' };
     const nowSec = now / 1000;
     if ((c.iat as number) > nowSec + CLOCK_SKEW_SECONDS) return { status: 'invalid', reason: 'issued in the future' };
     if ((c.exp as number) <= nowSec) return { status: 'expired', reason: 'expired' };
@@ -198,12 +188,14 @@ export class AccessTokens {
     if (state.status !== 'active') return state;
     if (!this.revocation.clearedLocally(this.revocation.idOf(state.token!), now)) return undefined;
     if (!hit) this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
-    return state;
+    return copyOf(state);
   }
 
   /** The request state of a bearer access token: verified, then checked against revocation. */
   async read(raw: string, now: number = Date.now()): Promise<SessionState> {
-    const state = this.verified.get(raw, now) ?? this.check(raw, now);
+    let state = this.verified.get(raw, now) ?? this.check(raw, now);
+    // A key another instance made a moment ago: read the keys again (rate-limited), then check again.
+    if (state.status === 'invalid' && (await this.keys.learn(kidOf(raw)))) state = this.check(raw, now);
     if (state.status !== 'active') return state;
     let revoked: boolean;
     try {
@@ -221,7 +213,7 @@ export class AccessTokens {
       return { status: 'invalid', clearCookies: [] };
     }
     this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
-    return state;
+    return copyOf(state);
   }
 
   private check(raw: string, now: number): SessionState {
@@ -233,11 +225,19 @@ export class AccessTokens {
     const c = result.claims;
     const user: AuthUser = { id: c.sub, name: c.name ?? null, email: c.email ?? null, image: c.picture ?? null };
     const expires = isoStringOfMs(c.exp * 1000);
+    const session = { user: { id: c.sub, name: user.name, email: user.email, image: user.image }, expires };
+    const credential: CredentialInfo = {
+      kind: 'accessToken',
+      scopes: c.scope === undefined ? null : c.scope.split(' ').filter(Boolean),
+      clientId: c.client_id,
+    };
+    // Enumerable, so the copies a request gets keep it; JSON leaves a symbol out anyway.
+    (session as Record<symbol, unknown>)[CREDENTIAL] = credential;
     return {
       status: 'active',
       strategy: 'access-token',
       user,
-      session: { user: { id: c.sub, name: user.name, email: user.email, image: user.image }, expires } as never,
+      session: session as never,
       token: c as unknown as JWT,
       sessionToken: raw,
       bearer: true,
@@ -246,18 +246,19 @@ export class AccessTokens {
   }
 }
 
-/** The Ed25519 key of a secret: HKDF-SHA256 of it, as the seed; its id the JWK thumbprint (RFC 7638). */
-function deriveKey(secret: string): SigningKey {
-  const seed = Buffer.from(hkdfSync('sha256', secret, '', 'nestjs-auth access-token signing key (Ed25519)', 32));
-  const privateKey = createPrivateKey({
-    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
-    format: 'der',
-    type: 'pkcs8',
-  });
-  const publicKey = createPublicKey(privateKey);
-  const x = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
-  const kid = createHash('sha256').update(`{"crv":"Ed25519","kty":"OKP","x":"${x}"}`).digest('base64url');
-  return { kid, privateKey, publicKey, jwk: { kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' } };
+/** A request's own copy of a cached state: a handler that edits `req.user` changes nothing for the next. */
+function copyOf(state: Extract<SessionState, { status: 'active' }>): SessionState {
+  return { ...state, user: { ...state.user }, session: { ...state.session, user: { ...state.session.user } } };
+}
+
+/** The digest of a key's signatures: none for Ed25519, SHA-256 for ES256. */
+function hashOf(key: SigningKey): string | null {
+  return key.alg === 'ES256' ? 'sha256' : null;
+}
+
+/** The `kid` a token's header names, or undefined. */
+function kidOf(raw: string): unknown {
+  return parseJson(raw.slice(0, Math.max(0, raw.indexOf('.'))))?.kid;
 }
 
 function b64json(value: unknown): string {

@@ -36,7 +36,7 @@ export class JwtRevocation {
     private readonly broadcast: RevocationBroadcast,
   ) {
     // Native apps' access tokens are revoked by their family's id (`sid`) the same way.
-    this.enabled = config.session.jwtRevocation || Boolean(config.nativeApps);
+    this.enabled = config.session.jwtRevocation || config.accessToken?.enabled === true;
     this.store = this.enabled && !(store instanceof MemoryRateLimitStore) ? store : null;
     if (broadcast.enabled && this.enabled) broadcast.on({ j: (hash, until) => this.revoked.set(hash, true, until) });
   }
@@ -94,6 +94,15 @@ export class JwtRevocation {
     const until = Math.max(numericDateMs(token.exp) ?? 0, now + this.config.jwt.maxAge * 1000);
     if (!id) return;
     await this.revokeId(id, until);
+  }
+
+  /**
+   * Revokes the access tokens of a sign-in by their `sid` (a native app's family, a session's public
+   * id) for as long as one could live (`accessToken.maxAge`); nothing when access tokens are off.
+   */
+  async revokeAccessTokens(sid: string): Promise<void> {
+    if (!this.config.accessToken?.enabled) return;
+    await this.revokeId(`sid:${sid}`, Date.now() + this.config.accessToken.maxAge * 1000);
   }
 
   /**

@@ -28,6 +28,7 @@ export interface RevocationHandlers {
   s?: (key: string) => void;
   u?: (key: string) => void;
   j?: (key: string, until: number) => void;
+  k?: (key: string) => void;
   reset?: () => void;
 }
 

@@ -2,9 +2,10 @@ import { createHmac, hkdfSync } from 'node:crypto';
 
 /**
  * What a revocation message says: `s` a database session (by token), `u` every session of a user
- * (by user id), `j` a revoked JWT session (by its `sid:`/`jti:` id, until `until`).
+ * (by user id), `j` a revoked JWT session (by its `sid:`/`jti:` id, until `until`), `k` an API key
+ * (by its id) revoked or changed.
  */
-export type RevocationKind = 's' | 'u' | 'j';
+export type RevocationKind = 's' | 'u' | 'j' | 'k';
 
 /** A revocation as it travels between instances: never a token or id, only a keyed hash of it. */
 export interface RevocationMessage {
@@ -49,7 +50,8 @@ export function decodeMessage(payload: unknown, now = Date.now()): RevocationMes
   const parts = payload.split('.');
   const [version, origin, kind, key, until] = parts;
   if (version !== '1' || !ORIGIN.test(origin ?? '') || !KEY.test(key ?? '')) return undefined;
-  if (kind === 's' || kind === 'u') return parts.length === 4 ? { origin: origin!, kind, key: key! } : undefined;
+  if (kind === 's' || kind === 'u' || kind === 'k')
+    return parts.length === 4 ? { origin: origin!, kind, key: key! } : undefined;
   if (kind !== 'j' || parts.length !== 5 || !/^[1-9][0-9]{0,15}$/.test(until ?? '')) return undefined;
   const untilMs = Number(until);
   if (untilMs > now + MAX_UNTIL_MS) return undefined;

@@ -149,8 +149,8 @@ export class SessionIssuer {
       this.events.emit('session', { session, token });
       return { json: session, cookies };
     }
-    // A native app's access token: the session it stands for, as it is (nothing to roll or update).
-    if (state.strategy === 'access-token') return { json: state.session };
+    // An access token or an API key: the session it stands for, as it is (nothing to roll or update).
+    if (state.strategy === 'access-token' || state.strategy === 'api-key') return { json: state.session };
     let session = state.session;
     if (update) {
       const stored = state.stored!;
@@ -203,6 +203,7 @@ export class SessionIssuer {
       if (raw && this.config.session.strategy === 'database') {
         this.cache.forgetDb(raw);
         const deleted = await this.store.delete(raw);
+        await this.revocation.revokeAccessTokens(this.devices.publicId(this.store.storedToken(raw)));
         this.events.emit('signOut', { session: deleted ?? null });
       } else if (raw) {
         this.cache.forgetJwt(raw);
@@ -233,8 +234,10 @@ export class SessionIssuer {
     // A JWT read just before (the caller's `read`) is in the cache, decoded: its id is what goes.
     const decoded = this.cache.jwt(sessionToken)?.token;
     this.cache.forgetJwt(sessionToken);
-    if (this.config.session.strategy === 'database') await this.store.delete(sessionToken);
-    else if (decoded && this.config.session.jwtRevocation) {
+    if (this.config.session.strategy === 'database') {
+      await this.store.delete(sessionToken);
+      await this.revocation.revokeAccessTokens(this.devices.publicId(this.store.storedToken(sessionToken)));
+    } else if (decoded && this.config.session.jwtRevocation) {
       await this.revocation.revoke(decoded);
       await this.devices.forgetJwt(decoded);
     }

@@ -77,6 +77,15 @@ export class SessionList {
     return keys.length;
   }
 
+  /**
+   * The id access tokens of a session carry as `sid`: a JWT session's own `sid` (with
+   * `jwtRevocation`), a database session's public id; ending the session revokes it.
+   */
+  sidOf(state: ActiveState): string {
+    if (state.strategy === 'jwt' && typeof state.token?.sid === 'string') return state.token.sid;
+    return this.devices.publicId(this.keyOf(state, state.user.id) ?? state.sessionToken);
+  }
+
   /** Ends the native app sign-in an access token belongs to (the app signing out). */
   async endApp(state: ActiveState): Promise<void> {
     const key = this.keyOf(state, state.user.id);
@@ -86,6 +95,7 @@ export class SessionList {
   /** The stored key of an active session of `userId` (a database row's key, a JWT's index key). */
   private keyOf(state: ActiveState | undefined, userId: string): string | undefined {
     if (!state || state.user.id !== userId) return undefined;
+    if (state.strategy === 'api-key') return undefined;
     if (state.strategy === 'access-token')
       return this.devices.appKey(String(state.token?.client_id), String(state.token?.sid));
     return state.strategy === 'jwt' ? this.devices.indexKeyOf(state.token) : this.store.storedToken(state.sessionToken);
@@ -103,13 +113,15 @@ export class SessionList {
         // A native app's sign-in: its refresh tokens go with the family, and its access tokens
         // (which live `accessToken.maxAge` at most) are revoked by their `sid`.
         await this.devices.deleteAppFamily(app.familyId);
-        await this.revocation.revokeId(`sid:${app.familyId}`, Date.now() + this.config.accessToken.maxAge * 1000);
+        await this.revocation.revokeAccessTokens(app.familyId);
       } else if (sid !== undefined) {
         // Every copy of the JWT goes: its sid is revoked for as long as any copy could live.
         await this.revocation.revoke({ sid });
-      } else if (!this.config.session.hashTokens) {
+      } else {
         // The stored key is the token itself: the cache entry is found by it.
-        this.cache.forgetDb(key);
+        if (!this.config.session.hashTokens) this.cache.forgetDb(key);
+        // The access tokens it gave (`issueAccessToken`) go with it.
+        await this.revocation.revokeAccessTokens(this.devices.publicId(key));
       }
       await this.devices.deleteStored(key);
     }

@@ -7,6 +7,7 @@ import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT, Session, User } from '../types/common.types.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
 import { AccessTokens } from './access-tokens.js';
+import { ApiKeyReader } from './api-keys.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SessionCache, type CachedDb, type CachedJwt } from './session-cache.js';
 import { SessionCodec } from './session-codec.js';
@@ -34,6 +35,7 @@ export class SessionReader {
     private readonly store: DatabaseSessionStore,
     private readonly devices: SessionDevices,
     private readonly accessTokens: AccessTokens,
+    private readonly apiKeys: ApiKeyReader,
   ) {
     this.syncJwt =
       config.session.strategy === 'jwt' && cache.shapes && !config.jwt.decode && !config.session.jwtRevocation;
@@ -48,7 +50,10 @@ export class SessionReader {
   async read(lookup: SessionLookup, options: { fresh?: boolean } = {}): Promise<SessionState> {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
-    if (source.bearer && this.accessTokens.accepts(source.raw)) return this.accessTokens.read(source.raw);
+    if (source.bearer) {
+      if (this.accessTokens.accepts(source.raw)) return this.accessTokens.read(source.raw);
+      if (this.apiKeys.accepts(source.raw)) return this.apiKeys.read(source.raw);
+    }
     if (this.config.session.strategy === 'jwt')
       return this.cache.hit(source.raw, source.bearer) ?? this.readJwt(source.raw, lookup, source.bearer);
     return (
@@ -65,7 +70,10 @@ export class SessionReader {
   readCached(lookup: SessionLookup): SessionState | undefined {
     const source = this.codec.tokenOf(lookup);
     if (!('raw' in source)) return source;
-    if (source.bearer && this.accessTokens.accepts(source.raw)) return this.accessTokens.readSync(source.raw);
+    if (source.bearer) {
+      if (this.accessTokens.accepts(source.raw)) return this.accessTokens.readSync(source.raw);
+      if (this.apiKeys.accepts(source.raw)) return this.apiKeys.readSync(source.raw);
+    }
     const hit = this.cache.hit(source.raw, source.bearer);
     if (hit) return hit;
     if (this.syncJwt) return this.readJwtSync(source.raw, lookup, source.bearer);

@@ -1,5 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { AccessTokens } from './access-tokens.js';
+import { ApiKeyReader } from './api-keys.js';
+import { SigningKeys } from './signing-keys.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
 import { SessionCache } from './session-cache.js';
@@ -15,7 +17,9 @@ export const SESSION_SERVICES: Provider[] = [
   SessionCodec,
   RevocationBroadcast,
   JwtRevocation,
+  SigningKeys,
   AccessTokens,
+  ApiKeyReader,
   SessionCache,
   SessionDevices,
   DatabaseSessionStore,

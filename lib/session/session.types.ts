@@ -1,6 +1,24 @@
 import type { AdapterSession } from '../adapters/adapter.interface.js';
 import type { JWT, Session, User } from '../types/common.types.js';
 import type { ResponseCookie } from '../types/http.types.js';
+import type { CredentialKind } from '../core/public.decorator.js';
+
+/** Where an access token's or API key's session says what it came from (a symbol: JSON leaves it out). */
+export const CREDENTIAL = Symbol.for('nestjs-auth.credential');
+
+/** What a request's credential is, as `@AuthSession('credential')` injects it. */
+export interface CredentialInfo {
+  kind: CredentialKind;
+  /** The scopes it is limited to; `null`: not limited (a session, a native app's token). */
+  scopes: readonly string[] | null;
+  /** An access token's `client_id` (a native app's id, or `session`). */
+  clientId?: string;
+  /** An API key's id. */
+  keyId?: string;
+}
+
+/** The credential of a session (cookie or session token): the user, every scope. */
+export const SESSION_CREDENTIAL: CredentialInfo = Object.freeze({ kind: 'session', scopes: null });
 
 /** The signed-in user, as `@CurrentUser()` injects it. `id` is always present. */
 export type AuthUser = User & { id: string } & Record<string, unknown>;
@@ -23,12 +41,17 @@ export interface SessionLookup {
 export type SessionState =
   | { status: 'none' }
   | { status: 'invalid' | 'expired'; clearCookies: ResponseCookie[] }
+  /** An API key over its rate limit (`apiKeys.rateLimit`): refused with `429` and `Retry-After`. */
+  | { status: 'limited'; retryAfter: number; clearCookies: ResponseCookie[] }
   | {
       status: 'active';
       user: AuthUser;
       session: Session;
-      /** `access-token`: a native app's access token (`Authorization: Bearer`), see `AccessTokens`. */
-      strategy: 'jwt' | 'database' | 'access-token';
+      /**
+       * `access-token`: an access token (`Authorization: Bearer`, see `AccessTokens`); `api-key`: an
+       * API key (see `ApiKeyReader`).
+       */
+      strategy: 'jwt' | 'database' | 'access-token' | 'api-key';
       /** The raw session token (JWE, database token or access token). */
       sessionToken: string;
       /** The decoded JWT (JWT strategy), or an access token's claims. */

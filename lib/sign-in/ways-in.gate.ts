@@ -17,7 +17,8 @@ import type { SessionState } from '../session/session.types.js';
  * - `add-second-factor`, `remove-second-factor`: an authenticator app added (or backup codes made
  *   again), an app removed (the account API, `twoFactor`);
  * - `app-sign-in`: a native app signed in from the browser's session (`nativeApps`): its refresh
- *   tokens are a new, long-lived way in.
+ *   tokens are a new, long-lived way in;
+ * - `add-api-key`: an API key made (or one replaced by a new one) for the signed-in user (`apiKeys`).
  */
 export type WayInChange =
   | 'link-account'
@@ -29,7 +30,8 @@ export type WayInChange =
   | 'unlink-account'
   | 'add-second-factor'
   | 'remove-second-factor'
-  | 'app-sign-in';
+  | 'app-sign-in'
+  | 'add-api-key';
 
 /** An active session, as SessionReader reads it. */
 export type ActiveSession = Extract<SessionState, { status: 'active' }>;

@@ -6,6 +6,10 @@
  */
 export class ExpiringMap<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
+  /** No entry expires before this (a lower bound): a sweep before it would find nothing. */
+  private earliest = Number.POSITIVE_INFINITY;
+  /** Inserts into a full map left before the next whole sweep: a sweep costs the whole map. */
+  private sweepCredit = 0;
 
   constructor(private readonly max: number) {}
 
@@ -27,6 +31,7 @@ export class ExpiringMap<K, V> {
   set(key: K, value: V, expiresAt: number, now = Date.now()): void {
     if (!this.entries.has(key) && this.entries.size >= this.max) this.makeRoom(now);
     this.entries.set(key, { value, expiresAt });
+    if (expiresAt < this.earliest) this.earliest = expiresAt;
   }
 
   /**
@@ -45,10 +50,35 @@ export class ExpiringMap<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.earliest = Number.POSITIVE_INFINITY;
   }
 
+  /**
+   * Frees one place in a full map: the oldest entry when it has expired (in a map whose entries
+   * live alike, the first to expire); else, when some entry may have expired, a sweep of the whole
+   * map, at most once per `max / 16` inserts (so a full map costs a constant per insert, not its
+   * size); else the oldest entry goes.
+   */
   private makeRoom(now: number): void {
-    for (const [key, entry] of this.entries) if (!(entry.expiresAt > now)) this.entries.delete(key);
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+    const first = this.entries.entries().next().value;
+    if (!first) return;
+    if (!(first[1].expiresAt > now)) {
+      this.entries.delete(first[0]);
+      return;
+    }
+    if (now >= this.earliest && this.sweepCredit <= 0) {
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const [key, entry] of this.entries) {
+        if (!(entry.expiresAt > now)) this.entries.delete(key);
+        else if (entry.expiresAt < earliest) earliest = entry.expiresAt;
+      }
+      this.earliest = earliest;
+      this.sweepCredit = Math.max(1, this.max >> 4);
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+      return;
+    }
+    if (this.sweepCredit > 0) this.sweepCredit--;
+    // The oldest entry, found above: a second walk from the start would skip the holes deletions leave.
+    this.entries.delete(first[0]);
   }
 }

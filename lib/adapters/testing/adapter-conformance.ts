@@ -1,5 +1,6 @@
 import { ADAPTER_METHODS, type Adapter, type AdapterMethod } from '../adapter.interface.js';
 import { describeAccounts } from './accounts.conformance.js';
+import { describeApiKeys } from './api-keys.conformance.js';
 import { describeAuthenticators } from './authenticators.conformance.js';
 import { check } from './conformance-assert.js';
 import type {
@@ -14,6 +15,7 @@ import { describePasskeyNames } from './passkeys.conformance.js';
 import { describeRefreshFamilies } from './refresh-families.conformance.js';
 import { describeSessionDevices } from './session-devices.conformance.js';
 import { describeSessions } from './sessions.conformance.js';
+import { describeSigningKeys } from './signing-keys.conformance.js';
 import { describeTwoFactors } from './two-factors.conformance.js';
 import { describeUsers } from './users.conformance.js';
 import { describeVerificationTokens } from './verification-tokens.conformance.js';
@@ -43,8 +45,9 @@ export interface AdapterConformanceOptions {
    * `deleteSessionsByUserId` (`SessionsByUserAdapter`), `deleteVerificationTokensByIdentifier`
    * (`VerificationTokensByIdentifierAdapter`), `listAccountsByUserId` and `updateAccountTokens`
    * (`AccountTokensAdapter`), `deleteUserCascade` (`UserDeletionAdapter`), `twoFactor`
-   * (`TwoFactorAdapter`), `refreshFamily` (`RefreshTokenAdapter`)... (see
-   * {@link ConformanceExtension}). Tests of the others are skipped.
+   * (`TwoFactorAdapter`), `refreshFamily` (`RefreshTokenAdapter`), `apiKey` (`ApiKeyAdapter`),
+   * `signingKey` (`SigningKeyAdapter`)... (see {@link ConformanceExtension}). Tests of the others
+   * are skipped.
    * @default none
    */
   extensions?: readonly ConformanceExtension[];
@@ -163,5 +166,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
     describeAuthenticators(ctx);
     describeTwoFactors(ctx);
     describeRefreshFamilies(ctx);
+    describeApiKeys(ctx);
+    describeSigningKeys(ctx);
   });
 }

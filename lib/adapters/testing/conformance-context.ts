@@ -26,6 +26,25 @@ export interface ConformanceDb {
    * it. Without it, that test checks nothing.
    */
   corruptRefreshFamily?(id: string, field: 'generation' | 'expires'): Promise<void> | void;
+  /** An API key by its id (`ApiKeyAdapter`). */
+  apiKey?(id: string): Promise<RawRecord> | RawRecord;
+  /**
+   * Not a read: corrupts the stored API key `id` behind the adapter's back, so the suite can check
+   * that the adapter reads such a row as missing (fail closed). `keyHash`: store an empty hash;
+   * `scopes`: store scopes that are no list of words (e.g. `'read  write'`, two spaces, in a
+   * space-separated column); `expires`: store a value that is no valid date (SQLite: text;
+   * PostgreSQL: `'infinity'`; MySQL/MariaDB: a zero date). Without it, that test checks nothing.
+   */
+  corruptApiKey?(id: string, field: 'keyHash' | 'scopes' | 'expires'): Promise<void> | void;
+  /** A signing key by its id (`SigningKeyAdapter`). */
+  signingKey?(id: string): Promise<RawRecord> | RawRecord;
+  /**
+   * Not a read: corrupts the stored signing key `id` behind the adapter's back (fail closed, as
+   * `corruptApiKey`). `slot`: store a slot that is no whole number from 0 and is taken by no other
+   * key (e.g. `-1 - slot`); `publicJwk`: store text that is no JSON; `activatesAt`: store a value
+   * that is no valid date (as `corruptApiKey`'s `expires`). Without it, that test checks nothing.
+   */
+  corruptSigningKey?(id: string, field: 'slot' | 'publicJwk' | 'activatesAt'): Promise<void> | void;
 }
 
 /** Optional adapter methods beyond SPEC's contract that the library uses when present. */
@@ -46,7 +65,11 @@ export type ConformanceExtension =
   /** `TwoFactorAdapter` (two-factor authentication's factors); with `listSessionsByUserId`, the `amr` session detail. */
   | 'twoFactor'
   /** `RefreshTokenAdapter` (native-app sign-ins' refresh-token families). */
-  | 'refreshFamily';
+  | 'refreshFamily'
+  /** `ApiKeyAdapter` (API keys: their hashes, never the keys). */
+  | 'apiKey'
+  /** `SigningKeyAdapter` (the rotated keys that sign access tokens). */
+  | 'signingKey';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
 export type ConformanceTestFn = () => unknown;

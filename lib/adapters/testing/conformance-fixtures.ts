@@ -1,8 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type {
   AdapterAccount,
+  AdapterApiKey,
   AdapterAuthenticator,
   AdapterRefreshFamily,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
 } from '../adapter.interface.js';
@@ -88,6 +90,59 @@ export function newRefreshFamily(userId: string, overrides: Partial<AdapterRefre
     expires: futureDate(30),
     authTime: futureDate(-1),
     amr: ['pwd', 'otp'],
+    ...overrides,
+  };
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` random base62 characters (an API key's public id is 12). */
+function base62(length: number): string {
+  return [...randomBytes(length)].map((b) => BASE62[b % 62]).join('');
+}
+
+/** A key as the library makes one: a base62 id, a SHA-256 hash, two scopes, never used, no expiry. */
+export function newApiKey(userId: string, overrides: Partial<AdapterApiKey> = {}): AdapterApiKey {
+  const secret = `nak_${base62(12)}_${base62(32)}`;
+  return {
+    id: base62(12),
+    userId,
+    name: 'CI deploys',
+    keyHash: createHash('sha256').update(secret).digest('base64url'),
+    hint: secret.slice(-4),
+    scopes: ['read:reports', 'write:deploys'],
+    createdAt: futureDate(-2),
+    expires: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+/** A rotation slot no other key of this run has: random, far apart, whole and from 0. */
+let lastSlot = Math.floor(Math.random() * 2 ** 40);
+export function newSlot(): number {
+  lastSlot += 1 + Math.floor(Math.random() * 1000);
+  return lastSlot;
+}
+
+/** A public Ed25519 key as a JWK (one pair per run: the suite checks storage, not keys). */
+let publicJwk: string | undefined;
+function edPublicJwk(): string {
+  publicJwk ??= JSON.stringify(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }));
+  return publicJwk;
+}
+
+/** A signing key as the library makes one: a 43-character id, sealed private key text, a fresh slot. */
+export function newSigningKey(overrides: Partial<AdapterSigningKey> = {}): AdapterSigningKey {
+  return {
+    id: randomBytes(32).toString('base64url'),
+    alg: 'EdDSA',
+    publicJwk: edPublicJwk(),
+    privateKey: `sealed.${randomBytes(48).toString('base64url')}`,
+    slot: newSlot(),
+    createdAt: futureDate(-1),
+    activatesAt: futureDate(0),
+    removesAt: null,
     ...overrides,
   };
 }

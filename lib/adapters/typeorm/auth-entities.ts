@@ -1,8 +1,10 @@
 import type { EntitySchema } from 'typeorm';
 import { AccountEntity } from './account.entity.js';
+import { ApiKeyEntity } from './api-key.entity.js';
 import { AuthenticatorEntity } from './authenticator.entity.js';
 import { RefreshFamilyEntity } from './refresh-family.entity.js';
 import { SessionEntity } from './session.entity.js';
+import { SigningKeyEntity } from './signing-key.entity.js';
 import { TwoFactorEntity } from './two-factor.entity.js';
 import { UserEntity } from './user.entity.js';
 import { VerificationTokenEntity } from './verification-token.entity.js';
@@ -31,6 +33,16 @@ export interface TypeOrmAdapterEntities {
    * `undefined` to run without the table (the adapter then has no `RefreshTokenAdapter` methods).
    */
   RefreshFamily?: EntityClass<RefreshFamilyEntity>;
+  /**
+   * API keys (beyond SPEC). Optional, as `TwoFactor`; set it to `undefined` to run without the table
+   * (the adapter then has no `ApiKeyAdapter` methods).
+   */
+  ApiKey?: EntityClass<ApiKeyEntity>;
+  /**
+   * The keys that sign access tokens, rotated (beyond SPEC). Optional, as `TwoFactor`; set it to
+   * `undefined` to run without the table (the adapter then has no `SigningKeyAdapter` methods).
+   */
+  SigningKey?: EntityClass<SigningKeyEntity>;
 }
 
 /** The default entities, by role. */
@@ -42,6 +54,8 @@ export const defaultAuthEntities: Readonly<TypeOrmAdapterEntities> = Object.free
   Authenticator: AuthenticatorEntity,
   TwoFactor: TwoFactorEntity,
   RefreshFamily: RefreshFamilyEntity,
+  ApiKey: ApiKeyEntity,
+  SigningKey: SigningKeyEntity,
 });
 
 /**
@@ -56,4 +70,6 @@ export const authEntities: readonly (new () => object)[] = Object.freeze([
   AuthenticatorEntity,
   TwoFactorEntity,
   RefreshFamilyEntity,
+  ApiKeyEntity,
+  SigningKeyEntity,
 ]);

@@ -4,8 +4,10 @@ import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AuthConfigurationError } from '../../errors/auth.errors.js';
 import { Adapter } from '../adapter.interface.js';
+import { ApiKeyEntity } from './api-key.entity.js';
 import { authEntities } from './auth-entities.js';
 import { RefreshFamilyEntity } from './refresh-family.entity.js';
+import { SigningKeyEntity } from './signing-key.entity.js';
 import { TwoFactorEntity } from './two-factor.entity.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
 
@@ -42,7 +44,12 @@ export function createDefaultAdapterProvider(dataSource?: string): { provider: P
 }
 
 /** The entities of capabilities beyond SPEC, whose tables an app may leave out. */
-const OPTIONAL_ENTITIES: ReadonlySet<Function> = new Set([TwoFactorEntity, RefreshFamilyEntity]);
+const OPTIONAL_ENTITIES: ReadonlySet<Function> = new Set([
+  TwoFactorEntity,
+  RefreshFamilyEntity,
+  ApiKeyEntity,
+  SigningKeyEntity,
+]);
 
 /**
  * Fails the bootstrap when the data source the default adapter picked does not know its entities
@@ -52,9 +59,9 @@ const OPTIONAL_ENTITIES: ReadonlySet<Function> = new Set([TwoFactorEntity, Refre
  */
 export function assertAuthEntities(ds: DataSource, dataSource?: string): void {
   if (ds.isInitialized === false) return;
-  // TwoFactorEntity and RefreshFamilyEntity are optional: an app that lists the entities one by one
-  // without them starts, and what needs them is then refused at bootstrap (the adapter has no
-  // two-factor or refresh-token methods).
+  // TwoFactorEntity, RefreshFamilyEntity, ApiKeyEntity and SigningKeyEntity are optional: an app that
+  // lists the entities one by one without them starts, and what needs them is then refused at
+  // bootstrap (the adapter has no two-factor, refresh-token, API key or signing-key methods).
   const missing = authEntities.filter(
     (entity) => !OPTIONAL_ENTITIES.has(entity) && !ds.hasMetadata(entity) && !ds.hasMetadata(entity.name),
   );

@@ -6,25 +6,34 @@ import type {
   AccountTokensAdapter,
   Adapter,
   AdapterAccount,
+  AdapterApiKey,
   AdapterAuthenticator,
   AdapterRefreshFamily,
   AdapterSession,
   AdapterSessionDetails,
   AdapterSessionInfo,
+  AdapterSigningKey,
   AdapterTwoFactor,
   AdapterUser,
+  ApiKeyAdapter,
   PasskeyNamesAdapter,
   PrivateAccountTokensAdapter,
   RefreshTokenAdapter,
   SessionListingAdapter,
   SessionsByProviderSidAdapter,
   SessionsByUserAdapter,
+  SigningKeyAdapter,
   TwoFactorAdapter,
   UserDeletionAdapter,
   VerificationToken,
   VerificationTokensByIdentifierAdapter,
 } from '../adapter.interface.js';
-import { REFRESH_TOKEN_ADAPTER_METHODS, TWO_FACTOR_ADAPTER_METHODS } from '../adapter-extensions.js';
+import {
+  API_KEY_ADAPTER_METHODS,
+  REFRESH_TOKEN_ADAPTER_METHODS,
+  SIGNING_KEY_ADAPTER_METHODS,
+  TWO_FACTOR_ADAPTER_METHODS,
+} from '../adapter-extensions.js';
 import { compareAndSetCounter, updateName } from './authenticator.query.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
@@ -41,6 +50,10 @@ import type { TwoFactorEntity } from './two-factor.entity.js';
 import { storedTwoFactor, twoFactorOf, useStep } from './two-factor.query.js';
 import type { RefreshFamilyEntity } from './refresh-family.entity.js';
 import { newRefreshFamily, refreshRotation, rotateFamily, storedRefreshFamily } from './refresh-family.query.js';
+import type { ApiKeyEntity } from './api-key.entity.js';
+import { apiKeyPatch, listApiKeys, newApiKey, storedApiKey } from './api-key.query.js';
+import type { SigningKeyEntity } from './signing-key.entity.js';
+import { listSigningKeys, newSigningKey, signingKeyPatch, storedSigningKey } from './signing-key.query.js';
 import type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
 
 export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
@@ -62,13 +75,14 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`).
  *
  * SPEC section 4's nineteen methods, and the capabilities beyond SPEC (device list, sign out
- * everywhere, token refresh, passkey names, account deletion, two-factor and refresh-token storage),
- * each marked "beyond SPEC". `TwoFactorAdapter`'s methods are `undefined` on an instance without a
- * two-factor table (with a `schema` preset or mapping: Auth.js's tables have none; with `TwoFactor:
- * undefined`; or a data source that does not list `TwoFactorEntity`), so `typeof
+ * everywhere, token refresh, passkey names, account deletion, two-factor, refresh-token, API key and
+ * signing-key storage), each marked "beyond SPEC". `TwoFactorAdapter`'s methods are `undefined` on an
+ * instance without a two-factor table (with a `schema` preset or mapping: Auth.js's tables have none;
+ * with `TwoFactor: undefined`; or a data source that does not list `TwoFactorEntity`), so `typeof
  * adapter.createTwoFactor` tells whether two-factor authentication can be offered; likewise
  * `RefreshTokenAdapter`'s without a `refresh_token_families` table (`RefreshFamily`,
- * `RefreshFamilyEntity`). The
+ * `RefreshFamilyEntity`), `ApiKeyAdapter`'s without `api_keys` (`ApiKey`, `ApiKeyEntity`) and
+ * `SigningKeyAdapter`'s without `signing_keys` (`SigningKey`, `SigningKeyEntity`). The
  * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
  * prepared query joining the session and its user) in `SessionLookup`.
  */
@@ -87,6 +101,8 @@ export class TypeOrmAdapter
     SessionsByUserAdapter,
     TwoFactorAdapter,
     RefreshTokenAdapter,
+    ApiKeyAdapter,
+    SigningKeyAdapter,
     VerificationTokensByIdentifierAdapter
 {
   /** The entity classes (or, with `schema`, entity schemas) in use. */
@@ -101,6 +117,10 @@ export class TypeOrmAdapter
   private readonly twoFactorEntity?: EntityClass<TwoFactorEntity>;
   /** The refresh-token family entity, when there is a table for it (see {@link RefreshTokenAdapter}). */
   private readonly refreshFamilyEntity?: EntityClass<RefreshFamilyEntity>;
+  /** The API key entity, when there is a table for it (see {@link ApiKeyAdapter}). */
+  private readonly apiKeyEntity?: EntityClass<ApiKeyEntity>;
+  /** The signing-key entity, when there is a table for it (see {@link SigningKeyAdapter}). */
+  private readonly signingKeyEntity?: EntityClass<SigningKeyEntity>;
 
   constructor(
     protected readonly dataSource: DataSource,
@@ -121,6 +141,14 @@ export class TypeOrmAdapter
     if (refreshFamily && (!dataSource.isInitialized || dataSource.hasMetadata(refreshFamily)))
       this.refreshFamilyEntity = refreshFamily;
     else withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
+    // Nor an API key table, nor a signing-key table.
+    const apiKey = this.schema ? undefined : this.entities.ApiKey;
+    if (apiKey && (!dataSource.isInitialized || dataSource.hasMetadata(apiKey))) this.apiKeyEntity = apiKey;
+    else withoutMethods(this, API_KEY_ADAPTER_METHODS);
+    const signingKey = this.schema ? undefined : this.entities.SigningKey;
+    if (signingKey && (!dataSource.isInitialized || dataSource.hasMetadata(signingKey)))
+      this.signingKeyEntity = signingKey;
+    else withoutMethods(this, SIGNING_KEY_ADAPTER_METHODS);
   }
 
   /**
@@ -531,23 +559,134 @@ export class TypeOrmAdapter
     return this.queries.deleteAll(entity, { userId });
   }
 
+  // ---- API keys (beyond SPEC: `ApiKeyAdapter`) ------------------------------------------------------
+
+  /** Stores a new key of a user (`AdapterNotFoundError` for an unknown user, `TypeError` for an invalid key). */
+  async createApiKey(key: AdapterApiKey): Promise<AdapterApiKey> {
+    const entity = this.apiKeyTable();
+    const stored = newApiKey(key);
+    if (!this.ids.validUserId(stored.userId)) throw new AdapterNotFoundError('user');
+    try {
+      await this.queries.insert(this.repo(entity), stored, () => 'apiKey');
+    } catch (error) {
+      if (!(error instanceof AdapterConflictError)) throw error;
+      throw new AdapterConflictError('apiKey', 'Storage refused the write: an API key with this id exists.', {
+        cause: error.cause,
+      });
+    }
+    // Read back (dates as the database keeps them), unless already deleted again.
+    return (await this.getApiKey(stored.id)) ?? stored;
+  }
+
+  /** The key, checked as it is read: a row whose fields are not of their types is `null` (fail closed). */
+  async getApiKey(id: string): Promise<AdapterApiKey | null> {
+    const entity = this.apiKeyTable();
+    const row = await this.queries.select(entity, 'k', { id }).getOne();
+    return row ? storedApiKey(row) : null;
+  }
+
+  /** The user's keys, oldest first; a row that is no valid key is left out. */
+  async listApiKeysByUserId(userId: string): Promise<AdapterApiKey[]> {
+    const entity = this.apiKeyTable();
+    if (!this.ids.validUserId(userId)) return [];
+    return listApiKeys(this.queries, entity, userId);
+  }
+
+  /** Sets the key's `name` and/or `lastUsedAt`; `null` when the user has no key with this id. */
+  async updateApiKey(
+    id: string,
+    userId: string,
+    patch: Partial<Pick<AdapterApiKey, 'name' | 'lastUsedAt'>>,
+  ): Promise<AdapterApiKey | null> {
+    const entity = this.apiKeyTable();
+    const changes = apiKeyPatch(patch);
+    if (!this.ids.validUserId(userId)) return null;
+    await this.queries.update(entity, { id, userId }, changes, () => 'apiKey');
+    const row = await this.queries.select(entity, 'k', { id, userId }).getOne();
+    return row ? storedApiKey(row) : null;
+  }
+
+  /** Deletes the user's key; `true` when a row went (one `DELETE`: of concurrent calls, exactly one). */
+  async deleteApiKey(id: string, userId: string): Promise<boolean> {
+    const entity = this.apiKeyTable();
+    if (!this.ids.validUserId(userId)) return false;
+    return (await this.queries.deleteAll(entity, { id, userId })) > 0;
+  }
+
+  /** Deletes every key of the user; returns how many went. */
+  async deleteApiKeysByUserId(userId: string): Promise<number> {
+    const entity = this.apiKeyTable();
+    if (!this.ids.validUserId(userId)) return 0;
+    return this.queries.deleteAll(entity, { userId });
+  }
+
+  // ---- signing keys (beyond SPEC: `SigningKeyAdapter`) ----------------------------------------------
+
+  /**
+   * Stores a new key (`TypeError` for an invalid one). One `INSERT`: a key whose id or slot is taken
+   * is refused by the primary key or `UQ_signing_keys_slot`, so of instances rotating at once exactly
+   * one writes; the others get `AdapterConflictError` (`signingKey`).
+   */
+  async createSigningKey(key: AdapterSigningKey): Promise<AdapterSigningKey> {
+    const entity = this.signingKeyTable();
+    const stored = newSigningKey(key);
+    try {
+      await this.queries.insert(this.repo(entity), stored, () => 'signingKey');
+    } catch (error) {
+      if (!(error instanceof AdapterConflictError)) throw error;
+      throw new AdapterConflictError(
+        'signingKey',
+        'Storage refused the write: a signing key with this id or slot exists.',
+        { cause: error.cause },
+      );
+    }
+    // Read back (dates as the database keeps them), unless already deleted again.
+    const row = await this.queries.select(entity, 'k', { id: stored.id }).getOne();
+    return (row && storedSigningKey(row)) ?? stored;
+  }
+
+  /** Every key, oldest slot first; a row that is no valid key is left out (fail closed). */
+  async listSigningKeys(): Promise<AdapterSigningKey[]> {
+    return listSigningKeys(this.queries, this.signingKeyTable());
+  }
+
+  /** Sets the key's `activatesAt` and/or `removesAt`; `null` when there is no such key. */
+  async updateSigningKey(
+    id: string,
+    patch: Partial<Pick<AdapterSigningKey, 'activatesAt' | 'removesAt'>>,
+  ): Promise<AdapterSigningKey | null> {
+    const entity = this.signingKeyTable();
+    const changes = signingKeyPatch(patch);
+    await this.queries.update(entity, { id }, changes, () => 'signingKey');
+    const row = await this.queries.select(entity, 'k', { id }).getOne();
+    return row ? storedSigningKey(row) : null;
+  }
+
+  /** Deletes the key; `true` when a row went. */
+  async deleteSigningKey(id: string): Promise<boolean> {
+    const entity = this.signingKeyTable();
+    return (await this.queries.deleteAll(entity, { id })) > 0;
+  }
+
   // ---- housekeeping -------------------------------------------------------------------------------
 
   /**
-   * Deletes the sessions, verification tokens and native apps' refresh-token families that expired
-   * before `now`. The library deletes an expired row only when it is presented; run this on a
-   * schedule (e.g. daily with `@nestjs/schedule`) so abandoned ones do not pile up. Not part of the
-   * adapter contract.
+   * Deletes the sessions, verification tokens, native apps' refresh-token families and API keys that
+   * expired before `now` (a key that never expires stays). The library deletes an expired row only
+   * when it is presented; run this on a schedule (e.g. daily with `@nestjs/schedule`) so abandoned
+   * ones do not pile up. Not part of the adapter contract. Signing keys are not its business: the
+   * library deletes each once no token it signed can still be valid.
    *
-   * @returns how many rows of each went (`refreshFamilies`: 0 without that table)
+   * @returns how many rows of each went (`refreshFamilies`, `apiKeys`: 0 without that table)
    */
   async deleteExpired(
     now: Date = new Date(),
-  ): Promise<{ sessions: number; verificationTokens: number; refreshFamilies: number }> {
+  ): Promise<{ sessions: number; verificationTokens: number; refreshFamilies: number; apiKeys: number }> {
     return {
       sessions: await this.queries.deleteExpired(this.entities.Session, now),
       verificationTokens: await this.queries.deleteExpired(this.entities.VerificationToken, now),
       refreshFamilies: this.refreshFamilyEntity ? await this.queries.deleteExpired(this.refreshFamilyEntity, now) : 0,
+      apiKeys: this.apiKeyEntity ? await this.queries.deleteExpired(this.apiKeyEntity, now) : 0,
     };
   }
 
@@ -595,6 +734,34 @@ export class TypeOrmAdapter
     );
   }
 
+  /**
+   * The API key entity; `MissingAdapterMethods` without a table (reached only through the prototype
+   * or `super`: such an instance has no API key methods of its own).
+   */
+  protected apiKeyTable(): EntityClass<ApiKeyEntity> {
+    if (this.apiKeyEntity) return this.apiKeyEntity;
+    throw new MissingAdapterMethods(
+      [...API_KEY_ADAPTER_METHODS],
+      this.schema
+        ? `TypeOrmAdapter: the schema "${this.schema.name}" has no API key table (Auth.js's tables have none), so API keys are unavailable.`
+        : 'TypeOrmAdapter: the data source does not list ApiKeyEntity (or `ApiKey` is undefined), so API keys are unavailable.',
+    );
+  }
+
+  /**
+   * The signing-key entity; `MissingAdapterMethods` without a table (reached only through the
+   * prototype or `super`: such an instance has no signing-key methods of its own).
+   */
+  protected signingKeyTable(): EntityClass<SigningKeyEntity> {
+    if (this.signingKeyEntity) return this.signingKeyEntity;
+    throw new MissingAdapterMethods(
+      [...SIGNING_KEY_ADAPTER_METHODS],
+      this.schema
+        ? `TypeOrmAdapter: the schema "${this.schema.name}" has no signing-key table (Auth.js's tables have none), so rotated signing keys are unavailable.`
+        : 'TypeOrmAdapter: the data source does not list SigningKeyEntity (or `SigningKey` is undefined), so rotated signing keys are unavailable.',
+    );
+  }
+
   /** The entities whose rows belong to a user: sessions, accounts and (when there is the table) authenticators. */
   private userRows(): EntityClass<ObjectLiteral>[] {
     const { Session, Account, Authenticator } = this.entities;
@@ -611,14 +778,16 @@ export class TypeOrmAdapter
 }
 
 /**
- * Hides a capability's methods (`TwoFactorAdapter`'s, `RefreshTokenAdapter`'s) on an adapter without
- * its table: each becomes an own `undefined` property, so `typeof adapter.createTwoFactor ===
+ * Hides a capability's methods (`TwoFactorAdapter`'s, `RefreshTokenAdapter`'s, `ApiKeyAdapter`'s,
+ * `SigningKeyAdapter`'s) on an adapter without its table: each becomes an own `undefined` property, so `typeof adapter.createTwoFactor ===
  * 'function'` is false and the library does not offer what needs it. A subclass's own
  * implementation stays.
  */
 function withoutMethods(
   adapter: TypeOrmAdapter,
-  names: readonly (keyof TwoFactorAdapter | keyof RefreshTokenAdapter)[],
+  names: readonly (
+    keyof TwoFactorAdapter | keyof RefreshTokenAdapter | keyof ApiKeyAdapter | keyof SigningKeyAdapter
+  )[],
 ): void {
   for (const name of names) {
     if (adapter[name] !== TypeOrmAdapter.prototype[name]) continue;

@@ -4,10 +4,11 @@ import type { QueryRunner } from 'typeorm';
 const TABLES = ['authenticators', 'verification_tokens', 'sessions', 'accounts', 'users'];
 
 /**
- * Tables of later migrations that reference `users`: dropped first when they exist (their own
- * migration's `down` has dropped them already when the migrations are reverted in order).
+ * Tables of later migrations (all but `signing_keys` reference `users`): dropped first when they
+ * exist (their own migration's `down` has dropped them already when the migrations are reverted in
+ * order).
  */
-const LATER_TABLES = ['refresh_token_families', 'two_factors'];
+const LATER_TABLES = ['signing_keys', 'api_keys', 'refresh_token_families', 'two_factors'];
 
 /** The `down` of the schema migrations: drops the nestjs-auth tables, quoted as the dialect quotes. */
 export async function dropAuthTables(q: QueryRunner, quote: '"' | '`'): Promise<void> {

@@ -4,6 +4,8 @@ import { AuthPasskeyNamesMysql1764720000000 } from './passkey-names.migrations.j
 import { AuthSessionDetailsMysql1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorMysql1780000000000 } from './two-factor.migrations.js';
 import { AuthRefreshFamiliesMysql1790000000000 } from './refresh-families.migrations.js';
+import { AuthApiKeysMysql1800000000000 } from './api-keys.migrations.js';
+import { AuthSigningKeysMysql1800000000001 } from './signing-keys.migrations.js';
 
 // Binary collation: tokens and provider ids compare byte for byte (a case-insensitive collation
 // would let `ABC` match `abc`), as on PostgreSQL and SQLite.
@@ -52,4 +54,6 @@ export const authMigrationsMysql = [
   AuthSessionDetailsMysql1764806400000,
   AuthTwoFactorMysql1780000000000,
   AuthRefreshFamiliesMysql1790000000000,
+  AuthApiKeysMysql1800000000000,
+  AuthSigningKeysMysql1800000000001,
 ];

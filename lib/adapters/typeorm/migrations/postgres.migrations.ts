@@ -4,6 +4,8 @@ import { AuthPasskeyNamesPostgres1764720000000 } from './passkey-names.migration
 import { AuthSessionDetailsPostgres1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorPostgres1780000000000 } from './two-factor.migrations.js';
 import { AuthRefreshFamiliesPostgres1790000000000 } from './refresh-families.migrations.js';
+import { AuthApiKeysPostgres1800000000000 } from './api-keys.migrations.js';
+import { AuthSigningKeysPostgres1800000000001 } from './signing-keys.migrations.js';
 
 /** Creates the nestjs-auth tables on PostgreSQL (the schema of the exported entities). */
 export class AuthSchemaPostgres1764547200000 implements MigrationInterface {
@@ -52,4 +54,6 @@ export const authMigrationsPostgres = [
   AuthSessionDetailsPostgres1764806400000,
   AuthTwoFactorPostgres1780000000000,
   AuthRefreshFamiliesPostgres1790000000000,
+  AuthApiKeysPostgres1800000000000,
+  AuthSigningKeysPostgres1800000000001,
 ];

@@ -4,6 +4,8 @@ import { AuthPasskeyNamesSqlite1764720000000 } from './passkey-names.migrations.
 import { AuthSessionDetailsSqlite1764806400000 } from './session-details.migrations.js';
 import { AuthTwoFactorSqlite1780000000000 } from './two-factor.migrations.js';
 import { AuthRefreshFamiliesSqlite1790000000000 } from './refresh-families.migrations.js';
+import { AuthApiKeysSqlite1800000000000 } from './api-keys.migrations.js';
+import { AuthSigningKeysSqlite1800000000001 } from './signing-keys.migrations.js';
 
 /** Creates the nestjs-auth tables on SQLite (the schema of the exported entities). */
 export class AuthSchemaSqlite1764547200000 implements MigrationInterface {
@@ -43,4 +45,6 @@ export const authMigrationsSqlite = [
   AuthSessionDetailsSqlite1764806400000,
   AuthTwoFactorSqlite1780000000000,
   AuthRefreshFamiliesSqlite1790000000000,
+  AuthApiKeysSqlite1800000000000,
+  AuthSigningKeysSqlite1800000000001,
 ];
