@@ -74,6 +74,7 @@ export { ProviderAccessToken, ProviderAccessTokenPipe } from './guard/provider-a
 export type { AuthUser, CredentialInfo } from './session/session.types.js';
 export type { ApiKeyInfo, ApiKeyInput, CreatedApiKey } from './tokens/api-keys.service.js';
 export type { IssuedAccessToken } from './tokens/user-access-tokens.js';
+export type { PublicSigningJwk } from './session/signing-keys.js';
 export type { SessionInfo } from './session/session-devices.js';
 /** The platform-free request `WebAuthnConfig.getUserInfo` receives. */
 export type { AuthRequest } from './types/http.types.js';

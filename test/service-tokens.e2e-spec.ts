@@ -130,6 +130,8 @@ describe('tokens for other services, API keys, and one guard for every credentia
       email,
       amr: ['pwd'],
     });
+    // AuthService.jwks() is the route's set (for /.well-known/jwks.json).
+    expect(auth.jwks()).toEqual(await (await fetch(`${t.url}/auth/jwks`)).json());
     const notes = await bearer(body.access_token);
     expect(notes.status).toBe(200);
     expect(await notes.json()).toEqual({

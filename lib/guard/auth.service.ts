@@ -30,7 +30,7 @@ import { assertSensitiveAction, type SensitiveActionProof } from './sensitive-ac
 import { assertRecentSignIn } from '../session/recent-sign-in.js';
 import type { Assurance } from '../session/assurance.js';
 import { AccessTokenService } from './access-token.service.js';
-import { SigningKeys } from '../session/signing-keys.js';
+import { SigningKeys, type PublicSigningJwk } from '../session/signing-keys.js';
 import { ApiKeys, type ApiKeyInfo, type ApiKeyInput, type CreatedApiKey } from '../tokens/api-keys.service.js';
 import { UserAccessTokens, type IssuedAccessToken } from '../tokens/user-access-tokens.js';
 
@@ -75,6 +75,14 @@ export class AuthService {
     const state = await this.reader.read(sessionLookupOf(request, this.config));
     if (state.status !== 'active') throw new SessionRequired('Sign in first.');
     return this.userTokens.issue(state, options);
+  }
+
+  /**
+   * The access tokens' public keys as a JWK Set (what `GET {basePath}/jwks` answers), e.g. to serve
+   * at `/.well-known/jwks.json` too. Empty without access tokens.
+   */
+  jwks(): { keys: PublicSigningJwk[] } {
+    return this.config.accessToken?.enabled ? this.signingKeys.jwks() : { keys: [] };
   }
 
   /**

@@ -94,7 +94,15 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.stored) return;
-    await this.refresh();
+    try {
+      await this.refresh();
+    } catch (error) {
+      // Fail fast, saying what to do: no token could be signed or verified without the keys.
+      throw new SessionTokenError(
+        "The access tokens' signing keys could not be read or created through the adapter: check that the signing_keys table exists (run the AuthSigningKeys… migration: `npx nestjs-auth migrations`), or set accessToken.keys to 'derived'.",
+        { cause: error },
+      );
+    }
     const every = Math.min(REFRESH_MS, Math.max(1000, (this.config.accessToken.rotation.publishAhead * 1000) / 4));
     this.timer = setInterval(() => {
       this.refresh().catch((error: unknown) =>
@@ -133,10 +141,10 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * Reads the stored keys again when `kid` is unknown here (another instance rotated at once), at
-   * most every few seconds; true when the key is known afterwards.
+   * most every few seconds; true when this made the key known (false for a key known already).
    */
   async learn(kid: unknown): Promise<boolean> {
-    if (!this.stored || typeof kid !== 'string' || this.byKid(kid)) return this.byKid(kid) !== undefined;
+    if (!this.stored || typeof kid !== 'string' || this.byKid(kid)) return false;
     const now = Date.now();
     if (now - this.lastUnknownKid < UNKNOWN_KID_MS) return false;
     this.lastUnknownKid = now;

@@ -5,7 +5,7 @@ import { SCOPE } from '../config/access-token.options.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthEvents } from '../core/auth-events.js';
-import { InvalidRequest } from '../errors/auth.errors.js';
+import { AdapterNotFoundError, InvalidRequest } from '../errors/auth.errors.js';
 import { ApiKeyReader, apiKeyHash, newApiKey } from '../session/api-keys.js';
 import { dateMs } from '../util/instant.js';
 import { KeyedQueue } from '../util/keyed-queue.js';
@@ -147,7 +147,15 @@ export class ApiKeys {
       createdAt: new Date(),
       lastUsedAt: null,
     };
-    await this.store.createApiKey(row);
+    try {
+      await this.store.createApiKey(row);
+    } catch (error) {
+      // A user storage does not have (credentials whose `authorize` returns its own users): a key
+      // must belong to a stored user, whom deleting also deletes the key.
+      if (error instanceof AdapterNotFoundError)
+        throw new InvalidRequest('API keys belong to stored users: this user is not in storage.');
+      throw error;
+    }
     return { key, apiKey: infoOf(row) };
   }
 

@@ -194,6 +194,9 @@ describe.each([
         adapter,
         session: { strategy },
         account: { recentSignInMaxAge: RECENT_SIGN_IN_MAX_AGE },
+        // On, so the access-token route, the JWKS and the account's API-key actions are fuzzed too.
+        accessToken: {},
+        apiKeys: {},
         logger: log.logger,
         providers: [
           Credentials({
