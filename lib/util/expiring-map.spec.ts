@@ -35,6 +35,27 @@ describe('ExpiringMap', () => {
     expect(map.size).toBe(3);
   });
 
+  it('sweeps an expired entry that is not the oldest before dropping a live one', () => {
+    const map = new ExpiringMap<number, number>(3);
+    map.set(1, 1, 1_000, 0);
+    map.set(2, 2, 10, 0);
+    map.set(3, 3, 1_000, 0);
+    map.set(4, 4, 1_000, 20); // the oldest (1) is live, 2 has expired: a sweep takes 2
+    expect([map.get(1, 20), map.get(3, 20), map.get(4, 20)]).toEqual([1, 3, 4]);
+    expect(map.get(2, 20)).toBeUndefined();
+  });
+
+  it('a full map of live entries sweeps nothing: no entry can have expired yet', () => {
+    const map = new ExpiringMap<number, number>(100);
+    for (let i = 0; i < 100; i++) map.set(i, i, 1_000, 0);
+    for (let i = 100; i < 300; i++) map.set(i, i, 1_000, 1);
+    expect(map.size).toBe(100);
+    // The newest 100 stay, in order: each insert dropped exactly the oldest.
+    expect(map.get(199, 1)).toBeUndefined();
+    expect(map.get(200, 1)).toBe(200);
+    expect(map.get(299, 1)).toBe(299);
+  });
+
   it('replacing a key does not evict another', () => {
     const map = new ExpiringMap<number, number>(2);
     map.set(1, 1, 1_000, 0);
