@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import type { AdapterRefreshFamily } from '../adapter.interface.js';
-import { REFRESH_TOKEN_ADAPTER_METHODS } from '../adapter-extensions.js';
-import { MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { authEntities } from './auth-entities.js';
-import { assertAuthEntities } from './typeorm-adapter.provider.js';
-import { authSchemaEntities } from './schema-entities.js';
-import type { AuthSchemaPreset } from './schema-mapping.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
 
-// Whether a TypeOrmAdapter offers refresh-token storage (RefreshTokenAdapter) is told by its methods
-// being functions, as the library detects every optional capability: Auth.js's tables have no
-// refresh-token family table, so an adapter on them has none of the methods. The behaviour itself is
-// the conformance suite's (test/typeorm-adapter.e2e-spec.ts, on SQLite, PostgreSQL and MariaDB).
-
-const METHODS = REFRESH_TOKEN_ADAPTER_METHODS;
-
-const kinds = (adapter: object) =>
-  Object.fromEntries(METHODS.map((m) => [m, typeof (adapter as Record<string, unknown>)[m]]));
-const all = (kind: string) => Object.fromEntries(METHODS.map((m) => [m, kind]));
+// The refresh-token family table's own checks (what it refuses, how it stores); whether an adapter has the
+// capability at all is optional-tables.spec.ts', the behaviour the conformance suite's.
 
 const family = (overrides: Partial<AdapterRefreshFamily> = {}): AdapterRefreshFamily => ({
   id: 'f'.repeat(43),
@@ -46,72 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => dataSource.destroy());
 
-describe('TypeOrmAdapter: refresh-token storage as a capability', () => {
-  it('has the five methods on its own tables', () => {
-    expect(kinds(new TypeOrmAdapter(dataSource))).toEqual(all('function'));
-  });
-
-  it.each<AuthSchemaPreset>(['authjs-prisma', 'authjs-drizzle', 'authjs-typeorm'])(
-    'has none of them on the tables of the %s preset, which stay as they are',
-    (preset) => {
-      const presetSource = new DataSource({
-        type: 'better-sqlite3',
-        database: ':memory:',
-        entities: authSchemaEntities(preset, 'sqlite'),
-      });
-      expect(kinds(new TypeOrmAdapter(presetSource, {}, { schema: preset }))).toEqual(all('undefined'));
-      expect(authSchemaEntities(preset, 'sqlite').map((e) => e.options.tableName)).not.toContain(
-        'refresh_token_families',
-      );
-    },
-  );
-
-  it('has none of them with RefreshFamily: undefined, or on a data source that does not list RefreshFamilyEntity', async () => {
-    const withoutFamilies = new TypeOrmAdapter(dataSource, { RefreshFamily: undefined });
-    expect(kinds(withoutFamilies)).toEqual(all('undefined'));
-    // The other capability stays: each is told by its own table.
-    expect(typeof withoutFamilies.createTwoFactor).toBe('function');
-    const without = new DataSource({
-      type: 'better-sqlite3',
-      database: ':memory:',
-      entities: authEntities.filter((e) => e.name !== 'RefreshFamilyEntity'),
-      synchronize: true,
-    });
-    await without.initialize();
-    try {
-      const adapter = new TypeOrmAdapter(without);
-      expect(kinds(adapter)).toEqual(all('undefined'));
-      // The default adapter's bootstrap check lets such a data source through (the table is optional).
-      expect(() => assertAuthEntities(without)).not.toThrow();
-      // Deleting an account does not reach for the missing table.
-      await adapter.createUser({ id: 'u9', email: 'u9@example.com', emailVerified: null });
-      expect(await adapter.deleteUserCascade('u9')).toMatchObject({ id: 'u9' });
-    } finally {
-      await without.destroy();
-    }
-  });
-
-  it('a call reached anyway (through the prototype) is MissingAdapterMethods, never a SQL error', async () => {
-    const presetSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
-    const adapter = new TypeOrmAdapter(presetSource, {}, { schema: 'authjs-prisma' });
-    const error = await TypeOrmAdapter.prototype.getRefreshFamily.call(adapter, 'f1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MissingAdapterMethods);
-    expect((error as MissingAdapterMethods).methods).toEqual([...METHODS]);
-    expect((error as Error).message).toMatch(/schema "authjs-prisma" has no refresh-token family table/);
-  });
-
-  it("keeps a subclass's own implementation on tables without one", () => {
-    class OwnFamilies extends TypeOrmAdapter {
-      override async getRefreshFamily(): Promise<AdapterRefreshFamily | null> {
-        return null;
-      }
-    }
-    const presetSource = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
-    const adapter = new OwnFamilies(presetSource, {}, { schema: 'authjs-prisma' });
-    expect(typeof adapter.getRefreshFamily).toBe('function');
-    expect(typeof adapter.createRefreshFamily).toBe('undefined');
-  });
-
+describe('TypeOrmAdapter: refresh-token storage', () => {
   it('refuses a family or a rotation whose fields are not of their types before writing anything', async () => {
     const adapter = new TypeOrmAdapter(dataSource);
     await expect(adapter.createRefreshFamily(family({ generation: -1 }))).rejects.toThrow(TypeError);
