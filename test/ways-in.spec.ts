@@ -14,13 +14,19 @@ const LIB = join(process.cwd(), 'lib');
 
 /** The adapter and password-store methods that write a way in (or take one away). */
 const WRITES =
-  /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator|createTwoFactor|replaceTwoFactors|deleteTwoFactorsByUserId|createApiKey)\(/g;
+  /\.(linkAccount|createAuthenticator|updateUser|setPasswordHash|unlinkAccount|deleteAuthenticator|createTwoFactor|replaceTwoFactors|deleteTwoFactorsByUserId|createApiKey|createRefreshFamily)\(/g;
 
 /**
  * `file method` → how many calls, and what guards them. "pipeline" is the sign-in pipeline
  * (SignInService → AccountLinkingService), whose attaching branches call WaysInGate.check.
  */
 const WRITERS: Record<string, { calls: number; guard: string }> = {
+  // Native apps (`nativeApps`): a refresh-token family is a long-lived way in.
+  'native-apps/refresh-tokens.ts createRefreshFamily': {
+    calls: 1,
+    guard:
+      "the token route redeems only a one-time code the authorize route issued to a session WaysInGate 'app-sign-in' found recent (else the user signed in again, through the pipeline), bound to the client, redirect URI and PKCE challenge",
+  },
   // API keys (`apiKeys`): a key is a way in for scripts and services.
   'tokens/api-keys.service.ts createApiKey': {
     calls: 1,
