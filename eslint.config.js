@@ -39,7 +39,16 @@ function programKey() {
 }
 
 export default defineConfig(
-  globalIgnores(['node_modules/', 'dist/', 'dist-*/', '.bench-dist/', 'coverage/', 'test-output/']),
+  globalIgnores([
+    'node_modules/',
+    'dist/',
+    'dist-*/',
+    '.bench-dist/',
+    'coverage/',
+    'test-output/',
+    'docs/.vitepress/dist/',
+    'docs/.vitepress/cache/',
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -1,6 +1,15 @@
 // The public API of nestjs-auth (the main entry; the provider catalogue is `nestjs-auth/providers`,
 // lib/providers.ts). Nothing else is exported; inside lib/, import the concrete file.
 
+/**
+ * The main entry: `AuthModule`, the guard, decorators and services, the options and their types,
+ * the generic providers (Email, Credentials, Passkey), `MemoryAdapter`, errors, rate-limit stores and
+ * revocation buses. The OAuth provider catalogue is `nestjs-auth/providers`; TypeORM storage is
+ * `nestjs-auth/typeorm`.
+ *
+ * @module nestjs-auth
+ */
+
 // ---- types (SPEC sections 2 and 4) ----
 export type * from './types/common.types.js';
 export type * from './providers/provider.types.js';
@@ -26,6 +35,15 @@ export type {
   AdapterSessionInfo,
   SessionListingAdapter,
   PasskeyNamesAdapter,
+  SessionsByProviderSidAdapter,
+  TwoFactorAdapter,
+  AdapterTwoFactor,
+  RefreshTokenAdapter,
+  AdapterRefreshFamily,
+  ApiKeyAdapter,
+  AdapterApiKey,
+  SigningKeyAdapter,
+  AdapterSigningKey,
 } from './adapters/adapter.interface.js';
 export { Adapter, InjectAuthAdapter, isDate } from './adapters/adapter.interface.js';
 export type { SynchronousSessionLookupAdapter } from './adapters/sync-session-lookup.js';
@@ -99,18 +117,30 @@ export { WebAuthn, Passkey, WEBAUTHN_DEFAULTS } from './methods/webauthn/webauth
 export type { PasskeyInfo } from './methods/webauthn/passkeys.js';
 export type { AccountChangeEvent } from './config/callbacks.types.js';
 export type { EmailPurpose } from './methods/email/email.message.js';
-export type { AccountMessages, AccountNotice } from './pages/account.messages.js';
+export type { AccountMessages, AccountMessageKey, AccountNotice } from './pages/account.messages.js';
 export type { LinkedAccountInfo } from './sign-in/account-management.service.js';
 export type { SensitiveActionProof } from './guard/sensitive-action.js';
 
 // ---- your own sign-in methods (experimental: the `methods` setting; ARCHITECTURE.md, "Adding a sign-in method") ----
 export { SignInService } from './sign-in/sign-in.service.js';
 export type { SignInInput } from './sign-in/sign-in.types.js';
-export type { SignInMethod, SignInStep, SignInAttempt } from './sign-in/sign-in-method.js';
+export type {
+  SignInMethod,
+  SignInStep,
+  SignInAttempt,
+  SignInCompletion,
+  SecondFactorProvider,
+  ChallengeFlow,
+} from './sign-in/sign-in-method.js';
 export type { ProviderCheckContext } from './config/provider-kind.js';
 export type { ProviderFlow, ProviderContext, RequestContext } from './core/request-context.js';
 export type { AuthResponse, ResponseCookie } from './types/http.types.js';
-export type { SignInFormRenderer, SignInPageParams, SignInPageProvider } from './pages/page.types.js';
+export type {
+  SignInFormRenderer,
+  SignInPageParams,
+  SignInPageProvider,
+  PageProviderStyle,
+} from './pages/page.types.js';
 
 // ---- passwords, rate limits ----
 export {

@@ -5,6 +5,21 @@
 //
 //   import { GitHub, Google } from 'nestjs-auth/providers';
 
+/**
+ * The OAuth 2.0 / OpenID Connect provider catalogue: one factory per provider (93, the ids Auth.js
+ * ships), each with its typed profile, and `oauthProviderCatalog` (id to factory). The generic
+ * providers (Email, Nodemailer, Credentials, WebAuthn, Passkey) are in `nestjs-auth`.
+ *
+ * @example
+ * ```ts
+ * import { GitHub, Google } from 'nestjs-auth/providers';
+ *
+ * AuthModule.forRoot({ providers: [GitHub(), Google()] });
+ * ```
+ *
+ * @module nestjs-auth/providers
+ */
+
 export { FortyTwoSchool, type FortyTwoSchoolProfile } from './providers/catalog/42-school.provider.js';
 export { Apple, type AppleUserField, type AppleProfile } from './providers/catalog/apple.provider.js';
 export { Asgardeo, type AsgardeoProfile } from './providers/catalog/asgardeo.provider.js';

@@ -2,6 +2,14 @@
 // A separate entry because TypeORM and @nestjs/typeorm are optional peers: importing `nestjs-auth`
 // loads neither (AuthModule loads the default adapter itself, only when it is given no `adapter`).
 
+/**
+ * TypeORM storage: `TypeOrmAdapter`, its entities, the migrations for PostgreSQL, MySQL and SQLite,
+ * and the schema presets (`authSchemaEntities`). A separate entry, so an app without TypeORM never
+ * loads it.
+ *
+ * @module nestjs-auth/typeorm
+ */
+
 export { TypeOrmAdapter, type TypeOrmAdapterOptions } from './adapters/typeorm/typeorm.adapter.js';
 export { authEntities, defaultAuthEntities } from './adapters/typeorm/auth-entities.js';
 export type { TypeOrmAdapterEntities, EntityClass } from './adapters/typeorm/auth-entities.js';

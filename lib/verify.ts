@@ -22,7 +22,7 @@
  * }
  * ```
  *
- * @packageDocumentation
+ * @module nestjs-auth/verify
  */
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey, ProtectedHeaderParameters } from 'jose';

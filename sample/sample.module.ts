@@ -42,7 +42,7 @@ export class SampleModule {
         TypeOrmModule.forRoot({
           type: 'better-sqlite3',
           database: config.database,
-          // WAL: a session lookup takes 2 system calls instead of 8 (see README "Performance").
+          // WAL: a session lookup takes 2 system calls instead of 8 (see "TypeORM" in the docs, "The session lookup").
           enableWAL: true,
           autoLoadEntities: true,
           synchronize: true,

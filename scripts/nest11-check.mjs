@@ -41,6 +41,15 @@ const NEST11 = {
   '@nestjs/typeorm': '^11.0.3',
 };
 const rangeOf = (name) => NEST11[name] ?? '^11.2.6';
+/** The docs site's devDependencies (`npm run docs:build`), which the Nest 11 copy leaves out. */
+const DOCS_TOOLS = [
+  'vitepress',
+  'vitepress-plugin-mermaid',
+  'mermaid',
+  'typedoc',
+  'typedoc-plugin-markdown',
+  'typedoc-vitepress-theme',
+];
 
 /**
  * `--ci`: every unit spec (lib/ and test/*.spec.ts) and these e2e suites. Not `test/engines.spec.ts`:
@@ -97,6 +106,8 @@ try {
     }
     // The TypeORM module is a peer only (tests use it): pinned so npm does not pick the Nest 12 one.
     pkg.devDependencies['@nestjs/typeorm'] = rangeOf('@nestjs/typeorm');
+    // The docs site's tools build no code and run no test here: not installed in the copy.
+    for (const name of DOCS_TOOLS) delete pkg.devDependencies[name];
     writeFileSync(path, JSON.stringify(pkg, null, 2) + '\n');
     rmSync(join(work, 'package-lock.json'), { force: true });
     for (const [name, range] of Object.entries(pkg.devDependencies))

@@ -19,13 +19,15 @@ const TEXT = [
 describe('README markers', () => {
   it('extracts marked code blocks with their fence language and line', () => {
     expect(readmeSnippets(TEXT)).toEqual([
-      { name: 'first', lang: 'ts', code: 'const a = 1;\n', line: 2 },
-      { name: 'second', lang: 'bash', code: 'npm test\n', line: 8 },
+      { name: 'first', lang: 'ts', code: 'const a = 1;\n', line: 2, file: 'README.md' },
+      { name: 'second', lang: 'bash', code: 'npm test\n', line: 8, file: 'README.md' },
     ]);
   });
 
   it('names the known snippets when one is missing', () => {
-    expect(() => readmeSnippet('third', TEXT)).toThrow('README.md has no snippet "third" (it has: first, second)');
+    expect(() => readmeSnippet('third', TEXT)).toThrow(
+      'README.md and docs/ have no snippet "third" (they have: first, second)',
+    );
   });
 
   it('refuses a marker without a block and a repeated name', () => {
@@ -37,8 +39,8 @@ describe('README markers', () => {
 
   it('lists promise markers with their lines', () => {
     expect(readmePromises(TEXT)).toEqual([
-      { id: 'sessions.rotate', line: 7 },
-      { id: 'other', line: 7 },
+      { id: 'sessions.rotate', line: 7, file: 'README.md' },
+      { id: 'other', line: 7, file: 'README.md' },
     ]);
   });
 

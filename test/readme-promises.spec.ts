@@ -90,12 +90,14 @@ describe('scripts/readme-promises.mjs (npm run test:promises)', () => {
     expect(result.stderr).not.toContain('"pending"');
   });
 
-  it('fails on a test naming a promise the README does not mark', async () => {
+  it('fails on a test naming a promise neither the README nor the docs mark', async () => {
     const root = await fixture(`# Doc\nA. ${marker('a.real')}\n`, {
       'test/a.spec.ts': `it('a (${KEY} a.real)', () => {});\nit('b (${KEY} a.typo)', () => {});\n`,
     });
     const result = await run('--root', root);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('test/a.spec.ts:2: names promise "a.typo", which README.md does not mark');
+    expect(result.stderr).toContain(
+      'test/a.spec.ts:2: names promise "a.typo", which neither README.md nor docs/ marks',
+    );
   });
 });

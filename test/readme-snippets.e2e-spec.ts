@@ -1,18 +1,20 @@
 /**
- * The README's app-shape snippets, as a user copies them: written into a throwaway app outside the
+ * The snippets of README and docs, as a user copies them: written into a throwaway app outside the
  * repository that has the library compiled into `node_modules/nestjs-auth`, type-checked under
- * strict `nodenext`, then run as processes of their own and used over real sockets (HTTP,
- * graphql-ws, socket.io, TCP). Nothing here but the README's text and the app's environment.
+ * strict `nodenext`. Every TypeScript snippet is compiled as a module of its own (`standalone/`);
+ * the app-shape ones are also laid out as apps, run as processes of their own and used over real
+ * sockets (HTTP, graphql-ws, socket.io, TCP). Nothing here but the docs' text and the app's
+ * environment.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import { io } from 'socket.io-client';
 import { WebSocket } from 'ws';
 import { freePort } from '../sample/sample.config.js';
-import { readmeSnippet } from './setup/readme.js';
+import { readmeSnippet, readmeSnippets } from './setup/readme.js';
 import { packedApp, REPO_ROOT } from './setup/packed-app.js';
 import { TEST_SECRET } from './setup/app.js';
 import { jwtSession, SESSION_COOKIE } from './setup/context-sessions.js';
@@ -29,6 +31,21 @@ const LAYOUT: Record<string, string[]> = {
   'websockets/main.ts': ['main-express'],
   'microservices/main.ts': ['microservices'],
 };
+
+/**
+ * Snippets that import a file of the app (`./app.module.js`): they compile in the app they belong
+ * to, not alone. The quick start's three files are built and run by test/consumer.e2e-spec.ts in
+ * two app templates; `main-*` here, with each app of LAYOUT.
+ */
+const IN_AN_APP: Record<string, string> = {
+  'quickstart-app-module': 'test/consumer.e2e-spec.ts',
+  'quickstart-profile-controller': 'test/consumer.e2e-spec.ts',
+  'quickstart-main': 'test/consumer.e2e-spec.ts',
+  'main-express': 'test/readme-snippets.e2e-spec.ts',
+  'main-fastify': 'test/readme-snippets.e2e-spec.ts',
+};
+const TYPESCRIPT = new Set(['ts', 'typescript']);
+const importsAFile = (code: string): boolean => /from\s+['"]\.{1,2}\//.test(code);
 
 const TSCONFIG = {
   compilerOptions: {
@@ -107,12 +124,28 @@ describe('README app-shape snippets, compiled and run from a throwaway app', () 
       mkdirSync(join(dir, file, '..'), { recursive: true });
       writeFileSync(join(dir, file), readmeSnippet(name!).code);
     }
+    // Every other TypeScript snippet, as a module of its own, type-checked with the apps.
+    mkdirSync(join(dir, 'standalone'), { recursive: true });
+    for (const snippet of readmeSnippets())
+      if (TYPESCRIPT.has(snippet.lang) && !importsAFile(snippet.code))
+        writeFileSync(join(dir, 'standalone', `${snippet.name}.ts`), snippet.code);
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     token = await jwtSession();
   }, 180_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('compiles every TypeScript snippet: alone, or in the app it belongs to', () => {
+    const notCompiled = readmeSnippets()
+      .filter((snippet) => TYPESCRIPT.has(snippet.lang) && importsAFile(snippet.code))
+      .filter((snippet) => {
+        const suite = IN_AN_APP[snippet.name];
+        return !suite || !readFileSync(join(REPO_ROOT, suite), 'utf8').includes(`'${snippet.name}'`);
+      })
+      .map((snippet) => `${snippet.file}:${snippet.line} ${snippet.name}`);
+    expect(notCompiled).toEqual([]);
   });
 
   it('type-checks every snippet under strict nodenext, as written', () => {

@@ -1044,6 +1044,30 @@ describe('AuthService.signOutEverywhere (SESS-06)', () => {
   });
 
   // promise: auth-service.sign-out-everywhere
+  it('ends every JWT session of the user with session.jwtRevocation (each sid revoked through its index)', async () => {
+    const stored = new MemoryAdapter();
+    // A stored user: the index that lists JWT sessions points at it.
+    await stored.createUser({ id: 'user-alice', email: 'alice@example.com', emailVerified: null });
+    const revoking = await createTestApp({
+      auth: { providers: [credentialsProvider()], adapter: stored, session: { strategy: 'jwt', jwtRevocation: true } },
+    });
+    try {
+      const devices = [new TestClient(revoking.url), new TestClient(revoking.url)];
+      for (const device of devices) {
+        await signIn(device);
+        expect((await device.get('/me')).status).toBe(200);
+      }
+      expect(await revoking.app.get(AuthService).signOutEverywhere('user-alice')).toBe(2);
+      for (const device of devices) expect((await device.get('/me')).status).toBe(401);
+      const again = new TestClient(revoking.url);
+      await signIn(again);
+      expect((await again.get('/me')).status).toBe(200);
+    } finally {
+      await revoking.close();
+    }
+  });
+
+  // promise: auth-service.sign-out-everywhere
   it('says why it cannot with JWT sessions', async () => {
     await expect(jwtApp.app.get(AuthService).signOutEverywhere('user-alice')).rejects.toMatchObject({
       name: expect.stringMatching(/SignOutError/),

@@ -1,6 +1,7 @@
 /**
- * Recovering an account never skips its second factor. On the platform of the run (Express, or
- * Fastify in the e2e-fastify project), with database and JWT sessions, for a user with a confirmed
+ * Recovering an account never skips its second factor, and an administrator's reset
+ * (`resetTwoFactor`) ends every session of the user, JWT sessions included. On the platform of the run (Express, or
+ * Fastify in the e2e-fastify project), with database and JWT sessions (`jwtRevocation`), for a user with a confirmed
  * authenticator app:
  * - the password reset (README "Forgot password": a magic link proves the address, then the app's
  *   own `POST /forgot-password` sets the password within the recent sign-in window): the link ends at
@@ -22,6 +23,7 @@ import { verifyPassword } from '../lib/methods/credentials/password.js';
 import { Email } from '../lib/methods/email/email.provider.js';
 import { totpCode } from '../lib/methods/two-factor/totp.js';
 import { decode } from '../lib/session/jwt.js';
+import { AuthService } from '../lib/guard/auth.service.js';
 import { createTestApp, TEST_PLATFORM, TEST_SECRET, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 import { readmeSnippet } from './setup/readme.js';
@@ -89,7 +91,8 @@ describe.each(['database', 'jwt'] as const)('two-factor account recovery with %s
       auth: {
         adapter,
         trustHost: true,
-        session: { strategy },
+        // JWT sessions with their index, so an administrator's reset can end them (resetTwoFactor).
+        session: strategy === 'jwt' ? { strategy, jwtRevocation: true } : { strategy },
         twoFactor: { policy: 'optional' },
         providers: [
           Email({
@@ -214,6 +217,30 @@ describe.each(['database', 'jwt'] as const)('two-factor account recovery with %s
     }
   }
 
+  it("an administrator's resetTwoFactor removes every factor and ends the user's sessions; the next sign-in asks for none", async () => {
+    const p = await personWithApp();
+    // Two signed-in browsers, each through the second factor.
+    const browsers = [new TestClient(origin), new TestClient(origin)];
+    for (const c of browsers) {
+      const held = await passwordSignIn(c, p.email, p.password);
+      expect(location(held).href).toBe(`${origin}/auth/two-factor`);
+      expect(location(await secondFactor(c, p)).href).toBe(`${origin}/me`);
+      expect(await me(c)).toBe(200);
+    }
+
+    expect(await t.app.get(AuthService).resetTwoFactor(p.id)).toBe(11); // the app and its 10 backup codes
+    for (const c of browsers) expect(await me(c)).toBe(401);
+    expect(await rows(p.id)).toBe(0);
+
+    // The next sign-in asks for no second factor, and its session is one factor.
+    const next = new TestClient(origin);
+    expect(location(await passwordSignIn(next, p.email, p.password)).href).toBe(`${origin}/me`);
+    expect(await me(next)).toBe(200);
+    // The old factor's codes are gone with it.
+    const section = await next.get('/auth/account/two-factor', JSON_ACCEPT);
+    expect(await section.json()).toMatchObject({ factors: [], backupCodesLeft: 0 });
+  });
+
   // promise: two-factor.recovery
   it('a password reset by magic link is held at /two-factor: the reset route refuses the browser until the code, the reset starts no session, and the new password still asks for the second factor', async () => {
     const p = await personWithApp();
@@ -244,7 +271,7 @@ describe.each(['database', 'jwt'] as const)('two-factor account recovery with %s
     expect(setCookie(done, SESSION)).toBeTruthy();
     await expectSession(c, p, ['email', 'otp']);
     const rowsAfterSignIn = await rows(p.id);
-    expect(rowsAfterSignIn).toBe(before + (strategy === 'database' ? 1 : 0));
+    expect(rowsAfterSignIn).toBe(before + 1); // a row per session: database rows, and JWT sessions' index (jwtRevocation)
     const reset = await c.post('/forgot-password', { newPassword: 'new password 2' }, { json: true });
     expect(reset.status).toBe(201);
     // Setting the password signs nobody in: no session cookie, no session row.
@@ -320,7 +347,7 @@ describe.each(['database', 'jwt'] as const)('two-factor account recovery with %s
     // Confirming starts no session of its own.
     expect(setCookie(confirmed, SESSION)).toBeUndefined();
     expect(x.cookies.get(SESSION)).toBe(sessionCookie);
-    expect(await rows(p.id)).toBe(before + (strategy === 'database' ? 1 : 0));
+    expect(await rows(p.id)).toBe(before + 1); // a row per session: database rows, and JWT sessions' index (jwtRevocation)
     expect((await adapter.getUser(p.id))?.email).toBe(newEmail);
   });
 

@@ -104,32 +104,57 @@ export interface AdapterAuthenticator extends Authenticator {
  * This interface is also the DI token: inject the configured adapter with `@InjectAuthAdapter()`.
  */
 export interface Adapter {
+  /**
+   * Stores a new user and returns it. The library passes an id (a random UUID; for credentials the
+   * id `authorize` returned, for a passkey the id the server generated); the store may return its
+   * own instead (a `SERIAL`, a cuid). Refuses a second user with the same email.
+   */
   createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+  /** The user with this id, or `null`. */
   getUser?(id: string): Awaitable<AdapterUser | null>;
+  /** The user with this email address, or `null`. */
   getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+  /** The user linked to the account `(provider, providerAccountId)`, or `null`. */
   getUserByAccount?(
     providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
   ): Awaitable<AdapterUser | null>;
+  /** Changes the given fields of the user `id`, and only those; returns the whole user. */
   updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>;
+  /** Deletes the user with its sessions, accounts and authenticators (as `ON DELETE CASCADE` does). */
   deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>;
+  /** Links a provider account to a user. Refuses a second account with the same `(provider, providerAccountId)`. */
   linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>;
+  /** Removes the account `(provider, providerAccountId)`, and no other. */
   unlinkAccount?(
     providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>,
   ): Promise<void> | Awaitable<AdapterAccount | undefined>;
+  /** The account of `provider` with this `providerAccountId`, or `null`. */
   getAccount?(
     providerAccountId: AdapterAccount['providerAccountId'],
     provider: AdapterAccount['provider'],
   ): Awaitable<AdapterAccount | null>;
+  /** Stores a session of the `database` strategy. Refuses a duplicate `sessionToken`. */
   createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>;
+  /** The session with this token and its user, or `null` for an unknown token. */
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+  /** Changes a session (its expiry, when the library extends it); an unknown token creates nothing. */
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
   ): Awaitable<AdapterSession | null | undefined>;
+  /** Deletes the session with this token; an unknown token is no error. */
   deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>;
+  /** Stores the token of an email sign-in (hashed with the secret). */
   createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>;
+  /**
+   * Returns the token matching both `identifier` and `token` and deletes it: once only, even under
+   * concurrent calls. `null` when none matches (a mismatch consumes nothing).
+   */
   useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>;
+  /** Stores a WebAuthn authenticator (a passkey) of a user. Refuses a credential id that exists. */
   createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+  /** The authenticator with this credential id, or `null`. */
   getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>;
+  /** The user's authenticators. */
   listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>;
   /**
    * Sets the authenticator's signature counter and returns the updated authenticator. Throws when

@@ -7,17 +7,25 @@ import {
 
 /** The part of a `pg` client the bus uses (a client checked out of a pool has `release`). */
 export interface PgListenClient {
+  /** Runs a statement (`LISTEN`, `UNLISTEN`). */
   query(text: string, values?: unknown[]): Promise<unknown>;
+  /** Listens to a client event (`notification`, `error`, `end`). */
   on(event: string, listener: (...args: never[]) => void): unknown;
+  /** Stops listening (to one event, or to all). */
   removeAllListeners(event?: string): unknown;
+  /** Gives the client back to its pool; `true` (or an error) destroys it. */
   release?(error?: Error | boolean): void;
+  /** Closes the client. */
   end?(): Promise<void>;
 }
 
 /** A `pg` `Pool` (structurally): one of its connections is kept for `LISTEN`; `NOTIFY` goes through `query`. */
 export interface PgPoolLike {
+  /** Checks a client out of the pool (the one kept for `LISTEN`). */
   connect(): Promise<PgListenClient>;
+  /** Runs a statement on any connection of the pool (`NOTIFY`, through `pg_notify`). */
   query(text: string, values?: unknown[]): Promise<unknown>;
+  /** Closes the pool (only a pool the bus made itself). */
   end?(): Promise<void>;
 }
 

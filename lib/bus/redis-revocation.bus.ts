@@ -11,16 +11,23 @@ import {
  * fits; the library does not depend on ioredis.
  */
 export interface RedisPubSubClient {
+  /** Sends a revocation to the channel (Redis `PUBLISH`). */
   publish(channel: string, message: string): Promise<unknown>;
+  /** A new connection with the same options, for the subscription. */
   duplicate(): RedisSubscriberConnection;
 }
 
 /** The subscribing connection `duplicate()` returns (ioredis events: `ready`, `close`, `end`, `error`, `message`). */
 export interface RedisSubscriberConnection {
+  /** Redis `SUBSCRIBE`. */
   subscribe(...channels: string[]): Promise<unknown>;
+  /** Connects a lazy client (`lazyConnect`). */
   connect?(): Promise<unknown>;
+  /** Listens to a connection event. */
   on(event: string, listener: (...args: never[]) => void): unknown;
+  /** Stops listening (to one event, or to all). */
   removeAllListeners(event?: string): unknown;
+  /** Closes the connection. */
   disconnect(): void;
   readonly status?: string;
 }

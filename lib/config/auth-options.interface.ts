@@ -62,8 +62,11 @@ export interface CookiesOptions {
 
 /** Where the library logs. Messages never contain secrets, tokens, codes or cookies. */
 export interface LoggerInstance {
+  /** An error the library caught. */
   error: (error: Error) => void;
+  /** A warning, as a stable code (e.g. `revocation_bus_disconnected`). */
   warn: (code: string) => void;
+  /** A debug message and its details (ids, never secrets). */
   debug: (message: string, metadata?: unknown) => void;
 }
 
@@ -198,7 +201,7 @@ export interface AuthModuleOptions {
    * at `http://localhost:5173` calling the API on `:3000`): their `Origin` passes the check every
    * state-changing POST gets, and `callbackUrl` may send the user back to them after sign-in and
    * sign-out. Exact origins only (`scheme://host[:port]`). The app still sets CORS itself
-   * (`app.enableCors({ origin: [...], credentials: true })`); see the README's "Single-page apps".
+   * (`app.enableCors({ origin: [...], credentials: true })`); see "Single-page apps" in the docs.
    * @default none: only this app's own origin
    */
   trustedOrigins?: string[];
@@ -227,14 +230,14 @@ export interface AuthModuleOptions {
   account?: AccountOptions;
   /** Two-factor authentication (off when absent). */
   twoFactor?: TwoFactorOptions;
-  /** Native apps signing in through the system browser (off when absent). See the README's "Mobile and desktop apps". */
+  /** Native apps signing in through the system browser (off when absent). See "Mobile and desktop apps" in the docs. */
   nativeApps?: NativeAppsOptions;
   /**
    * Access tokens (for native apps, and for other services a signed-in user calls:
    * `AuthService.issueAccessToken`). Set (even to `{}`) to turn them on without native apps.
    */
   accessToken?: AccessTokenOptions;
-  /** API keys (off when absent). See the README's "API keys". */
+  /** API keys (off when absent). See "Tokens for other services" in the docs. */
   apiKeys?: ApiKeyOptions;
 }
 
@@ -393,7 +396,7 @@ export interface AuthModuleExtras {
    * Sign-in methods of the app's own, added to the built-in ones (OAuth/OIDC, email, credentials,
    * passkeys): each a `SignInMethod` object (exported by `nestjs-auth`) serving provider types of its
    * own. Experimental: the contract may change in a minor release while it settles.
-   * See the "Your own sign-in method" section of the README.
+   * See "Your own sign-in method" in the docs.
    */
   methods?: readonly MethodRegistration[];
 }
@@ -403,6 +406,7 @@ export interface AuthModuleExtras {
  * Nest instantiates it with its dependencies and calls `createAuthOptions()`.
  */
 export interface AuthOptionsFactory {
+  /** The module's options, or a promise of them. */
   createAuthOptions(): Promise<AuthModuleOptions> | AuthModuleOptions;
 }
 

@@ -37,15 +37,20 @@ export interface CallbacksOptions {
 
 /** Fire-and-forget notifications; a handler that throws is logged and never breaks the request. */
 export interface EventCallbacks {
+  /** A sign-in succeeded: the new session exists (`isNewUser` on the first sign-in of a user). */
   signIn: (message: {
     user: User;
     account?: Account | null;
     profile?: Profile;
     isNewUser?: boolean;
   }) => Awaitable<void>;
+  /** A user signed out: `session` is the deleted row (`database` strategy), `token` the JWT (`jwt`). */
   signOut: (message: { session?: AdapterSession | null | void; token?: JWT | null }) => Awaitable<void>;
+  /** A sign-in created a user. */
   createUser: (message: { user: User }) => Awaitable<void>;
+  /** The library changed a user (an email address proven, changed or released). */
   updateUser: (message: { user: User }) => Awaitable<void>;
+  /** An account was linked to a user (at sign-in, or by linking another account). */
   linkAccount: (message: {
     user: User | AdapterUser;
     account: Account;
@@ -62,6 +67,7 @@ export interface EventCallbacks {
    * `AuthService.deleteAccount` deleted the user with its sessions, accounts and passkeys (`user` as it was).
    */
   deleteUser: (message: { user: AdapterUser }) => Awaitable<void>;
+  /** The session was read by `GET` or `POST {basePath}/session` (`token` with the `jwt` strategy). */
   session: (message: { session: Session; token?: JWT }) => Awaitable<void>;
   /**
    * Beyond Auth.js: a user changed their account (the account page, the `/account/*` API, or the

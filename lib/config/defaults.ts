@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CallbacksOptions, Theme } from './auth-options.interface.js';
 
 /**
- * Every default of the module, in one place. The README's options table quotes these values.
+ * Every default of the module, in one place. The docs' options reference quotes these values.
  */
 export const AUTH_DEFAULTS = {
   /** Path prefix of the routes. */

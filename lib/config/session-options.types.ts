@@ -63,7 +63,9 @@ export interface JWTOptions {
   decode?: (params: JWTDecodeParams) => Awaitable<JWT | null>;
 }
 
+/** What the session JWT encoder takes (`jwt.encode`, and the exported `encode`). */
 export interface JWTEncodeParams {
+  /** The claims to encrypt. */
   token?: JWT;
   /** The key-derivation salt: the session cookie's name. */
   salt: string;
@@ -72,8 +74,12 @@ export interface JWTEncodeParams {
   maxAge?: number;
 }
 
+/** What the session JWT decoder takes (`jwt.decode`, and the exported `decode`). */
 export interface JWTDecodeParams {
+  /** The encrypted token (the session cookie's value). */
   token?: string;
+  /** The key-derivation salt: the session cookie's name. */
   salt: string;
+  /** The secret, or several (the first encrypts; each is tried to decrypt). */
   secret: string | string[];
 }

@@ -50,9 +50,11 @@ export interface ProviderContext extends RequestContext {
  * answers `InvalidProvider` for that flow's providers. The flags say how the router guards `callback`.
  */
 export interface ProviderFlow {
+  /** `POST /signin/:provider`: starts a sign-in (a redirect to the provider, an email sent). */
   signIn?(ctx: ProviderContext): Promise<AuthResponse>;
   /** `POST /link/:provider`: links another account to the signed-in user. */
   link?(ctx: ProviderContext): Promise<AuthResponse>;
+  /** `GET|POST /callback/:provider`: finishes a sign-in. */
   callback(ctx: ProviderContext): Promise<AuthResponse>;
   /** `GET /webauthn-options/:provider`: what the browser needs before a ceremony. */
   options?(ctx: ProviderContext): Promise<AuthResponse>;
@@ -64,6 +66,7 @@ export interface ProviderFlow {
    */
   readonly federatedSignOut?: {
     readonly enabled: boolean;
+    /** The URL that ends the user's session at the provider and comes back to `callbackUrl`; none without one. */
     endSessionUrl(userId: string, callbackUrl: string): Promise<string | undefined>;
   };
   /** `callback` may be POSTed from another site (an OAuth provider's `form_post` page): no same-origin check. */

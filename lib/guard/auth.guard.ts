@@ -75,6 +75,11 @@ export class AuthGuard implements CanActivate {
   /** `session.tokens`: a refresh may rewrite the cookie, so the response is kept for the route. */
   private readonly keepResponses: boolean;
 
+  /**
+   * Nest injects the guard (a subclass inherits this constructor); an app does not construct it.
+   *
+   * @internal
+   */
   constructor(
     protected readonly reflector: Reflector,
     protected readonly sessions: SessionReader,

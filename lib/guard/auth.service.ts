@@ -39,6 +39,11 @@ import { UserAccessTokens, type IssuedAccessToken } from '../tokens/user-access-
  */
 @Injectable()
 export class AuthService {
+  /**
+   * Nest injects this service; an app does not construct it.
+   *
+   * @internal
+   */
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly reader: SessionReader,
@@ -124,7 +129,8 @@ export class AuthService {
 
   /**
    * Recovery for a user who lost every second factor (`twoFactor`): removes all their authenticator
-   * apps and backup codes and ends their sessions. Their next sign-in asks for no second factor, or,
+   * apps and backup codes and ends their sessions (database sessions, native app sign-ins, and JWT
+   * sessions with `session.jwtRevocation`). Their next sign-in asks for no second factor, or,
    * when the policy requires one, enrols a new app before it completes; never a silent downgrade of
    * a session. Call it from trusted server code only (an administrator who checked who is asking).
    * Returns how many factors went.
@@ -133,6 +139,11 @@ export class AuthService {
     if (!this.config.twoFactor)
       throw new InvalidRequest('Two-factor authentication is not turned on (`twoFactor` option).');
     const removed = await this.twoFactors.reset(userId);
+    // JWT sessions live in the cookie: with their index (`jwtRevocation`) each is revoked by `sid`.
+    if (this.sessionList.endsJwtSessions) {
+      await this.sessionList.endAll(userId);
+      return removed;
+    }
     await this.sessionList.endApps(userId);
     const adapter = this.adapters.raw as Partial<SessionsByUserAdapter> | null;
     if (typeof adapter?.deleteSessionsByUserId === 'function') {
@@ -195,7 +206,7 @@ export class AuthService {
   }
 
   /**
-   * What the request's session proved at sign-in: `{ amr, aal }` (see the README's "Two-factor"),
+   * What the request's session proved at sign-in: `{ amr, aal }` (see "Two-factor authentication" in the docs),
    * or `null` without a session. `aal` is 2 when two factors were proved (a second factor, or a
    * passkey that verified the user), else 1; a session that records nothing counts as 1.
    */
@@ -244,18 +255,21 @@ export class AuthService {
    * Ends every database session of a user at once (after a password change, on "sign out of all
    * devices", when an account is disabled): deletes their rows and this instance's cached copies.
    * Other instances with `session.cacheTtl` may serve a cached copy for up to that long. Needs an
-   * adapter with `deleteSessionsByUserId` (TypeOrmAdapter, MemoryAdapter). JWT sessions cannot be
-   * ended by user (nothing lists them): this throws `SignOutError` with the JWT strategy.
+   * adapter with `deleteSessionsByUserId` (TypeOrmAdapter, MemoryAdapter). JWT sessions are ended
+   * with `session.jwtRevocation` (each one's `sid` revoked, through the index it keeps); without it
+   * nothing lists them, and this throws `SignOutError` with the JWT strategy.
    *
    * @returns how many sessions were deleted
    */
   async signOutEverywhere(userId: string): Promise<number> {
     // Native apps' sign-ins first: their access tokens are revoked by id before their rows go.
+    // JWT sessions live in the cookie: with their index (`jwtRevocation`) each is revoked by `sid`.
+    if (this.sessionList.endsJwtSessions) return this.sessionList.endAll(userId);
     const apps = await this.sessionList.endApps(userId);
     if (this.config.session.strategy === 'jwt') {
       if (this.config.nativeApps) return apps;
       throw new SignOutError(
-        'JWT sessions cannot be ended by user: nothing lists them. Use database sessions, or rotate the secret to end every session.',
+        'JWT sessions cannot be ended by user without `session.jwtRevocation` (and an adapter that lists sessions): nothing lists them. Turn it on, use database sessions, or rotate the secret to end every session.',
       );
     }
     const adapter = this.adapters.raw as (Adapter & Partial<SessionsByUserAdapter>) | null;
@@ -410,7 +424,7 @@ export class AuthService {
    * Sets or changes the password of a credentials user through `hashPassword`, stored by the
    * credentials provider's `passwordStore` (the library keeps no hashes). With `currentPassword`,
    * it must match the stored hash (`WrongPassword`); without it the password is replaced: the app
-   * has checked the user another way (a magic link: see "Forgot password" in the README).
+   * has checked the user another way (a magic link: see "Passkeys, email and password" in the docs).
    */
   async setPassword(userId: string, newPassword: string, currentPassword?: string): Promise<void> {
     await this.passwords.set(userId, newPassword, currentPassword, { requireCurrent: false });

@@ -29,6 +29,10 @@ export const GRAPHQL_WS_UNAUTHORIZED = 4401;
 
 /** What `AuthService.graphqlWsOptions()` gives `subscriptions: { 'graphql-ws': { ... } }`. */
 export interface GraphqlWsAuthOptions {
+  /**
+   * Reads the session at `connection_init`; `false` (the socket closed with
+   * {@link GRAPHQL_WS_UNAUTHORIZED} and the reason) without an active one.
+   */
   onConnect(ctx: GraphqlWsConnection): Promise<boolean>;
 }
 

@@ -34,6 +34,11 @@ export class ProviderAccessTokenPipe implements PipeTransform<AccessTokenRequest
   /** `session.tokens`: the tokens are in the request's session, and a refresh rewrites its cookie. */
   private readonly inSession: boolean;
 
+  /**
+   * Nest injects this pipe; an app does not construct it.
+   *
+   * @internal
+   */
   constructor(
     private readonly auth: AuthService,
     @Inject(AUTH_CONFIG) config: ResolvedAuthConfig,

@@ -23,7 +23,6 @@ export interface PageProviderStyle {
   bg?: string;
 }
 
-/** One configured provider as the sign-in page shows it. */
 /** A sign-in method's form on the built-in sign-in page (see `SignInPageParams.methodForms`). */
 export type SignInFormRenderer = (
   provider: SignInPageProvider,
@@ -33,6 +32,7 @@ export type SignInFormRenderer = (
   error?: { html: string },
 ) => string;
 
+/** One configured provider as the sign-in page shows it. */
 export interface SignInPageProvider {
   id: string;
   name: string;

@@ -6,6 +6,7 @@ import type { RateLimitRecord, RateLimitStore } from './rate-limit.store.js';
  * library does not depend on ioredis.
  */
 export interface RedisEvalClient {
+  /** Runs a Lua script on the server (Redis `EVAL`). */
   eval(script: string, numKeys: number, ...keysAndArgs: Array<string | number>): Promise<unknown>;
 }
 

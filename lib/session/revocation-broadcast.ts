@@ -51,6 +51,11 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
   private readonly handlers: RevocationHandlers[] = [];
   private readonly counts = { published: 0, publishFailures: 0, applied: 0, own: 0, malformed: 0, disconnects: 0 };
 
+  /**
+   * Nest injects this service; an app does not construct it.
+   *
+   * @internal
+   */
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     @Optional() @Inject(RevocationBus) private readonly bus: RevocationBus | null = null,
@@ -63,12 +68,20 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
     this.live = !bus;
   }
 
-  /** Registers what to do with other instances' revocations. */
+  /**
+   * Registers what to do with other instances' revocations.
+   *
+   * @internal
+   */
   on(handlers: RevocationHandlers): void {
     this.handlers.push(handlers);
   }
 
-  /** The keyed hash of `value`: how a revocation of it is named on the bus and in the receivers' indexes. */
+  /**
+   * The keyed hash of `value`: how a revocation of it is named on the bus and in the receivers' indexes.
+   *
+   * @internal
+   */
   keyOf(kind: RevocationKind, value: string): string {
     return keyedHash((this.key ??= messageKey(this.config.secrets[0]!)), kind, value);
   }
@@ -76,6 +89,8 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
   /**
    * Tells the other instances. Never rejects (a failure is counted and logged); the promise, which
    * callers may leave alone, settles once the message is sent.
+   *
+   * @internal
    */
   publish(kind: RevocationKind, key: string, until?: number): Promise<void> {
     if (!this.bus) return Promise.resolve();
@@ -92,7 +107,11 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
     return { connected: this.live, ...this.counts };
   }
 
-  /** Applies one message from the bus (public for the specs). */
+  /**
+   * Applies one message from the bus (public for the specs).
+   *
+   * @internal
+   */
   receive(payload: unknown): void {
     const message = decodeMessage(payload);
     if (!message) {
@@ -110,7 +129,11 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
     }
   }
 
-  /** The bus's connection changed: what was cached may have missed messages, so it goes. */
+  /**
+   * The bus's connection changed: what was cached may have missed messages, so it goes.
+   *
+   * @internal
+   */
   connection(connected: boolean): void {
     if (!this.bus) return;
     if (!connected && this.live) this.counts.disconnects++;
@@ -119,12 +142,22 @@ export class RevocationBroadcast implements OnApplicationBootstrap, OnModuleDest
     if (!connected) this.config.logger.warn('revocation_bus_disconnected');
   }
 
+  /**
+   * Nest calls this at bootstrap: subscribes to the bus.
+   *
+   * @internal
+   */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.bus) return;
     await this.bus.subscribe({ message: (payload) => this.receive(payload), state: (c) => this.connection(c) });
     if (!this.live) this.config.logger.warn('revocation_bus_not_connected');
   }
 
+  /**
+   * Nest calls this at shutdown: closes the bus.
+   *
+   * @internal
+   */
   async onModuleDestroy(): Promise<void> {
     if (!this.bus) return;
     this.live = false;

@@ -78,6 +78,23 @@ export class SessionList {
   }
 
   /**
+   * Ends every stored session of the user: database rows, JWT sessions through their index (each
+   * `sid` revoked, with `session.jwtRevocation`), native app sign-ins. Needs an adapter that lists
+   * sessions (`recording`); returns how many ended.
+   */
+  async endAll(userId: string): Promise<number> {
+    if (!this.devices.recording) return 0;
+    const keys = (await this.devices.list(userId)).map((s) => s.key);
+    await this.endKeys(userId, keys);
+    return keys.length;
+  }
+
+  /** True when every JWT session of a user can be ended: `jwtRevocation` keeps an index of them. */
+  get endsJwtSessions(): boolean {
+    return this.config.session.strategy === 'jwt' && this.config.session.jwtRevocation && this.devices.recording;
+  }
+
+  /**
    * The id access tokens of a session carry as `sid`: a JWT session's own `sid` (with
    * `jwtRevocation`), a database session's public id; ending the session revokes it.
    */

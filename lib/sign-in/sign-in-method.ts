@@ -106,7 +106,9 @@ export interface SignInCompletion {
  * `SignInService.finishSignIn` once it is satisfied.
  */
 export interface ChallengeFlow {
+  /** `GET {basePath}/two-factor`: the page or JSON that asks for what the step needs. */
   page(ctx: RequestContext): Promise<AuthResponse>;
+  /** `POST {basePath}/two-factor`: checks the answer, and ends the sign-in once the step is satisfied. */
   submit(ctx: RequestContext): Promise<AuthResponse>;
 }
 
@@ -120,6 +122,7 @@ export interface ChallengeFlow {
  * own `afterUser` write fails.
  */
 export interface SignInStep {
+  /** Nothing to let the sign-in go on, a response to end it here. */
   run(attempt: SignInAttempt): Promise<AuthResponse | void>;
 }
 

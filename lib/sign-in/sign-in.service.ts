@@ -37,6 +37,11 @@ export { SignInRedirect } from './sign-in-callback.js';
  */
 @Injectable()
 export class SignInService {
+  /**
+   * Nest injects this service; an app does not construct it.
+   *
+   * @internal
+   */
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
@@ -48,6 +53,10 @@ export class SignInService {
     @Inject(SIGN_IN_STEPS) private readonly steps: readonly SignInStep[],
   ) {}
 
+  /**
+   * Runs the pipeline for a proven first factor: the redirect with the new session's cookies, or
+   * the response of a step that holds the sign-in.
+   */
   async completeSignIn(ctx: ProviderContext, input: SignInInput): Promise<AuthResponse> {
     const { account, profile } = input;
     if (!account?.providerAccountId || !account.type) {

@@ -9,10 +9,15 @@ export type RawRecord = object | null | undefined;
  * stopped returning them. Each is optional.
  */
 export interface ConformanceDb {
+  /** A user by its id. */
   user?(id: string): Promise<RawRecord> | RawRecord;
+  /** An account by `(provider, providerAccountId)`. */
   account?(provider: string, providerAccountId: string): Promise<RawRecord> | RawRecord;
+  /** A session by its token. */
   session?(sessionToken: string): Promise<RawRecord> | RawRecord;
+  /** A verification token by `(identifier, token)`. */
   verificationToken?(identifier: string, token: string): Promise<RawRecord> | RawRecord;
+  /** An authenticator by its credential id. */
   authenticator?(credentialID: string): Promise<RawRecord> | RawRecord;
   /** A second factor by its id (`TwoFactorAdapter`). */
   twoFactor?(id: string): Promise<RawRecord> | RawRecord;
@@ -80,9 +85,16 @@ export type ConformanceTestFn = () => unknown;
  * `afterAll`). Assertions do not come from the runner: the suite uses `node:assert`.
  */
 export interface ConformanceRunner {
+  /** Groups tests (`describe`). */
   describe(name: string, fn: () => void): unknown;
-  it: ((name: string, fn: ConformanceTestFn) => unknown) & { skip(name: string, fn: ConformanceTestFn): unknown };
+  /** Registers a test (`it` or `test`). */
+  it: ((name: string, fn: ConformanceTestFn) => unknown) & {
+    /** Registers a skipped test (`it.skip`). */
+    skip(name: string, fn: ConformanceTestFn): unknown;
+  };
+  /** Runs before the group's tests (`beforeAll`; `before` in `node:test`). */
   beforeAll(fn: ConformanceTestFn): unknown;
+  /** Runs after the group's tests (`afterAll`; `after` in `node:test`). */
   afterAll(fn: ConformanceTestFn): unknown;
 }
 

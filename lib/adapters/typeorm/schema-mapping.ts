@@ -120,7 +120,7 @@ export const PRESET_DIALECTS: Record<AuthSchemaPreset, readonly AuthSchemaDialec
   'authjs-prisma': ['postgres', 'mysql', 'sqlite'],
 };
 
-/** The mapping of a preset on a dialect (see the README for the tables each expects). */
+/** The mapping of a preset on a dialect (see "One database with Auth.js" in the docs for the tables each expects). */
 export function presetMapping(preset: AuthSchemaPreset, dialect: AuthSchemaDialect): AuthSchemaMapping {
   switch (preset) {
     case 'authjs-pg':

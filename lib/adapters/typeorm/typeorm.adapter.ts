@@ -109,7 +109,17 @@ export class TypeOrmAdapter
   readonly entities: Readonly<TypeOrmAdapterEntities>;
   /** The schema mapping in use (`schema` option), resolved for the data source's dialect. */
   readonly schema?: ResolvedAuthSchema;
+  /**
+   * The statements the adapter is built from, over its data source.
+   *
+   * @internal
+   */
   protected readonly queries: TypeOrmQueries;
+  /**
+   * The id rules of the schema mapping (or of the default entities).
+   *
+   * @internal
+   */
   protected readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
   private readonly lookup: SessionLookup;
@@ -768,6 +778,7 @@ export class TypeOrmAdapter
     return !this.schema || this.schema.mapping.authenticator ? [Session, Account, Authenticator] : [Session, Account];
   }
 
+  /** The repository of an entity, on the adapter's data source. */
   protected repo<T extends ObjectLiteral>(entity: EntityClass<T>): Repository<T> {
     return this.queries.repo(entity);
   }

@@ -3,6 +3,14 @@ import type { PageMessages } from './en.messages.js';
 
 const ANDERES_KONTO = 'Melden Sie sich mit einem anderen Konto an.';
 
+/**
+ * Every sentence of the built-in pages in German.
+ *
+ * @example
+ * ```ts
+ * AuthModule.forRoot({ messages: GERMAN_MESSAGES })
+ * ```
+ */
 export const GERMAN_MESSAGES: PageMessages = {
   lang: 'de',
 

@@ -3,6 +3,10 @@
 
 const TRY_ANOTHER_ACCOUNT = 'Try signing in with a different account.';
 
+/**
+ * Every sentence of the built-in pages in English, the default of the `messages` option. `{name}`
+ * marks a value the page fills in; any subset can be replaced, key by key.
+ */
 export const ENGLISH_MESSAGES = {
   /** The `lang` of the pages' `<html>`. */
   lang: 'en',

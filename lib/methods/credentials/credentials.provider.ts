@@ -1,7 +1,7 @@
 import type { Awaitable, User } from '../../types/common.types.js';
 import type { CredentialInput, CredentialsConfig, CredentialsLockoutOptions } from './credentials.types.js';
 
-/** Defaults of the credentials provider's brute-force protection and input bounds (README quotes them). */
+/** Defaults of the credentials provider's brute-force protection and input bounds (the docs quote them). */
 export const CREDENTIALS_DEFAULTS = {
   /** Failed attempts per identifier in a window. @default 5 */
   maxAttempts: 5,
@@ -16,6 +16,7 @@ export const CREDENTIALS_DEFAULTS = {
 /** What `Credentials()` takes: every field of {@link CredentialsConfig} but `type`; `authorize` is required. */
 export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> =
   Partial<Omit<CredentialsConfig<C>, 'type' | 'options' | 'authorize'>> & {
+    /** Checks the submitted credentials: the user (with a stable `id`), or `null` to refuse. */
     authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>;
   };
 

@@ -15,7 +15,7 @@ export interface PasswordHashOptions {
   keyLength?: number;
 }
 
-/** The scrypt parameters and defaults used by {@link hashPassword} (README quotes them). */
+/** The scrypt parameters and defaults used by {@link hashPassword} (the docs quote them). */
 export const PASSWORD_DEFAULTS: Readonly<Required<PasswordHashOptions>> & {
   saltLength: number;
   maxPasswordBytes: number;

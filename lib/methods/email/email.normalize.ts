@@ -27,7 +27,9 @@ const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * others (GHSA-7rqj-j65f-68wh); then trim and lower-case. The result has exactly one `@`, a local
  * part of 1-64 bytes without leading, trailing or doubled dots, a domain of valid DNS labels
  * written in ASCII (internationalised domains in punycode, so both spellings are one user), none
- * of the {@link FORBIDDEN} characters, and at most {@link EMAIL_MAX_LENGTH} characters.
+ * of the forbidden characters (quotes, backslashes, commas, semicolons, angle brackets, parentheses,
+ * colons, square brackets, whitespace, control and invisible formatting characters), and at most
+ * 254 characters (`EMAIL_MAX_LENGTH`).
  * `+tags` are kept: `a+x@example.com` and `a@example.com` are different users.
  *
  * Apostrophes are refused too (`o'brien@…`): rare in addresses, and one more quote a downstream

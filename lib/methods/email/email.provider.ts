@@ -8,7 +8,7 @@ import type {
   SendVerificationRequestParams,
 } from './email.types.js';
 
-/** Defaults of email providers (README quotes them). */
+/** Defaults of email providers (the docs quote them). */
 export const EMAIL_DEFAULTS = {
   /** Seconds a sign-in link stays valid. @default 86400 (24 hours, as Auth.js) */
   maxAge: 24 * 60 * 60,

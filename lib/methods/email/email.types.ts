@@ -69,7 +69,7 @@ export interface EmailConfig extends CommonProviderOptions, InternalProviderOpti
    * How the stored token is hashed. `'hmac'`: HMAC-SHA256 keyed with the secret over the address and
    * the token (a row matches only its address). `'authjs'`: SHA-256 of the token followed by the
    * secret, as Auth.js stores it: use it when an Auth.js app shares the database, so a link sent by
-   * either app works on the other (README "Next.js + Nest on one database").
+   * either app works on the other ("One database with Auth.js" in the docs).
    * @default 'hmac'
    */
   tokenHash?: 'hmac' | 'authjs';

@@ -9,7 +9,7 @@ export const WEBAUTHN_DEFAULTS = {
   /** EdDSA, ES256, RS256 (security checklist WA-R9): what every platform authenticator offers. */
   supportedAlgorithmIDs: [-8, -7, -257] as number[],
   /**
-   * Limits on `GET /webauthn-options/:provider` (README quotes them). Every sign-in page load asks
+   * Limits on `GET /webauthn-options/:provider` (the docs quote them). Every sign-in page load asks
    * once (autofill), hence a per-IP limit well above the email provider's; an address is named
    * only to register, a few times at most.
    */

@@ -97,98 +97,191 @@ import { Zoom } from './zoom.provider.js';
  * its factory `(config?) => OAuthConfig<Profile>`. `OAuthProviderType` is derived from these keys.
  */
 export const oauthProviderCatalog = {
+  /** The {@link FortyTwoSchool} factory. */
   '42-school': FortyTwoSchool,
+  /** The {@link Apple} factory. */
   apple: Apple,
+  /** The {@link Asgardeo} factory. */
   asgardeo: Asgardeo,
+  /** The {@link Atlassian} factory. */
   atlassian: Atlassian,
+  /** The {@link Auth0} factory. */
   auth0: Auth0,
+  /** The {@link Authentik} factory. */
   authentik: Authentik,
+  /** The {@link AzureAD} factory. */
   'azure-ad': AzureAD,
+  /** The {@link AzureADB2C} factory. */
   'azure-ad-b2c': AzureADB2C,
+  /** The {@link AzureDevOps} factory. */
   'azure-devops': AzureDevOps,
+  /** The {@link BankIDNorge} factory. */
   'bankid-no': BankIDNorge,
+  /** The {@link BattleNet} factory. */
   battlenet: BattleNet,
+  /** The {@link BeyondIdentity} factory. */
   beyondidentity: BeyondIdentity,
+  /** The {@link Bitbucket} factory. */
   bitbucket: Bitbucket,
+  /** The {@link Box} factory. */
   box: Box,
+  /** The {@link BoxyHQSAML} factory. */
   'boxyhq-saml': BoxyHQSAML,
+  /** The {@link Bungie} factory. */
   bungie: Bungie,
+  /** The {@link ClickUp} factory. */
   'click-up': ClickUp,
+  /** The {@link Cognito} factory. */
   cognito: Cognito,
+  /** The {@link Coinbase} factory. */
   coinbase: Coinbase,
+  /** The {@link Concept2} factory. */
   concept2: Concept2,
+  /** The {@link Descope} factory. */
   descope: Descope,
+  /** The {@link Discord} factory. */
   discord: Discord,
+  /** The {@link Dribbble} factory. */
   dribbble: Dribbble,
+  /** The {@link Dropbox} factory. */
   dropbox: Dropbox,
+  /** The {@link DuendeIdentityServer6} factory. */
   'duende-identity-server6': DuendeIdentityServer6,
+  /** The {@link Eventbrite} factory. */
   eventbrite: Eventbrite,
+  /** The {@link EVEOnline} factory. */
   eveonline: EVEOnline,
+  /** The {@link Facebook} factory. */
   facebook: Facebook,
+  /** The {@link FACEIT} factory. */
   faceit: FACEIT,
+  /** The {@link Figma} factory. */
   figma: Figma,
+  /** The {@link Foursquare} factory. */
   foursquare: Foursquare,
+  /** The {@link Freshbooks} factory. */
   freshbooks: Freshbooks,
+  /** The {@link Frontegg} factory. */
   frontegg: Frontegg,
+  /** The {@link FusionAuth} factory. */
   fusionauth: FusionAuth,
+  /** The {@link GitHub} factory. */
   github: GitHub,
+  /** The {@link GitLab} factory. */
   gitlab: GitLab,
+  /** The {@link Google} factory. */
   google: Google,
+  /** The {@link HubSpot} factory. */
   hubspot: HubSpot,
+  /** The {@link HuggingFace} factory. */
   huggingface: HuggingFace,
+  /** The {@link OryHydra} factory. */
   hydra: OryHydra,
+  /** The {@link IdentityServer4} factory. */
   'identity-server4': IdentityServer4,
+  /** The {@link Instagram} factory. */
   instagram: Instagram,
+  /** The {@link Kakao} factory. */
   kakao: Kakao,
+  /** The {@link Keycloak} factory. */
   keycloak: Keycloak,
+  /** The {@link Kinde} factory. */
   kinde: Kinde,
+  /** The {@link LINE} factory. */
   line: LINE,
+  /** The {@link LinkedIn} factory. */
   linkedin: LinkedIn,
+  /** The {@link Logto} factory. */
   logto: Logto,
+  /** The {@link Mailchimp} factory. */
   mailchimp: Mailchimp,
+  /** The {@link MailRu} factory. */
   mailru: MailRu,
+  /** The {@link Mastodon} factory. */
   mastodon: Mastodon,
+  /** The {@link Mattermost} factory. */
   mattermost: Mattermost,
+  /** The {@link Medium} factory. */
   medium: Medium,
+  /** The {@link MicrosoftEntraID} factory. */
   'microsoft-entra-id': MicrosoftEntraID,
+  /** The {@link Naver} factory. */
   naver: Naver,
+  /** The {@link Netlify} factory. */
   netlify: Netlify,
+  /** The {@link NetSuite} factory. */
   netsuite: NetSuite,
+  /** The {@link Nextcloud} factory. */
   nextcloud: Nextcloud,
+  /** The {@link Notion} factory. */
   notion: Notion,
+  /** The {@link Okta} factory. */
   okta: Okta,
+  /** The {@link OneLogin} factory. */
   onelogin: OneLogin,
+  /** The {@link Osso} factory. */
   osso: Osso,
+  /** The {@link Osu} factory. */
   osu: Osu,
+  /** The {@link Passage} factory. */
   passage: Passage,
+  /** The {@link Patreon} factory. */
   patreon: Patreon,
+  /** The {@link PingId} factory. */
   'ping-id': PingId,
+  /** The {@link Pinterest} factory. */
   pinterest: Pinterest,
+  /** The {@link Pipedrive} factory. */
   pipedrive: Pipedrive,
+  /** The {@link Reddit} factory. */
   reddit: Reddit,
+  /** The {@link Roblox} factory. */
   roblox: Roblox,
+  /** The {@link Salesforce} factory. */
   salesforce: Salesforce,
+  /** The {@link SimpleLogin} factory. */
   simplelogin: SimpleLogin,
+  /** The {@link Slack} factory. */
   slack: Slack,
+  /** The {@link Spotify} factory. */
   spotify: Spotify,
+  /** The {@link Strava} factory. */
   strava: Strava,
+  /** The {@link Threads} factory. */
   threads: Threads,
+  /** The {@link TikTok} factory. */
   tiktok: TikTok,
+  /** The {@link Todoist} factory. */
   todoist: Todoist,
+  /** The {@link Trakt} factory. */
   trakt: Trakt,
+  /** The {@link Twitch} factory. */
   twitch: Twitch,
+  /** The {@link Twitter} factory. */
   twitter: Twitter,
+  /** The {@link UnitedEffects} factory. */
   'united-effects': UnitedEffects,
+  /** The {@link Vipps} factory. */
   vipps: Vipps,
+  /** The {@link VK} factory. */
   vk: VK,
+  /** The {@link Webex} factory. */
   webex: Webex,
+  /** The {@link WeChat} factory. */
   wechat: WeChat,
+  /** The {@link Wikimedia} factory. */
   wikimedia: Wikimedia,
+  /** The {@link WordPress} factory. */
   wordpress: WordPress,
+  /** The {@link WorkOS} factory. */
   workos: WorkOS,
+  /** The {@link Yandex} factory. */
   yandex: Yandex,
+  /** The {@link Zitadel} factory. */
   zitadel: Zitadel,
+  /** The {@link Zoho} factory. */
   zoho: Zoho,
+  /** The {@link Zoom} factory. */
   zoom: Zoom,
 } as const;
 
