@@ -25,6 +25,11 @@ export interface ResolvedAccessToken {
   scopes: ReadonlySet<string> | null;
   keys: 'stored' | 'derived' | GivenSigningKey[];
   rotation: Required<SigningKeyRotation>;
+  /**
+   * Whether `issuer` and `audience` were derived (from `url` and `basePath`; the audience from the
+   * issuer) rather than given: derived ones follow the app's global prefix ({@link withGlobalPrefix}).
+   */
+  derived: { issuer: boolean; audience: boolean };
 }
 
 const KEYS: ReadonlySet<string> = new Set(
@@ -136,7 +141,23 @@ export function resolveAccessToken(
     scopes,
     keys,
     rotation,
+    derived: { issuer: o.issuer === undefined, audience: o.audience === undefined },
   };
+}
+
+/**
+ * The access-token settings once the app's global prefix (`app.setGlobalPrefix`) is known: an
+ * issuer derived from `url` and `basePath` takes the prefix too (`https://api.example.com/api/auth`),
+ * and so does an audience derived from it. Given ones stay as given.
+ */
+export function withGlobalPrefix(
+  resolved: ResolvedAccessToken,
+  url: URL | undefined,
+  basePath: string,
+): ResolvedAccessToken {
+  const issuer = resolved.derived.issuer && url ? `${url.origin}${basePath}` : resolved.issuer;
+  const audience = resolved.derived.audience ? issuer : resolved.audience;
+  return { ...resolved, issuer, audience };
 }
 
 /** The private JWKs of `accessToken.keys`, parsed; a key that is not one is a problem. */

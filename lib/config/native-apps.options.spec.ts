@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
-import { resolveAccessToken } from './access-token.options.js';
+import { resolveAccessToken, withGlobalPrefix } from './access-token.options.js';
 import {
   redirectMatches,
   registeredRedirect,
@@ -165,5 +165,30 @@ describe('resolveNativeApps', () => {
     expect(problems).toEqual([
       expect.stringMatching(/the adapter lacks createRefreshFamily \(MissingAdapterMethods\)/),
     ]);
+  });
+});
+
+describe("access tokens' issuer under the app's global prefix (withGlobalPrefix)", () => {
+  const url = new URL('https://api.example.com');
+  const resolve = (option: unknown) =>
+    resolveAccessToken(option, { adapter: null, url, basePath: '/auth', required: false }, []);
+
+  it('moves a derived issuer and audience under the prefix', () => {
+    const moved = withGlobalPrefix(resolve({}), url, '/api/auth');
+    expect(moved).toMatchObject({
+      issuer: 'https://api.example.com/api/auth',
+      audience: 'https://api.example.com/api/auth',
+    });
+  });
+
+  it('keeps what was given: the issuer, the audience, or both', () => {
+    expect(withGlobalPrefix(resolve({ issuer: 'https://id.example.com' }), url, '/api/auth')).toMatchObject({
+      issuer: 'https://id.example.com',
+      audience: 'https://id.example.com',
+    });
+    expect(withGlobalPrefix(resolve({ audience: 'https://api.example.com' }), url, '/api/auth')).toMatchObject({
+      issuer: 'https://api.example.com/api/auth',
+      audience: 'https://api.example.com',
+    });
   });
 });

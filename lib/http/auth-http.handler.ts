@@ -10,6 +10,7 @@ import type { HttpEdge } from './http-edge.js';
 import { expressEdge } from './express.edge.js';
 import { fastifyEdge } from './fastify.edge.js';
 import { joinPaths } from './response-headers.js';
+import { withGlobalPrefix } from '../config/access-token.options.js';
 
 const EDGES: Record<string, HttpEdge> = { express: expressEdge, fastify: fastifyEdge };
 
@@ -43,7 +44,14 @@ export class AuthHttpHandler implements OnModuleInit {
       ]);
     }
     this.edge = edge;
+    // `app.setGlobalPrefix('api')` moves the controller's routes under it (Nest does that), so the
+    // module's routes and every URL it builds (OAuth callbacks, magic links, pages, the issuer) take
+    // it too: from here on `basePath` is the whole path (`/api/auth`).
     const prefix = joinPaths(this.appConfig.getGlobalPrefix() ?? '', this.config.basePath);
+    if (prefix !== this.config.basePath) {
+      this.config.basePath = prefix;
+      this.config.accessToken = withGlobalPrefix(this.config.accessToken, this.config.url, prefix);
+    }
     edge.install?.(adapter.getInstance(), prefix);
     adapter.all(edge.catchAll(prefix === '/' ? '' : prefix), (req: unknown, res: unknown) =>
       this.handle(req, res, 'unknown'),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { ApplicationConfig, HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost } from '@nestjs/core';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { NO_STORE } from '../util/cache-control.js';
@@ -79,14 +79,14 @@ export class ResponseHeadersHook implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
-    private readonly appConfig: ApplicationConfig,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   onApplicationBootstrap(): void {
     const server = this.adapterHost?.httpAdapter?.getHttpServer?.() as Server | undefined;
     if (!server || typeof server.prependListener !== 'function') return;
-    const prefix = joinPaths(this.appConfig.getGlobalPrefix() ?? '', this.config.basePath);
+    // `basePath` holds the app's global prefix by now (AuthHttpHandler, at module init).
+    const prefix = this.config.basePath;
     const express = this.adapterHost?.httpAdapter?.getType?.() === 'express';
     this.listener = (req, res) => {
       if (express) declareRequestSlots(req);

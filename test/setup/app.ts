@@ -72,6 +72,8 @@ export interface TestAppOptions {
   platform?: TestPlatform;
   /** `app.enableCors(cors)` before listening (the app's own CORS, which the library never sets). */
   cors?: Parameters<INestApplication['enableCors']>[0];
+  /** `app.setGlobalPrefix(globalPrefix)` before listening. */
+  globalPrefix?: string;
 }
 
 export interface TestApp {
@@ -104,6 +106,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       ? await NestFactory.create(TestAppModule, new FastifyAdapter(), { logger })
       : await NestFactory.create(TestAppModule, { logger });
   if (options.cors) app.enableCors(options.cors);
+  if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   await app.listen(0, '127.0.0.1');
   // Fastify answers through supertest's `app.getHttpServer()` only once its plugins are loaded.
   if (platform === 'fastify') await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
