@@ -68,6 +68,38 @@ describe('the nestjs-auth command', () => {
     }
   });
 
+  it('check takes what forRoot takes: module settings beside the options, an adapter class, storage by default', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nestjs-auth-check-'));
+    try {
+      const email = "{ id: 'email', name: 'Email', type: 'email', sendVerificationRequest: async () => {} }";
+      writeFileSync(
+        join(dir, 'options.mjs'),
+        `export const settings = { secret: 'a'.repeat(40), providers: [], basePath: '/api/auth', globalGuard: true };\n` +
+          `export const adapterClass = () => ({ secret: 'a'.repeat(40), providers: [${email}], adapter: class OwnAdapter {} });\n` +
+          `export const storageByDefault = { secret: 'a'.repeat(40), providers: [${email}] };\n` +
+          `export const misspelt = { secret: 'a'.repeat(40), providers: [], basPath: '/x' };\n`,
+      );
+      const file = join(dir, 'options.mjs');
+      // Module settings are forRoot's too: not "cannot come from the options factory".
+      await expect(run('check', file, 'settings')).resolves.toEqual({ code: 0, out: 'ok', err: '' });
+      // An adapter class inside the options is the adapter, not "a Nest module".
+      await expect(run('check', file, 'adapterClass')).resolves.toEqual({ code: 0, out: 'ok', err: '' });
+      // No adapter: checked as with the default TypeORM adapter, saying what an app without storage would hit.
+      const assumed = await run('check', file, 'storageByDefault');
+      expect(assumed).toMatchObject({ code: 0, out: 'ok' });
+      expect(assumed.err).toMatch(/^note: checked with storage .*\n {2}- providers\[0\] \("email"\).*adapter/s);
+      const stateless = await run('check', file, 'storageByDefault', '--no-storage');
+      expect(stateless.code).toBe(1);
+      expect(stateless.err).toMatch(/^- providers\[0\] \("email"\).*adapter/);
+      // A typo is still one.
+      const typo = await run('check', file, 'misspelt');
+      expect(typo.code).toBe(1);
+      expect(typo.err).toContain('did you mean `basePath`?');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('migrations --db sqlite: SQL that creates the nine tables in a real SQLite database', async () => {
     const { code, out } = await run('migrations', '--db', 'sqlite');
     expect(code).toBe(0);

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The `nestjs-auth` command (package.json `bin`):
 //   nestjs-auth secret                                 prints a new AUTH_SECRET
-//   nestjs-auth check <module> [export]                checks the AuthModule options a module exports
+//   nestjs-auth check <module> [export] [--no-storage] checks the AuthModule options a module exports
 //   nestjs-auth migrations --db postgres|mysql|sqlite [--out file.sql]   prints (or writes) the schema's SQL
 import { randomBytes } from 'node:crypto';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AuthModuleOptions } from './config/auth-options.interface.js';
+import type { AuthModuleExtras, AuthModuleOptions } from './config/auth-options.interface.js';
+import type { Adapter } from './adapters/adapter.interface.js';
+import { MemoryAdapter } from './adapters/memory.adapter.js';
+import { splitModuleSettings } from './config/option-keys.js';
 import { resolveConfig } from './sign-in-methods.js';
 import { AuthConfigurationError } from './errors/auth.errors.js';
 import {
@@ -20,12 +23,14 @@ import { isProviderOfType } from './providers/internal-provider.js';
 const USAGE = `Usage:
   nestjs-auth secret
       Prints a new random secret (32 bytes, base64url) for AUTH_SECRET.
-  nestjs-auth check <module> [export]
+  nestjs-auth check <module> [export] [--no-storage]
       Imports <module> (a built .js file), takes its export [export] (default: "authOptions", then
       the default export): AuthModule options, or a function returning them (not a Nest module
-      such as AppModule: the options given to AuthModule.forRoot). Checks them as
-      AuthModule does at bootstrap, connects to each email provider's SMTP server, and prints what is
-      misconfigured (exit 1) or "ok".
+      such as AppModule: the options given to AuthModule.forRoot, module settings such as basePath
+      included). Checks them as AuthModule does at bootstrap, connects to each email provider's SMTP
+      server, and prints what is misconfigured (exit 1) or "ok". Without an adapter instance in the
+      options it assumes storage (the default TypeORM adapter); --no-storage checks them as an app
+      without any.
   nestjs-auth migrations --db postgres|mysql|sqlite [--out file.sql]
       Prints (or writes) the SQL that creates the nestjs-auth tables (the shipped TypeORM migration).`;
 
@@ -55,15 +60,18 @@ export async function main(
 }
 
 async function check(args: string[], out: (l: string) => void, err: (l: string) => void): Promise<number> {
-  const [path, name] = args;
+  const noStorage = args.includes('--no-storage');
+  const [path, name] = args.filter((a) => a !== '--no-storage');
   if (!path) {
     err(USAGE);
     return 2;
   }
   const mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   let exported = name ? mod[name] : (mod.authOptions ?? mod.default);
-  // A Nest module (`check dist/app.module.js [AppModule]`): its classes, not options; say what `check` reads.
-  const classes = isClass(exported) ? [name ?? 'default'] : classesIn(exported ?? mod);
+  // A Nest module (`check dist/app.module.js [AppModule]`): its classes, not options; say what `check`
+  // reads. (Classes inside an options object are values of it, e.g. `adapter: MyAdapter`.)
+  const isOptions = exported && typeof exported === 'object' && 'providers' in exported;
+  const classes = isClass(exported) ? [name ?? 'default'] : isOptions ? [] : classesIn(exported ?? mod);
   if (classes.length) {
     err(
       `${path} exports ${classes.join(', ')}: a class (a Nest module?), not AuthModule options. ` +
@@ -78,15 +86,17 @@ async function check(args: string[], out: (l: string) => void, err: (l: string) 
     err(`${path} exports no AuthModule options${name ? ` named "${name}"` : ' ("authOptions" or default)'}.`);
     return 1;
   }
-  const options = exported as AuthModuleOptions & { adapter?: unknown; methods?: unknown };
+  // What forRoot takes in one object: the options and the module settings beside them.
+  const { options, settings } = splitModuleSettings(exported as Record<string, unknown>);
+  const { adapter: given, ...extras } = settings as AuthModuleExtras;
+  // The storage the checks assume. An adapter instance is itself; a class or provider (Nest builds
+  // it) and no adapter at all (the default TypeORM adapter on the app's data source) stand as
+  // storage with every method; `--no-storage` checks the options as an app without any.
+  const instance = isAdapterInstance(given) ? (given as Adapter) : null;
+  const storage = instance ?? (noStorage ? null : new MemoryAdapter());
   const problems: string[] = [];
   try {
-    // The adapter a module would be given; null when the options name none (the TypeORM default needs the app).
-    const adapter = (options.adapter ?? null) as Parameters<typeof resolveConfig>[2];
-    // The app's own sign-in methods (the `methods` setting) check their providers too.
-    const { adapter: _ignored, methods, ...rest } = options;
-    void _ignored;
-    const config = resolveConfig(rest as AuthModuleOptions, { methods: methods as never }, adapter);
+    const config = resolveConfig(options as unknown as AuthModuleOptions, extras, storage);
     for (const provider of config.providers) {
       if (!isProviderOfType(provider, 'email')) continue;
       const { config: email } = provider;
@@ -102,6 +112,14 @@ async function check(args: string[], out: (l: string) => void, err: (l: string) 
   } catch (error) {
     if (!(error instanceof AuthConfigurationError)) throw error;
     problems.push(...error.problems);
+  }
+  if (given === undefined && !noStorage) {
+    // Say what the assumed storage hides: the options an app without one could not start with.
+    const withoutStorage = configProblems(options, extras).filter((p) => !problems.includes(p));
+    if (withoutStorage.length > 0)
+      err(
+        `note: checked with storage (the default TypeORM adapter on your app's data source, or the adapter your module builds); without any, these would fail too (--no-storage checks that):\n${withoutStorage.map((p) => `  - ${p}`).join('\n')}`,
+      );
   }
   if (problems.length === 0) {
     out('ok');
@@ -133,6 +151,23 @@ async function migrations(args: string[], out: (l: string) => void, err: (l: str
     out(`Wrote ${statements.length} statements to ${file}`);
   } else out(sql.trimEnd());
   return 0;
+}
+
+/** The problems resolving `options` without storage finds (none beyond AuthConfigurationError's). */
+function configProblems(options: Record<string, unknown>, extras: AuthModuleExtras): string[] {
+  try {
+    resolveConfig(options as unknown as AuthModuleOptions, extras, null);
+    return [];
+  } catch (error) {
+    if (!(error instanceof AuthConfigurationError)) throw error;
+    return error.problems;
+  }
+}
+
+/** An adapter object the app built itself (not a class or a Nest provider for Nest to build). */
+function isAdapterInstance(value: unknown): boolean {
+  if (!value || typeof value !== 'object') return false;
+  return !['useClass', 'useFactory', 'useExisting', 'useValue'].some((key) => key in value);
 }
 
 /** True for a class (what a Nest module file exports), as opposed to a function returning options. */

@@ -39,6 +39,20 @@ const EXTRA_KEYS = Object.keys({
 } satisfies Record<keyof AuthModuleExtras, 0>);
 
 /**
+ * Splits what `forRoot` takes in one object into the options and the module settings beside them
+ * (`basePath`, `adapter`, `globalGuard`, ...), as `forRoot` does.
+ */
+export function splitModuleSettings(value: Record<string, unknown>): {
+  options: Record<string, unknown>;
+  settings: Record<string, unknown>;
+} {
+  const options: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) (EXTRA_KEYS.includes(key) ? settings : options)[key] = v;
+  return { options, settings };
+}
+
+/**
  * Options that moved, each setting having one place now (breaking): whether the options (or, by
  * mistake, the settings) still give it, and where it went.
  */
