@@ -151,7 +151,7 @@ export function runAdapterConformanceTests(options: AdapterConformanceOptions): 
       await options.teardown?.();
     });
 
-    it('implements the methods it declares', () => {
+    it('implements the methods it declares', async () => {
       for (const method of supported)
         check.equals({ method, type: typeof adapter[method] }, { method, type: 'function' });
     });

@@ -77,7 +77,7 @@ export type ConformanceExtension =
   | 'signingKey';
 
 /** A test body: the suite's bodies take no argument and return a promise (or nothing). */
-export type ConformanceTestFn = () => unknown;
+export type ConformanceTestFn = () => Promise<void>;
 
 /**
  * The test functions the suite registers with: the runner's own, so the suite runs under jest,
