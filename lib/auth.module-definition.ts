@@ -2,7 +2,7 @@ import { ConfigurableModuleBuilder, Logger, type DynamicModule, type Provider } 
 import { APP_GUARD } from '@nestjs/core';
 import { Adapter } from './adapters/adapter.interface.js';
 import { DEFAULT_ADAPTER, defaultAdapterModule } from './adapters/default-adapter.js';
-import { sessionStrategyNotice } from './config/adapter-requirements.js';
+import { recentSignInNotice, sessionStrategyNotice } from './config/adapter-requirements.js';
 import { AUTH_CONFIG } from './config/auth.constants.js';
 import { AUTH_SERVICES } from './auth.providers.js';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store.js';
@@ -57,6 +57,8 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
           dataSource: given.dataSource,
         });
         if (notice) new Logger('AuthModule').log(notice);
+        const recent = recentSignInNotice(config.session.strategy, instance ?? null);
+        if (recent) new Logger('AuthModule').warn(recent);
         return config;
       },
     },

@@ -82,3 +82,21 @@ export function sessionStrategyNotice(
     "Set session.strategy: 'jwt' for sessions in a signed cookie, or 'database' to say so and silence this line."
   );
 }
+
+/**
+ * The warning `AuthModule` logs at bootstrap when database sessions cannot tell when they signed in:
+ * an adapter without `listSessionsByUserId` (`SessionListingAdapter`, which gives a session's
+ * `createdAt`). Every recent-sign-in check then finds no sign-in time and asks to sign in again, so
+ * linking an account, adding a passkey, account changes and new API keys are always refused. `null`
+ * when the strategy is JWT (the sign-in time is a claim) or the adapter lists sessions.
+ */
+export function recentSignInNotice(strategy: 'jwt' | 'database', adapter: object | null): string | null {
+  if (strategy !== 'database' || !adapter) return null;
+  if (typeof (adapter as { listSessionsByUserId?: unknown }).listSessionsByUserId === 'function') return null;
+  return (
+    'database sessions with an adapter that has no listSessionsByUserId (SessionListingAdapter): the module ' +
+    'cannot tell when a session signed in, so every action that needs a recent sign-in (linking an account, ' +
+    'adding a passkey, account changes, new API keys) answers ReauthenticationRequired, however recent the ' +
+    "sign-in. Use an adapter that lists sessions (TypeOrmAdapter, MemoryAdapter) or session.strategy: 'jwt'."
+  );
+}
