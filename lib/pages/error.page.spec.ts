@@ -17,6 +17,7 @@ describe('errorPageStatus', () => {
     ['InvalidRequest', 400],
     ['InvalidProvider', 400],
     ['UnknownAction', 400],
+    ['AccountAlreadyLinked', 409],
     ['RateLimited', 429],
     ['CredentialsSignin', 200],
     ['SomethingElse', 200],

@@ -28,7 +28,7 @@ export interface AdapterConformanceOptions {
   adapter: () => Adapter | Promise<Adapter>;
   /** Runs before anything else (create the database, connect...). */
   setup?: () => unknown;
-  /** Runs after every test (disconnect, drop the database...). */
+  /** Runs once, after the suite's last test (disconnect, drop the database...). */
   teardown?: () => unknown;
   /** Raw reads used to double-check the store. */
   db?: ConformanceDb;
