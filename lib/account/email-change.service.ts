@@ -9,6 +9,7 @@ import {
   AdapterConflictError,
   AuthConfigurationError,
   EmailInUse,
+  EmailDeliveryError,
   EmailSignInError,
   InvalidRequest,
   Verification,
@@ -91,7 +92,7 @@ export class EmailChangeService {
       await Promise.resolve()
         .then(() => adapter.useVerificationToken({ identifier, token: hashed }))
         .catch(() => undefined);
-      throw new EmailSignInError(
+      throw new EmailDeliveryError(
         `The confirmation email could not be sent (${(error as Error)?.name ?? 'Error'}); check the mail server settings.`,
         { cause: error },
       );

@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import {
   AdapterError,
+  EmailDeliveryError,
   EmailInUse,
+  EmailSignInError,
   InvalidProvider,
   LastSignInMethod,
   LogoutTokenError,
@@ -105,5 +107,35 @@ describe('clientText', () => {
     expect(clientText('github')).toBe('"github"');
     expect(clientText('a'.repeat(40))).toBe(`"${'a'.repeat(32)}…"`);
     expect(clientText('<b>\u202e\r\n\u0000x', 8)).toBe('"<b>????x"');
+  });
+});
+
+describe('an email that could not be sent (EmailDeliveryError, type EmailSignin)', () => {
+  const delivery = (cause: unknown) => new EmailDeliveryError('The sign-in email could not be sent.', { cause });
+
+  it('is a server fault in the log: the mail server down, refusing the login, or a custom sender failing', () => {
+    for (const cause of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525'), { code: 'ESOCKET', command: 'CONN' }),
+      Object.assign(new Error('Invalid login'), { code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN' }),
+      new Error('mail API answered 503'),
+    ])
+      expect(isClientMistake(delivery(cause))).toBe(false);
+  });
+
+  it("is the user's mistake when the mail server refused the recipient (a mistyped address)", () => {
+    expect(isClientMistake(delivery(Object.assign(new Error('No recipients defined'), { code: 'EENVELOPE' })))).toBe(
+      true,
+    );
+    const rcpt = Object.assign(new Error('550 5.1.1 user unknown'), { responseCode: 550, command: 'RCPT TO' });
+    expect(isClientMistake(delivery(rcpt))).toBe(true);
+    // An address the form refused is too.
+    expect(isClientMistake(new EmailSignInError('Enter an email address.'))).toBe(true);
+  });
+
+  it('is logged as an error with its type, once the log sees it', () => {
+    const { lines, log } = setup();
+    log.report(delivery(new Error('connect ETIMEDOUT')));
+    expect(lines.error).toEqual(['EmailDeliveryError: The sign-in email could not be sent.']);
+    expect(lines.warn).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { LoggerInstance } from '../config/auth-options.interface.js';
 import {
   AuthError,
+  EmailDeliveryError,
   isClientError,
   MissingAdapterMethods,
   OAuthProfileParseError,
@@ -27,7 +28,20 @@ const SHOWN_SERVER_FAULTS = new Set<string>([
  * Derived from the one list of client-facing types: a new one is a warning unless listed above.
  */
 export function isClientMistake(error: unknown): error is AuthError {
+  // An email that could not be sent is the server's fault, but for a recipient the server refused.
+  if (error instanceof EmailDeliveryError) return recipientRefused(error.cause);
   return isClientError(error) && !SHOWN_SERVER_FAULTS.has(error.type);
+}
+
+/**
+ * True when a mail transport's error says the server refused the recipient (nodemailer: `EENVELOPE`,
+ * or a 5xx answer to `RCPT TO`), which a mistyped address causes; a connection, authentication or
+ * timeout failure is not.
+ */
+function recipientRefused(cause: unknown): boolean {
+  if (!cause || typeof cause !== 'object') return false;
+  const { code, command, responseCode } = cause as { code?: unknown; command?: unknown; responseCode?: unknown };
+  return code === 'EENVELOPE' || (command === 'RCPT TO' && typeof responseCode === 'number' && responseCode >= 500);
 }
 
 /** Lines of one kind logged per window; the rest are counted and reported once the window ends. */

@@ -210,6 +210,14 @@ export class Verification extends AuthError {
 export class EmailSignInError extends SignInError {
   static override readonly type = 'EmailSignin';
 }
+
+/**
+ * An email (a sign-in link, an email change's confirmation, a second-factor code) could not be
+ * sent: the mail server or your `sendVerificationRequest` failed. Its type is `EmailSignin`, as the
+ * user sees it; in the log it is an error (a mail outage is a server fault), unless the mail server
+ * refused the recipient (a mistyped address), which is the user's mistake.
+ */
+export class EmailDeliveryError extends EmailSignInError {}
 /**
  * `authorize` refused the credentials. Subclass it and set `code` to tell the user why
  * (`?error=CredentialsSignin&code=<code>`).

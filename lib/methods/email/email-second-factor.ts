@@ -6,7 +6,7 @@ import type { InternalProvider, ResolvedAuthConfig } from '../../config/resolved
 import { AdapterService } from '../../core/adapter.service.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { toWebRequest } from '../../core/web-request.js';
-import { EmailSignInError, InvalidTwoFactorCode } from '../../errors/auth.errors.js';
+import { EmailDeliveryError, InvalidTwoFactorCode } from '../../errors/auth.errors.js';
 import { providerOfType } from '../../providers/internal-provider.js';
 import { RateLimiterService } from '../../rate-limit/rate-limiter.service.js';
 import type { SecondFactorProvider } from '../../sign-in/sign-in-method.js';
@@ -84,7 +84,7 @@ export class EmailSecondFactor implements SecondFactorProvider {
       await Promise.resolve()
         .then(() => adapter.useVerificationToken({ identifier, token }))
         .catch(() => undefined);
-      throw new EmailSignInError('The code could not be sent by email; try again, or use another way.', {
+      throw new EmailDeliveryError('The code could not be sent by email; try again, or use another way.', {
         cause: error,
       });
     }

@@ -8,7 +8,13 @@ import type {
 import { AdapterService } from '../../core/adapter.service.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
-import { AdapterError, AuthConfigurationError, EmailSignInError, Verification } from '../../errors/auth.errors.js';
+import {
+  AdapterError,
+  AuthConfigurationError,
+  EmailDeliveryError,
+  EmailSignInError,
+  Verification,
+} from '../../errors/auth.errors.js';
 import { loadRenderers } from '../../pages/load-renderers.js';
 import {
   EMAIL_DEFAULTS,
@@ -145,7 +151,7 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
         .then(() => adapter.useVerificationToken({ identifier, token: hashed }))
         .catch(() => undefined);
       if (error instanceof EmailSignInError) throw error;
-      throw new EmailSignInError(
+      throw new EmailDeliveryError(
         `The sign-in email of provider ${JSON.stringify(provider.id)} could not be sent (${(error as Error)?.name ?? 'Error'}); check the mail server settings.`,
         { cause: error },
       );
