@@ -11,6 +11,7 @@ import { describe, expect, it } from '@jest/globals';
 import * as api from '../lib/index.js';
 import * as providersApi from '../lib/providers.js';
 import * as typeormApi from '../lib/typeorm.js';
+import * as drizzleApi from '../lib/drizzle.js';
 import * as testingApi from '../lib/adapters/testing/index.js';
 import * as verifyApi from '../lib/verify.js';
 import * as errors from '../lib/errors/auth.errors.js';
@@ -77,6 +78,9 @@ const LISTED = [
   'PostgresRevocationBus',
   'RevocationBroadcast',
 ];
+
+/** Every value `nestjs-auth/drizzle` exports: drizzle-orm is an optional peer, so the main entry has none of them. */
+const DRIZZLE_LISTED = ['DrizzleAdapter', 'pgAuthTables', 'mysqlAuthTables', 'sqliteAuthTables'];
 
 /** Every value `nestjs-auth/typeorm` exports: TypeORM is an optional peer, so the main entry has none of them. */
 const TYPEORM_LISTED = [
@@ -193,6 +197,11 @@ describe('the public API', () => {
     expect(Object.keys(typeormApi).sort()).toEqual([...TYPEORM_LISTED].sort());
   });
 
+  it('keeps Drizzle in nestjs-auth/drizzle, which exports exactly its list', () => {
+    expect(DRIZZLE_LISTED.filter((name) => name in api)).toEqual([]);
+    expect(Object.keys(drizzleApi).sort()).toEqual([...DRIZZLE_LISTED].sort());
+  });
+
   it('nestjs-auth/testing exports exactly its list', () => {
     expect(Object.keys(testingApi).sort()).toEqual([...TESTING_LISTED].sort());
   });
@@ -206,6 +215,7 @@ describe('the public API', () => {
       'nestjs-auth': api,
       'nestjs-auth/providers': providersApi,
       'nestjs-auth/typeorm': typeormApi,
+      'nestjs-auth/drizzle': drizzleApi,
       'nestjs-auth/testing': testingApi,
       'nestjs-auth/verify': verifyApi,
     };

@@ -78,6 +78,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     items: [
       { text: 'Overview', link: '/storage/' },
       { text: 'TypeORM (the default)', link: '/storage/typeorm' },
+      { text: 'Drizzle', link: '/storage/drizzle' },
       { text: 'One database with Auth.js', link: '/storage/authjs' },
       { text: 'Other adapters', link: '/storage/other-adapters' },
       { text: 'Migrations', link: '/storage/migrations' },

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { getTableConfig as pgTableConfig } from 'drizzle-orm/pg-core';
+import { getTableConfig as mysqlTableConfig } from 'drizzle-orm/mysql-core';
+import { getTableConfig as sqliteTableConfig } from 'drizzle-orm/sqlite-core';
+import { DrizzleAdapter as AuthJsDrizzleAdapter } from '@auth/drizzle-adapter';
+import { runAdapterConformanceTests } from '../lib/adapters/testing/adapter-conformance.js';
+import { DrizzleAdapter, pgAuthTables, sqliteAuthTables } from '../lib/drizzle.js';
+import { AdapterConflictError } from '../lib/errors/auth.errors.js';
+import { newAccount, newUser } from '../lib/adapters/testing/conformance-fixtures.js';
+import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
+import { openDrizzle, type DrizzleTestDb } from './setup/drizzle-db.js';
+
+/** Every extension `DrizzleAdapter` implements (all of them, with every table given). */
+const EXTENSIONS = [
+  'listSessionsByUserId',
+  'deleteSessionsByUserId',
+  'listSessionsByProviderSid',
+  'listAccountsByUserId',
+  'updateAccountTokens',
+  'updateAuthenticatorName',
+  'deleteAuthenticator',
+  'deleteUserCascade',
+  'deleteVerificationTokensByIdentifier',
+  'twoFactor',
+  'refreshFamily',
+  'apiKey',
+  'signingKey',
+] as const;
+
+/** The dialect's placeholder for the `n`th parameter of a raw statement. */
+function param(t: DrizzleTestDb, n: number): string {
+  return t.name === 'postgres' ? `$${n}` : '?';
+}
+
+/** `name` quoted for the dialect. */
+function q(t: DrizzleTestDb, name: string): string {
+  return t.name === 'mariadb' ? `\`${name}\`` : `"${name}"`;
+}
+
+/** Stores a value that is no date in a date column (SQLite: text; PostgreSQL: infinity; MariaDB: a zero date). */
+async function storeNoDate(t: DrizzleTestDb, table: string, column: string, id: string): Promise<void> {
+  if (t.name === 'sqlite') return t.exec(`UPDATE "${table}" SET "${column}" = 'not a date' WHERE "id" = ?`, [id]);
+  if (t.name === 'postgres') return t.exec(`UPDATE "${table}" SET "${column}" = 'infinity' WHERE "id" = $1`, [id]);
+  // One connection for the three statements: the relaxed sql_mode is the session's.
+  const pool = t.db.$client;
+  const connection = await pool.getConnection();
+  try {
+    await connection.query("SET SESSION sql_mode = ''");
+    await connection.query(`UPDATE \`${table}\` SET \`${column}\` = '0000-00-00 00:00:00' WHERE \`id\` = ?`, [id]);
+  } finally {
+    await connection.query('SET SESSION sql_mode = DEFAULT');
+    connection.release();
+  }
+}
+
+/** The first row of `table` matching `keys`, read with Drizzle but not through the adapter. */
+async function rawRow(t: DrizzleTestDb, table: any, keys: Record<string, string>): Promise<object | null> {
+  const where = and(...Object.entries(keys).map(([k, v]) => eq(table[k], v)));
+  const rows = (await t.db.select().from(table).where(where)) as object[];
+  return rows[0] ?? null;
+}
+
+const targets = await databaseTargets();
+
+for (const target of targets) {
+  target.describe(`DrizzleAdapter on ${target.name}`, () => {
+    let test: TestDatabase;
+    let t: DrizzleTestDb;
+    runAdapterConformanceTests({
+      name: `DrizzleAdapter (${target.name})`,
+      setup: async () => {
+        test = await createDatabase(target, 'drizzle_conformance');
+        t = await openDrizzle(test);
+      },
+      teardown: async () => {
+        await t?.close();
+        await dropDatabase(test);
+      },
+      adapter: () => new DrizzleAdapter(t.db, t.tables),
+      extensions: EXTENSIONS,
+      db: {
+        user: (id) => rawRow(t, t.tables.users, { id }),
+        account: (provider, providerAccountId) => rawRow(t, t.tables.accounts, { provider, providerAccountId }),
+        session: (sessionToken) => rawRow(t, t.tables.sessions, { sessionToken }),
+        verificationToken: (identifier, token) => rawRow(t, t.tables.verificationTokens, { identifier, token }),
+        authenticator: (credentialID) => rawRow(t, t.tables.authenticators, { credentialID }),
+        twoFactor: (id) => rawRow(t, t.tables.twoFactors, { id }),
+        refreshFamily: (id) => rawRow(t, t.tables.refreshTokenFamilies, { id }),
+        corruptRefreshFamily: async (id, field) => {
+          if (field === 'expires') return storeNoDate(t, 'refresh_token_families', 'expires', id);
+          const table = q(t, 'refresh_token_families');
+          await t.exec(`UPDATE ${table} SET ${q(t, 'generation')} = -1 WHERE ${q(t, 'id')} = ${param(t, 1)}`, [id]);
+        },
+        apiKey: (id) => rawRow(t, t.tables.apiKeys, { id }),
+        corruptApiKey: async (id, field) => {
+          if (field === 'expires') return storeNoDate(t, 'api_keys', 'expires', id);
+          const value = field === 'keyHash' ? '' : 'read  write';
+          await t.exec(
+            `UPDATE ${q(t, 'api_keys')} SET ${q(t, field)} = ${param(t, 1)} WHERE ${q(t, 'id')} = ${param(t, 2)}`,
+            [value, id],
+          );
+        },
+        signingKey: (id) => rawRow(t, t.tables.signingKeys, { id }),
+        corruptSigningKey: async (id, field) => {
+          if (field === 'activatesAt') return storeNoDate(t, 'signing_keys', 'activatesAt', id);
+          const set = field === 'slot' ? `${q(t, 'slot')} = -1 - ${q(t, 'slot')}` : `${q(t, 'publicJwk')} = 'not json'`;
+          await t.exec(`UPDATE ${q(t, 'signing_keys')} SET ${set} WHERE ${q(t, 'id')} = ${param(t, 1)}`, [id]);
+        },
+      },
+    });
+
+    describe('beyond the conformance suite', () => {
+      let other: TestDatabase;
+      let o: DrizzleTestDb;
+      beforeAll(async () => {
+        other = await createDatabase(target, 'drizzle_extra');
+        o = await openDrizzle(other);
+      });
+      afterAll(async () => {
+        await o?.close();
+        await dropDatabase(other);
+      });
+
+      it('the DDL creates exactly the columns the Drizzle tables declare', async () => {
+        for (const table of Object.values(o.tables) as any[]) {
+          const config =
+            target.name === 'postgres'
+              ? pgTableConfig(table)
+              : target.name === 'mariadb'
+                ? mysqlTableConfig(table)
+                : sqliteTableConfig(table);
+          const declared = config.columns.map((c: any) => [c.name, c.notNull]).sort();
+          const actual = await columnsOf(o, config.name);
+          expect([config.name, actual]).toEqual([config.name, declared]);
+        }
+      });
+
+      it('reads and writes the rows @auth/drizzle-adapter wrote (an app switching keeps its data)', async () => {
+        const authjs = AuthJsDrizzleAdapter(o.db, {
+          usersTable: o.tables.users,
+          accountsTable: o.tables.accounts,
+          sessionsTable: o.tables.sessions,
+          verificationTokensTable: o.tables.verificationTokens,
+          authenticatorsTable: o.tables.authenticators,
+        } as never);
+        const user = await authjs.createUser!(newUser());
+        const account = newAccount(user.id);
+        await authjs.linkAccount!(account as never);
+        const sessionToken = randomUUID();
+        const expires = new Date(Date.now() + 86_400_000);
+        await authjs.createSession!({ sessionToken, userId: user.id, expires });
+        const ours = new DrizzleAdapter(o.db, o.tables);
+        expect(await ours.getUserByAccount(account)).toEqual(user);
+        expect(await ours.getSessionAndUser(sessionToken)).toEqual({
+          session: { sessionToken, userId: user.id, expires },
+          user,
+        });
+        // And the other way: what ours writes, Auth.js's adapter reads.
+        const token = { identifier: user.email, token: randomUUID(), expires };
+        await ours.createVerificationToken(token);
+        expect(await authjs.useVerificationToken!({ identifier: token.identifier, token: token.token })).toEqual(token);
+      });
+
+      it('maps a duplicate email to AdapterConflictError user.email', async () => {
+        const adapter = new DrizzleAdapter(o.db, o.tables);
+        const first = await adapter.createUser(newUser());
+        const error = await adapter.createUser(newUser({ email: first.email })).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(AdapterConflictError);
+        expect((error as AdapterConflictError).conflict).toBe('user.email');
+      });
+
+      it('without the optional tables, has none of their methods', () => {
+        const { users, accounts, sessions, verificationTokens, authenticators } = o.tables;
+        const adapter = new DrizzleAdapter(o.db, { users, accounts, sessions, verificationTokens, authenticators });
+        for (const method of ['createTwoFactor', 'createRefreshFamily', 'createApiKey', 'createSigningKey'])
+          expect(typeof (adapter as any)[method]).toBe('undefined');
+        expect(typeof adapter.createUser).toBe('function');
+      });
+
+      it('getSessionAndUser is one statement (a join)', async () => {
+        const statements: string[] = [];
+        const logged = { logQuery: (query: string) => statements.push(query) };
+        const db = loggedDb(o, logged);
+        const adapter = new DrizzleAdapter(db, o.tables);
+        const user = await adapter.createUser(newUser());
+        const sessionToken = randomUUID();
+        await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 60_000) });
+        statements.length = 0;
+        expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ user: { id: user.id } });
+        expect(statements).toHaveLength(1);
+        expect(statements[0]).toMatch(/join/i);
+        if (target.name === 'sqlite') expect(adapter.getSessionAndUserSync(sessionToken)?.user.id).toBe(user.id);
+        else expect(adapter.getSessionAndUserSync(sessionToken)).toBeUndefined();
+      });
+
+      it('mixing dialects is refused', () => {
+        const mixed = {
+          ...o.tables,
+          sessions: target.name === 'sqlite' ? pgAuthTables.sessions : sqliteAuthTables.sessions,
+        };
+        expect(() => new DrizzleAdapter(o.db, mixed)).toThrow(TypeError);
+      });
+
+      it("the columns the adapter reads are the tables' own", () => {
+        expect(Object.keys(getTableColumns(o.tables.sessions))).toEqual(
+          expect.arrayContaining(['createdAt', 'lastSeenAt', 'userAgent', 'ip', 'providerSid', 'amr']),
+        );
+      });
+    });
+  });
+}
+
+/** The same database with a query logger (a second Drizzle instance over the same client). */
+function loggedDb(t: DrizzleTestDb, logger: { logQuery(query: string, params: unknown[]): void }): any {
+  const client = t.db.$client;
+  if (t.name === 'sqlite') return drizzleSqlite({ client, logger });
+  if (t.name === 'postgres') return drizzlePg({ client, logger });
+  return drizzleMysql(client, { logger, mode: 'default' });
+}
+
+/** The columns of a table as the database has them: `[name, notNull]`, sorted. */
+async function columnsOf(t: DrizzleTestDb, table: string): Promise<[string, boolean][]> {
+  let rows: { name: string; notNull: boolean | number | string }[];
+  if (t.name === 'sqlite') {
+    rows = (await t.db.all(sql.raw(`SELECT name, "notnull" AS "notNull", pk FROM pragma_table_info('${table}')`))).map(
+      (r: any) => ({ name: r.name, notNull: r.notNull === 1 || r.pk > 0 }),
+    );
+  } else if (t.name === 'postgres') {
+    const result = await t.db.execute(
+      sql`SELECT column_name AS name, is_nullable = 'NO' AS "notNull" FROM information_schema.columns WHERE table_name = ${table} AND table_schema = 'public'`,
+    );
+    rows = result.rows;
+  } else {
+    const [result] = await t.db.execute(
+      sql`SELECT column_name AS name, is_nullable = 'NO' AS notNull FROM information_schema.columns WHERE table_name = ${table} AND table_schema = DATABASE()`,
+    );
+    rows = result;
+  }
+  return rows.map((r): [string, boolean] => [r.name, Boolean(Number(r.notNull)) || r.notNull === true]).sort();
+}
