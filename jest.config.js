@@ -45,6 +45,7 @@ const ONCE = [
   '<rootDir>/test/package.e2e-spec.ts',
   '<rootDir>/test/typeorm-adapter.e2e-spec.ts',
   '<rootDir>/test/drizzle-adapter.e2e-spec.ts',
+  '<rootDir>/test/drizzle-migrations.e2e-spec.ts',
   // Runs the README's snippets on Express and on Fastify itself.
   '<rootDir>/test/readme-snippets.e2e-spec.ts',
   '<rootDir>/test/authjs-schemas.e2e-spec.ts',

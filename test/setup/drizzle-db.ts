@@ -2,6 +2,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzleMysql } from 'drizzle-orm/mysql2';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { mysqlAuthTables, pgAuthTables, sqliteAuthTables, type DrizzleAuthTables } from '../../lib/drizzle.js';
+import { and, eq } from 'drizzle-orm';
+import type { ConformanceDb } from '../../lib/adapters/testing/conformance-context.js';
 import type { DatabaseName, TestDatabase } from './databases.js';
 import { DRIZZLE_DDL } from './drizzle-ddl.js';
 
@@ -71,5 +73,75 @@ export async function openDrizzle(test: TestDatabase, ddl = DRIZZLE_DDL[test.tar
     name,
     exec: async (statement, params = []) => void (await pool.query(statement, params)),
     close: () => pool.end(),
+  };
+}
+
+/** The dialect's placeholder for the `n`th parameter of a raw statement. */
+function param(t: DrizzleTestDb, n: number): string {
+  return t.name === 'postgres' ? `$${n}` : '?';
+}
+
+/** `name` quoted for the dialect. */
+function q(t: DrizzleTestDb, name: string): string {
+  return t.name === 'mariadb' ? `\`${name}\`` : `"${name}"`;
+}
+
+/** Stores a value that is no date in a date column (SQLite: text; PostgreSQL: infinity; MariaDB: a zero date). */
+async function storeNoDate(t: DrizzleTestDb, table: string, column: string, id: string): Promise<void> {
+  if (t.name === 'sqlite') return t.exec(`UPDATE "${table}" SET "${column}" = 'not a date' WHERE "id" = ?`, [id]);
+  if (t.name === 'postgres') return t.exec(`UPDATE "${table}" SET "${column}" = 'infinity' WHERE "id" = $1`, [id]);
+  // One connection for the three statements: the relaxed sql_mode is the session's.
+  const pool = t.db.$client;
+  const connection = await pool.getConnection();
+  try {
+    await connection.query("SET SESSION sql_mode = ''");
+    await connection.query(`UPDATE \`${table}\` SET \`${column}\` = '0000-00-00 00:00:00' WHERE \`id\` = ?`, [id]);
+  } finally {
+    await connection.query('SET SESSION sql_mode = DEFAULT');
+    connection.release();
+  }
+}
+
+/** The first row of `table` matching `keys`, read with Drizzle but not through the adapter. */
+async function rawRow(t: DrizzleTestDb, table: any, keys: Record<string, string>): Promise<object | null> {
+  const where = and(...Object.entries(keys).map(([k, v]) => eq(table[k], v)));
+  const rows = (await t.db.select().from(table).where(where)) as object[];
+  return rows[0] ?? null;
+}
+
+/**
+ * The conformance suite's raw reads and corruptors of a Drizzle test database (`t()`: the database
+ * the suite's setup opened): rows read with Drizzle but not through the adapter.
+ */
+export function conformanceDb(t: () => DrizzleTestDb): ConformanceDb {
+  return {
+    user: (id) => rawRow(t(), t().tables.users, { id }),
+    account: (provider, providerAccountId) => rawRow(t(), t().tables.accounts, { provider, providerAccountId }),
+    session: (sessionToken) => rawRow(t(), t().tables.sessions, { sessionToken }),
+    verificationToken: (identifier, token) => rawRow(t(), t().tables.verificationTokens, { identifier, token }),
+    authenticator: (credentialID) => rawRow(t(), t().tables.authenticators, { credentialID }),
+    twoFactor: (id) => rawRow(t(), t().tables.twoFactors, { id }),
+    refreshFamily: (id) => rawRow(t(), t().tables.refreshTokenFamilies, { id }),
+    corruptRefreshFamily: async (id, field) => {
+      if (field === 'expires') return storeNoDate(t(), 'refresh_token_families', 'expires', id);
+      const table = q(t(), 'refresh_token_families');
+      await t().exec(`UPDATE ${table} SET ${q(t(), 'generation')} = -1 WHERE ${q(t(), 'id')} = ${param(t(), 1)}`, [id]);
+    },
+    apiKey: (id) => rawRow(t(), t().tables.apiKeys, { id }),
+    corruptApiKey: async (id, field) => {
+      if (field === 'expires') return storeNoDate(t(), 'api_keys', 'expires', id);
+      const value = field === 'keyHash' ? '' : 'read  write';
+      await t().exec(
+        `UPDATE ${q(t(), 'api_keys')} SET ${q(t(), field)} = ${param(t(), 1)} WHERE ${q(t(), 'id')} = ${param(t(), 2)}`,
+        [value, id],
+      );
+    },
+    signingKey: (id) => rawRow(t(), t().tables.signingKeys, { id }),
+    corruptSigningKey: async (id, field) => {
+      if (field === 'activatesAt') return storeNoDate(t(), 'signing_keys', 'activatesAt', id);
+      const set =
+        field === 'slot' ? `${q(t(), 'slot')} = -1 - ${q(t(), 'slot')}` : `${q(t(), 'publicJwk')} = 'not json'`;
+      await t().exec(`UPDATE ${q(t(), 'signing_keys')} SET ${set} WHERE ${q(t(), 'id')} = ${param(t(), 1)}`, [id]);
+    },
   };
 }
