@@ -46,6 +46,7 @@ const ONCE = [
   '<rootDir>/test/typeorm-adapter.e2e-spec.ts',
   '<rootDir>/test/drizzle-adapter.e2e-spec.ts',
   '<rootDir>/test/drizzle-migrations.e2e-spec.ts',
+  '<rootDir>/test/prisma-adapter.e2e-spec.ts',
   '<rootDir>/test/authjs-adapters.e2e-spec.ts',
   '<rootDir>/test/authjs-adapters-bootstrap.e2e-spec.ts',
   // Runs the README's snippets on Express and on Fastify itself.

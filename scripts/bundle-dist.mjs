@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2] ?? 'dist');
-const entries = ['index', 'providers', 'typeorm', 'drizzle', 'adapters/testing/index', 'verify', 'cli'];
+const entries = ['index', 'providers', 'typeorm', 'drizzle', 'prisma', 'adapters/testing/index', 'verify', 'cli'];
 const out = mkdtempSync(join(tmpdir(), 'nestjs-auth-bundle-'));
 
 await build({

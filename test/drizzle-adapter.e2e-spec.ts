@@ -14,23 +14,7 @@ import { AdapterConflictError } from '../lib/errors/auth.errors.js';
 import { newAccount, newUser } from '../lib/adapters/testing/conformance-fixtures.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { conformanceDb, openDrizzle, type DrizzleTestDb } from './setup/drizzle-db.js';
-
-/** Every extension `DrizzleAdapter` implements (all of them, with every table given). */
-const EXTENSIONS = [
-  'listSessionsByUserId',
-  'deleteSessionsByUserId',
-  'listSessionsByProviderSid',
-  'listAccountsByUserId',
-  'updateAccountTokens',
-  'updateAuthenticatorName',
-  'deleteAuthenticator',
-  'deleteUserCascade',
-  'deleteVerificationTokensByIdentifier',
-  'twoFactor',
-  'refreshFamily',
-  'apiKey',
-  'signingKey',
-] as const;
+import { ALL_EXTENSIONS } from './setup/conformance-extensions.js';
 
 const targets = await databaseTargets();
 
@@ -49,7 +33,7 @@ for (const target of targets) {
         await dropDatabase(test);
       },
       adapter: () => new DrizzleAdapter(t.db, t.tables),
-      extensions: EXTENSIONS,
+      extensions: ALL_EXTENSIONS,
       db: conformanceDb(() => t),
     });
 

@@ -23,29 +23,13 @@ import {
 } from './setup/databases.js';
 import { conformanceDb, openDrizzle, type DrizzleTestDb } from './setup/drizzle-db.js';
 import { packedApp } from './setup/packed-app.js';
+import { ALL_EXTENSIONS } from './setup/conformance-extensions.js';
 
 const DIALECTS: Record<DatabaseName, { dialect: string; tables: string }> = {
   postgres: { dialect: 'postgresql', tables: 'pgAuthTables' },
   mariadb: { dialect: 'mysql', tables: 'mysqlAuthTables' },
   sqlite: { dialect: 'sqlite', tables: 'sqliteAuthTables' },
 };
-
-/** Every extension `DrizzleAdapter` implements (all of them, with every table given). */
-const EXTENSIONS = [
-  'listSessionsByUserId',
-  'deleteSessionsByUserId',
-  'listSessionsByProviderSid',
-  'listAccountsByUserId',
-  'updateAccountTokens',
-  'updateAuthenticatorName',
-  'deleteAuthenticator',
-  'deleteUserCascade',
-  'deleteVerificationTokensByIdentifier',
-  'twoFactor',
-  'refreshFamily',
-  'apiKey',
-  'signingKey',
-] as const;
 
 const targets = await databaseTargets();
 let app: string | undefined;
@@ -109,7 +93,7 @@ for (const target of targets) {
         await dropDatabase(test);
       },
       adapter: () => new DrizzleAdapter(t.db, t.tables),
-      extensions: EXTENSIONS,
+      extensions: ALL_EXTENSIONS,
       db: conformanceDb(() => t),
     });
   });

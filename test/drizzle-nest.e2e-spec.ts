@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, Get, Global, Module, Req, UseGuards } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { AuthModule } from '../lib/auth.module.js';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
@@ -12,7 +9,7 @@ import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 import { Credentials } from '../lib/methods/credentials/credentials.provider.js';
 import { hashPassword, verifyPassword } from '../lib/methods/credentials/password.js';
 import { DrizzleAdapter } from '../lib/drizzle.js';
-import { TEST_PLATFORM, TEST_SECRET, type TestApp } from './setup/app.js';
+import { listenTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { createDatabase, databaseTargets, dropDatabase, type TestDatabase } from './setup/databases.js';
 import { TestClient } from './setup/http-client.js';
 import { useOidcProvider } from './setup/oidc-provider.js';
@@ -100,17 +97,8 @@ describe.each(configurations)('DrizzleAdapter in a Nest app ($label)', ({ target
       })
       class AppModule {}
 
-      // As createTestApp (test/setup/app.ts) starts an app, on the project's HTTP platform; not
-      // createTestApp itself, which calls AuthModule.forRoot.
-      const app =
-        TEST_PLATFORM === 'fastify'
-          ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
-          : await NestFactory.create(AppModule, { logger: false });
-      await app.listen(0, '127.0.0.1');
-      if (TEST_PLATFORM === 'fastify')
-        await (app.getHttpAdapter().getInstance() as { ready(): Promise<unknown> }).ready();
-      const { port } = app.getHttpServer().address() as AddressInfo;
-      t = { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+      // As createTestApp starts its app (it builds one with AuthModule.forRoot; this one is the app's own).
+      t = await listenTestApp(AppModule);
       await op.addClient({
         client_id: clientId,
         client_secret: `${clientId}-secret`,

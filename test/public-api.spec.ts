@@ -12,6 +12,7 @@ import * as api from '../lib/index.js';
 import * as providersApi from '../lib/providers.js';
 import * as typeormApi from '../lib/typeorm.js';
 import * as drizzleApi from '../lib/drizzle.js';
+import * as prismaApi from '../lib/prisma.js';
 import * as testingApi from '../lib/adapters/testing/index.js';
 import * as verifyApi from '../lib/verify.js';
 import * as errors from '../lib/errors/auth.errors.js';
@@ -81,6 +82,9 @@ const LISTED = [
 
 /** Every value `nestjs-auth/drizzle` exports: drizzle-orm is an optional peer, so the main entry has none of them. */
 const DRIZZLE_LISTED = ['DrizzleAdapter', 'pgAuthTables', 'mysqlAuthTables', 'sqliteAuthTables'];
+
+/** Every value `nestjs-auth/prisma` exports: it imports nothing of Prisma (the app's generated client is given). */
+const PRISMA_LISTED = ['PrismaAdapter', 'prismaSchemaPostgres', 'prismaSchemaMysql', 'prismaSchemaSqlite'];
 
 /** Every value `nestjs-auth/typeorm` exports: TypeORM is an optional peer, so the main entry has none of them. */
 const TYPEORM_LISTED = [
@@ -202,6 +206,11 @@ describe('the public API', () => {
     expect(Object.keys(drizzleApi).sort()).toEqual([...DRIZZLE_LISTED].sort());
   });
 
+  it('keeps Prisma in nestjs-auth/prisma, which exports exactly its list', () => {
+    expect(PRISMA_LISTED.filter((name) => name in api)).toEqual([]);
+    expect(Object.keys(prismaApi).sort()).toEqual([...PRISMA_LISTED].sort());
+  });
+
   it('nestjs-auth/testing exports exactly its list', () => {
     expect(Object.keys(testingApi).sort()).toEqual([...TESTING_LISTED].sort());
   });
@@ -216,6 +225,7 @@ describe('the public API', () => {
       'nestjs-auth/providers': providersApi,
       'nestjs-auth/typeorm': typeormApi,
       'nestjs-auth/drizzle': drizzleApi,
+      'nestjs-auth/prisma': prismaApi,
       'nestjs-auth/testing': testingApi,
       'nestjs-auth/verify': verifyApi,
     };

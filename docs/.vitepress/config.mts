@@ -79,6 +79,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Overview', link: '/storage/' },
       { text: 'TypeORM (the default)', link: '/storage/typeorm' },
       { text: 'Drizzle', link: '/storage/drizzle' },
+      { text: 'Prisma', link: '/storage/prisma' },
       { text: 'One database with Auth.js', link: '/storage/authjs' },
       { text: 'Other adapters', link: '/storage/other-adapters' },
       { text: 'Migrations', link: '/storage/migrations' },

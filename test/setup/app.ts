@@ -99,12 +99,24 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   })
   class TestAppModule {}
 
+  return listenTestApp(TestAppModule, options);
+}
+
+/**
+ * Starts a Nest app of `module` on 127.0.0.1 (random port), on the project's HTTP platform (or
+ * `options.platform`): what {@link createTestApp} does with the module it builds, for suites that
+ * build their own (an adapter from `forRootAsync`, say).
+ */
+export async function listenTestApp(
+  module: Type<unknown>,
+  options: Pick<TestAppOptions, 'logger' | 'platform' | 'cors' | 'globalPrefix'> = {},
+): Promise<TestApp> {
   const logger = options.logger ? undefined : false;
   const platform = options.platform ?? TEST_PLATFORM;
   const app =
     platform === 'fastify'
-      ? await NestFactory.create(TestAppModule, new FastifyAdapter(), { logger })
-      : await NestFactory.create(TestAppModule, { logger });
+      ? await NestFactory.create(module, new FastifyAdapter(), { logger })
+      : await NestFactory.create(module, { logger });
   if (options.cors) app.enableCors(options.cors);
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);
   await app.listen(0, '127.0.0.1');
