@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchServerConfig } from './guard-bench.server.js';
+import type { BenchOrm } from './orm-adapters.js';
 
 export const POSTGRES_URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECRET = randomBytes(32).toString('hex');
@@ -62,7 +63,7 @@ export async function withPostgres<T>(url: string, fn: (client: PgClient) => Pro
   }
 }
 
-function postgresScenario(cacheTtl: number): Scenario['setup'] {
+function postgresScenario(cacheTtl: number, orm?: BenchOrm): Scenario['setup'] {
   return async () => {
     const name = `nestjs_auth_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     try {
@@ -73,7 +74,13 @@ function postgresScenario(cacheTtl: number): Scenario['setup'] {
     const url = new URL(POSTGRES_URL);
     url.pathname = `/${name}`;
     return {
-      config: { strategy: 'database', secret: SECRET, cacheTtl, database: { type: 'postgres', url: url.toString() } },
+      config: {
+        strategy: 'database',
+        secret: SECRET,
+        cacheTtl,
+        database: { type: 'postgres', url: url.toString() },
+        ...(orm ? { orm } : {}),
+      },
       cleanup: () =>
         withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
           () => undefined,
@@ -238,6 +245,31 @@ export const SCENARIOS: Scenario[] = [
     label: 'Database sessions, PostgreSQL, `cacheTtl: 5`',
     target: 0.95,
     setup: postgresScenario(5),
+  },
+  // The same lookups through the other first-party adapters, over the app's own client.
+  {
+    id: 'drizzle-postgres',
+    label: 'Database sessions, PostgreSQL, DrizzleAdapter',
+    target: 0.7,
+    setup: postgresScenario(0, 'drizzle'),
+  },
+  {
+    id: 'drizzle-postgres-cache',
+    label: 'Database sessions, PostgreSQL, DrizzleAdapter, `cacheTtl: 5`',
+    target: 0.95,
+    setup: postgresScenario(5, 'drizzle'),
+  },
+  {
+    id: 'prisma-postgres',
+    label: 'Database sessions, PostgreSQL, PrismaAdapter',
+    target: 0.7,
+    setup: postgresScenario(0, 'prisma'),
+  },
+  {
+    id: 'prisma-postgres-cache',
+    label: 'Database sessions, PostgreSQL, PrismaAdapter, `cacheTtl: 5`',
+    target: 0.95,
+    setup: postgresScenario(5, 'prisma'),
   },
   {
     // Each token comes back once per 50,000 requests (~6 s or more here), after its 5 s entry

@@ -26,6 +26,7 @@ import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-opt
 import { AccessTokens } from '../lib/session/access-tokens.js';
 import { createJwtCodec, encode } from '../lib/session/jwt.js';
 import { jweMinter } from './mint-jwe.js';
+import { ormAdapter, type BenchOrm } from './orm-adapters.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 
@@ -42,6 +43,8 @@ export interface BenchServerConfig {
   strategy: 'jwt' | 'database';
   /** TypeORM options of the database (database strategy). */
   database?: Record<string, unknown>;
+  /** The adapter over `database` (PostgreSQL) other than the default TypeORM one. */
+  orm?: BenchOrm;
   /** `session.cacheTtl` in seconds. */
   cacheTtl?: number;
   /** `session.jwtRevocation`. */
@@ -159,12 +162,15 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as BenchServerConfig;
   benchSecret = config.secret;
   const imports: DynamicModule[] = [];
-  if (config.database)
+  // Drizzle or Prisma: the adapter over the app's own client, as the docs wire it; else TypeORM's.
+  const orm = config.orm ? await ormAdapter(config.orm, String(config.database?.url)) : undefined;
+  if (config.database && !orm)
     imports.push(TypeOrmModule.forRoot({ ...config.database, autoLoadEntities: true, synchronize: true } as never));
   const options: AuthModuleOptions & AuthModuleExtras = {
     secret: config.secret,
     providers: [],
     trustHost: true,
+    ...(orm ? { adapter: orm.adapter } : {}),
     session: {
       strategy: config.strategy,
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
@@ -231,6 +237,26 @@ async function main(): Promise<void> {
     cookies.push(`${cookieName}=${await encode({ token: claims(0), secret: config.secret, salt: cookieName })}`);
     const mint = jweMinter(config.secret, cookieName);
     for (let i = 1; i < count; i++) cookies.push(`${cookieName}=${mint(claims(i))}`);
+  } else if (orm) {
+    // Through the adapter itself: one user and session per token (the ORM rows rotate few tokens).
+    userId = '';
+    for (let i = 0; i < count; i++) {
+      const user = await orm.adapter.createUser!({
+        id: randomUUID(),
+        email: `bench-${i}-${randomUUID()}@example.com`,
+        name: `Bench User ${i}`,
+        image: null,
+        emailVerified: null,
+      });
+      userId ||= user.id;
+      const sessionToken = randomBytes(32).toString('hex');
+      await orm.adapter.createSession!({
+        sessionToken,
+        userId: user.id,
+        expires: new Date(Date.now() + 30 * 24 * 3600 * 1000 - 60_000),
+      });
+      cookies.push(`${cookieName}=${sessionToken}`);
+    }
   } else {
     const seeded = await seedSessions(app.get<Adapter>(Adapter, { strict: false }), app.get(DataSource), {
       tokens: count,

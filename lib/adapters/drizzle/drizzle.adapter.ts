@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, isNull, lt, or, type SQL, type Table } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, lt, or, sql, type SQL, type Table } from 'drizzle-orm';
 import type { MySqlDatabase } from 'drizzle-orm/mysql-core';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
@@ -151,6 +151,8 @@ export class DrizzleAdapter
     VerificationTokensByIdentifierAdapter
 {
   /** The dialect of the tables (and so of the database). */
+  /** The session lookup, prepared on first use. */
+  private lookupStatement?: PreparedLookup;
   readonly dialect: DrizzleDialect;
   /** Whether `encryptAccountTokens` defaults to on (see {@link DrizzleAdapterOptions}). */
   readonly privateAccountTokens: boolean;
@@ -756,7 +758,22 @@ export class DrizzleAdapter
    * better-sqlite3, its rows without a promise.
    */
   private lookup(sessionToken: string, sync = false): unknown {
+    // Built and prepared once (a named server-side statement on PostgreSQL): the guard's hot path
+    // then neither builds SQL nor parses it again per request.
+    this.lookupStatement ??= this.prepareLookup();
+    const values = { token: sessionToken };
+    return sync ? this.lookupStatement.all(values) : this.lookupStatement.execute(values);
+  }
+
+  /** The session-and-user lookup as a prepared statement of the dialect. */
+  private prepareLookup(): PreparedLookup {
     const { sessions, users } = this.t;
+    const token = sql.placeholder('token');
+    // MySQL compares keys byte for byte too, as every other lookup of this adapter (drizzle-queries).
+    const match =
+      this.dialect === 'mysql'
+        ? and(eq(sessions.sessionToken, token), sql`BINARY ${sessions.sessionToken} = ${token}`)
+        : eq(sessions.sessionToken, token);
     const query = this.q.db
       .select({
         session: { sessionToken: sessions.sessionToken, userId: sessions.userId, expires: sessions.expires },
@@ -764,9 +781,9 @@ export class DrizzleAdapter
       })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
-      .where(this.q.where(sessions, { sessionToken }))
+      .where(match)
       .limit(1);
-    return sync ? query.all() : query;
+    return (this.dialect === 'pg' ? query.prepare('nestjs_auth_session_lookup') : query.prepare()) as PreparedLookup;
   }
 
   /** An optional table; `MissingAdapterMethods` without it (reached only through the prototype). */
@@ -778,6 +795,12 @@ export class DrizzleAdapter
       `DrizzleAdapter: \`tables.${name}\` was not given, so what it stores is unavailable.`,
     );
   }
+}
+
+/** A prepared statement of any dialect: `execute` (a promise), `all` (better-sqlite3: the rows at once). */
+interface PreparedLookup {
+  execute(values: { token: string }): unknown;
+  all(values: { token: string }): unknown;
 }
 
 /** An API key row, checked as it is read (`null` when it is no valid key). */

@@ -130,6 +130,11 @@ export interface PrismaAdapterOptions {
 }
 
 type Row = Record<string, unknown>;
+
+/** The session-and-user lookup on PostgreSQL (the shipped models' tables and columns). */
+const SESSION_LOOKUP_PG =
+  'SELECT s."sessionToken", s."userId", s."expires", u."id", u."name", u."email", u."emailVerified", u."image" ' +
+  'FROM "Session" s INNER JOIN "User" u ON u."id" = s."userId" WHERE s."sessionToken" = $1 LIMIT 1';
 type OptionalModel = 'twoFactor' | 'refreshTokenFamily' | 'apiKey' | 'signingKey';
 type Db = PrismaAdapterModels;
 
@@ -192,6 +197,8 @@ export class PrismaAdapter
   private readonly fields: Partial<Record<keyof PrismaAdapterModels, ReadonlySet<string>>>;
   /** Whether keys may compare case-insensitively (MySQL/MariaDB collations; unknown providers too). */
   private readonly looseKeys: boolean;
+  /** PostgreSQL: `$queryRawUnsafe` of the client, for the session lookup as one raw statement. */
+  private readonly rawLookup?: (query: string, token: string) => Promise<Row[]>;
 
   constructor(
     private readonly prisma: PrismaAdapterClient,
@@ -204,6 +211,9 @@ export class PrismaAdapter
     this.privateAccountTokens = options.privateAccountTokens ?? true;
     this.fields = scalarFieldsOf(prisma);
     const provider = (prisma as { _activeProvider?: unknown })._activeProvider;
+    const raw = (prisma as { $queryRawUnsafe?: unknown }).$queryRawUnsafe;
+    if (provider === 'postgresql' && typeof raw === 'function')
+      this.rawLookup = (query, token) => raw.call(prisma, query, token) as Promise<Row[]>;
     this.looseKeys = provider !== 'postgresql' && provider !== 'sqlite' && provider !== 'cockroachdb';
     if (!prisma.twoFactor) withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
     if (!prisma.refreshTokenFamily) withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
@@ -344,6 +354,18 @@ export class PrismaAdapter
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     if (typeof sessionToken !== 'string') return null;
+    // PostgreSQL: the join as one raw statement (the guard's hot path; Prisma's query planning is
+    // most of a lookup's cost otherwise). The models' tables are the shipped schema's.
+    if (this.rawLookup) {
+      const rows = await this.rawLookup(SESSION_LOOKUP_PG, sessionToken);
+      const found = rows[0];
+      if (!found) return null;
+      const { sessionToken: token, userId, expires, ...user } = found;
+      return {
+        session: { sessionToken: String(token), userId: String(userId), expires: expires as Date },
+        user: user as unknown as AdapterUser,
+      };
+    }
     const row = (await this.first(this.prisma.session, { sessionToken }, { user: true })) as
       (Row & { user?: AdapterUser | null }) | null;
     if (!row?.user) return null;
