@@ -89,6 +89,23 @@ for (const target of targets) {
         expect(orphan).toBeInstanceOf(AdapterNotFoundError);
       });
 
+      it('on PostgreSQL looks a session up with one raw statement (the data model names its tables), else with findFirst', async () => {
+        const adapter = new PrismaAdapter(o.prisma);
+        const user = await adapter.createUser(newUser());
+        const sessionToken = randomUUID();
+        const expires = new Date(Date.now() + 86_400_000);
+        await adapter.createSession({ sessionToken, userId: user.id, expires });
+        const raw = o.prisma.$queryRawUnsafe.bind(o.prisma);
+        let rawCalls = 0;
+        const counting = Object.assign(Object.create(o.prisma), {
+          $queryRawUnsafe: (query: string, ...values: unknown[]) => (rawCalls++, raw(query, ...values)),
+        });
+        const found = await new PrismaAdapter(counting).getSessionAndUser(sessionToken);
+        expect(found).toEqual({ session: { sessionToken, userId: user.id, expires }, user });
+        expect(rawCalls).toBe(target.name === 'postgres' ? 1 : 0);
+        expect(await new PrismaAdapter(counting).getSessionAndUser(randomUUID())).toBeNull();
+      });
+
       it('without the optional models, has none of their methods', () => {
         const { user, account, session, verificationToken, authenticator } = o.prisma;
         const client = { user, account, session, verificationToken, authenticator, $transaction: () => undefined };

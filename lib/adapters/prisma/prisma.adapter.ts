@@ -131,10 +131,41 @@ export interface PrismaAdapterOptions {
 
 type Row = Record<string, unknown>;
 
-/** The session-and-user lookup on PostgreSQL (the shipped models' tables and columns). */
-const SESSION_LOOKUP_PG =
-  'SELECT s."sessionToken", s."userId", s."expires", u."id", u."name", u."email", u."emailVerified", u."image" ' +
-  'FROM "Session" s INNER JOIN "User" u ON u."id" = s."userId" WHERE s."sessionToken" = $1 LIMIT 1';
+/**
+ * The session-and-user lookup on PostgreSQL, with the tables and columns the client's data model
+ * names (`@@map`, `@map`), each read back under its field's name; `null` when the data model cannot
+ * be read or lacks a field (the lookup then goes through `findFirst`).
+ */
+function sessionLookupPg(prisma: object): string | null {
+  type Model = { dbName?: string | null; fields?: { name: string; dbName?: string | null; kind: string }[] };
+  const models = (prisma as { _runtimeDataModel?: { models?: Record<string, Model> } })._runtimeDataModel?.models;
+  const session = models?.Session;
+  const user = models?.User;
+  if (!session?.fields || !user?.fields) return null;
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const column = (model: Model, field: string): string | null => {
+    const found = model.fields!.find((f) => f.name === field && f.kind === 'scalar');
+    return found ? quote(found.dbName ?? found.name) : null;
+  };
+  const pick = (alias: string, model: Model, fields: string[]) =>
+    fields.map((f) => {
+      const c = column(model, f);
+      return c ? `${alias}.${c} AS ${quote(f)}` : null;
+    });
+  const selected = [
+    ...pick('s', session, ['sessionToken', 'userId', 'expires']),
+    ...pick('u', user, ['id', 'name', 'email', 'emailVerified', 'image']),
+  ];
+  const userId = column(session, 'userId');
+  const id = column(user, 'id');
+  const token = column(session, 'sessionToken');
+  if (selected.some((c) => c === null) || !userId || !id || !token) return null;
+  const table = (model: Model, name: string) => quote(model.dbName ?? name);
+  return (
+    `SELECT ${selected.join(', ')} FROM ${table(session, 'Session')} s INNER JOIN ${table(user, 'User')} u ` +
+    `ON u.${id} = s.${userId} WHERE s.${token} = $1 LIMIT 1`
+  );
+}
 type OptionalModel = 'twoFactor' | 'refreshTokenFamily' | 'apiKey' | 'signingKey';
 type Db = PrismaAdapterModels;
 
@@ -197,8 +228,8 @@ export class PrismaAdapter
   private readonly fields: Partial<Record<keyof PrismaAdapterModels, ReadonlySet<string>>>;
   /** Whether keys may compare case-insensitively (MySQL/MariaDB collations; unknown providers too). */
   private readonly looseKeys: boolean;
-  /** PostgreSQL: `$queryRawUnsafe` of the client, for the session lookup as one raw statement. */
-  private readonly rawLookup?: (query: string, token: string) => Promise<Row[]>;
+  /** PostgreSQL: the session lookup as one raw statement through the client's `$queryRawUnsafe`. */
+  private readonly rawLookup?: (token: string) => Promise<Row[]>;
 
   constructor(
     private readonly prisma: PrismaAdapterClient,
@@ -212,8 +243,9 @@ export class PrismaAdapter
     this.fields = scalarFieldsOf(prisma);
     const provider = (prisma as { _activeProvider?: unknown })._activeProvider;
     const raw = (prisma as { $queryRawUnsafe?: unknown }).$queryRawUnsafe;
-    if (provider === 'postgresql' && typeof raw === 'function')
-      this.rawLookup = (query, token) => raw.call(prisma, query, token) as Promise<Row[]>;
+    const query = provider === 'postgresql' ? sessionLookupPg(prisma) : null;
+    if (query && typeof raw === 'function')
+      this.rawLookup = (token) => raw.call(prisma, query, token) as Promise<Row[]>;
     this.looseKeys = provider !== 'postgresql' && provider !== 'sqlite' && provider !== 'cockroachdb';
     if (!prisma.twoFactor) withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
     if (!prisma.refreshTokenFamily) withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
@@ -357,7 +389,7 @@ export class PrismaAdapter
     // PostgreSQL: the join as one raw statement (the guard's hot path; Prisma's query planning is
     // most of a lookup's cost otherwise). The models' tables are the shipped schema's.
     if (this.rawLookup) {
-      const rows = await this.rawLookup(SESSION_LOOKUP_PG, sessionToken);
+      const rows = await this.rawLookup(sessionToken);
       const found = rows[0];
       if (!found) return null;
       const { sessionToken: token, userId, expires, ...user } = found;
