@@ -28,11 +28,18 @@ export async function ormAdapter(orm: BenchOrm, url: string): Promise<{ adapter:
   for (const statement of (orm === 'drizzle' ? DRIZZLE_DDL : PRISMA_DDL).postgres) await pool.query(statement);
   if (orm === 'drizzle')
     return { adapter: new DrizzleAdapter(drizzle(pool as never), pgAuthTables) as Adapter, close: () => pool.end() };
-  await pool.end();
   const PrismaClient = await generatedPrismaClient();
   const { PrismaPg } = await import('@prisma/adapter-pg');
-  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
-  return { adapter: new PrismaAdapter(client as never) as Adapter, close: () => client.$disconnect() };
+  // As docs/storage/prisma.md wires it: the driver adapter on the app's pool, the pool given to the
+  // adapter too (`pgPool`), so the session lookup runs on it.
+  const client = new PrismaClient({ adapter: new PrismaPg(pool as never) });
+  return {
+    adapter: new PrismaAdapter(client as never, { pgPool: pool as never }) as Adapter,
+    close: async () => {
+      await client.$disconnect();
+      await pool.end();
+    },
+  };
 }
 
 type PrismaClientClass = new (options: object) => { $disconnect(): Promise<void> };

@@ -35,4 +35,5 @@ export {
   type PrismaAdapterOptions,
   type PrismaModelDelegate,
 } from './adapters/prisma/prisma.adapter.js';
+export type { PrismaAdapterPgPool } from './adapters/prisma/prisma-pg-lookup.js';
 export { prismaSchemaMysql, prismaSchemaPostgres, prismaSchemaSqlite } from './adapters/prisma/prisma-schema.js';

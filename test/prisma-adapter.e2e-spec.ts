@@ -103,8 +103,152 @@ for (const target of targets) {
         const found = await new PrismaAdapter(counting).getSessionAndUser(sessionToken);
         expect(found).toEqual({ session: { sessionToken, userId: user.id, expires }, user });
         expect(rawCalls).toBe(target.name === 'postgres' ? 1 : 0);
+        expect(new PrismaAdapter(o.prisma).sessionLookupPath).toBe(target.name === 'postgres' ? 'raw' : 'findFirst');
         expect(await new PrismaAdapter(counting).getSessionAndUser(randomUUID())).toBeNull();
       });
+
+      // PostgreSQL only: the one database whose lookups are batched.
+      if (target.name === 'postgres') {
+        it('getSessionAndUser answers 20 lookups of one turn with one batched raw statement, each its own row', async () => {
+          const adapter = new PrismaAdapter(o.prisma);
+          const users = [];
+          for (let i = 0; i < 5; i++)
+            users.push(
+              await adapter.createUser(newUser({ emailVerified: i % 2 ? null : new Date(1_700_000_000_123 + i) })),
+            );
+          const sessions = [];
+          for (let i = 0; i < 15; i++) {
+            // Mixed-case tokens, so that another case of one is a different token; one session expired.
+            const session = {
+              sessionToken: `Tok-${i}-${randomUUID()}`,
+              userId: users[i % users.length]!.id,
+              expires: new Date(Date.now() + (i === 7 ? -60_000 : 86_400_000) + i),
+            };
+            await adapter.createSession(session);
+            sessions.push(session);
+          }
+          const asked = [
+            ...sessions.map((s) => s.sessionToken),
+            'missing-1',
+            randomUUID(),
+            'missing-1',
+            sessions[3]!.sessionToken.toUpperCase(),
+            sessions[3]!.sessionToken.toLowerCase(),
+          ];
+          expect(asked).toHaveLength(20);
+          const calls: unknown[][] = [];
+          const raw = o.prisma.$queryRawUnsafe.bind(o.prisma);
+          const counting = Object.assign(Object.create(o.prisma), {
+            $queryRawUnsafe: (query: string, ...values: unknown[]) => (
+              calls.push([query, ...values]),
+              raw(query, ...values)
+            ),
+          });
+          const batched = new PrismaAdapter(counting);
+          // Sent in the same turn of the event loop, as concurrent requests' lookups are.
+          const found = await Promise.all(asked.map((token) => batched.getSessionAndUser(token)));
+          for (const [i, session] of sessions.entries())
+            expect(found[i]).toEqual({ session, user: users.find((u) => u.id === session.userId) });
+          expect(found.slice(15)).toEqual([null, null, null, null, null]);
+          // Each answer is its own object: a caller that changes one does not change another's.
+          const again = await Promise.all([batched.getSessionAndUser(asked[0]!), batched.getSessionAndUser(asked[0]!)]);
+          expect(again[0]).toEqual(again[1]);
+          expect(again[0]!.user).not.toBe(again[1]!.user);
+          expect(calls).toHaveLength(2);
+          expect(calls[0]![0]).toMatch(/= ANY\(\$1\)/);
+          expect(calls[0]!.slice(1)).toEqual([[...new Set(asked)]]);
+          expect(calls[1]!.slice(1)).toEqual([[asked[0]]]);
+        });
+
+        it('with pgPool, getSessionAndUser runs prepared statements on the pool (20 lookups of one turn: one), rows as Prisma reads them', async () => {
+          const { default: pg } = (await import('pg' as string)) as { default: { Pool: new (o: object) => any } };
+          const pool = new pg.Pool({ connectionString: (other.options as { url: string }).url, max: 4 });
+          const { PrismaPg } = await import('@prisma/adapter-pg');
+          const client = new o.PrismaClient({ adapter: new PrismaPg(pool) }) as any;
+          try {
+            const calls: { name: string; text: string; values: unknown[] }[] = [];
+            const counted = { query: (config: any) => (calls.push(config), pool.query(config)) };
+            let rawCalls = 0;
+            const raw = client.$queryRawUnsafe.bind(client);
+            const counting = Object.assign(Object.create(client), {
+              $queryRawUnsafe: (query: string, ...values: unknown[]) => (rawCalls++, raw(query, ...values)),
+            });
+            const adapter = new PrismaAdapter(counting, { pgPool: counted });
+            expect(adapter.sessionLookupPath).toBe('pg-pool');
+            const users = [];
+            for (let i = 0; i < 4; i++)
+              users.push(
+                await adapter.createUser(newUser({ emailVerified: i % 2 ? null : new Date(1_700_000_000_123 + i) })),
+              );
+            const sessions = [];
+            for (let i = 0; i < 16; i++) {
+              const session = {
+                sessionToken: `Tok-${i}-${randomUUID()}`,
+                userId: users[i % users.length]!.id,
+                expires: new Date(Date.now() + (i === 5 ? -60_000 : 86_400_000) + i),
+              };
+              await adapter.createSession(session);
+              sessions.push(session);
+            }
+            const asked = [
+              ...sessions.map((s) => s.sessionToken),
+              'missing-1',
+              sessions[2]!.sessionToken.toUpperCase(),
+              sessions[2]!.sessionToken.toLowerCase(),
+              sessions[0]!.sessionToken,
+            ];
+            calls.length = 0;
+            const found = await Promise.all(asked.map((token) => adapter.getSessionAndUser(token)));
+            for (const [i, session] of sessions.entries()) {
+              const user = users.find((u) => u.id === session.userId);
+              expect(found[i]).toEqual({ session, user });
+              // As Prisma itself reads the row.
+              const viaPrisma = await client.session.findFirst({
+                where: { sessionToken: session.sessionToken },
+                include: { user: true },
+              });
+              expect(found[i]).toEqual({
+                session: { sessionToken: viaPrisma.sessionToken, userId: viaPrisma.userId, expires: viaPrisma.expires },
+                user: viaPrisma.user,
+              });
+            }
+            expect(found.slice(16)).toEqual([null, null, null, found[0]]);
+            expect(calls).toHaveLength(1);
+            expect(calls[0]!.name).toMatch(/^nestjs_auth_session_[0-9a-f]{16}$/);
+            expect(calls[0]!.text).toMatch(/= ANY\(\$1\)/);
+            expect(calls[0]!.values).toEqual([[...new Set(asked)]]);
+            // A lone lookup: the single-token statement.
+            expect(await adapter.getSessionAndUser(asked[1]!)).toEqual(found[1]);
+            expect(calls).toHaveLength(2);
+            expect(calls[1]!.text).toMatch(/= \$1 LIMIT 1/);
+            expect(calls[1]!.values).toEqual([asked[1]]);
+            expect(rawCalls).toBe(0);
+          } finally {
+            await client.$disconnect();
+            await pool.end();
+          }
+        });
+
+        it('getSessionAndUser fails each lookup of a batch whose statement fails', async () => {
+          let calls = 0;
+          const failing = Object.assign(Object.create(o.prisma), {
+            $queryRawUnsafe: () => (calls++, Promise.reject(new Error('connection lost'))),
+          });
+          const adapter = new PrismaAdapter(failing);
+          const results = await Promise.allSettled(
+            [randomUUID(), randomUUID(), randomUUID()].map((t) => adapter.getSessionAndUser(t)),
+          );
+          expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+          expect(calls).toBe(1);
+        });
+      }
+
+      if (target.name !== 'postgres')
+        it('refuses pgPool for a client of another database', () => {
+          expect(() => new PrismaAdapter(o.prisma, { pgPool: { query: async () => ({ rows: [] }) } })).toThrow(
+            /pgPool/,
+          );
+        });
 
       it('without the optional models, has none of their methods', () => {
         const { user, account, session, verificationToken, authenticator } = o.prisma;

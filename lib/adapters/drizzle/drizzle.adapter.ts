@@ -53,6 +53,7 @@ import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js'
 import { constraintOf } from '../typeorm/write-errors.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { all, DrizzleQueries, dialectOf, run, writeError, type DrizzleDialect, type Loose } from './drizzle-queries.js';
+import { DrizzlePgSessionLookup, nodePgClientOf, type DrizzleSessionAndUser } from './drizzle-pg-lookup.js';
 import { accountOf, joinWords, sessionInfoOf, specSessionOf, splitWords, twoFactorOf } from './drizzle-rows.js';
 
 export type { DrizzleDialect } from './drizzle-queries.js';
@@ -128,6 +129,11 @@ export interface DrizzleAdapterOptions {
  * fails with `AdapterConflictError`, a row for an unknown user with `AdapterNotFoundError`). On
  * MySQL/MariaDB every key compares byte for byte, whatever the collation.
  *
+ * On drizzle-orm/node-postgres, `getSessionAndUser` (the guard's lookup on every request with
+ * database sessions) runs the join Drizzle builds as a named prepared statement on the database's
+ * `pg` client (`db.$client`), concurrent lookups batched into one statement; Drizzle's logger does
+ * not see it.
+ *
  * SPEC section 4's nineteen methods, and beyond SPEC: the device list, sign out everywhere,
  * back-channel logout by `sid`, token refresh, passkey names, account deletion in one transaction,
  * magic links replacing older ones, and (when their tables are given) two-factor, refresh-token, API
@@ -150,9 +156,11 @@ export class DrizzleAdapter
     SigningKeyAdapter,
     VerificationTokensByIdentifierAdapter
 {
-  /** The dialect of the tables (and so of the database). */
   /** The session lookup, prepared on first use. */
   private lookupStatement?: PreparedLookup;
+  /** drizzle-orm/node-postgres: the batched lookup on its `pg` client, built on first use (`null`: another driver). */
+  private pgLookup?: DrizzlePgSessionLookup | null;
+  /** The dialect of the tables (and so of the database). */
   readonly dialect: DrizzleDialect;
   /** Whether `encryptAccountTokens` defaults to on (see {@link DrizzleAdapterOptions}). */
   readonly privateAccountTokens: boolean;
@@ -330,8 +338,11 @@ export class DrizzleAdapter
   }
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
-    const rows = (await this.lookup(sessionToken)) as { session: AdapterSession; user: AdapterUser }[];
-    return rows[0] ?? null;
+    if (this.dialect === 'pg') {
+      this.pgLookup ??= this.batchedLookup();
+      if (this.pgLookup) return this.pgLookup.find(sessionToken);
+    }
+    return this.lookupThroughDrizzle(sessionToken);
   }
 
   /**
@@ -751,6 +762,23 @@ export class DrizzleAdapter
     const picked: Record<string, unknown> = {};
     for (const field of SESSION_DETAIL_FIELDS) picked[field] = (values as Record<string, unknown>)[field];
     return this.q.columnsOnly(this.t.sessions, picked);
+  }
+
+  /** The session and its user through Drizzle's prepared statement. */
+  private async lookupThroughDrizzle(sessionToken: string): Promise<DrizzleSessionAndUser | null> {
+    const rows = (await this.lookup(sessionToken)) as DrizzleSessionAndUser[];
+    return rows[0] ?? null;
+  }
+
+  /**
+   * On drizzle-orm/node-postgres, the lookup that batches the concurrent lookups of one event-loop
+   * turn into one prepared statement on the app's `pg` client; `null` on another driver.
+   */
+  private batchedLookup(): DrizzlePgSessionLookup | null {
+    const client = nodePgClientOf(this.q.db);
+    if (!client) return null;
+    const { sessions, users } = this.t;
+    return new DrizzlePgSessionLookup(this.q.db, client, sessions, users, (token) => this.lookupThroughDrizzle(token));
   }
 
   /**

@@ -53,6 +53,8 @@ import {
   splitWords,
   twoFactorOf,
 } from '../drizzle/drizzle-rows.js';
+import type { LookupBatcher } from '../lookup-batcher.js';
+import { prismaSessionLookup, type PrismaAdapterPgPool } from './prisma-pg-lookup.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import type { AdapterConflictKind } from '../../errors/auth.errors.js';
 import { prismaTargetOf, prismaWriteError } from './prisma-errors.js';
@@ -127,45 +129,18 @@ export interface PrismaAdapterOptions {
    * @default true
    */
   privateAccountTokens?: boolean;
+  /**
+   * PostgreSQL: the node-postgres `Pool` your client's driver adapter runs on (`new PrismaPg(pool)`).
+   * The session lookup, which the guard makes on every request with database sessions, then runs on
+   * it as one prepared statement per batch of concurrent lookups, past Prisma's query pipeline (and
+   * its logging and tracing); the adapter only reads with it. Without it, the batch goes through
+   * `$queryRawUnsafe`.
+   */
+  pgPool?: PrismaAdapterPgPool;
 }
 
 type Row = Record<string, unknown>;
 
-/**
- * The session-and-user lookup on PostgreSQL, with the tables and columns the client's data model
- * names (`@@map`, `@map`), each read back under its field's name; `null` when the data model cannot
- * be read or lacks a field (the lookup then goes through `findFirst`).
- */
-function sessionLookupPg(prisma: object): string | null {
-  type Model = { dbName?: string | null; fields?: { name: string; dbName?: string | null; kind: string }[] };
-  const models = (prisma as { _runtimeDataModel?: { models?: Record<string, Model> } })._runtimeDataModel?.models;
-  const session = models?.Session;
-  const user = models?.User;
-  if (!session?.fields || !user?.fields) return null;
-  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-  const column = (model: Model, field: string): string | null => {
-    const found = model.fields!.find((f) => f.name === field && f.kind === 'scalar');
-    return found ? quote(found.dbName ?? found.name) : null;
-  };
-  const pick = (alias: string, model: Model, fields: string[]) =>
-    fields.map((f) => {
-      const c = column(model, f);
-      return c ? `${alias}.${c} AS ${quote(f)}` : null;
-    });
-  const selected = [
-    ...pick('s', session, ['sessionToken', 'userId', 'expires']),
-    ...pick('u', user, ['id', 'name', 'email', 'emailVerified', 'image']),
-  ];
-  const userId = column(session, 'userId');
-  const id = column(user, 'id');
-  const token = column(session, 'sessionToken');
-  if (selected.some((c) => c === null) || !userId || !id || !token) return null;
-  const table = (model: Model, name: string) => quote(model.dbName ?? name);
-  return (
-    `SELECT ${selected.join(', ')} FROM ${table(session, 'Session')} s INNER JOIN ${table(user, 'User')} u ` +
-    `ON u.${id} = s.${userId} WHERE s.${token} = $1 LIMIT 1`
-  );
-}
 type OptionalModel = 'twoFactor' | 'refreshTokenFamily' | 'apiKey' | 'signingKey';
 type Db = PrismaAdapterModels;
 
@@ -228,8 +203,16 @@ export class PrismaAdapter
   private readonly fields: Partial<Record<keyof PrismaAdapterModels, ReadonlySet<string>>>;
   /** Whether keys may compare case-insensitively (MySQL/MariaDB collations; unknown providers too). */
   private readonly looseKeys: boolean;
-  /** PostgreSQL: the session lookup as one raw statement through the client's `$queryRawUnsafe`. */
-  private readonly rawLookup?: (token: string) => Promise<Row[]>;
+  /**
+   * PostgreSQL: the session lookup as raw statements, the lookups of one event-loop turn batched
+   * into one (see {@link LookupBatcher}), on `pgPool` or through `$queryRawUnsafe`.
+   */
+  private readonly rawLookup?: LookupBatcher<Row>;
+  /**
+   * How `getSessionAndUser` reads: `'pg-pool'` (a prepared statement on `options.pgPool`), `'raw'`
+   * (`$queryRawUnsafe`), `'findFirst'` (other databases, or a data model it cannot read).
+   */
+  readonly sessionLookupPath: 'pg-pool' | 'raw' | 'findFirst';
 
   constructor(
     private readonly prisma: PrismaAdapterClient,
@@ -242,10 +225,16 @@ export class PrismaAdapter
     this.privateAccountTokens = options.privateAccountTokens ?? true;
     this.fields = scalarFieldsOf(prisma);
     const provider = (prisma as { _activeProvider?: unknown })._activeProvider;
-    const raw = (prisma as { $queryRawUnsafe?: unknown }).$queryRawUnsafe;
-    const query = provider === 'postgresql' ? sessionLookupPg(prisma) : null;
-    if (query && typeof raw === 'function')
-      this.rawLookup = (token) => raw.call(prisma, query, token) as Promise<Row[]>;
+    if (
+      options.pgPool !== undefined &&
+      (typeof options.pgPool?.query !== 'function' || (typeof provider === 'string' && provider !== 'postgresql'))
+    )
+      throw new TypeError(
+        'PrismaAdapter: `pgPool` is the node-postgres Pool of a PostgreSQL client (the one given to `new PrismaPg(pool)`).',
+      );
+    const lookup = prismaSessionLookup(prisma, options.pgPool);
+    this.rawLookup = lookup?.batcher;
+    this.sessionLookupPath = lookup?.path ?? 'findFirst';
     this.looseKeys = provider !== 'postgresql' && provider !== 'sqlite' && provider !== 'cockroachdb';
     if (!prisma.twoFactor) withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
     if (!prisma.refreshTokenFamily) withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
@@ -386,11 +375,10 @@ export class PrismaAdapter
 
   async getSessionAndUser(sessionToken: string): Promise<{ session: AdapterSession; user: AdapterUser } | null> {
     if (typeof sessionToken !== 'string') return null;
-    // PostgreSQL: the join as one raw statement (the guard's hot path; Prisma's query planning is
-    // most of a lookup's cost otherwise). The models' tables are the shipped schema's.
+    // PostgreSQL: the join as one raw statement per batch of concurrent lookups (the guard's hot
+    // path; Prisma's query planning is most of a lookup's cost otherwise), on `pgPool` when given.
     if (this.rawLookup) {
-      const rows = await this.rawLookup(sessionToken);
-      const found = rows[0];
+      const found = await this.rawLookup.lookup(sessionToken);
       if (!found) return null;
       const { sessionToken: token, userId, expires, ...user } = found;
       return {

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
-import { LookupBatcher } from './lookup-batcher.js';
+import { LookupBatcher, lookupStatementName as statementName } from '../lookup-batcher.js';
 import { plainRowReader } from './plain-row-reader.js';
 import { isSessionDetail } from './session-details.query.js';
 
@@ -184,7 +183,7 @@ function lookupRunner(
       const result = await pool.query({ name, text: sql, values: params(sessionToken) });
       return result.rows[0];
     };
-    const batcher = new LookupBatcher(
+    const batcher = new LookupBatcher<ObjectLiteral>(
       single,
       async (tokens) => {
         const pool = driver.master;
@@ -196,7 +195,7 @@ function lookupRunner(
         });
         return result.rows;
       },
-      batch.tokenAlias,
+      (row) => row[batch.tokenAlias],
     );
     return (sessionToken) => batcher.lookup(sessionToken);
   }
@@ -209,9 +208,6 @@ function lookupRunner(
   }
   return viaDataSource;
 }
-
-const statementName = (sql: string) =>
-  `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
 
 /** The part of a `pg` Pool the lookup uses. */
 interface PgPool {
