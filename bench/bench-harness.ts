@@ -2,10 +2,12 @@
 // server pinned to its core, one load of a route with autocannon, and the small statistics.
 import autocannon from 'autocannon';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { type Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import type { BenchServerConfig, BenchServerReady, SessionHeader } from './guard-bench.server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,12 +25,14 @@ export const canPin = availableParallelism() >= 2 && spawnSync('taskset', ['-V']
 export function startServer<Config extends object = BenchServerConfig, Ready = BenchServerReady>(
   config: Config,
   server = 'guard-bench.server',
+  /** The core to pin it to (the sign-in bench puts its OpenID Provider beside the load generator). */
+  core = '1',
 ): Promise<{ child: ChildProcess; ready: Ready }> {
   // Same runtime flags as this process (e.g. the TypeScript loader), so the server runs as we do.
   const script = join(here, `${server}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`);
   const args = [...process.execArgv, '--expose-gc', script, JSON.stringify(config)];
   const child = canPin
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('taskset', ['-c', core, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -137,17 +141,36 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().
 
 /**
  * CPU time (user + system) a process has used so far, microseconds (Linux /proc, 10 ms steps).
- * Unlike requests/s, it does not count the time other processes held the core.
+ * Unlike requests/s, it does not count the time other processes held the core. With `thread`, only
+ * that thread's (the main thread's id is the process id: the JavaScript thread).
  */
-export async function cpuMicros(pid: number | undefined): Promise<number | undefined> {
+export async function cpuMicros(pid: number | undefined, thread?: number): Promise<number | undefined> {
   if (pid === undefined) return undefined;
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const stat = await readFile(
+      thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+      'utf8',
+    );
     // After "pid (comm) ": state is field 3, utime field 14 and stime field 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Resets a process's peak RSS (VmHWM) to its current RSS (Linux: `5` written to
+ * /proc/<pid>/clear_refs), so the peak read later is that of the load, not of start-up or seeding.
+ * False where it cannot (another OS, no permission): the peak then counts from the process's start.
+ */
+export async function resetPeak(pid: number | undefined): Promise<boolean> {
+  if (pid === undefined) return false;
+  try {
+    await writeFile(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -161,4 +184,85 @@ export async function memoryOf(pid: number | undefined): Promise<{ peak?: number
   } catch {
     return {};
   }
+}
+
+// ---- HTTP and closed loops (the refresh and sign-in benches) ----
+
+export interface Reply {
+  status: number;
+  body: string;
+  /** The answer's headers (`set-cookie` and `location` for the sign-in bench). */
+  headers: IncomingHttpHeaders;
+}
+
+/** One request on a keep-alive agent (node:http: cheaper per request than fetch, so the client keeps up). */
+export function send(
+  agent: Agent,
+  port: number,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * `workers` closed loops for `seconds`: each sends a request, waits for its answer, sends the next;
+ * no request starts after the deadline (or once `maxRequests` have started: single-use inputs such
+ * as magic links run out), and the ones in flight are waited for (and counted).
+ */
+export async function closedLoop(
+  workers: number,
+  seconds: number,
+  step: (worker: number) => Promise<string | undefined>,
+  maxRequests = Infinity,
+) {
+  let begun = 0;
+  const latencies: number[] = [];
+  let requests = 0;
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let ended = started;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, w) => {
+      while (performance.now() < deadline && begun < maxRequests) {
+        begun++;
+        const t0 = performance.now();
+        const failure = await step(w).catch((error: unknown) => String(error));
+        const t1 = performance.now();
+        latencies.push(t1 - t0);
+        requests++;
+        if (failure !== undefined) {
+          failures++;
+          firstFailure ??= failure;
+        }
+        if (t1 > ended) ended = t1;
+      }
+    }),
+  );
+  return { requests, failures, firstFailure, seconds: (ended - started) / 1000, latencies };
 }

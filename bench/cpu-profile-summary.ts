@@ -6,6 +6,7 @@
 // the end of bench/RESULTS.md (which `npm run bench` keeps) and prints it.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 interface ProfileNode {
   id: number;
@@ -56,7 +57,20 @@ function partOf(url: string, name: string): string {
 
 const PROFILE_HEADING = '## CPU profiles';
 
-async function summarise(file: string, top: number): Promise<string[]> {
+/** What a profile's busy time went to, microseconds (idle left out). */
+export interface ProfileShares {
+  /** Busy CPU time of the profiled thread. */
+  busyUs: number;
+  /** Under this library's frames: lib/ and what it calls synchronously. */
+  libInclusiveUs: number;
+  /** Self time by part of the stack (see `partOf`). */
+  parts: Map<string, number>;
+  /** Self time by function (name, file:line, part). */
+  functions: Map<string, number>;
+}
+
+/** Reads a `.cpuprofile` and adds its samples up by part and by function (the sign-in bench uses it too). */
+export async function profileShares(file: string): Promise<ProfileShares> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -75,6 +89,17 @@ async function summarise(file: string, top: number): Promise<string[]> {
     }
     return known;
   };
+  const underInspector = new Map<number, boolean>();
+  const inInspector = (id: number): boolean => {
+    let known = underInspector.get(id);
+    if (known === undefined) {
+      const node = byId.get(id)!;
+      const up = parent.get(id);
+      known = node.callFrame.url === 'node:inspector' || (up !== undefined && inInspector(up));
+      underInspector.set(id, known);
+    }
+    return known;
+  };
   let libInclusive = 0;
   const selfUs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++)
@@ -85,7 +110,8 @@ async function summarise(file: string, top: number): Promise<string[]> {
   for (const [id, us] of selfUs) {
     const node = byId.get(id)!;
     const { functionName, url, lineNumber } = node.callFrame;
-    if (functionName === '(idle)') continue;
+    // The profiler's own stop (serialising the profile, under node:inspector's `post`) is not the server's work.
+    if (functionName === '(idle)' || inInspector(id)) continue;
     busy += us;
     if (inLib(id)) libInclusive += us;
     const part = partOf(url, functionName);
@@ -94,6 +120,12 @@ async function summarise(file: string, top: number): Promise<string[]> {
     const key = `\`${functionName || '(anonymous)'}\` ${where} [${part}]`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
+  return { busyUs: busy, libInclusiveUs: libInclusive, parts, functions };
+}
+
+/** The summary lines of one profile: the parts' shares and the `top` functions by self time. */
+export async function summarise(file: string, top: number): Promise<string[]> {
+  const { busyUs: busy, libInclusiveUs: libInclusive, parts, functions } = await profileShares(file);
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1)}%`;
   const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
   return [
@@ -134,7 +166,9 @@ async function main(): Promise<void> {
   console.log(section);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run as a script (not when the sign-in bench imports the functions above).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

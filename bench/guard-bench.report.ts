@@ -22,6 +22,16 @@ export interface ScenarioResult {
   /** Server RSS after start-up and seeding, and its peak (VmHWM) after the load, MiB. */
   rssMiB?: number;
   peakMiB?: number;
+  /** The same of the bare-route baseline (a Nest app without this library, same routes and load), MiB. */
+  bareRssMiB?: number;
+  barePeakMiB?: number;
+  /** V8 heap in use after start-up and seeding (after a GC), of the server and of the bare route, MiB. */
+  heapMiB?: number;
+  bareHeapMiB?: number;
+  /** What the session cache held after the rounds: entries and the bytes it counted. */
+  cache?: { jwts: number; jwtBytes: number; dbs: number; dbBytes: number };
+  /** JWT scale rows: one cache entry's bytes, measured on the heap and as counted (see the server). */
+  entryBytes?: { measured: number; counted: number; entries: number };
   plan?: string;
   seconds?: number;
   /** With a baseline: per-round ratio of this scenario's ratio to the baseline's (and of the CPU-time ratios). */
@@ -31,20 +41,59 @@ export interface ScenarioResult {
 
 export function table(results: ScenarioResult[]): string {
   const rows = [
-    '| Scenario | Unguarded req/s | Guarded req/s | Ratio | Middle half of rounds | CPU-time ratio | Middle half | Target | Unguarded p99 | Guarded p99 | RSS after start | Peak RSS |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Unguarded req/s | Guarded req/s | Ratio | Middle half of rounds | CPU-time ratio | Middle half | Target | Unguarded p99 | Guarded p99 | RSS after start | Peak RSS | Peak RSS over the bare route |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const target = r.scenario.target !== undefined ? `>= ${r.scenario.target.toFixed(2)}` : '';
     if (r.skipped) {
-      rows.push(`| ${r.scenario.label} | skipped: ${r.skipped} | | | | | | ${target} | | | | |`);
+      rows.push(`| ${r.scenario.label} | skipped: ${r.skipped} | | | | | | ${target} | | | | | |`);
       continue;
     }
     const ratio = median(r.ratios!);
     const cpu = median(r.cpuRatios!);
     const verdict = (x: number) => (r.scenario.target === undefined ? '' : x >= r.scenario.target ? ' ✓' : ' ✗');
     rows.push(
-      `| ${r.scenario.label} | ${median(r.open!.rps).toFixed(0)} | ${median(r.guarded!.rps).toFixed(0)} | ${ratio.toFixed(3)}${verdict(ratio)} | ${spread(r.ratios!)} | ${cpu.toFixed(3)}${verdict(cpu)} | ${spread(r.cpuRatios!)} | ${target} | ${median(r.open!.p99).toFixed(1)} ms | ${median(r.guarded!.p99).toFixed(1)} ms | ${r.rssMiB!.toFixed(0)} MiB | ${r.peakMiB?.toFixed(0) ?? '?'} MiB |`,
+      `| ${r.scenario.label} | ${median(r.open!.rps).toFixed(0)} | ${median(r.guarded!.rps).toFixed(0)} | ${ratio.toFixed(3)}${verdict(ratio)} | ${spread(r.ratios!)} | ${cpu.toFixed(3)}${verdict(cpu)} | ${spread(r.cpuRatios!)} | ${target} | ${median(r.open!.p99).toFixed(1)} ms | ${median(r.guarded!.p99).toFixed(1)} ms | ${r.rssMiB!.toFixed(0)} MiB | ${r.peakMiB?.toFixed(0) ?? '?'} MiB | ${overBare(r.peakMiB, r.barePeakMiB)} |`,
+    );
+  }
+  return rows.join('\n');
+}
+
+/** `+N MiB` (a difference of MiB), or `?` when either side is unknown. */
+const overBare = (mine: number | undefined, bare: number | undefined) =>
+  mine === undefined || bare === undefined || !Number.isFinite(mine - bare)
+    ? '?'
+    : `${mine - bare >= 0 ? '+' : '−'}${Math.abs(mine - bare).toFixed(0)} MiB`;
+
+/**
+ * Memory per scenario: the V8 heap after start-up (the server's and the bare route's: code loaded
+ * and what start-up keeps, which under load V8 lets grow by a multiple before collecting), RSS and
+ * peak of the bare route, what the session cache held after the rounds, and one entry's bytes.
+ */
+export function memoryTable(results: ScenarioResult[]): string {
+  const rows = [
+    '| Scenario | Heap after start | Bare route: heap after start | RSS after start over the bare route | Bare route: peak RSS | Session cache after the rounds | Bytes per entry: on the heap / counted |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  const mib = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '?' : `${x.toFixed(1)} MiB`);
+  for (const r of results) {
+    if (r.skipped) continue;
+    const c = r.cache;
+    const held = !c
+      ? '?'
+      : c.jwts || !c.dbs
+        ? `${c.jwts} JWTs, ${(c.jwtBytes / 2 ** 20).toFixed(1)} MiB counted`
+        : `${c.dbs} sessions, ${(c.dbBytes / 2 ** 20).toFixed(1)} MiB counted`;
+    const perEntry = r.entryBytes
+      ? `${r.entryBytes.measured} / ${r.entryBytes.counted} B (${r.entryBytes.entries} entries)`
+      : c && c.jwts
+        ? `? / ${Math.round(c.jwtBytes / c.jwts)} B`
+        : c && c.dbs
+          ? `? / ${Math.round(c.dbBytes / c.dbs)} B`
+          : '';
+    rows.push(
+      `| ${r.scenario.label} | ${mib(r.heapMiB)} | ${mib(r.bareHeapMiB)} | ${overBare(r.rssMiB, r.bareRssMiB)} | ${mib(r.barePeakMiB)} | ${held} | ${perEntry} |`,
     );
   }
   return rows.join('\n');

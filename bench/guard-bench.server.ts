@@ -9,24 +9,26 @@ import {
   type ExecutionContext,
   Get,
   Injectable,
+  type INestApplication,
   Module,
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { AccessTokens } from '../lib/session/access-tokens.js';
 import { createJwtCodec, encode } from '../lib/session/jwt.js';
+import { SessionCache } from '../lib/session/session-cache.js';
+import { SessionReader } from '../lib/session/session-reader.js';
 import { jweMinter } from './mint-jwe.js';
-import { ormAdapter, type BenchOrm } from './orm-adapters.js';
+import type { BenchOrm } from './orm-adapters.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
 
@@ -49,6 +51,9 @@ export interface BenchServerConfig {
   cacheTtl?: number;
   /** `session.jwtRevocation`. */
   jwtRevocation?: boolean;
+  /** `session.cacheMaxEntries` and `session.cacheMaxBytes` (default: the library's). */
+  cacheMaxEntries?: number;
+  cacheMaxBytes?: number;
   secret: string;
   /**
    * Native apps' access tokens instead of session cookies: `nativeApps` (one client) and
@@ -80,8 +85,22 @@ export interface BenchServerReady {
   userId: string;
   /** Resident set size after start-up and seeding, bytes. */
   rss: number;
+  /** V8 heap in use after start-up and seeding (after a GC), bytes. */
+  heapUsed?: number;
   /** Database: the query plan of the session lookup for the first token, when the driver explains. */
   plan?: string;
+  /**
+   * JWT sessions with more than one token: what one session cache entry takes, measured (V8 heap
+   * after a GC, over {@link ENTRY_SAMPLE} tokens read the way a request reads them, then forgotten)
+   * and as the cache counts it against `session.cacheMaxBytes`, bytes.
+   */
+  entryBytes?: { measured: number; counted: number; entries: number };
+}
+
+/** What `GET /bench-memory` answers: the V8 heap after a GC, and what the session cache holds. */
+export interface BenchServerMemory {
+  heapUsed: number;
+  cache: { jwts: number; jwtBytes: number; dbs: number; dbBytes: number };
 }
 
 /** The floor: a guard that lets everything through, to show what any Nest guard costs. */
@@ -124,6 +143,17 @@ class OpensJweGuard implements CanActivate {
 }
 /** The secret the server was started with (set before the module is built). */
 let benchSecret = '';
+/** The running app (for `GET /bench-memory`). */
+let benchApp: INestApplication | undefined;
+/** Tokens read to measure what a session cache entry takes. */
+const ENTRY_SAMPLE = 2000;
+
+/** Collects garbage twice (what survives the first may be freed by the second: weak references). */
+const collect = () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+};
 
 @Controller()
 class BenchController {
@@ -151,6 +181,13 @@ class BenchController {
     return { ok: true, id: id ?? 'anonymous' };
   }
 
+  // Not loaded: asked once after the rounds, for what the session cache held.
+  @Get('bench-memory')
+  memory(): BenchServerMemory {
+    collect();
+    return { heapUsed: process.memoryUsage().heapUsed, cache: benchApp!.get(SessionCache, { strict: false }).usage() };
+  }
+
   // The same handler, parameter decorator included, without the guard: the difference is the guard.
   @Get('open')
   open(@CurrentUser('id') id: string | undefined) {
@@ -163,9 +200,15 @@ async function main(): Promise<void> {
   benchSecret = config.secret;
   const imports: DynamicModule[] = [];
   // Drizzle or Prisma: the adapter over the app's own client, as the docs wire it; else TypeORM's.
-  const orm = config.orm ? await ormAdapter(config.orm, String(config.database?.url)) : undefined;
-  if (config.database && !orm)
+  // Imported only by the rows that use them: code loaded stays on V8's heap, and under load the
+  // heap grows in proportion to what it holds, so an unused ORM would count as the guard's memory.
+  const orm = config.orm
+    ? await (await import('./orm-adapters.js')).ormAdapter(config.orm, String(config.database?.url))
+    : undefined;
+  if (config.database && !orm) {
+    const { TypeOrmModule } = await import('@nestjs/typeorm');
     imports.push(TypeOrmModule.forRoot({ ...config.database, autoLoadEntities: true, synchronize: true } as never));
+  }
   const options: AuthModuleOptions & AuthModuleExtras = {
     secret: config.secret,
     providers: [],
@@ -175,6 +218,8 @@ async function main(): Promise<void> {
       strategy: config.strategy,
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       ...(config.jwtRevocation ? { jwtRevocation: true } : {}),
+      ...(config.cacheMaxEntries !== undefined ? { cacheMaxEntries: config.cacheMaxEntries } : {}),
+      ...(config.cacheMaxBytes !== undefined ? { cacheMaxBytes: config.cacheMaxBytes } : {}),
     },
     ...(config.accessTokens
       ? {
@@ -194,6 +239,36 @@ async function main(): Promise<void> {
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
 
+  benchApp = app;
+  // Seeding in its own function: its tokens (50,000 of them, tens of MB) are garbage once it
+  // returns, so the GC below frees them and V8 does not size its heap by them.
+  const seeded = await seed(app, config, orm);
+  const entryBytes =
+    config.strategy === 'jwt' && !config.accessTokens && (config.tokens ?? 1) > 1 && config.tokensFile
+      ? await measureEntryBytes(app, config.tokensFile)
+      : undefined;
+  // Settle what seeding allocated, so the RSS reported is the app's, not the seeding's garbage.
+  collect();
+
+  const { rss, heapUsed } = process.memoryUsage();
+  const ready: BenchServerReady = { port, ...seeded, rss, heapUsed, entryBytes };
+  const stopProfile = config.cpuProfile ? await startProfile(config.cpuProfile) : undefined;
+  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
+
+  process.once('SIGTERM', () => {
+    void (stopProfile?.() ?? Promise.resolve()).then(() => app.close()).finally(() => process.exit(0));
+  });
+}
+
+/**
+ * Mints (JWT, access tokens) or stores (database) the scenario's sessions, writes their Cookie (or
+ * Authorization) headers to `tokensFile`, one a line, and returns the first one's.
+ */
+async function seed(
+  app: INestApplication,
+  config: BenchServerConfig,
+  orm: { adapter: Adapter } | undefined,
+): Promise<Pick<BenchServerReady, 'header' | 'cookie' | 'userId' | 'plan'>> {
   const cookieName = COOKIE_NAME;
   const count = Math.max(1, config.tokens ?? 1);
   const cookies: string[] = [];
@@ -258,6 +333,7 @@ async function main(): Promise<void> {
       cookies.push(`${cookieName}=${sessionToken}`);
     }
   } else {
+    const { DataSource } = await import('typeorm');
     const seeded = await seedSessions(app.get<Adapter>(Adapter, { strict: false }), app.get(DataSource), {
       tokens: count,
       rows: Math.max(count, config.rows ?? count),
@@ -267,16 +343,39 @@ async function main(): Promise<void> {
     for (const token of seeded.tokens) cookies.push(`${cookieName}=${token}`);
   }
   if (config.tokensFile) await writeFile(config.tokensFile, cookies.join('\n'));
-  // Settle what seeding allocated, so the RSS reported is the app's, not the seeding's garbage.
-  (globalThis as { gc?: () => void }).gc?.();
+  return { header, cookie: cookies[0], userId, plan };
+}
 
-  const ready: BenchServerReady = { port, header, cookie: cookies[0], userId, rss: process.memoryUsage().rss, plan };
-  const stopProfile = config.cpuProfile ? await startProfile(config.cpuProfile) : undefined;
-  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
-
-  process.once('SIGTERM', () => {
-    void (stopProfile?.() ?? Promise.resolve()).then(() => app.close()).finally(() => process.exit(0));
-  });
+/**
+ * What one session cache entry takes (JWT sessions): the heap after a GC before and after reading
+ * {@link ENTRY_SAMPLE} of the scenario's tokens through the library's reader, each from a Cookie
+ * header of its own as a request brings it (the cache keeps the token it was read from), over the
+ * entries the cache then holds; and what the cache counts for them. The entries are forgotten after.
+ */
+async function measureEntryBytes(app: INestApplication, tokensFile: string): Promise<BenchServerReady['entryBytes']> {
+  const reader = app.get(SessionReader, { strict: false });
+  const cache = app.get(SessionCache, { strict: false });
+  // Kept as bytes until read, so each header is a string of its own, as the HTTP parser makes it.
+  const headers = (await readFile(tokensFile, 'utf8'))
+    .split('\n')
+    .slice(1, 1 + ENTRY_SAMPLE)
+    .map((line) => Buffer.from(line, 'latin1'));
+  const lookup = (cookieHeader: string) => ({ cookies: {}, cookieHeader, secure: false });
+  const before = cache.usage();
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
+  for (const header of headers) reader.readCached(lookup(header.toString('latin1')));
+  collect();
+  const heapAfter = process.memoryUsage().heapUsed;
+  const after = cache.usage();
+  const entries = after.jwts - before.jwts;
+  for (const header of headers) cache.forgetJwt(header.toString('latin1').slice(COOKIE_NAME.length + 1));
+  if (entries <= 0) return undefined;
+  return {
+    measured: Math.round((heapAfter - heapBefore) / entries),
+    counted: Math.round((after.jwtBytes - before.jwtBytes) / entries),
+    entries,
+  };
 }
 
 /** Starts V8's CPU profiler (start-up and seeding left out); the returned function writes the profile. */

@@ -19,16 +19,17 @@
 // BENCH_CPU_PROF=1 (profile the server under load, from READY to exit, with V8's sampling profiler,
 // what `node --cpu-prof` writes: one .cpuprofile per scenario in .bench-prof/, summarised by
 // bench/cpu-profile-summary.ts; the numbers of such a run are not reported),
-// AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+// AUTH_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_RESULTS (the
+// file written instead of bench/RESULTS.md, e.g. for a subset of the scenarios).
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canPin, cpuMicros, load, memoryOf, startServer, stopServer, verify } from './bench-harness.js';
-import { table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
+import { canPin, cpuMicros, load, memoryOf, resetPeak, startServer, stopServer, verify } from './bench-harness.js';
+import { memoryTable, table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
-import type { BenchServerReady, SessionHeader } from './guard-bench.server.js';
+import type { BenchServerMemory, BenchServerReady, SessionHeader } from './guard-bench.server.js';
 import { startupSection } from './startup-section.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -57,7 +58,12 @@ interface Side {
   cursor: { next: number };
   cleanup: () => Promise<void>;
   tokensFile: string;
+  /** The bare-route baseline (bench/bare-bench.server.ts): loaded alike, its own numbers not reported. */
+  bare?: true;
 }
+
+/** Whether every server's peak RSS was reset after its start (else peaks include start-up and seeding). */
+let peaksReset = true;
 
 async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
   const prepared = await scenario.setup();
@@ -98,12 +104,39 @@ async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
     await stopSide(side);
     throw error;
   }
+  if (!(await resetPeak(child.pid))) peaksReset = false;
   return side;
+}
+
+/**
+ * The bare-route baseline of a scenario: a Nest app without this library (bench/bare-bench.server.ts)
+ * on the same core, sent the scenario's cookies on the same routes in the same rounds.
+ */
+async function startBare(of: Side): Promise<Side> {
+  const { child, ready } = await startServer<object, BenchServerReady>({}, 'bare-bench.server');
+  if (!(await resetPeak(child.pid))) peaksReset = false;
+  const empty = (): RouteStats => ({ rps: [], p99: [], cpu: [], failures: 0 });
+  return {
+    scenario: { ...of.scenario, id: `${of.scenario.id}, bare route`, baseline: undefined },
+    child,
+    ready,
+    base: `http://127.0.0.1:${ready.port}`,
+    cookies: of.cookies,
+    header: of.header,
+    open: empty(),
+    guarded: empty(),
+    ratios: [],
+    cpuRatios: [],
+    cursor: { next: 0 },
+    cleanup: async () => undefined,
+    tokensFile: '',
+    bare: true,
+  };
 }
 
 async function stopSide(side: Side): Promise<void> {
   await stopServer(side.child);
-  await rm(side.tokensFile, { force: true });
+  if (side.tokensFile) await rm(side.tokensFile, { force: true });
   await side.cleanup().catch(() => undefined);
 }
 
@@ -146,6 +179,10 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
       if ('skip' in side) return [{ scenario, skipped: side.skip }];
       sides.push(side);
     }
+    // Last: the scenario's servers keep the order (and the interleaved comparison) they had.
+    const bare = await startBare(sides[sides.length - 1]);
+    sides.push(bare);
+    const measured = sides.filter((side) => !side.bare);
     for (const side of sides) {
       await load(`${side.base}/open`, side.cookies, WARMUP, side.cursor, side.header);
       await load(
@@ -161,13 +198,15 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
     const cpuVersus: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await measureRound(side, round);
-      if (sides.length === 2) {
-        versus.push(sides[1].ratios[round] / sides[0].ratios[round]);
-        cpuVersus.push(sides[1].cpuRatios[round] / sides[0].cpuRatios[round]);
+      if (measured.length === 2) {
+        versus.push(measured[1].ratios[round] / measured[0].ratios[round]);
+        cpuVersus.push(measured[1].cpuRatios[round] / measured[0].cpuRatios[round]);
       }
     }
+    const barePeak = (await memoryOf(bare.child.pid)).peak;
     const results: ScenarioResult[] = [];
-    for (const side of sides) {
+    for (const side of measured) {
+      const memory = (await fetch(`${side.base}/bench-memory`).then((r) => r.json())) as BenchServerMemory;
       results.push({
         scenario: side.scenario,
         open: side.open,
@@ -176,6 +215,12 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
         cpuRatios: side.cpuRatios,
         rssMiB: side.ready.rss / MIB,
         peakMiB: (await memoryOf(side.child.pid)).peak,
+        bareRssMiB: bare.ready.rss / MIB,
+        barePeakMiB: barePeak,
+        heapMiB: (side.ready.heapUsed ?? NaN) / MIB,
+        bareHeapMiB: (bare.ready.heapUsed ?? NaN) / MIB,
+        cache: memory.cache,
+        entryBytes: side.ready.entryBytes,
         plan: side.ready.plan,
         seconds: (Date.now() - started) / 1000,
       });
@@ -223,7 +268,8 @@ async function main(): Promise<void> {
 
   const md = table(results);
   const versus = versusTable(results);
-  console.log(`\n${md}\n\n${versus}\n`);
+  const memory = memoryTable(results);
+  console.log(`\n${md}\n\n${versus}\n\n${memory}\n`);
   // Start-up and memory (`startup`): with every scenario, or when named in BENCH_SCENARIOS.
   const startup = !CPU_PROF && (!wanted || wanted.includes('startup')) ? startupSection(process.cwd()) : undefined;
   const plans = results
@@ -245,9 +291,15 @@ async function main(): Promise<void> {
     '- Database sessions without cache query the database on every request (one prepared `SELECT` joining the session and its user; on better-sqlite3 read synchronously), so a revoked session is refused at once. With `cacheTtl: 5` a session is served from memory for up to 5 s after a lookup: 50,000 tokens rotated one after the other come back after the entry expired (every request a miss: what the cache costs when it cannot help); in visits of 8 requests (64 users interleaved) a token is looked up once per visit.',
     '- Rows "1,000 rows" and "200,000 rows" of the same database run in the same rounds, on two servers on the same core, interleaved (order swapped every round); the second table gives, per round, the 200k ratio divided by the 1k ratio.',
     "- Access-token rows: native apps' access tokens (EdDSA JWTs, `typ: at+jwt`, signed by the server with the library's `AccessTokens.sign`) sent as `Authorization: Bearer` on both routes instead of a cookie; the server has `nativeApps`, `accessToken.issuer` and the TypeORM adapter on SQLite (WAL) they need, which the guard does not read for an access token, and JWT sessions. One token (served from the verified-token cache after its first request), or 50,000 rotated (five times the 10,000 verified tokens kept: nearly every request checks an Ed25519 signature, the cache-miss path). The 50,000-token row and its baseline warm the guarded route up with 12,000 requests (not 1 s), so their rounds start with the caches (10,000 entries each) full. Each runs in the same rounds as its JWE cookie row (`jwt`, `jwt-50k`, listed again as its baseline), on two servers on the same core, interleaved; the second table gives, per round, the access-token ratio divided by the cookie ratio.",
-    '- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario.',
+    `- RSS after start: the server process after start-up and seeding (after a GC). Peak RSS: its high-water mark (VmHWM) at the end of the scenario, ${peaksReset ? 'reset after start-up and seeding (so the peak is that of the load)' : 'since the process started (it could not be reset here: seeding counts too)'}. Peak RSS over the bare route: the same peak of a Nest app without this library (bench/bare-bench.server.ts: the same routes and handler, no guard, no database), started for each scenario on the same core and sent the same requests in the same rounds, subtracted.`,
     '',
     md,
+    '',
+    '## Memory',
+    '',
+    "What each server held: the V8 heap after start-up (a GC after seeding), which under load V8 lets grow to a multiple of what it held after its last full collection before collecting again, so every MiB kept (code loaded, cache entries) shows several times in the peak; what the session cache held after the rounds (entries, and the bytes it counts against `session.cacheMaxBytes`); and, in the JWT scale rows, one entry's bytes measured on the heap (2,000 of the scenario's tokens read through the library's reader, each from a Cookie header of its own, the heap compared after a GC) beside what the cache counts for it.",
+    '',
+    memory,
     '',
     ...(versus
       ? ['## Interleaved comparisons (200,000 rows against 1,000; access tokens against JWE cookies)', '', versus, '']
@@ -262,11 +314,11 @@ async function main(): Promise<void> {
     return;
   }
   // The CPU profile summary (written by bench/cpu-profile-summary.ts from a profiled run) is kept.
-  const resultsFile = join(process.cwd(), 'bench', 'RESULTS.md');
+  const resultsFile = process.env.BENCH_RESULTS ?? join(process.cwd(), 'bench', 'RESULTS.md');
   const previous = await readFile(resultsFile, 'utf8').catch(() => '');
   const profiles = previous.indexOf(PROFILE_HEADING);
   await writeFile(resultsFile, profiles >= 0 ? `${report}\n${previous.slice(profiles)}` : report);
-  console.log('Wrote bench/RESULTS.md');
+  console.log(`Wrote ${resultsFile}`);
 }
 
 main().catch((error: unknown) => {

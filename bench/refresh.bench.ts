@@ -35,12 +35,12 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { location, TestClient } from '../test/setup/http-client.js';
-import { canPin, cpuMicros, median, quantile, startServer, stopServer } from './bench-harness.js';
+import { canPin, closedLoop, cpuMicros, median, quantile, send, startServer, stopServer } from './bench-harness.js';
 import { POSTGRES_URL, withPostgres } from './guard-bench.scenarios.js';
 import type { RefreshServerConfig, RefreshServerReady } from './refresh-bench.server.js';
 
@@ -102,44 +102,6 @@ async function storageOf(name: string): Promise<Storage | { label: string; skip:
     };
   }
   throw new Error(`BENCH_REFRESH_DATABASES: unknown database "${name}" (sqlite, postgres)`);
-}
-
-// ---- HTTP ----
-
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** One request on a keep-alive agent (node:http: cheaper per request than fetch, so the client keeps up). */
-function send(
-  agent: Agent,
-  port: number,
-  method: 'GET' | 'POST',
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 /** One user's sign-in on the app: its family's newest tokens, and the browser's session cookie. */
@@ -223,37 +185,6 @@ interface RouteStats {
   firstFailure?: string;
   /** One request of worker `w`: undefined when it went right, else what went wrong. */
   step: (worker: number) => Promise<string | undefined>;
-}
-
-/**
- * `workers` closed loops for `seconds`: each sends a request, waits for its answer, sends the next;
- * no request starts after the deadline, and the ones in flight are waited for (and counted).
- */
-async function closedLoop(workers: number, seconds: number, step: RouteStats['step']) {
-  const latencies: number[] = [];
-  let requests = 0;
-  let failures = 0;
-  let firstFailure: string | undefined;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  let ended = started;
-  await Promise.all(
-    Array.from({ length: workers }, async (_, w) => {
-      while (performance.now() < deadline) {
-        const t0 = performance.now();
-        const failure = await step(w).catch((error: unknown) => String(error));
-        const t1 = performance.now();
-        latencies.push(t1 - t0);
-        requests++;
-        if (failure !== undefined) {
-          failures++;
-          firstFailure ??= failure;
-        }
-        if (t1 > ended) ended = t1;
-      }
-    }),
-  );
-  return { requests, failures, firstFailure, seconds: (ended - started) / 1000, latencies };
 }
 
 async function measure(route: RouteStats, child: ChildProcess, seconds: number, record: boolean): Promise<void> {

@@ -13,6 +13,10 @@ export const AUTH_DEFAULTS = {
   sessionUpdateAge: 24 * 60 * 60,
   /** Seconds a looked-up database session may be served from memory: off. */
   sessionCacheTtl: 0,
+  /** Sessions the session cache keeps at most (`session.cacheMaxEntries`). */
+  sessionCacheMaxEntries: 10_000,
+  /** Bytes the session cache's entries may take, as it counts them (`session.cacheMaxBytes`): 4 MiB. */
+  sessionCacheMaxBytes: 4 * 1024 * 1024,
   /** Seconds a sign-in counts as recent for sensitive actions: 10 minutes. */
   recentSignInMaxAge: 10 * 60,
   /** Minimum length of a secret. */

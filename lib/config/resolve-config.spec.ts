@@ -125,6 +125,24 @@ describe('resolveConfig', () => {
     ).toThrow(/session\.tokens must be true or false/);
   });
 
+  it('takes the session cache bounds as whole numbers, refusing anything else at bootstrap', () => {
+    const session = (extra: object) =>
+      resolveConfig({ secret: SECRET, providers: [], session: { strategy: 'jwt', ...extra } }, {}, null, {}).session;
+    expect(session({})).toMatchObject({ cacheMaxEntries: 10_000, cacheMaxBytes: 4 * 1024 * 1024 });
+    expect(session({ cacheMaxEntries: 0, cacheMaxBytes: 16 * 1024 * 1024 })).toMatchObject({
+      cacheMaxEntries: 0,
+      cacheMaxBytes: 16 * 1024 * 1024,
+    });
+    for (const bad of [-1, 1.5, '4mb', Number.NaN, 2 ** 40, null]) {
+      expect(() => session({ cacheMaxBytes: bad })).toThrow(
+        `session.cacheMaxBytes must be a whole number of bytes from 0 to 4294967296 (e.g. 8 * 1024 * 1024), not ${JSON.stringify(bad)}.`,
+      );
+      expect(() => session({ cacheMaxEntries: bad })).toThrow(
+        `session.cacheMaxEntries must be a whole number of sessions from 0 to 10000000, not ${JSON.stringify(bad)}.`,
+      );
+    }
+  });
+
   it('applies the documented defaults', () => {
     const config = resolveConfig({ secret: SECRET, providers: [] }, {}, null, {});
     expect(config.basePath).toBe('/auth');

@@ -17,7 +17,11 @@ import { resolveTrustedOrigins } from './trusted-origins.js';
 import type { ProviderKind } from './provider-kind.js';
 import { revocationBusProblems } from './revocation-bus.validate.js';
 import type { ResolvedAuthConfig } from './resolved-config.js';
-import { isHttpUrl, nonNegativeNumber, positiveNumber } from './value-checks.js';
+import { isHttpUrl, nonNegativeNumber, positiveNumber, wholeNumber } from './value-checks.js';
+
+/** The largest `session.cacheMaxEntries` and `session.cacheMaxBytes` accepted (a typo, not a plan). */
+const MAX_CACHE_ENTRIES = 10_000_000;
+const MAX_CACHE_BYTES = 2 ** 32;
 
 // Kept importable from here: specs elsewhere build provider configs with it.
 export { deepMerge } from './resolve-providers.js';
@@ -73,6 +77,18 @@ export function resolveConfigWith(
   const maxAge = positiveNumber(session.maxAge, AUTH_DEFAULTS.sessionMaxAge, 'session.maxAge', problems);
   const updateAge = nonNegativeNumber(session.updateAge, AUTH_DEFAULTS.sessionUpdateAge, 'session.updateAge', problems);
   const cacheTtl = nonNegativeNumber(session.cacheTtl, AUTH_DEFAULTS.sessionCacheTtl, 'session.cacheTtl', problems);
+  const cacheMaxEntries = wholeNumber(
+    session.cacheMaxEntries,
+    AUTH_DEFAULTS.sessionCacheMaxEntries,
+    { name: 'session.cacheMaxEntries', max: MAX_CACHE_ENTRIES, unit: 'sessions' },
+    problems,
+  );
+  const cacheMaxBytes = wholeNumber(
+    session.cacheMaxBytes,
+    AUTH_DEFAULTS.sessionCacheMaxBytes,
+    { name: 'session.cacheMaxBytes', max: MAX_CACHE_BYTES, unit: 'bytes', example: '8 * 1024 * 1024' },
+    problems,
+  );
   for (const flag of ['jwtRevocation', 'hashTokens', 'tokens'] as const) {
     if (session[flag] !== undefined && typeof session[flag] !== 'boolean') {
       problems.push(`session.${flag} must be true or false, not ${JSON.stringify(session[flag])}.`);
@@ -158,6 +174,8 @@ export function resolveConfigWith(
       maxAge,
       updateAge,
       cacheTtl,
+      cacheMaxEntries,
+      cacheMaxBytes,
       jwtRevocation: session.jwtRevocation === true,
       hashTokens: session.hashTokens === true,
       tokens: session.tokens === true,

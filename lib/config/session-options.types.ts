@@ -23,6 +23,25 @@ export interface SessionOptions {
    */
   cacheTtl?: number;
   /**
+   * The most sessions this process keeps in memory: decoded JWTs (JWT sessions, always cached
+   * until they expire) or looked-up database sessions (with `cacheTtl`). When full, the oldest
+   * goes, and a token seen for the first time is not kept in place of a current entry (it is on
+   * its second visit). `0` keeps none: every request decrypts its JWT or asks the database.
+   * @default 10000
+   */
+  cacheMaxEntries?: number;
+  /**
+   * The most memory, in bytes, the session cache's entries may take, as it counts them (close to
+   * what V8's heap holds for them): a JWT session 2 bytes a character of its cookie plus 750 (about
+   * 1.8 KB for a typical 540-character cookie), a database session twice its token's length plus
+   * 1,600 (about 1.7 KB). When full, the oldest entries go; an entry larger than the whole bound is
+   * not kept. Under load V8 lets its heap grow to a few times what it holds before collecting, so
+   * each MiB kept here shows several times in the process's peak memory (see the Performance
+   * guide). `0` keeps none.
+   * @default 4194304 (4 MiB: about 2,300 typical JWT sessions or 2,400 database sessions)
+   */
+  cacheMaxBytes?: number;
+  /**
    * JWT strategy: signing out (the route or `AuthService.signOut`), or signing in again in the same
    * browser, revokes the JWT that ends, so a copy of the old cookie is refused until it would have
    * expired. Revoked ids are kept in memory per process and, when `rateLimitStore` is shared (e.g.

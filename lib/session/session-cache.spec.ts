@@ -5,6 +5,7 @@ import {
   CACHE_MAX_BYTES,
   DB_CACHE_MAX,
   JWT_CACHE_MAX,
+  dbEntryBytes,
   jwtEntryBytes,
   type CachedDb,
   type CachedJwt,
@@ -12,6 +13,8 @@ import {
 import type { AuthUser } from './session.types.js';
 
 const HOUR_MS = 3_600_000;
+/** Bytes enough for the default entry bound of small test entries: the entry bound is reached first. */
+const ROOMY = { cacheMaxBytes: 64 * 1024 * 1024 };
 
 function jwtEntry(overrides: Partial<CachedJwt> = {}): CachedJwt {
   const expMs = Date.now() + HOUR_MS;
@@ -78,7 +81,7 @@ describe('SessionCache: JWT sessions', () => {
   });
 
   it(`keeps at most ${JWT_CACHE_MAX} JWTs, the oldest going first; once full, a token on its second offer`, async () => {
-    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const { cache } = await sessionParts({ session: { strategy: 'jwt', ...ROOMY } });
     const entry = jwtEntry();
     for (let i = 0; i < JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
     expect(cache.usage().jwts).toBe(JWT_CACHE_MAX);
@@ -96,7 +99,7 @@ describe('SessionCache: JWT sessions', () => {
   });
 
   it('admits a new token at once when the entry it evicts has expired', async () => {
-    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const { cache } = await sessionParts({ session: { strategy: 'jwt', ...ROOMY } });
     cache.keepJwt('expired', jwtEntry({ expMs: Date.now() - 1 }));
     const entry = jwtEntry();
     for (let i = 1; i < JWT_CACHE_MAX; i++) cache.keepJwt(`raw${i}`, entry);
@@ -195,7 +198,7 @@ describe('SessionCache: database sessions', () => {
 
   it(`keeps at most ${DB_CACHE_MAX} sessions, the oldest going first; once full, a token on its second offer`, async () => {
     // promise: sessions.cache-admission
-    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const { cache } = await sessionParts({ session: { strategy: 'database', ...ROOMY } });
     const entry = dbEntry();
     for (let i = 0; i <= DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
     expect(cache.db(`raw${DB_CACHE_MAX}`)).toBeUndefined();
@@ -206,7 +209,7 @@ describe('SessionCache: database sessions', () => {
   });
 
   it('takesJwt and takesDb answer before an entry exists, counting as the offer; store* keeps what they took', async () => {
-    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const { cache } = await sessionParts({ session: { strategy: 'database', ...ROOMY } });
     const jwt = jwtEntry();
     const db = dbEntry();
     expect(cache.takesJwt('j0')).toBe(true);
@@ -229,13 +232,131 @@ describe('SessionCache: database sessions', () => {
   });
 
   it('admits a new session at once when the entry it evicts is past its cache time', async () => {
-    const { cache } = await sessionParts({ session: { strategy: 'database' } });
+    const { cache } = await sessionParts({ session: { strategy: 'database', ...ROOMY } });
     cache.keepDb('stale', dbEntry('u0', { until: Date.now() - 1 }));
     const entry = dbEntry();
     for (let i = 1; i < DB_CACHE_MAX; i++) cache.keepDb(`raw${i}`, entry);
     cache.keepDb('new', entry);
     expect(cache.db('new')).toBe(entry);
     expect(cache.usage().dbs).toBe(DB_CACHE_MAX);
+  });
+});
+
+describe('SessionCache: its bounds (session.cacheMaxEntries, session.cacheMaxBytes)', () => {
+  // Tokens of one length count alike: 1,000 characters, a JWT entry 2,750 bytes, a database one 3,600.
+  // Their ends differ: the JWT map finds an entry by its token's last characters.
+  const token = (i: number) => `${'t'.repeat(994)}${String(i).padStart(6, '0')}`;
+
+  it('evicts the oldest JWTs when the counted bytes would pass cacheMaxBytes, before the entry bound', async () => {
+    const per = jwtEntryBytes(token(0));
+    const { cache } = await sessionParts({ session: { strategy: 'jwt', cacheMaxBytes: 3 * per + per / 2 } });
+    const entry = jwtEntry();
+    for (let i = 0; i < 3; i++) cache.keepJwt(token(i), entry);
+    expect(cache.usage()).toEqual({ jwts: 3, jwtBytes: 3 * per, dbs: 0, dbBytes: 0 });
+    // A fourth would pass the bound: on its second offer it is kept and the oldest goes.
+    cache.keepJwt(token(3), entry);
+    expect(cache.jwt(token(3))).toBeUndefined();
+    cache.keepJwt(token(3), entry);
+    expect(cache.jwt(token(3))).toBe(entry);
+    expect(cache.jwt(token(0))).toBeUndefined();
+    expect(cache.usage()).toMatchObject({ jwts: 3, jwtBytes: 3 * per });
+  });
+
+  it('evicts the oldest database sessions by bytes the same way', async () => {
+    const per = dbEntryBytes(token(0));
+    const { cache } = await sessionParts({ session: { strategy: 'database', cacheMaxBytes: 2 * per } });
+    cache.keepDb(token(0), dbEntry('a'));
+    cache.keepDb(token(1), dbEntry('b'));
+    expect(cache.usage()).toMatchObject({ dbs: 2, dbBytes: 2 * per });
+    cache.keepDb(token(2), dbEntry('c'));
+    cache.keepDb(token(2), dbEntry('c'));
+    expect([cache.db(token(0)), cache.db(token(1))?.user.id, cache.db(token(2))?.user.id]).toEqual([
+      undefined,
+      'b',
+      'c',
+    ]);
+    expect(cache.usage()).toMatchObject({ dbs: 2, dbBytes: 2 * per });
+  });
+
+  it('keeps no entry larger than the whole bound, and drops the one it had for that token', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt', cacheMaxBytes: 2000 } });
+    expect(jwtEntryBytes('short')).toBeLessThanOrEqual(2000);
+    expect(jwtEntryBytes(token(0))).toBeGreaterThan(2000);
+    cache.keepJwt('short', jwtEntry());
+    // Offered twice (past the admission check): still not kept, and the small entry stays.
+    cache.keepJwt(token(0), jwtEntry());
+    cache.keepJwt(token(0), jwtEntry());
+    expect(cache.takesJwt(token(0))).toBe(false);
+    cache.storeJwt(token(0), jwtEntry());
+    expect(cache.jwt(token(0))).toBeUndefined();
+    expect(cache.usage()).toMatchObject({ jwts: 1, jwtBytes: jwtEntryBytes('short') });
+    // A database session too.
+    const db = await sessionParts({ session: { strategy: 'database', cacheTtl: 60, cacheMaxBytes: 2000 } });
+    expect(db.cache.takesDb(token(0))).toBe(false);
+    db.cache.storeDb(token(0), dbEntry());
+    expect(db.cache.usage()).toMatchObject({ dbs: 0, dbBytes: 0 });
+  });
+
+  it('keeps nothing with cacheMaxEntries: 0 or cacheMaxBytes: 0', async () => {
+    for (const bound of [{ cacheMaxEntries: 0 }, { cacheMaxBytes: 0 }]) {
+      const { cache } = await sessionParts({ session: { strategy: 'jwt', ...bound } });
+      cache.keepJwt('a', jwtEntry());
+      cache.keepJwt('a', jwtEntry());
+      cache.storeJwt('b', jwtEntry());
+      cache.keepDb('c', dbEntry());
+      cache.storeDb('d', dbEntry());
+      expect(cache.usage()).toEqual({ jwts: 0, jwtBytes: 0, dbs: 0, dbBytes: 0 });
+    }
+  });
+
+  it('keeps at most cacheMaxEntries entries', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt', cacheMaxEntries: 2 } });
+    const entry = jwtEntry();
+    for (const raw of ['a', 'b', 'c', 'c']) cache.keepJwt(raw, entry);
+    expect([cache.jwt('a'), cache.jwt('b'), cache.jwt('c')]).toEqual([undefined, entry, entry]);
+    expect(cache.usage()).toMatchObject({ jwts: 2, jwtBytes: jwtEntryBytes('b') + jwtEntryBytes('c') });
+  });
+
+  it('counts exactly through replacing, forgetting, expiry and eviction: the bytes are those of the entries held', async () => {
+    const jwt = await sessionParts({ session: { strategy: 'jwt', cacheMaxEntries: 50 } });
+    const db = await sessionParts({ session: { strategy: 'database', cacheTtl: 60, cacheMaxEntries: 50 } });
+    const held = new Map<string, number>();
+    const dbHeld = new Map<string, number>();
+    // Tokens of many lengths, kept, kept again (replaced), forgotten, expired and replaced, evicted.
+    for (let i = 0; i < 400; i++) {
+      const raw = `${i % 120}:${'x'.repeat(i % 37)}`;
+      const expired = i % 7 === 0;
+      jwt.cache.keepJwt(raw, jwtEntry(expired ? { expMs: Date.now() - 1 } : {}));
+      db.cache.keepDb(raw, dbEntry(`u${i % 9}`, expired ? { until: Date.now() - 1 } : {}));
+      if (i % 5 === 0) jwt.cache.forgetJwt(`${(i * 7) % 120}:${'x'.repeat((i * 7) % 37)}`);
+      if (i % 6 === 0) db.cache.dropDb(`${(i * 5) % 120}:${'x'.repeat((i * 5) % 37)}`);
+      if (i % 50 === 0) db.cache.forgetUser(`u${i % 9}`);
+    }
+    for (let i = 0; i < 120; i++)
+      for (let n = 0; n < 37; n++) {
+        const raw = `${i}:${'x'.repeat(n)}`;
+        if (jwt.cache.jwt(raw)) held.set(raw, jwtEntryBytes(raw));
+        if (db.cache.db(raw)) dbHeld.set(raw, dbEntryBytes(raw));
+      }
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    expect(jwt.cache.usage()).toMatchObject({ jwts: held.size, jwtBytes: sum(held) });
+    expect(db.cache.usage()).toMatchObject({ dbs: dbHeld.size, dbBytes: sum(dbHeld) });
+    expect(held.size).toBeGreaterThan(0);
+    expect(dbHeld.size).toBeGreaterThan(0);
+    // Storing a token's session again without asking first replaces it, counted once.
+    const fresh = await sessionParts({ session: { strategy: 'database', cacheTtl: 60 } });
+    fresh.cache.storeDb('again', dbEntry());
+    fresh.cache.storeDb('again', dbEntry());
+    expect(fresh.cache.usage()).toMatchObject({ dbs: 1, dbBytes: dbEntryBytes('again') });
+  });
+
+  it('keeps its own copy of a token read out of a longer header, and answers the same token', async () => {
+    const { cache } = await sessionParts({ session: { strategy: 'jwt' } });
+    const header = `other=${'o'.repeat(2000)}; authjs.session-token=${token(7)}`;
+    const raw = header.slice(header.indexOf('authjs.session-token=') + 'authjs.session-token='.length);
+    cache.keepJwt(raw, jwtEntry());
+    expect(cache.hit(token(7), false)).toMatchObject({ status: 'active', sessionToken: token(7) });
+    expect(cache.usage().jwtBytes).toBe(jwtEntryBytes(token(7)));
   });
 });
 

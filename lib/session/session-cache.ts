@@ -9,12 +9,11 @@ import { EvictionOrder } from './eviction-order.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
 import {
-  CACHE_MAX_BYTES,
   DB_CACHE_MAX,
-  JWT_CACHE_MAX,
   dbEntryBytes,
   jwtEntryBytes,
   jwtKeyOf,
+  ownCopy,
   type CachedDb,
   type CachedJwt,
   type JwtSlot,
@@ -40,8 +39,10 @@ export const REVOKED_NOT_CACHED_MS = 10_000;
 
 /**
  * The sessions this process remembers, by raw token: decoded JWTs (until they expire) and database
- * sessions (for `session.cacheTtl`). Both maps are bounded, by entries and by estimated memory, and
- * an entry never outlives what it caches (a JWT its `exp`, a database session its `expires`). With the default callbacks a hit is
+ * sessions (for `session.cacheTtl`). Each map is bounded by `session.cacheMaxEntries` entries and
+ * by `session.cacheMaxBytes` bytes as {@link jwtEntryBytes} and {@link dbEntryBytes} count them
+ * (an entry larger than the whole bound is not kept), and an entry never outlives what it caches
+ * (a JWT its `exp`, a database session its `expires`). With the default callbacks a hit is
  * answered synchronously ({@link SessionCache.hit}): that is the guard's hot path.
  */
 @Injectable()
@@ -51,10 +52,13 @@ export class SessionCache {
   /** Which entry of each map is the oldest, found without scanning the map. */
   private readonly jwtOrder = new EvictionOrder<JwtSlot>();
   private readonly dbOrder = new EvictionOrder<CachedDb>();
+  /** Entries and counted bytes each map may hold (`session.cacheMaxEntries`, `session.cacheMaxBytes`). */
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
   /** When full of current entries, a token is kept on its second offer only ({@link CacheAdmission}). */
-  private readonly jwtAdmission = new CacheAdmission(2 * JWT_CACHE_MAX);
-  private readonly dbAdmission = new CacheAdmission(2 * DB_CACHE_MAX);
-  /** Estimated bytes held by each map. */
+  private readonly jwtAdmission: CacheAdmission;
+  private readonly dbAdmission: CacheAdmission;
+  /** Bytes held by each map, as {@link jwtEntryBytes} and {@link dbEntryBytes} count them. */
   private jwtBytes = 0;
   private dbBytes = 0;
   /** True with the default `jwt` and `session` callbacks: entries keep their shaped user. */
@@ -74,6 +78,12 @@ export class SessionCache {
   ) {
     this.shapes =
       config.callbacks.session === defaultCallbacks.session && config.callbacks.jwt === defaultCallbacks.jwt;
+    this.maxEntries = config.session.cacheMaxEntries;
+    this.maxBytes = config.session.cacheMaxBytes;
+    // Fingerprints of first offers: as many as twice the entries, at least a few (a small cache
+    // still recognises a token coming back).
+    this.jwtAdmission = new CacheAdmission(Math.max(64, 2 * this.maxEntries));
+    this.dbAdmission = new CacheAdmission(Math.max(64, 2 * this.maxEntries));
     this.broadcasts = broadcast.enabled && config.session.strategy === 'database';
     if (this.broadcasts) {
       broadcast.on({
@@ -147,21 +157,24 @@ export class SessionCache {
    */
   takesJwt(raw: string): boolean {
     const bytes = jwtEntryBytes(raw);
-    if (bytes > CACHE_MAX_BYTES) return false;
-    if (this.jwts.size < JWT_CACHE_MAX && this.jwtBytes + bytes <= CACHE_MAX_BYTES) return true;
+    if (bytes > this.maxBytes || this.maxEntries === 0) return false;
+    if (this.jwts.size < this.maxEntries && this.jwtBytes + bytes <= this.maxBytes) return true;
     const oldest = this.jwtOrder.peek(this.jwts);
-    return !oldest || oldest.entry.expMs <= Date.now() || this.jwtAdmission.admits(raw);
+    return !oldest?.entry || oldest.entry.expMs <= Date.now() || this.jwtAdmission.admits(raw);
   }
 
   /** Stores a decoded JWT {@link takesJwt} took; the oldest entries go to make room. */
   storeJwt(raw: string, entry: CachedJwt): void {
     const bytes = jwtEntryBytes(raw);
     // The token's own entry, or another token's ending the same way: replaced.
-    const key = jwtKeyOf(raw);
-    this.dropJwtKey(key);
-    while (this.jwts.size >= JWT_CACHE_MAX || this.jwtBytes + bytes > CACHE_MAX_BYTES)
+    this.dropJwtKey(jwtKeyOf(raw));
+    if (bytes > this.maxBytes || this.maxEntries === 0) return;
+    while (this.jwts.size >= this.maxEntries || this.jwtBytes + bytes > this.maxBytes)
       this.dropJwtKey(this.jwtOrder.oldest(this.jwts) ?? this.jwts.keys().next().value!);
-    const slot: JwtSlot = { raw, entry };
+    const own = ownCopy(raw);
+    // A copy too: a slice would keep the whole token alive from the eviction queue after a drop.
+    const key = ownCopy(jwtKeyOf(own));
+    const slot: JwtSlot = { raw: own, entry };
     this.jwts.set(key, slot);
     this.jwtOrder.push(key, slot, this.jwts);
     this.jwtBytes += bytes;
@@ -178,6 +191,10 @@ export class SessionCache {
     if (slot === undefined) return;
     this.jwts.delete(key);
     this.jwtBytes -= jwtEntryBytes(slot.raw);
+    // The eviction queue may still hold the slot (dropped out of order, it stays queued until the
+    // queue is compacted): emptied, it keeps nothing the byte bound no longer counts.
+    slot.raw = '';
+    slot.entry = undefined;
   }
 
   /** Entries and estimated bytes held (JWTs, database sessions). */
@@ -203,8 +220,8 @@ export class SessionCache {
   takesDb(raw: string): boolean {
     this.dropDb(raw);
     const bytes = dbEntryBytes(raw);
-    if (bytes > CACHE_MAX_BYTES) return false;
-    if (this.dbs.size < DB_CACHE_MAX && this.dbBytes + bytes <= CACHE_MAX_BYTES) return true;
+    if (bytes > this.maxBytes || this.maxEntries === 0) return false;
+    if (this.dbs.size < this.maxEntries && this.dbBytes + bytes <= this.maxBytes) return true;
     const oldest = this.dbOrder.peek(this.dbs);
     return !oldest || oldest.until <= Date.now() || this.dbAdmission.admits(raw);
   }
@@ -215,20 +232,24 @@ export class SessionCache {
    */
   storeDb(raw: string, entry: CachedDb): void {
     const bytes = dbEntryBytes(raw);
+    if (bytes > this.maxBytes || this.maxEntries === 0) return;
     let hashes: { token: string; user: string } | undefined;
     if (this.broadcasts) {
       if (!this.broadcast.live) return;
       hashes = { token: this.broadcast.keyOf('s', raw), user: this.broadcast.keyOf('u', entry.user.id) };
       if (this.revoked.get(`s:${hashes.token}`) || this.revoked.get(`u:${hashes.user}`)) return;
     }
-    while (this.dbs.size >= DB_CACHE_MAX || this.dbBytes + bytes > CACHE_MAX_BYTES)
+    // The token's previous entry (storeDb without takesDb) is replaced, not counted twice.
+    this.dropDb(raw);
+    while (this.dbs.size >= this.maxEntries || this.dbBytes + bytes > this.maxBytes)
       this.dropDb(this.dbOrder.oldest(this.dbs) ?? this.dbs.keys().next().value!);
-    this.dbs.set(raw, entry);
-    this.dbOrder.push(raw, entry, this.dbs);
+    const own = ownCopy(raw);
+    this.dbs.set(own, entry);
+    this.dbOrder.push(own, entry, this.dbs);
     this.dbBytes += bytes;
     if (hashes) {
-      this.hashes.set(raw, hashes);
-      this.byHash.set(hashes.token, raw);
+      this.hashes.set(own, hashes);
+      this.byHash.set(hashes.token, own);
     }
   }
 

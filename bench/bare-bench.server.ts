@@ -1,0 +1,43 @@
+// The bare-route baseline of the guard benchmark, started by guard.bench.ts like guard-bench.server.ts
+// (pinned to the same core): a Nest app (Express) serving the routes the scenarios load with the
+// same handler, and nothing of this library, not even imported. Loaded as the guarded server is, its
+// peak RSS is what the same load costs a Nest app without the auth module: the guarded server's
+// peak over it is what the module costs under load (code, caches, and what they make V8's heap grow).
+import 'reflect-metadata';
+import { Controller, createParamDecorator, type ExecutionContext, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+import type { BenchServerReady } from './guard-bench.server.js';
+
+/** `@CurrentUser('id')` without the library: the user a guard left on the request, if any. */
+const UserId = createParamDecorator(
+  (_: unknown, context: ExecutionContext) => context.getArgByIndex<{ user?: { id?: string } }>(0).user?.id,
+);
+
+@Controller()
+class BareController {
+  // Every path a scenario loads (the guarded ones too), the same handler, no guard.
+  @Get(['open', 'guarded', 'allow-all', 'sets-user', 'opens-jwe'])
+  open(@UserId() id: string | undefined) {
+    return { ok: true, id: id ?? 'anonymous' };
+  }
+}
+
+@Module({ controllers: [BareController] })
+class BareModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(BareModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  const ready: BenchServerReady = { port, cookie: '', userId: '', rss, heapUsed };
+  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
+  process.once('SIGTERM', () => void app.close().finally(() => process.exit(0)));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bare bench server failed: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});
