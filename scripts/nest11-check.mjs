@@ -11,6 +11,15 @@
 //                                                      # typecheck + only these paths (both projects)
 //   node scripts/nest11-check.mjs --ci                 # typecheck + every unit spec + the e2e suites of CI_SUITES
 //   NEST11_KEEP=1 node scripts/nest11-check.mjs        # keep the temp folder (its path is printed)
+//   NEST11_WORK=/tmp/x node scripts/nest11-check.mjs --prepare
+//                                                      # only copy and install into /tmp/x, keep it
+//   NEST11_WORK=/tmp/x node scripts/nest11-check.mjs --ci
+//                                                      # test in /tmp/x, prepared before (then removed)
+//
+// `--prepare` lets `.ci/run` install the copy (network and disk, mostly waiting) while `npm test`
+// runs; the later run finds the installed copy through NEST11_WORK and goes straight to the
+// typecheck. A NEST11_WORK folder without a finished install (no `.nest11-prepared` in it) is prepared
+// again from scratch.
 //
 // `--ci` is what `.ci/run` runs after `npm test`: the whole unit project and the e2e suites that
 // exercise Nest itself (module wiring, feature modules, GraphQL, WebSockets, microservices, the
@@ -26,7 +35,7 @@
 //
 // Exit code: jest's (0 when everything passed). Each phase prints how long it took.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,9 +87,39 @@ function phase(name, run) {
   return result;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'nestjs-auth-nest11-'));
+const prepareOnly = process.argv.includes('--prepare');
+const work = process.env.NEST11_WORK || mkdtempSync(join(tmpdir(), 'nestjs-auth-nest11-'));
+/** Written last by a finished `--prepare`: the copy is installed. */
+const preparedMark = join(work, '.nest11-prepared');
+/** Written first by `prepare`: a folder this script made, which it may clear (NEST11_WORK may name any path). */
+const copyMark = join(work, '.nest11-copy');
 let status = 1;
 try {
+  if (existsSync(preparedMark)) console.log(`\n== nest11: using the copy prepared in ${work}`);
+  else prepare();
+  if (prepareOnly) {
+    writeFileSync(preparedMark, new Date().toISOString() + '\n');
+    status = 0;
+  } else status = test();
+} catch (error) {
+  console.error(`nest11: ${error.message}`);
+  status = 1;
+} finally {
+  if (process.env.NEST11_KEEP || (prepareOnly && status === 0)) console.log(`nest11: kept ${work}`);
+  else if (existsSync(copyMark) || (existsSync(work) && readdirSync(work).length === 0))
+    rmSync(work, { recursive: true, force: true });
+  console.log(`\n== nest11: ${prepareOnly ? 'prepared' : status === 0 ? 'passed' : 'FAILED'} in ${seconds(started)}`);
+  if (prepareOnly && status !== 0) console.log('== nest11: preparing FAILED');
+}
+process.exit(status);
+
+/** Copies the repository into `work` and installs Nest 11's packages there. */
+function prepare() {
+  if (existsSync(work) && readdirSync(work).length > 0 && !existsSync(copyMark))
+    throw new Error(`${work} is not empty and was not made by this script; give NEST11_WORK a new folder`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  writeFileSync(copyMark, '');
   phase('copy', () => {
     const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })
       .toString()
@@ -139,12 +178,15 @@ try {
     for (const [name, info] of Object.entries(deps))
       if (name.startsWith('@nestjs/')) console.log(`${name}@${info.version}`);
   });
+}
 
+/** Typechecks and runs the tests in the installed copy; jest's exit status. */
+function test() {
   phase('typecheck', () => {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], { cwd: work, stdio: 'inherit' });
   });
 
-  status = phase('jest', () => {
+  return phase('jest', () => {
     const given = process.argv.slice(2);
     const paths = given.includes('--ci') ? [...given.filter((arg) => arg !== '--ci'), ...CI_SUITES] : given;
     const args = [
@@ -158,12 +200,4 @@ try {
     ];
     return spawnSync('node', args, { cwd: work, stdio: 'inherit', env: process.env }).status ?? 1;
   });
-} catch (error) {
-  console.error(`nest11: ${error.message}`);
-  status = 1;
-} finally {
-  if (process.env.NEST11_KEEP) console.log(`nest11: kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
-  console.log(`\n== nest11: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(started)}`);
 }
-process.exit(status);
