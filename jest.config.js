@@ -55,6 +55,11 @@ const ONCE = [
   '<rootDir>/test/consumer.e2e-spec.ts',
   // The consumer templates' own tests run inside the apps test/consumer.e2e-spec.ts makes.
   '<rootDir>/test/consumer/',
+  // The design walks (every page state in light and dark, desktop and phone: axe, names, screenshots)
+  // check what the page renders, which no platform changes; the flows behind those pages run on both
+  // platforms in their own suites (signin-experience, identifier-first, account-page, api-keys-page).
+  '<rootDir>/test/signin-design.e2e-spec.ts',
+  '<rootDir>/test/account-page-design.e2e-spec.ts',
 ];
 
 /**

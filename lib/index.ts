@@ -140,6 +140,7 @@ export type {
   SignInPageParams,
   SignInPageProvider,
   PageProviderStyle,
+  PageTheme,
 } from './pages/page.types.js';
 
 // ---- passwords, rate limits ----

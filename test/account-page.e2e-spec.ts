@@ -101,12 +101,14 @@ describeBrowser('the account page in Chromium (virtual authenticator)', () => {
     expect(await adapter.listAuthenticatorsByUserId(user!.id)).toHaveLength(2);
     await accessible('passkey added');
 
-    // Rename the first one, without JavaScript's help: a plain form post and a redirect back.
+    // Rename the first one, without JavaScript's help: a disclosure, a plain form post and a redirect back.
     const first = passkeyItems().first();
-    await first.getByLabel('Name', { exact: true }).fill('Work laptop');
+    await first.getByText('Rename', { exact: true }).click();
+    await first.getByLabel('New name for Passkey (1)', { exact: true }).fill('Work laptop');
+    await accessible('renaming a passkey');
     await Promise.all([
       page.waitForURL(`${account}?notice=passkey-renamed`),
-      first.getByRole('button', { name: /^Rename/ }).click(),
+      first.getByRole('button', { name: 'Save the new name of Passkey (1)' }).click(),
     ]);
     expect(await page.getByRole('status').textContent()).toContain('The passkey was renamed.');
     expect(await passkeyItems().first().locator('.item-title').textContent()).toContain('Work laptop');

@@ -72,7 +72,7 @@ describeBrowser('the sign-in page in Chromium', () => {
     await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
     await form.getByLabel('Password').fill('wrong password');
-    await form.getByRole('button').click();
+    await form.getByRole('button', { name: 'Sign in with Password' }).click();
     await page.waitForURL(/error=CredentialsSignin/);
 
     const url = new URL(page.url());
@@ -100,7 +100,7 @@ describeBrowser('the sign-in page in Chromium', () => {
 
     // Fixed and sent again: signed in.
     await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button').click();
+    await form.getByRole('button', { name: 'Sign in with Password' }).click();
     await page.waitForURL((u) => !u.pathname.startsWith('/auth/signin'));
     const session = await (await context.request.get(`${t.url}/auth/session`)).json();
     expect(session.user.email).toBe('ada@example.test');
@@ -111,12 +111,16 @@ describeBrowser('the sign-in page in Chromium', () => {
     const field = page.getByLabel('Email', { exact: true });
     await field.fill('not-an-address');
     await page.getByRole('button', { name: 'Continue' }).click();
-    // With the browser's own validation the form never leaves the page (its bubble stops it).
-    await page.waitForURL((u) => u.searchParams.get('step') === 'methods', { timeout: 5_000 });
+    // The browser's own check stays on and stops the form; the page's script shows its own error.
+    expect(new URL(page.url()).searchParams.get('step')).toBeNull();
     const error = page.locator('form[data-form="identifier"] [data-error="InvalidEmail"]');
     await expect(error.isVisible()).resolves.toBe(true);
     await expect(field.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(field.inputValue()).resolves.toBe('not-an-address');
+    expect(await focused()).toMatchObject({ name: 'email', invalid: 'true' });
+    // What gets past a browser's check (or comes without one) gets the same error from the server.
+    await page.goto(`${t.url}/auth/signin?step=methods&email=not-an-address`);
+    await expect(error.isVisible()).resolves.toBe(true);
     expect(await focused()).toMatchObject({ name: 'email', invalid: 'true' });
   });
 
@@ -173,11 +177,11 @@ describeBrowser('the sign-in page in Chromium', () => {
       if (r.method() === 'POST' && r.url().includes('/auth/callback/credentials')) posts.push(r.url());
     });
     const sent = target.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/callback/credentials'));
-    await form.getByRole('button').click({ noWaitAfter: true });
+    await form.getByRole('button', { name: 'Sign in with Password' }).click({ noWaitAfter: true });
     await sent;
     // `force`: a disabled button is clicked anyway (and does nothing), instead of waited for.
     await form
-      .getByRole('button')
+      .getByRole('button', { name: 'Sign in with Password' })
       .click({ force: true, noWaitAfter: true, timeout: 5000 })
       .catch(() => undefined);
     await form
@@ -198,7 +202,7 @@ describeBrowser('the sign-in page in Chromium', () => {
     await toMethods(page, 'ada@example.test');
     const form = page.locator('form[data-form="credentials"]');
     await form.getByLabel('Password').fill(PASSWORD);
-    await form.getByRole('button').click({ noWaitAfter: true });
+    await form.getByRole('button', { name: 'Sign in with Password' }).click({ noWaitAfter: true });
     const state = () =>
       page.evaluate(() => {
         const f = document.querySelector('form[data-form="credentials"]')!;
@@ -241,7 +245,7 @@ describeBrowser('the sign-in page in Chromium', () => {
       await toMethods(p, 'ada@example.test');
       const form = p.locator('form[data-form="credentials"]');
       await form.getByLabel('Password').fill(PASSWORD);
-      await form.getByRole('button').click();
+      await form.getByRole('button', { name: 'Sign in with Password' }).click();
       await p.waitForURL((u) => !u.pathname.startsWith('/auth/'));
       const session = await (await noJs.request.get(`${t.url}/auth/session`)).json();
       expect(session.user.email).toBe('ada@example.test');

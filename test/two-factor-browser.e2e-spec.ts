@@ -295,7 +295,10 @@ describeBrowser('two-factor authentication in Chromium', () => {
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
 
-    await Promise.all([page.waitForURL(`${s.url}/auth/account`), page.getByRole('link', { name: 'Continue' }).click()]);
+    await Promise.all([
+      page.waitForURL(`${s.url}/auth/account?notice=two-factor-added`),
+      page.getByRole('link', { name: 'Continue' }).click(),
+    ]);
     const apps = section.locator('li[data-two-factor]');
     expect(await apps.count()).toBe(1);
     expect(await apps.first().locator('.item-title').textContent()).toBe('Pixel');

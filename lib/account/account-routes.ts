@@ -369,12 +369,13 @@ export class AccountRoutes {
     };
   }
 
-  /** The page that shows new backup codes, once. */
+  /** The page that shows new backup codes, once; "Continue" goes back to the page, which says what happened. */
   private async backupCodesPage(ctx: RequestContext, codes: string[], regenerated: boolean): Promise<string> {
     const { renderBackupCodesPage } = await loadRenderers();
+    const notice = regenerated ? 'backup-codes-regenerated' : 'two-factor-added';
     return renderBackupCodesPage({
       codes,
-      continueUrl: `${ctx.authUrl}/account`,
+      continueUrl: `${ctx.authUrl}/account?notice=${notice}`,
       regenerated,
       theme: this.config.theme,
       messages: this.config.messages,

@@ -7,7 +7,7 @@ import type {
   Type,
 } from '@nestjs/common';
 import type { SerializeOptions } from 'cookie';
-import type { Theme } from '../types/common.types.js';
+import type { Theme, ThemeOptions } from '../types/common.types.js';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import type { RateLimitStore } from '../rate-limit/rate-limit.store.js';
@@ -30,6 +30,11 @@ export interface PagesOptions {
   verifyRequest: string;
   /** Where new users land after their first sign-in (`?callbackUrl=` is appended). */
   newUser: string;
+  /**
+   * The app's own "forgot password" page: the built-in sign-in page links to it under the password
+   * field ("Forgot password?", with `?email=` of the address typed). Without it there is no link.
+   */
+  forgotPassword: string;
   /**
    * Render hooks: replace the content of a built-in page while the module keeps its CSRF token,
    * errors, theme and CSP (`pages.render.signIn(context) => html`). A path in `pages` wins over a hook.
@@ -176,7 +181,7 @@ export interface AuthModuleOptions {
   callbacks?: Partial<CallbacksOptions>;
   events?: Partial<EventCallbacks>;
   pages?: Partial<PagesOptions>;
-  theme?: Theme;
+  theme?: ThemeOptions;
   /**
    * The sentences of the built-in pages, by key: English by default; any subset replaces those keys
    * (the rest stay English), an unknown key is refused at bootstrap. `GERMAN_MESSAGES` is shipped.
@@ -414,4 +419,4 @@ export interface AuthOptionsFactory {
 export type AuthModuleAsyncOptions = ConfigurableModuleAsyncOptions<AuthModuleOptions, 'createAuthOptions'> &
   AuthModuleExtras;
 
-export type { Theme };
+export type { Theme, ThemeOptions };

@@ -21,4 +21,11 @@ describe('pageOptionProblems', () => {
     expect(pageOptionProblems({ render: [] as never })).toHaveLength(1);
     expect(pageOptionProblems({ signIn: 'login' })).toHaveLength(1);
   });
+
+  it('checks `forgotPassword` like the other paths', () => {
+    expect(pageOptionProblems({ forgotPassword: '/forgot-password' })).toEqual([]);
+    expect(pageOptionProblems({ forgotPassword: 'javascript:alert(1)' })).toEqual([
+      `pages.forgotPassword must be a path starting with '/' (or an absolute http(s) URL), not "javascript:alert(1)".`,
+    ]);
+  });
 });

@@ -7,6 +7,7 @@ import type {
   LoggerInstance,
   PagesOptions,
   Theme,
+  ThemeOptions,
 } from './auth-options.interface.js';
 import type { InternalProvider } from '../providers/internal-provider.js';
 import type { StoreIpMode } from '../rate-limit/client-ip.js';
@@ -37,6 +38,9 @@ export interface ResolvedAuthConfig {
     updateAge: number;
     generateSessionToken: () => string;
     cacheTtl: number;
+    /** The session cache's bounds: entries, and bytes as it counts them (`session.cacheMaxEntries`, `cacheMaxBytes`). */
+    cacheMaxEntries: number;
+    cacheMaxBytes: number;
     jwtRevocation: boolean;
     hashTokens: boolean;
     /** JWT strategy: provider tokens kept in the session JWT (`session.tokens`). */
@@ -61,7 +65,7 @@ export interface ResolvedAuthConfig {
   callbacks: CallbacksOptions;
   events: Partial<EventCallbacks>;
   pages: Partial<PagesOptions>;
-  theme: Required<Theme>;
+  theme: Required<Theme> & Pick<ThemeOptions, 'brandName'>;
   /** The built-in pages' sentences: the `messages` option over English. */
   messages: PageMessages;
   /** Cookie names and options for plain-HTTP and for secure requests. */

@@ -19,6 +19,11 @@ export type AccountNotice =
   | 'session-ended'
   | 'sessions-ended'
   | 'account-unlinked'
+  | 'account-linked'
+  | 'two-factor-added'
+  | 'two-factor-renamed'
+  | 'two-factor-removed'
+  | 'backup-codes-regenerated'
   | 'api-key-created'
   | 'api-key-rotated'
   | 'api-key-revoked';

@@ -148,7 +148,7 @@ describe('the account page', () => {
           .map((t) => t.attrs),
       }));
 
-    it('is left out without data, and shown after the passkeys with its heading', () => {
+    it('is left out without data, and shown after the email address and the passkeys with its heading', () => {
       expect(renderAccountPage(base)).not.toContain('id="two-factor-heading"');
       const html = renderAccountPage({
         ...base,
@@ -159,7 +159,7 @@ describe('the account page', () => {
       expect(html).toContain(
         '<section aria-labelledby="two-factor-heading"><h2 id="two-factor-heading">Two-factor authentication</h2>',
       );
-      const order = ['passkeys', 'two-factor', 'email'].map((id) => html.indexOf(`id="${id}-heading"`));
+      const order = ['email', 'passkeys', 'two-factor'].map((id) => html.indexOf(`id="${id}-heading"`));
       expect(order).toEqual([...order].sort((a, b) => a - b));
     });
 
@@ -192,13 +192,17 @@ describe('the account page', () => {
       expect(html.match(/<li data-two-factor>/g)).toHaveLength(2);
       expect(visibleInputs(html)).toEqual(['<input name="name">', '<input name="name">']);
       expect(unlabeledInputs(html)).toEqual([]);
-      expect(html).toContain('<label for="two-factor-name-0">Name</label>');
+      expect(html).toContain('<label for="two-factor-name-0">New name for Phone</label>');
       // Every button says which app it acts on.
-      expect(html).toContain('aria-label="Rename Phone"');
+      expect(html).toContain('aria-label="Rename Phone">Rename</summary>');
+      expect(html).toContain('aria-label="Save the new name of Phone">Save</button>');
       expect(html).toContain('aria-label="Remove Phone"');
       expect(html).toContain('aria-label="Remove Authenticator app"');
       expect(html).toContain('<p class="item-title">Authenticator app</p>');
-      expect(html).toContain('Last used <time datetime="1970-01-01T00:01:00.000Z">1970-01-01 00:01 UTC</time>');
+      // (Some ICU versions put a narrow no-break space before "AM".)
+      expect(html.replace(/\u202f/g, ' ')).toContain(
+        'Last used <time datetime="1970-01-01T00:01:00.000Z" data-local>Jan 1, 1970, 12:01 AM UTC</time>',
+      );
       expect(html).toContain('Not used yet');
       expect(html).toContain('>Add an authenticator app</button>');
       expect(html).toContain('<p data-backup-codes-left="8">Unused backup codes: 8</p>');
@@ -256,6 +260,200 @@ describe('the account page', () => {
       expect(html).toContain('aria-label="Phone entfernen"');
       expect(html).toContain('>Authenticator-App hinzufügen</button>');
       expect(html).not.toContain('Two-factor');
+    });
+  });
+
+  describe('rows a person (and a screen reader) can tell apart', () => {
+    const now = Date.UTC(2026, 10, 28, 7, 48);
+    const full: AccountPageParams = {
+      ...base,
+      sessions: [
+        { id: 's1', current: true, userAgent: 'Chrome on macOS', createdAt: new Date(now), lastSeenAt: null },
+        { id: 's2', current: false, userAgent: 'Chrome on macOS', createdAt: new Date(now), lastSeenAt: null },
+        { id: 's3', current: false, userAgent: 'Chrome on macOS', createdAt: null, lastSeenAt: new Date(now) },
+        { id: 's4', current: false, userAgent: 'Unknown browser on Android', createdAt: null, lastSeenAt: null },
+        { id: 's5', current: false, userAgent: 'Firefox', createdAt: null, lastSeenAt: null },
+        { id: 's6', current: false, userAgent: 'Kiosk 3000', createdAt: null, lastSeenAt: null },
+        { id: 's7', current: false, userAgent: null, createdAt: null, lastSeenAt: null },
+      ],
+      accounts: {
+        linked: [
+          { provider: 'github', providerAccountId: '1', name: 'GitHub' },
+          { provider: 'idp', providerAccountId: '2', name: 'Company' },
+        ],
+        linkable: [{ id: 'google', name: 'Google' }],
+      },
+      passkeys: {
+        list: [
+          { credentialID: 'c1', name: null, lastUsedAt: null, credentialDeviceType: 'singleDevice' },
+          { credentialID: 'c2', name: null, lastUsedAt: new Date(now), credentialDeviceType: 'multiDevice' },
+          { credentialID: 'c3', name: 'Work laptop', lastUsedAt: null, credentialDeviceType: 'multiDevice' },
+        ],
+        provider: 'passkey',
+        scriptUrl: '/auth/webauthn-client.js',
+      },
+      twoFactor: {
+        factors: [{ id: 'f1', name: 'Pixel', createdAt: new Date(now), lastUsedAt: null }],
+        backupCodesLeft: 3,
+        required: false,
+      },
+      apiKeys: {
+        keys: ['Deploy bot', 'deploy bot'].map((name, i) => ({
+          id: `k${i}`,
+          name,
+          hint: 'abcd',
+          scopes: [],
+          createdAt: new Date(now),
+          expires: null,
+          lastUsedAt: null,
+        })),
+        scopes: null,
+        max: 20,
+      },
+      email: { current: 'ada@example.com' },
+      password: { hasPassword: true },
+      canDelete: true,
+    };
+
+    /** Every button, disclosure and link: its visible words and its accessible name. */
+    function controls(html: string): Array<{ visible: string; name: string }> {
+      return [...html.matchAll(/<(button|summary|a)\b([^>]*)>([\s\S]*?)<\/\1>/g)].map((c) => {
+        const visible = c[3]!
+          .replace(/<[^>]+>/g, '')
+          .replace(/&amp;/g, '&')
+          .replace(/\s+/g, ' ')
+          .trim();
+        const label = parseTags(`<x${c[2]}>`)[0]!.attrs['aria-label'];
+        return { visible, name: label ?? visible };
+      });
+    }
+
+    it.each([
+      ['English', ENGLISH_MESSAGES],
+      ['German', GERMAN_MESSAGES],
+    ] as const)(
+      'in %s: every control has a name of its own, and its visible words are part of it (label in name)',
+      (_lang, messages) => {
+        const all = controls(renderAccountPage({ ...full, messages }));
+        expect(all.length).toBeGreaterThan(20);
+        const names = all.map((c) => c.name.toLowerCase());
+        expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+        for (const c of all)
+          expect({ ...c, contained: c.name.toLowerCase().includes(c.visible.toLowerCase()) }).toEqual({
+            ...c,
+            contained: true,
+          });
+      },
+    );
+
+    it('names each row for what it acts on: "End session on Chrome on macOS (1)", "Unlink GitHub", "Remove Passkey (2)"', () => {
+      const names = controls(renderAccountPage(full)).map((c) => c.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'End session on Chrome on macOS (1)',
+          'End session on Chrome on macOS (2)',
+          'End session on Unknown browser on Android',
+          'End session on Firefox',
+          'End session on Kiosk 3000',
+          'End session on Unknown device',
+          'Unlink GitHub',
+          'Unlink Company',
+          'Link Google',
+          'Rename Passkey (1)',
+          'Save the new name of Passkey (2)',
+          'Remove Passkey (2)',
+          'Remove Work laptop',
+          'Rename Pixel',
+          'Rotate Deploy bot (1)',
+          'Revoke deploy bot (2)',
+          'Sign out',
+        ]),
+      );
+      // The current session has no button, keeps its plain label and is marked.
+      const html = renderAccountPage(full);
+      expect(html).toContain(
+        '<li aria-current="true"><div class="item-main"><p class="item-title">Chrome on macOS<span class="tag">This device</span>',
+      );
+      expect(html).toContain('<label for="passkey-name-2">New name for Work laptop</label>');
+    });
+
+    it('speaks German down to the devices: "Chrome unter macOS", and the unlink button\'s word is in its name', () => {
+      const html = renderAccountPage({ ...full, messages: GERMAN_MESSAGES });
+      const names = controls(html);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          { visible: 'Beenden', name: 'Sitzung auf Chrome unter macOS (Nr. 1) beenden' },
+          { visible: 'Beenden', name: 'Sitzung auf Unbekannter Browser unter Android beenden' },
+          { visible: 'Beenden', name: 'Sitzung auf Unbekanntes Gerät beenden' },
+          { visible: 'Trennen', name: 'Verbindung zu GitHub trennen' },
+          { visible: 'Umbenennen', name: 'Passkey ohne Namen (Nr. 1) umbenennen' },
+          { visible: 'Speichern', name: 'Neuen Namen für Work laptop speichern' },
+          { visible: 'Widerrufen', name: 'deploy bot (Nr. 2) widerrufen' },
+        ]),
+      );
+      expect(html).toContain('<p class="item-title">Chrome unter macOS<span class="tag">Dieses Gerät</span>');
+      for (const english of [' on ', 'Unknown', 'End session', 'Unlink', 'Rename', 'Save'])
+        expect(html.replace(/<style>[^]*?<\/style>|<script[^>]*>[^]*?<\/script>/g, '')).not.toContain(english);
+    });
+
+    it('shows times as <time datetime>: in the page language and UTC from the server, then local by a nonce script', () => {
+      const html = renderAccountPage({ ...full, nonce: 'bm9uY2Utbm9uY2Utbm9uY2U=' }).replace(/\u202f/g, ' ');
+      expect(html).toContain(
+        'Signed in <time datetime="2026-11-28T07:48:00.000Z" data-local>Nov 28, 2026, 7:48 AM UTC</time>',
+      );
+      const german = renderAccountPage({ ...full, messages: GERMAN_MESSAGES });
+      expect(german).toContain(
+        'Angemeldet am <time datetime="2026-11-28T07:48:00.000Z" data-local>28.11.2026, 07:48 Uhr (UTC)</time>',
+      );
+      // No raw ISO date a person reads: the ISO form is only in `datetime`.
+      for (const page of [html, german]) {
+        const shown = page.replace(/<[^>]+>/g, ' ');
+        expect(shown).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      }
+      // The script that rewrites them runs by the response's nonce, which the CSP names.
+      expect(html).toContain('<script nonce="bm9uY2Utbm9uY2Utbm9uY2U&#61;">');
+      expect(html).toContain('&#39;nonce-bm9uY2Utbm9uY2Utbm9uY2U&#61;&#39;');
+      expect(html).toMatch(/<script nonce="[^"]+">[^<]*Intl\.DateTimeFormat[^<]*time\[data-local\]/);
+      // A fresh nonce per page when none is given.
+      const nonceOf = (page: string) => /<script nonce="([^"]+)">/.exec(page)![1];
+      expect(nonceOf(renderAccountPage(full))).not.toBe(nonceOf(renderAccountPage(full)));
+    });
+
+    it('keeps deleting apart: its own red section last, a box to tick (required), and "Sign out" at the top', () => {
+      const html = renderAccountPage(full);
+      const danger = html.slice(html.indexOf('<section aria-labelledby="delete-heading" class="danger-zone">'));
+      expect(danger).toMatch(
+        /^<section aria-labelledby="delete-heading" class="danger-zone"><h2 id="delete-heading">Delete your account<\/h2>/,
+      );
+      expect(danger.slice(danger.indexOf('</section>') + 10)).not.toContain('<section');
+      expect(danger).toContain('<input type="checkbox" name="confirm" value="yes" required>');
+      expect(danger).not.toContain('Sign out');
+      const head = html.slice(html.indexOf('<div class="account-head">'), html.indexOf('<section'));
+      expect(head).toContain(
+        '<a class="button button-secondary btn-sm" href="https://app.example/auth/signout">Sign out</a>',
+      );
+      // White on the button's red, in either scheme: 6.5:1.
+      expect(html).toContain('.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}');
+    });
+
+    it('says what happened after every change, linking an account too', () => {
+      const html = renderAccountPage(full);
+      expect(html).toContain(
+        '<input type="hidden" name="callbackUrl" value="https://app.example/auth/account?notice&#61;account-linked">',
+      );
+      for (const notice of [
+        'account-linked',
+        'account-unlinked',
+        'session-ended',
+        'sessions-ended',
+        'passkey-renamed',
+        'two-factor-renamed',
+        'backup-codes-regenerated',
+      ])
+        for (const messages of [ENGLISH_MESSAGES, GERMAN_MESSAGES])
+          expect(renderAccountPage({ ...base, messages, notice })).toContain(
+            `<div class="notice" role="status"><p>${messages[`account.notice.${notice}` as keyof typeof messages]}</p></div>`,
+          );
     });
   });
 

@@ -1,7 +1,7 @@
-import type { Theme } from '../config/auth-options.interface.js';
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
-import { ENGLISH_MESSAGES, html, type PageMessages } from '../config/messages/page-messages.js';
-import { renderPage } from './page-layout.js';
+import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
+import { appName, renderPage } from './page-layout.js';
+import type { PageTheme } from './page.types.js';
 
 /** What the magic-link confirmation page shows and submits. */
 export interface EmailConfirmPageParams {
@@ -13,7 +13,7 @@ export interface EmailConfirmPageParams {
   email: string;
   /** The validated callback URL (submitted back). */
   callbackUrl: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -27,9 +27,11 @@ export interface EmailConfirmPageParams {
 export function renderEmailConfirmPage(p: EmailConfirmPageParams): string {
   const action = safeUrl(p.action) ?? '';
   const m = p.messages ?? ENGLISH_MESSAGES;
+  const app = appName(p.theme);
+  const title = app ? text(m, 'signIn.titleNamed', { app }) : m['emailConfirm.title'];
   const body = [
-    `<h1>${escapeHtml(m['emailConfirm.title'])}</h1>`,
-    `<p>${html(m, 'emailConfirm.continueAs', { email: `<strong>${escapeHtml(p.email)}</strong>` })}</p>`,
+    `<h1>${escapeHtml(title)}</h1>`,
+    `<p>${html(m, 'emailConfirm.continueAs', { email: `<strong class="address">${escapeHtml(p.email)}</strong>` })}</p>`,
     `<p class="muted">${escapeHtml(m['emailConfirm.notYou'])}</p>`,
     `<form method="post" action="${escapeAttr(action)}">`,
     `<input type="hidden" name="token" value="${escapeAttr(p.token)}">`,
@@ -38,5 +40,5 @@ export function renderEmailConfirmPage(p: EmailConfirmPageParams): string {
     `<button class="button" type="submit">${escapeHtml(m['emailConfirm.button'])}</button>`,
     '</form>',
   ].join('\n');
-  return renderPage({ title: m['emailConfirm.title'], lang: m.lang, theme: p.theme, body });
+  return renderPage({ title, lang: m.lang, theme: p.theme, body });
 }

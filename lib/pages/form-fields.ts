@@ -42,7 +42,10 @@ export function invalidAttrs(error: FormError | undefined, focus: boolean): stri
   return ` aria-invalid="true" aria-describedby="${ERROR_ID}"${focus ? ' autofocus' : ''}`;
 }
 
-/** One labelled input of a provider's form (credentials fields), its attributes from the definition. */
+/**
+ * One labelled input of a provider's form (credentials fields), its attributes from the definition.
+ * A password field given `reveal` gets a show/hide button beside its label.
+ */
 export function inputField(
   provider: SignInPageProvider,
   name: string,
@@ -51,6 +54,7 @@ export function inputField(
   error?: FormError,
   focus = false,
   autofocus = false,
+  reveal?: { show: string; hide: string },
 ): string {
   const type = typeof input.type === 'string' && INPUT_TYPES.has(input.type) ? input.type : 'text';
   const value = prefill ?? (typeof input.value === 'string' ? input.value : undefined);
@@ -71,7 +75,13 @@ export function inputField(
   if (input.required === true) attrs.push('required');
   if (value !== undefined) attrs.push(`value="${escapeAttr(value)}"`);
   const focusOnly = !error && autofocus ? ' autofocus' : '';
-  return `<label for="${id}">${escapeHtml(label)}</label>\n<input ${attrs.join(' ')}${invalidAttrs(error, focus)}${focusOnly}>`;
+  const field = `<input ${attrs.join(' ')}${invalidAttrs(error, focus)}${focusOnly}>`;
+  if (type === 'password' && reveal) {
+    // Shown by the page's script (it needs one to work): without JavaScript there is no dead button.
+    const toggle = `<button type="button" class="link-button" data-reveal="${id}" data-hide="${escapeAttr(reveal.hide)}" aria-controls="${id}" hidden>${escapeHtml(reveal.show)}</button>`;
+    return `<div class="label-row"><label for="${id}">${escapeHtml(label)}</label>${toggle}</div>\n${field}`;
+  }
+  return `<label for="${id}">${escapeHtml(label)}</label>\n${field}`;
 }
 
 /** What password managers need to fill the form correctly when the provider did not say. */

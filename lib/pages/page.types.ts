@@ -1,4 +1,7 @@
-import type { Theme } from '../config/auth-options.interface.js';
+import type { Theme, ThemeOptions } from '../config/auth-options.interface.js';
+
+/** The theme a built-in page renders with: every {@link Theme} field, and the app's name if given. */
+export type PageTheme = Required<Theme> & Pick<ThemeOptions, 'brandName'>;
 import type { CredentialInput } from '../methods/credentials/credentials.types.js';
 import type { ProviderType } from '../providers/provider.types.js';
 import type { PageMessages } from '../config/messages/page-messages.js';
@@ -81,7 +84,7 @@ export interface SignInPageParams extends PageHookParams {
   code?: string;
   /** Pre-fills the email fields. */
   email?: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /**
    * Absolute URL of `GET {basePath}/signin`. With it, and two or more shown methods that need an
    * email address, the page is identifier-first: the address, then (`?step=methods&email=`) the methods.
@@ -93,6 +96,11 @@ export interface SignInPageParams extends PageHookParams {
   messages?: PageMessages;
   /** URL of the browser half of passkeys, served by this library; without it no passkey form is shown. */
   webauthnScriptUrl?: string;
+  /**
+   * Absolute URL of the app's "forgot password" page (`pages.forgotPassword`): a "Forgot password?"
+   * link under the password field, with `?email=` of the address typed.
+   */
+  forgotPasswordUrl?: string;
 }
 
 /** What the sign-out page needs. */
@@ -103,7 +111,7 @@ export interface SignOutPageParams extends PageHookParams {
   signOutUrl: string;
   /** The `?error=` type of a refused sign-out (say, `MissingCSRF`): shown above the form. */
   error?: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -118,7 +126,7 @@ export interface VerifyRequestPageParams extends PageHookParams {
   signInUrl?: string;
   /** The site's origin; the page links back to it. */
   url: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -131,7 +139,7 @@ export interface ErrorPageParams extends PageHookParams {
   url: string;
   /** Absolute URL of `GET {basePath}/signin`. */
   signInUrl: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -168,7 +176,7 @@ export interface TwoFactorChallengePageParams extends PageHookParams {
   emailCode?: { sentTo?: string };
   /** Offer "Don't ask again on this device" for this many days (`remember=1`); absent: not offered. */
   rememberDays?: number;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -197,7 +205,7 @@ export interface TwoFactorEnrolPageParams extends PageHookParams {
   cancelUrl?: string;
   /** The sentence of a refused code, already translated: shown with `role="alert"` and tied to the code field. */
   error?: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -210,7 +218,7 @@ export interface BackupCodesPageParams extends PageHookParams {
   continueUrl: string;
   /** New codes that replaced old ones (the page says the old ones stopped working). */
   regenerated: boolean;
-  theme: Required<Theme>;
+  theme: PageTheme;
   /** The sentences; English when absent. */
   messages?: PageMessages;
 }
@@ -228,7 +236,7 @@ export interface AppAuthorizePageParams {
   user: string;
   /** "Use another account": the same request with `prompt=login`. */
   otherAccountUrl: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   messages?: PageMessages;
 }
 
@@ -236,6 +244,6 @@ export interface AppAuthorizePageParams {
 export interface AppErrorPageParams {
   /** What is wrong and what the app's developer should do (shown as is, escaped). */
   message: string;
-  theme: Required<Theme>;
+  theme: PageTheme;
   messages?: PageMessages;
 }

@@ -1,7 +1,7 @@
 // The parts of the sign-in page: a provider's button or form, and the error message of a form.
 import type { CredentialInput } from '../methods/credentials/credentials.types.js';
-import { escapeAttr, escapeHtml, readableTextColor, safeCssColor, safeUrl } from '../util/html-escape.js';
-import { providerMark } from './provider-mark.js';
+import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
+import { providerButtonLook, type ProviderButtonColors } from './provider-mark.js';
 import { ERROR_ID, fieldId, inputField, invalidAttrs, type FormError } from './form-fields.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
@@ -46,6 +46,10 @@ export function errorMessage(
   return `<div class="error" role="alert" data-error="${escapeAttr(stable)}"><p>${message}</p>${reason ? `<p class="muted">${reason}</p>` : ''}</div>`;
 }
 
+/**
+ * An OAuth provider's button: its mark and colours from {@link providerButtonLook} (a `style.logo`
+ * replaces the mark). `used` holds the marks already on the page, so no two buttons share one.
+ */
 export function oauthButton(
   provider: SignInPageProvider,
   index: number,
@@ -54,20 +58,20 @@ export function oauthButton(
   images: string[],
   error?: FormError,
   m: PageMessages = ENGLISH_MESSAGES,
+  used: Set<string> = new Set(),
 ): string {
-  const bg = safeCssColor(provider.style?.brandColor) ?? safeCssColor(provider.style?.bg);
-  if (bg) {
-    const text = safeCssColor(provider.style?.text) ?? readableTextColor(bg);
-    // Classes by position: a provider id never reaches the style sheet.
-    css.push(`.provider-${index}{background:${bg};color:${text};border-color:var(--border);--mark-cut:${bg}}`);
-  }
+  const look = providerButtonLook(provider, used);
+  // Classes by position: a provider id never reaches the style sheet; the colours are hex values.
+  const vars = (s: 'l' | 'd', c: ProviderButtonColors) =>
+    `--${s}-bg:${c.background};--${s}-fg:${c.text};--${s}-border:${c.border};--${s}-mark:${c.mark}`;
+  css.push(`.provider-${index}{${vars('l', look.light)};${vars('d', look.dark)}}`);
   const logo = safeUrl(provider.style?.logo, true);
   if (logo) images.push(logo);
   return [
     `<form class="provider" action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
-    `<button type="submit" class="button${bg ? ` provider-${index}` : ''}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
-    logo ? `<img src="${escapeAttr(logo)}" alt="" width="24" height="24">` : providerMark(provider.name),
+    `<button type="submit" class="button oauth provider-${index}" data-mark="${escapeAttr(look.markKey)}"${error ? ` aria-describedby="${ERROR_ID}" autofocus` : ''}>`,
+    logo ? `<img src="${escapeAttr(logo)}" alt="" width="20" height="20">` : look.mark,
     `<span>${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</span>`,
     '</button>',
     error?.html ?? '',
@@ -84,19 +88,22 @@ export function emailForm(
   const id = fieldId(provider, 'email');
   const m = p.messages ?? ENGLISH_MESSAGES;
   return [
-    // `novalidate`: the server judges the address and answers with the page's own inline error and
-    // `aria-invalid`; the browser's bubble (in its own language, over the buttons) would stop the form.
-    `<form action="${escapeAttr(provider.signinUrl)}" method="post" novalidate>`,
+    // The browser's own check stays on (it works without JavaScript); the page's script replaces its
+    // bubble with the inline error below (`data-invalid-message`), as the server's answer would be.
+    `<form action="${escapeAttr(provider.signinUrl)}" method="post">`,
     hidden,
     `<label for="${id}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
-    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
+    `<input id="${id}" name="email" type="email" autocomplete="email" inputmode="email" required data-invalid-message="${escapeAttr(m['signIn.invalidEmail'])}" placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
     error?.html ?? '',
     `<button type="submit" class="button">${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</button>`,
     '</form>',
   ].join('\n');
 }
 
-/** The credentials form: one labelled input per field, posted to the provider's callback URL. */
+/**
+ * The credentials form: one labelled input per field, posted to the provider's callback URL; a
+ * password field has a show/hide button, and a "Forgot password?" link when the app has that page.
+ */
 export function fieldsForm(
   provider: SignInPageProvider,
   fields: Record<string, CredentialInput>,
@@ -105,8 +112,11 @@ export function fieldsForm(
   buttonText: string,
   email?: string,
   error?: FormError,
+  m: PageMessages = ENGLISH_MESSAGES,
+  forgotPassword?: string,
 ): string {
   let first = true;
+  const reveal = { show: m['signIn.showPassword'], hide: m['signIn.hidePassword'] };
   return [
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="${escapeAttr(kind)}">`,
     hidden,
@@ -115,9 +125,12 @@ export function fieldsForm(
       const prefill = name === 'email' && input.type !== 'password' ? email : undefined;
       const focus = first && input.type !== 'hidden';
       if (focus) first = false;
-      return inputField(provider, name, input, prefill, error, focus);
+      return inputField(provider, name, input, prefill, error, focus, false, reveal);
     }),
     error?.html ?? '',
+    forgotPassword && Object.values(fields).some((x) => x.type === 'password')
+      ? `<p class="field-link"><a class="quiet" href="${escapeAttr(forgotPassword)}">${escapeHtml(m['signIn.forgotPassword'])}</a></p>`
+      : '',
     `<button type="submit" class="button">${escapeHtml(buttonText)}</button>`,
     '</form>',
   ].join('\n');
@@ -158,7 +171,7 @@ export function passkeyForm(
     ...(Object.hasOwn(fields, 'email')
       ? [
           `<p class="muted">${escapeHtml(m['signIn.passkeyNewHere'])}</p>`,
-          `<button type="submit" class="button button-secondary" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>`,
+          `<button type="submit" class="link-button" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>`,
         ]
       : []),
     // The script writes its errors here; a failure the server reported is already in it.

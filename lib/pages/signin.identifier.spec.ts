@@ -83,7 +83,8 @@ describe('identifier-first sign-in', () => {
   it('step 2: the address, then a password form (focused), an email-me-a-link form and a passkey form, all with CSRF', () => {
     const html = page({ email: 'ada@example.test', step: 'methods' });
     const all = forms(html);
-    expect(all.map((f) => f.attrs['data-form'])).toEqual(['credentials', 'email', 'webauthn']);
+    // The last is passkey sign-up, apart from the ways to sign in.
+    expect(all.map((f) => f.attrs['data-form'])).toEqual(['credentials', 'email', 'webauthn', 'webauthn']);
     for (const f of all) {
       expect(f.attrs.method).toBe('post');
       expect(f.inputs).toContainEqual({ type: 'hidden', name: 'csrfToken', value: 'csrf-123' });
@@ -93,7 +94,7 @@ describe('identifier-first sign-in', () => {
     expect(all[1]!.attrs.action).toBe(`${AUTH}/signin/email`);
     expect(visibleInputs(html)).toEqual(['<input name="password">']);
     expect(html).toMatch(/name="password" type="password"[^>]* autofocus>/);
-    expect(html).toContain('<strong data-email>ada@example.test</strong>');
+    expect(html).toContain('<strong data-email id="signin-address">ada@example.test</strong>');
     expect(html).toContain('Email me a sign-in link');
     // No OAuth button on step 2; a link back to step 1, the address pre-filled.
     expect(html).not.toContain('/signin/demo-idp');
@@ -104,6 +105,45 @@ describe('identifier-first sign-in', () => {
       step: 'email',
     });
     expect(unlabeledInputs(html)).toEqual([]);
+  });
+
+  // promise: pages.step-two
+  it('step 2 has one primary action: the other methods are link-style, sign-up apart, the address changeable', () => {
+    const html = page({ email: 'ada@example.test', step: 'methods' });
+    const buttons = parseTags(html).filter((t) => t.name === 'button');
+    expect(buttons.filter((b) => b.attrs.class === 'button').length).toBe(1);
+    expect(html).toMatch(/<button type="submit" class="button">Sign in with Password<\/button>/);
+    const alternatives = html.slice(html.indexOf('<div class="alternatives">'), html.indexOf('class="new-here"'));
+    expect(alternatives).toContain('<button type="submit" class="link-button">Email me a sign-in link</button>');
+    expect(alternatives).toContain('<button type="submit" class="link-button">Sign in with a passkey</button>');
+    expect(alternatives).not.toContain('Create a passkey');
+    // Sign-up with a passkey is a quiet line after the methods, not one of them.
+    expect(html).toMatch(
+      /<form class="new-here"[^>]*data-webauthn-provider="passkey">.*<span class="muted">New here\?<\/span> <button type="submit" class="link-button" data-webauthn-action="register">Create a passkey<\/button>/,
+    );
+    // The address with a control to change it, which names the address in its description.
+    expect(html).toMatch(/<a class="quiet" href="[^"]+step&#61;email" aria-describedby="signin-address">Change<\/a>/);
+    // The password can be shown (the toggle appears with the script), and no forgot link without the page.
+    expect(html).toMatch(
+      /<div class="label-row"><label for="input-credentials-password">Password<\/label><button type="button" class="link-button" data-reveal="input-credentials-password" data-hide="Hide password" aria-controls="input-credentials-password" hidden>Show password<\/button><\/div>/,
+    );
+    expect(html).not.toContain('Forgot password?');
+  });
+
+  it('step 2 links "Forgot password?" to the app\'s page with the address, under the password', () => {
+    const html = page({
+      email: 'ada@example.test',
+      step: 'methods',
+      forgotPasswordUrl: 'http://127.0.0.1:3000/forgot?from=signin',
+    });
+    const credentials = html.slice(html.indexOf('data-form="credentials"'), html.indexOf('data-form="email"'));
+    expect(credentials).toContain(
+      '<p class="field-link"><a class="quiet" href="http://127.0.0.1:3000/forgot?from&#61;signin&amp;email&#61;ada%40example.test">Forgot password?</a></p>',
+    );
+    expect(credentials.indexOf('Forgot password?')).toBeGreaterThan(credentials.indexOf('name="password"'));
+    expect(page({ email: 'a@b.test', step: 'methods', forgotPasswordUrl: 'javascript:alert(1)' })).not.toContain(
+      'Forgot password?',
+    );
   });
 
   it('step 2 is the same for every address: it never tells whether an account exists', () => {
@@ -128,9 +168,13 @@ describe('identifier-first sign-in', () => {
     }
   });
 
-  it('step 1 has `novalidate`: a malformed address reaches the server and its inline error, not the browser bubble', () => {
-    const identifier = forms(page()).find((f) => f.attrs['data-form'] === 'identifier')!;
-    expect(identifier.attrs).toHaveProperty('novalidate');
+  it("step 1 keeps the browser's own check and gives the field the page's inline message for it", () => {
+    const html = page();
+    const identifier = forms(html).find((f) => f.attrs['data-form'] === 'identifier')!;
+    expect(identifier.attrs).not.toHaveProperty('novalidate');
+    expect(html).toMatch(
+      /<input id="signin-identifier" name="email" type="email"[^>]* required data-invalid-message="Enter a valid email address, like name@example.com." /,
+    );
   });
 
   it('a failed sign-in comes back to step 2 with the error in the form that failed', () => {

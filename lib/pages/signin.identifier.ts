@@ -85,11 +85,12 @@ export function identifierStep(p: SignInPageParams, plan: IdentifierPlan, hidden
     ? ` data-webauthn-autofill="${escapeAttr(plan.autofill.id)}" data-csrf-token="${escapeAttr(p.csrfToken)}"`
     : '';
   return [
-    // `novalidate`: a malformed address gets the page's inline error (step=methods), not the browser's bubble.
-    `<form action="${escapeAttr(safeUrl(p.signInUrl)!)}" method="get" data-form="identifier" novalidate${autofill}>`,
+    // The browser's own check stays on; the page's script shows its inline error instead of the
+    // bubble (`data-invalid-message`), and the server answers an address it lets through the same way.
+    `<form action="${escapeAttr(safeUrl(p.signInUrl)!)}" method="get" data-form="identifier"${autofill}>`,
     hiddenInputs({ callbackUrl: p.callbackUrl, step: 'methods' }),
     `<label for="${IDENTIFIER_FIELD_ID}">${escapeHtml(m['signIn.emailLabel'])}</label>`,
-    `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
+    `<input id="${IDENTIFIER_FIELD_ID}" name="email" type="email" autocomplete="${plan.autofill ? 'username webauthn' : 'username'}" inputmode="email" required data-invalid-message="${escapeAttr(m['signIn.invalidEmail'])}" placeholder="${escapeAttr(m['signIn.emailPlaceholder'])}" value="${escapeAttr(p.email ?? '')}"${invalidAttrs(error, true)}>`,
     error?.html ?? '',
     `<button type="submit" class="button">${escapeHtml(m['signIn.continue'])}</button>`,
     '</form>',
@@ -112,7 +113,10 @@ function passkeyButton(provider: SignInPageProvider, hidden: string, m: PageMess
 /** The order of step 2: a password first (the person typing one expects it), then the link, then passkeys. */
 const RANK: Partial<Record<SignInPageProvider['type'], number>> = { credentials: 0, email: 1, webauthn: 2 };
 
-/** Step 2: who is signing in (with a way back), then one form per method for that address. */
+/**
+ * Step 2: the address (with a way to change it), the first method as the one primary action, the
+ * other methods as quiet link-style buttons under it, and passkey sign-up last, for new users.
+ */
 export function methodsStep(
   p: SignInPageParams,
   plan: IdentifierPlan,
@@ -125,16 +129,43 @@ export function methodsStep(
   back.searchParams.set('callbackUrl', p.callbackUrl);
   back.searchParams.set('email', email);
   back.searchParams.set('step', 'email');
+  const forgot = forgotPasswordLink(p, email);
   const ordered = [...plan.methods].sort((a, b) => RANK[a.type]! - RANK[b.type]!);
   const failed = ordered.find((x) => inline(x));
-  const forms = ordered.map((x, i) => methodForm(x, email, hidden, m, i === 0, !failed && i === 0, inline(x)));
+  const forms = ordered.map((x, i) =>
+    methodForm(x, email, hidden, m, i === 0, !failed && i === 0, inline(x), i === 0 ? forgot : undefined),
+  );
+  const passkey = ordered.find((x) => x.type === 'webauthn');
   return [
-    `<p class="identity"><span class="muted">${escapeHtml(m['signIn.signingInAs'])}</span><br><strong data-email>${escapeHtml(email)}</strong></p>`,
+    `<p class="identity"><span class="visually-hidden">${escapeHtml(m['signIn.signingInAs'])} </span>` +
+      `<strong data-email id="signin-address">${escapeHtml(email)}</strong> ` +
+      `<a class="quiet" href="${escapeAttr(back.href)}" aria-describedby="signin-address">${escapeHtml(m['signIn.changeAddress'])}</a></p>`,
     forms[0],
-    forms.length > 1 ? `<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>` : '',
-    forms.length > 1 ? `<div class="actions">${forms.slice(1).join('\n')}</div>` : '',
+    forms.length > 1
+      ? `<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>\n<div class="alternatives">${forms.slice(1).join('\n')}</div>`
+      : '',
+    // Signing up with a passkey (a new user): offered, but not as one of the ways to sign in.
+    passkey
+      ? `<form class="new-here" action="${escapeAttr(passkey.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(passkey.id)}">` +
+        `${hidden}<input type="hidden" name="email" value="${escapeAttr(email)}">` +
+        `<span class="muted">${escapeHtml(m['signIn.newHere'])}</span> <button type="submit" class="link-button" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>` +
+        '<p class="error" role="alert" data-webauthn-error hidden></p></form>'
+      : '',
     `<p class="muted switch"><a href="${escapeAttr(back.href)}">${escapeHtml(m['signIn.switch'])}</a></p>`,
   ].join('\n');
+}
+
+/** The app's "forgot password" page (`pages.forgotPassword`), with the address typed, if it has one. */
+function forgotPasswordLink(p: SignInPageParams, email: string): string | undefined {
+  const page = safeUrl(p.forgotPasswordUrl);
+  if (!page) return undefined;
+  try {
+    const url = new URL(page);
+    url.searchParams.set('email', email);
+    return url.href;
+  } catch {
+    return page;
+  }
 }
 
 function methodForm(
@@ -145,27 +176,33 @@ function methodForm(
   primary: boolean,
   focus: boolean,
   error?: FormError,
+  forgot?: string,
 ): string {
-  const button = `button${primary ? '' : ' button-secondary'}`;
+  const button = primary ? 'button' : 'link-button';
   const address = (name: string) =>
     `<input type="text" name="${escapeAttr(name)}" value="${escapeAttr(email)}" autocomplete="username" hidden>`;
   const described = error ? ` aria-describedby="${ERROR_ID}" autofocus` : focus ? ' autofocus' : '';
   if (provider.type === 'credentials') {
     const id = identifierField(provider)!;
     let first = true;
+    const reveal = { show: m['signIn.showPassword'], hide: m['signIn.hidePassword'] };
     const fields = Object.entries(provider.credentials!)
       .filter(([name]) => name !== id)
       .map(([name, input]) => {
         const own = first && input.type !== 'hidden';
         if (own) first = false;
-        return inputField(provider, name, input, undefined, error, own, own && focus);
+        return inputField(provider, name, input, undefined, error, own, own && focus, reveal);
       });
+    const hasPassword = Object.values(provider.credentials!).some((x) => x.type === 'password');
     return [
       `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="credentials">`,
       hidden,
       address(id),
       ...fields,
       error?.html ?? '',
+      forgot && hasPassword
+        ? `<p class="field-link"><a class="quiet" href="${escapeAttr(forgot)}">${escapeHtml(m['signIn.forgotPassword'])}</a></p>`
+        : '',
       `<button type="submit" class="${button}">${escapeHtml(text(m, 'signIn.withProvider', { provider: provider.name }))}</button>`,
       '</form>',
     ].join('\n');
@@ -180,13 +217,12 @@ function methodForm(
       '</form>',
     ].join('\n');
   }
-  // Passkeys: the script signs in (any passkey of this site) or registers one for the address.
+  // Passkeys: the script signs in with any passkey of this site (sign-up is offered apart, under the methods).
   return [
     `<form action="${escapeAttr(provider.callbackUrl)}" method="post" data-form="webauthn" data-webauthn-provider="${escapeAttr(provider.id)}">`,
     hidden,
     `<input type="hidden" name="email" value="${escapeAttr(email)}">`,
     `<button type="submit" class="${button}"${described}>${escapeHtml(m['signIn.passkey'])}</button>`,
-    `<button type="submit" class="button button-secondary" data-webauthn-action="register">${escapeHtml(m['signIn.createPasskey'])}</button>`,
     error
       ? error.html.replace('<p class="error"', '<p class="error" data-webauthn-error')
       : '<p class="error" role="alert" data-webauthn-error hidden></p>',

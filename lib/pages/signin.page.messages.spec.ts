@@ -115,7 +115,7 @@ describe('renderSignInPage', () => {
     it('puts an OAuth error under its button and a passkey error in the passkey form', () => {
       const oauth = renderSignInPage(params({ error: 'OAuthCallbackError', errorProvider: 'github' }));
       expect(oauth).toMatch(
-        /<button type="submit" class="button provider-0" aria-describedby="signin-error" autofocus>/,
+        /<button type="submit" class="button oauth provider-0" data-mark="si:github" aria-describedby="signin-error" autofocus>/,
       );
       const passkey = renderSignInPage(
         params({ error: 'WebAuthnVerificationError', errorProvider: 'passkey', email: 'ada@example.com' }),

@@ -58,25 +58,29 @@ describe('renderSignInPage', () => {
       expect(f.inputs).toContainEqual({ type: 'hidden', name: 'csrfToken', value: 'csrf-123' });
       expect(f.inputs).toContainEqual({ type: 'hidden', name: 'callbackUrl', value: 'http://127.0.0.1:3000/private' });
     }
-    expect(
-      parseTags(html)
-        .filter((t) => t.name === 'button')
-        .every((b) => b.attrs.type === 'submit'),
-    ).toBe(true);
+    // Every button submits, but the password's show/hide toggle (shown by the script, hidden without it).
+    const buttons = parseTags(html).filter((t) => t.name === 'button');
+    expect(buttons.filter((b) => b.attrs.type !== 'submit')).toEqual([
+      expect.objectContaining({
+        attrs: expect.objectContaining({ type: 'button', 'data-reveal': expect.any(String) }),
+      }),
+    ]);
+    expect(buttons.find((b) => b.attrs['data-reveal'])!.attrs).toHaveProperty('hidden');
     expect(html).not.toMatch(/<(div|span|a)[^>]*onclick/i);
   });
 
-  it('colours a provider button with its brand colour and shows a logo only when given', () => {
+  it('gives a provider button its light and dark colours and shows a logo only when given', () => {
     const withLogo = renderSignInPage(
       params({
         providers: [provider('x', 'oauth', { style: { brandColor: '#ffffff', logo: 'data:image/png;base64,AAAA' } })],
       }),
     );
-    expect(withLogo).toContain('.provider-0{background:#ffffff;color:#000;');
-    expect(withLogo).toContain('<img src="data:image/png;base64,AAAA" alt="" width="24" height="24">');
+    // A neutral button; white has no contrast on it, so the mark takes the text colour.
+    expect(withLogo).toContain('.provider-0{--l-bg:#ffffff;--l-fg:#18181b;--l-border:#d4d4d8;--l-mark:#18181b;');
+    expect(withLogo).toContain('<img src="data:image/png;base64,AAAA" alt="" width="20" height="20">');
     const noLogo = renderSignInPage(params({ providers: [provider('x', 'oauth')] }));
     expect(parseTags(noLogo).filter((t) => t.name === 'img')).toEqual([]);
-    expect(noLogo).not.toContain('.provider-0{');
+    expect(noLogo).toContain('<svg class="mark"');
   });
 
   it('allows the origin of a configured provider logo, and nothing else, in the CSP', () => {
@@ -112,10 +116,12 @@ describe('renderSignInPage', () => {
     expect(html).toContain('Sign in with Email</button>');
   });
 
-  it('lets the server judge the address: the email form has `novalidate` (no browser bubble over the inline error)', () => {
+  it("keeps the browser's check on the email form (no `novalidate`), with the page's message for its script", () => {
     const html = renderSignInPage(params({ email: 'not an address' }));
     const email = forms(html).find((f) => f.action === `${AUTH}/signin/email`)!;
-    expect(email.attrs).toHaveProperty('novalidate');
+    expect(email.attrs).not.toHaveProperty('novalidate');
+    expect(html).toContain('data-invalid-message="Enter a valid email address, like name@example.com."');
+    expect(BUSY_SCRIPT).toContain('addEventListener("invalid"');
   });
 
   it('builds the credentials form from the provider inputs, posted to its callback URL', () => {
@@ -186,7 +192,7 @@ describe('renderSignInPage', () => {
     expect(buttons.map((b) => b.attrs['data-webauthn-action'])).toEqual([undefined, 'register']);
     expect(html).toContain('<button type="submit" class="button">Sign in with Passkey</button>');
     expect(html).toContain(
-      '<button type="submit" class="button button-secondary" data-webauthn-action="register">Create a passkey</button>',
+      '<button type="submit" class="link-button" data-webauthn-action="register">Create a passkey</button>',
     );
     expect(html).toContain(`<script src="${AUTH}/webauthn-client.js" defer></script>`);
     expect(html).toContain('<noscript>');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { parseTags } from '../../test/setup/html-checks.js';
+import { GERMAN_MESSAGES } from '../config/messages/page-messages.js';
 import { params, theme } from './fixtures/signin-page.fixture.js';
 import { renderSignInPage } from './signin.page.js';
 
@@ -26,6 +27,18 @@ describe('renderSignInPage', () => {
       expect(csp).toContain("img-src 'self'");
     });
 
+    // promise: pages.app-name
+    it("names the app in the heading, the tab title and the logo's alt text when the theme has a name", () => {
+      const html = renderSignInPage(params({ theme: { ...theme, logo: '/logo.svg', brandName: 'Acme <Notes>' } }));
+      expect(html).toContain('<title>Sign in to Acme &lt;Notes&gt;</title>');
+      expect(html).toContain('<h1>Sign in to Acme &lt;Notes&gt;</h1>');
+      expect(html).toContain('<img class="logo" src="/logo.svg" alt="Acme &lt;Notes&gt;">');
+      const german = renderSignInPage(params({ theme: { ...theme, brandName: 'Acme' }, messages: GERMAN_MESSAGES }));
+      expect(german).toContain('<h1>Bei Acme anmelden</h1>');
+      // Blank is no name.
+      expect(renderSignInPage(params({ theme: { ...theme, brandName: '  ' } }))).toContain('<h1>Sign in</h1>');
+    });
+
     it('picks a readable text colour for a light brand colour', () => {
       expect(renderSignInPage(params({ theme: { ...theme, brandColor: '#fde047' } }))).toContain(
         '--brand:#fde047;--brand-text:#000',
@@ -42,7 +55,7 @@ describe('renderSignInPage', () => {
     });
 
     it('gives keyboard users a visible focus ring', () => {
-      expect(renderSignInPage(params())).toContain(':focus-visible{outline:3px solid var(--focus)');
+      expect(renderSignInPage(params())).toContain(':focus-visible{outline:2px solid var(--focus)');
     });
   });
 });

@@ -1,6 +1,6 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
 import { hiddenInputs, type FormError } from './form-fields.js';
-import { renderPage } from './page-layout.js';
+import { appName, renderPage } from './page-layout.js';
 import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { emailForm, errorMessage, fieldsForm, isShown, oauthButton, passkeyForm } from './signin.forms.js';
 import { identifierFirst, identifierStep, methodsStep, type IdentifierPlan } from './signin.identifier.js';
@@ -41,8 +41,11 @@ export function renderSignInPage(p: SignInPageParams): string {
   if (notice) {
     top = `<div class="notice" role="status" data-error="${escapeAttr(p.error!)}"><p>${escapeHtml(signInErrorMessage(p.error!, m))}</p></div>`;
   } else if (p.error && !failed) top = errorMessage(p.error, p.code, 'div', m);
+  // The app's name in the heading and the tab title, when the theme gives one.
+  const app = appName(p.theme);
+  const title = app ? text(m, 'signIn.titleNamed', { app }) : m['signIn.title'];
   const body = [
-    `<h1>${escapeHtml(m['signIn.title'])}</h1>`,
+    `<h1>${escapeHtml(title)}</h1>`,
     top,
     sections.length
       ? sections.join(`\n<div class="divider" aria-hidden="true">${escapeHtml(m['signIn.or'])}</div>\n`)
@@ -50,7 +53,7 @@ export function renderSignInPage(p: SignInPageParams): string {
   ].join('\n');
 
   return renderPage({
-    title: m['signIn.title'],
+    title,
     lang: m.lang,
     theme: p.theme,
     body: p.replaceBody ? p.replaceBody(body) : body,
@@ -117,9 +120,10 @@ function oauthButtons(
   images: string[],
   inline: Inline,
 ): string {
-  return oauth
-    .map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider), p.messages))
-    .join('\n');
+  const used = new Set<string>();
+  return `<div class="providers">${oauth
+    .map((provider, i) => oauthButton(provider, i, hidden, css, images, inline(provider), p.messages, used))
+    .join('\n')}</div>`;
 }
 
 /** The full form of an email, credentials or passkey provider, or of a method the app added. */
@@ -136,6 +140,8 @@ function providerForm(provider: SignInPageProvider, p: SignInPageParams, hidden:
       text(p.messages ?? ENGLISH_MESSAGES, 'signIn.withProvider', { provider: provider.name }),
       p.email,
       error,
+      p.messages ?? ENGLISH_MESSAGES,
+      safeUrl(p.forgotPasswordUrl),
     );
   return passkeyForm(provider, p, hidden, error);
 }

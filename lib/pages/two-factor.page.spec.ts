@@ -354,7 +354,7 @@ function pages(messages: PageMessages): Record<string, string> {
 /** The words a person reads, without markers and the pages' own values (codes, the secret, names, dates). */
 function leftover(html: string): string {
   let text = html
-    .replace(/<style>[^]*?<\/style>|<script>[^]*?<\/script>|<svg[^]*?<\/svg>/g, ' ')
+    .replace(/<style>[^]*?<\/style>|<script( nonce="[^"]*")?>[^]*?<\/script>|<svg[^]*?<\/svg>/g, ' ')
     .replace(/(?:placeholder|aria-label)="([^"]*)"/g, ' $1 ')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\[\[[\w.-]+\]\]/g, ' ')

@@ -18,7 +18,7 @@ const CODE_ID = 'two-factor-code';
 const HINT_ID = 'two-factor-hint';
 
 const CSS =
-  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:0 0 1rem}.check>input{width:auto;margin:0}' +
+  '.check{display:flex;gap:.5rem;align-items:center;font-weight:400;margin:0 0 1rem}.check>input{width:1.25rem;height:1.25rem;margin:0;flex:none}' +
   '.qr{width:13rem;max-width:100%;margin:0 auto 1rem;background:#fff;border-radius:.25rem}.qr>svg{display:block;width:100%;height:auto}' +
   '.center{text-align:center}.secret{text-align:center;font-size:1.0625rem}' +
   'code,ol.codes{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}' +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { externalResources, parseTags } from '../../test/setup/html-checks.js';
+import { GERMAN_MESSAGES } from '../config/messages/page-messages.js';
 import { duration, renderVerifyRequestPage } from './verify-request.page.js';
 
 const theme = {
@@ -13,7 +14,9 @@ describe('renderVerifyRequestPage', () => {
   it('tells the user to check their email and links back to the site', () => {
     const html = renderVerifyRequestPage({ url: 'http://127.0.0.1:3000', theme });
     expect(html).toContain('<h1>Check your email</h1>');
-    expect(html).toContain('<a href="http://127.0.0.1:3000/">Back to 127.0.0.1:3000</a>');
+    expect(html).toContain(
+      '<a class="button button-secondary" href="http://127.0.0.1:3000/">Back to 127.0.0.1:3000</a>',
+    );
     expect(html).toContain('<img class="logo" src="https://cdn.example.com/logo.png" alt="">');
     expect(externalResources(html, ['https://cdn.example.com'])).toEqual([]);
     expect(parseTags(html).find((t) => t.attrs['http-equiv'])!.attrs.content).toContain(
@@ -39,13 +42,41 @@ describe('renderVerifyRequestPage', () => {
       maxAge: 24 * 60 * 60,
       signInUrl: 'http://127.0.0.1:3000/auth/signin',
     });
-    expect(html).toContain('A sign-in link has been sent to <strong data-email>ada@example.com</strong>.');
+    expect(html).toContain(
+      'A <span class="nowrap">sign-in</span> link has been sent to <strong class="address" data-email>ada@example.com</strong>.',
+    );
+    // The question is text beside the link, never inside it.
+    expect(html).toContain(
+      '<p class="muted">Wrong address, or no email? <a href="http://127.0.0.1:3000/auth/signin?email&#61;ada%40example.com">Send a new link</a></p>',
+    );
     expect(html).toContain('It works once and expires in <span data-expires>24 hours</span>.');
     expect(
       parseTags(html)
         .filter((t) => t.name === 'a')
         .map((t) => t.attrs.href),
     ).toEqual(['http://127.0.0.1:3000/auth/signin?email=ada%40example.com', 'http://127.0.0.1:3000/']);
+  });
+
+  it('names the app ("Back to Acme") and gives the logo its name as alt text when the theme has one', () => {
+    const html = renderVerifyRequestPage({
+      url: 'http://127.0.0.1:3000',
+      theme: { ...theme, brandName: ' Acme  Notes ' },
+    });
+    expect(html).toContain('>Back to Acme Notes</a>');
+    expect(html).toContain('<img class="logo" src="https://cdn.example.com/logo.png" alt="Acme Notes">');
+  });
+
+  it('keeps hyphenated words whole (German "E-Mail"), the address apart', () => {
+    const html = renderVerifyRequestPage({
+      url: 'http://127.0.0.1:3000',
+      theme,
+      email: 'ada-lovelace@example.com',
+      messages: GERMAN_MESSAGES,
+      signInUrl: 'http://127.0.0.1:3000/auth/signin',
+    });
+    expect(html).toContain('<h1>Prüfen Sie Ihre <span class="nowrap">E-Mails</span></h1>');
+    expect(html).toContain('keine <span class="nowrap">E-Mail</span>?');
+    expect(html).toContain('<strong class="address" data-email>ada-lovelace@example.com</strong>');
   });
 
   it('shows no address that does not look like one, escaped or not', () => {

@@ -1,6 +1,6 @@
 import { escapeAttr, escapeHtml, safeUrl } from '../util/html-escape.js';
-import { renderPage } from './page-layout.js';
-import { ENGLISH_MESSAGES, html, text, type PageMessages } from '../config/messages/page-messages.js';
+import { appName, keepHyphenatedWords, renderPage } from './page-layout.js';
+import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
 import type { VerifyRequestPageParams } from './page.types.js';
 
 /** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. Anything else is not shown. */
@@ -13,30 +13,33 @@ const ADDRESS = /^[^\s@\p{Cc}<>"']{1,64}@[^\s@\p{Cc}<>"']{1,255}$/u;
 export function renderVerifyRequestPage(p: VerifyRequestPageParams): string {
   const m = p.messages ?? ENGLISH_MESSAGES;
   const home = safeUrl(p.url);
-  const host = home ? hostOf(home) : undefined;
+  const site = appName(p.theme) ?? (home ? hostOf(home) : undefined);
   const email = p.email && ADDRESS.test(p.email) ? p.email : undefined;
   const lasts = p.maxAge !== undefined ? duration(p.maxAge, m) : undefined;
   const signIn = p.signInUrl ? safeUrl(p.signInUrl) : undefined;
   const again = signIn && email ? withEmail(signIn, email) : signIn;
+  // Sentences keep their hyphenated words whole ("E-Mail"); the address breaks only if it must.
+  const say = (key: keyof PageMessages, values: Record<string, string> = {}) =>
+    keepHyphenatedWords(escapeHtml(m[key])).replace(/\{(\w+)\}/g, (all, name: string) =>
+      Object.hasOwn(values, name) ? values[name]! : all,
+    );
+  const resend = again ? `<a href="${escapeAttr(again)}">${escapeHtml(m['verifyRequest.resend'])}</a>` : '';
   const body = [
-    `<h1>${escapeHtml(m['verifyRequest.title'])}</h1>`,
+    `<h1>${say('verifyRequest.title')}</h1>`,
     email
-      ? `<p>${html(m, 'verifyRequest.sentTo', { email: `<strong data-email>${escapeHtml(email)}</strong>` })}</p>`
-      : `<p>${escapeHtml(m['verifyRequest.sent'])}</p>`,
-    `<p>${escapeHtml(m['verifyRequest.openIt'])} ${
+      ? `<p>${say('verifyRequest.sentTo', { email: `<strong class="address" data-email>${escapeHtml(email)}</strong>` })}</p>`
+      : `<p>${say('verifyRequest.sent')}</p>`,
+    `<p>${say('verifyRequest.openIt')} ${
       lasts
-        ? html(m, 'verifyRequest.expires', { duration: `<span data-expires>${escapeHtml(lasts)}</span>` })
-        : escapeHtml(m['verifyRequest.once'])
+        ? say('verifyRequest.expires', { duration: `<span data-expires>${escapeHtml(lasts)}</span>` })
+        : say('verifyRequest.once')
     }</p>`,
-    `<p class="muted">${escapeHtml(m['verifyRequest.spam'])}</p>`,
-    '<div class="actions">',
-    again
-      ? `<a class="button button-secondary" href="${escapeAttr(again)}">${escapeHtml(m[email ? 'verifyRequest.resendOther' : 'verifyRequest.resend'])}</a>`
-      : '',
+    `<p class="muted">${say('verifyRequest.spam')}</p>`,
+    // The question is text; only "Send a new link" is the link.
+    resend ? `<p class="muted">${email ? `${say('verifyRequest.resendOther')} ` : ''}${resend}</p>` : '',
     home
-      ? `<a href="${escapeAttr(home)}">${escapeHtml(text(m, 'verifyRequest.back', { site: host ?? home }))}</a>`
+      ? `<div class="actions"><a class="button button-secondary" href="${escapeAttr(home)}">${escapeHtml(text(m, 'verifyRequest.back', { site: site ?? home }))}</a></div>`
       : '',
-    '</div>',
   ].join('\n');
   return renderPage({
     title: m['verifyRequest.title'],

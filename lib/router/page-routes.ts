@@ -59,6 +59,7 @@ export async function signInPage(
       webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
         ? `${ctx.authUrl}/webauthn-client.js`
         : undefined,
+      forgotPasswordUrl: config.pages.forgotPassword ? pageUrl(ctx, config.pages.forgotPassword, {}) : undefined,
     }),
   };
 }

@@ -107,3 +107,16 @@ export interface Theme {
   brandColor?: string;
   buttonText?: string;
 }
+
+/**
+ * The `theme` option: {@link Theme} and the app's name. (The name is kept apart so that
+ * `Required<Theme>`, what a page renderer takes, stays satisfiable without it.)
+ */
+export interface ThemeOptions extends Theme {
+  /**
+   * The app's name as people know it ("Acme"): the sign-in page's heading and tab title ("Sign in to
+   * Acme"), the logo's alt text, "Back to Acme" on the verify-request page. Without it the pages say
+   * "Sign in" and name the site by its host.
+   */
+  brandName?: string;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { userAgentLabel } from './user-agent.js';
+import { userAgentLabel, userAgentLabelParts } from './user-agent.js';
 
 // Real User-Agent strings, as these browsers send them.
 const CASES: [string, string][] = [
@@ -91,5 +91,34 @@ describe('userAgentLabel', () => {
     const hostile = '<script>alert(1)</script> (Windows NT 10.0) Chrome/1 "quoted"';
     expect(userAgentLabel(hostile)).toBe('Chrome on Windows');
     expect(userAgentLabel('x'.repeat(100_000) + ' Chrome/1')).toBeNull();
+  });
+});
+
+describe('userAgentLabelParts', () => {
+  it('takes every label userAgentLabel makes apart, so a page can say it in its language', () => {
+    for (const [ua, label] of CASES) {
+      const parts = userAgentLabelParts(label);
+      expect({
+        ua,
+        parts: parts && `${parts.browser ?? 'Unknown browser'}${parts.system ? ` on ${parts.system}` : ''}`,
+      }).toEqual({
+        ua,
+        parts: label,
+      });
+    }
+    expect(userAgentLabelParts('Unknown browser on Android')).toEqual({ browser: null, system: 'Android' });
+    expect(userAgentLabelParts('Firefox')).toEqual({ browser: 'Firefox', system: null });
+  });
+
+  it('leaves any other text alone (null): labels of an adapter or an older version', () => {
+    for (const label of [
+      'Netscape on BeOS',
+      'Chrome on',
+      ' on macOS',
+      'My phone',
+      'Chrome on macOS on Linux',
+      'Unknown browser',
+    ])
+      expect(userAgentLabelParts(label)).toBeNull();
   });
 });

@@ -42,5 +42,27 @@ export function userAgentLabel(header: unknown): string | null {
   const system = SYSTEMS.find(([re]) => re.test(ua))?.[1];
   if (!browser && !system) return null;
   if (!system) return browser!;
-  return `${browser ?? 'Unknown browser'} on ${system}`;
+  return `${browser ?? UNKNOWN_BROWSER} on ${system}`;
+}
+
+/** What {@link userAgentLabel} says for a browser it does not know on a system it does. */
+const UNKNOWN_BROWSER = 'Unknown browser';
+const BROWSER_NAMES: ReadonlySet<string> = new Set(BROWSERS.map(([, name]) => name));
+const SYSTEM_NAMES: ReadonlySet<string> = new Set(SYSTEMS.map(([, name]) => name));
+
+/**
+ * The parts of a label {@link userAgentLabel} made ("Chrome on macOS" is `{ browser: 'Chrome', system:
+ * 'macOS' }`, "Unknown browser on Android" is `{ browser: null, system: 'Android' }`), so a page can
+ * say it in its own language; `null` for any other text (a label an adapter or an older version
+ * stored), which is then shown as it is.
+ */
+export function userAgentLabelParts(label: string): { browser: string | null; system: string | null } | null {
+  if (BROWSER_NAMES.has(label)) return { browser: label, system: null };
+  const at = label.indexOf(' on ');
+  if (at < 0) return null;
+  const browser = label.slice(0, at);
+  const system = label.slice(at + 4);
+  if (!SYSTEM_NAMES.has(system)) return null;
+  if (browser === UNKNOWN_BROWSER) return { browser: null, system };
+  return BROWSER_NAMES.has(browser) ? { browser, system } : null;
 }

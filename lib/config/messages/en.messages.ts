@@ -28,6 +28,14 @@ export const ENGLISH_MESSAGES = {
   'signIn.needsJavaScript': 'Signing in with {provider} needs JavaScript.',
   'signIn.passkeyNeedsJavaScript': 'Passkeys need JavaScript.',
   'signIn.reason': 'Reason: {code}',
+  /** The heading and tab title when `theme.brandName` is set. */
+  'signIn.titleNamed': 'Sign in to {app}',
+  'signIn.changeAddress': 'Change',
+  'signIn.showPassword': 'Show password',
+  'signIn.hidePassword': 'Hide password',
+  /** The link to `pages.forgotPassword`, under the password field. */
+  'signIn.forgotPassword': 'Forgot password?',
+  'signIn.newHere': 'New here?',
 
   // What the sign-in page says for each `?error=` type (Auth.js's, including legacy names, and ours).
   'error.Signin': TRY_ANOTHER_ACCOUNT,
@@ -73,7 +81,8 @@ export const ENGLISH_MESSAGES = {
   'verifyRequest.expires': 'It works once and expires in {duration}.',
   'verifyRequest.once': 'It works once.',
   'verifyRequest.spam': 'If it does not arrive within a few minutes, check your spam folder.',
-  'verifyRequest.resendOther': 'Wrong address, or no email? Send a new link',
+  /** A question beside the "send a new link" link (never inside it). */
+  'verifyRequest.resendOther': 'Wrong address, or no email?',
   'verifyRequest.resend': 'Send a new link',
   'verifyRequest.back': 'Back to {site}',
   'duration.day': '{n} day',
@@ -126,7 +135,15 @@ export const ENGLISH_MESSAGES = {
   'account.unknownDevice': 'Unknown device',
   'account.started': 'Signed in',
   'account.lastSeen': 'last active',
-  'account.endSession': 'End this session',
+  'account.endSession': 'End session',
+  'account.endSessionNamed': 'End session on {device}',
+  /** A session's device from its browser and system names ("Chrome", "macOS"), which stay as they are. */
+  'account.device': '{browser} on {system}',
+  'account.unknownBrowser': 'Unknown browser',
+  /** A date and time shown before the browser puts it in its own time zone (and when it runs no script). */
+  'account.timeUtc': '{time} UTC',
+  /** Two rows of one list with the same name (two "Chrome on macOS" sessions, two unnamed passkeys). */
+  'account.nth': '{name} ({n})',
   'account.endOtherSessions': 'Sign out everywhere else',
   'account.accountsHeading': 'Linked accounts',
   'account.noAccounts': 'No other account is linked.',
@@ -145,6 +162,9 @@ export const ENGLISH_MESSAGES = {
   'account.renameNamed': 'Rename {name}',
   'account.remove': 'Remove',
   'account.removeNamed': 'Remove {name}',
+  'account.newNameFor': 'New name for {name}',
+  'account.save': 'Save',
+  'account.saveNamed': 'Save the new name of {name}',
   'account.addPasskey': 'Add a passkey',
   'account.passkeysNeedScript': 'Adding a passkey needs JavaScript.',
   'account.emailHeading': 'Email address',
@@ -214,6 +234,8 @@ export const ENGLISH_MESSAGES = {
   'account.notice.session-ended': 'The session was ended.',
   'account.notice.sessions-ended': 'You were signed out everywhere else.',
   'account.notice.account-unlinked': 'The account was unlinked.',
+  'account.notice.account-linked': 'The account was linked: you can sign in with it too.',
+  'account.notice.backup-codes-regenerated': 'You have new backup codes: the old ones no longer work.',
   'account.notice.api-key-created': 'The API key was created.',
   'account.notice.api-key-rotated': 'The API key was rotated: its old value no longer works.',
   'account.notice.api-key-revoked': 'The API key was revoked.',
