@@ -147,8 +147,14 @@ export class RefreshTokens {
       family = await this.family(parsed.familyId);
       if (!family) throw ended();
     }
+    // `rotatedAt` is stored rounded down to its second (wholeSeconds), up to 999 ms before the
+    // rotation: the window counts from the rotation itself, so a retry gets at least `reuseWindow`.
     const windowMs = this.config.nativeApps!.reuseWindow * 1000;
-    if (parsed.generation === family.generation - 1 && now - dateMs(family.rotatedAt)! <= windowMs)
+    if (
+      parsed.generation === family.generation - 1 &&
+      windowMs > 0 &&
+      now - dateMs(family.rotatedAt)! < windowMs + 1000
+    )
       return this.pair(family, found.user, family.generation, family.rotatedAt);
     // A spent token after its window: the family ends, whoever holds its newest token.
     await this.sessions.endKeys(family.userId, [key]);
