@@ -38,8 +38,9 @@ const common = {
 };
 
 /**
- * Suites that build the package once or start no HTTP app (the TypeORM adapter): Express project
- * only. The sample runs on both (SAMPLE_PLATFORM).
+ * Suites the HTTP platform does not change (they build the package once, start no HTTP app, check
+ * storage or several instances, or what a page renders and its script does): Express project only.
+ * The sample runs on both (SAMPLE_PLATFORM).
  */
 const ONCE = [
   '<rootDir>/test/package.e2e-spec.ts',
@@ -55,11 +56,27 @@ const ONCE = [
   '<rootDir>/test/consumer.e2e-spec.ts',
   // The consumer templates' own tests run inside the apps test/consumer.e2e-spec.ts makes.
   '<rootDir>/test/consumer/',
+  // Storage and several instances: these suites check what two apps on one database or bus do
+  // (concurrent refreshes, revocations reaching another instance, adapters wired through Nest), which
+  // the HTTP platform under them does not change; every route they call also runs on Fastify in its
+  // own suite (native-apps, service-tokens, sessions, credentials, oauth).
+  '<rootDir>/test/drizzle-nest.e2e-spec.ts',
+  '<rootDir>/test/prisma-nest.e2e-spec.ts',
+  '<rootDir>/test/revocation-bus.e2e-spec.ts',
+  '<rootDir>/test/service-tokens-storage.e2e-spec.ts',
+  '<rootDir>/test/native-apps-storage.e2e-spec.ts',
   // The design walks (every page state in light and dark, desktop and phone: axe, names, screenshots)
-  // check what the page renders, which no platform changes; the flows behind those pages run on both
-  // platforms in their own suites (signin-experience, identifier-first, account-page, api-keys-page).
+  // check what the page renders, and the Chromium suites of what the pages' own script does (errors
+  // in the failed form, busy buttons, identifier-first steps, the account page's passkey dialogs):
+  // no platform changes either. The requests behind those pages run on both platforms in the HTTP
+  // suites (credentials, email, two-factor, account-api, webauthn), and a browser posting the forms
+  // without JavaScript does too (two-factor-browser, api-keys-page, sample).
   '<rootDir>/test/signin-design.e2e-spec.ts',
   '<rootDir>/test/account-page-design.e2e-spec.ts',
+  '<rootDir>/test/pages-design.e2e-spec.ts',
+  '<rootDir>/test/signin-experience.e2e-spec.ts',
+  '<rootDir>/test/identifier-first.e2e-spec.ts',
+  '<rootDir>/test/account-page.e2e-spec.ts',
 ];
 
 /**
@@ -70,6 +87,12 @@ const ONCE = [
 export default {
   // Suites start real servers (databases, an OpenID Provider, SMTP, Chromium); two cores.
   maxWorkers: 2,
+  // A worker keeps about 50 MB of every e2e suite it ran (module registries of Nest, TypeORM and the
+  // rest that jest's ESM loader does not let go: 14 suites in one process took it from 215 to 915 MB
+  // RSS). Left alone, a worker of a whole run nears V8's heap limit (4.3 GB here) and spends its time
+  // in full collections: late in a run, suites that take 3 s alone took 25. Recycled when its heap
+  // passes this after a suite, a worker costs a restart (under a second) instead.
+  workerIdleMemoryLimit: '700MB',
   testTimeout: 60000,
   projects: [
     {

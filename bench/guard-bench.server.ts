@@ -213,7 +213,9 @@ async function main(): Promise<void> {
     secret: config.secret,
     providers: [],
     trustHost: true,
-    ...(orm ? { adapter: orm.adapter } : {}),
+    // No database: `adapter: null`, as the docs tell JWT-only apps (TypeORM, installed here for the
+    // other rows, is then never loaded; without it the default adapter would load it).
+    adapter: orm ? orm.adapter : config.database ? undefined : null,
     session: {
       strategy: config.strategy,
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),

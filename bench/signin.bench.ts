@@ -34,8 +34,8 @@
 // profiler (BENCH_SIGNIN_PROFILE: the flows to profile, default `credentials`; 0 for none), and the
 // summary says how much CPU per sign-in runs under this library's own frames (the hash runs on
 // libuv's pool, outside the profiled thread).
-// Writes bench/RESULTS-signin.md and prints it. `npm run bench` runs it after the guard bench; there
-// a BENCH_SCENARIOS that does not name `signin` skips it.
+// Writes bench/RESULTS-signin.md (or BENCH_RESULTS) and prints it. `npm run bench` runs it after the
+// guard bench; there a BENCH_SCENARIOS that does not name `signin` skips it.
 //
 // Settings (environment): BENCH_ROUNDS (default 5), BENCH_DURATION seconds per round and server
 // (default 5 for credentials, 2 for magic links), BENCH_WARMUP seconds per server before the rounds
@@ -43,7 +43,8 @@
 // (default 4 for credentials, 16 for the others), BENCH_SIGNIN_USERS (default 64), BENCH_SIGNIN_FLOWS
 // (default `credentials,magic-link`; add `oauth`, not yet reliable: see bench/README.md), BENCH_SIGNIN_LINKS magic links stored per server (default
 // 8000), BENCH_SIGNIN_CALLBACKS OAuth callbacks minted per server (default 600),
-// BENCH_SIGNIN_PROFILE (default `credentials`), BENCH_SIGNIN_PROFILE_SECONDS (default 10).
+// BENCH_SIGNIN_PROFILE (default `credentials`), BENCH_SIGNIN_PROFILE_SECONDS (default 10), BENCH_RESULTS
+// (the file to write instead of bench/RESULTS-signin.md, for a subset of the flows).
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, scrypt } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -252,6 +253,18 @@ async function stopContender(running: Running): Promise<void> {
   await Promise.all(['', '-wal', '-shm'].map((s) => rm(`${running.file}${s}`, { force: true })));
 }
 
+/**
+ * `request()`, sent once more when it meets a reset: a kept-alive connection the server closed while
+ * idle (its 5 s keep-alive timeout, which a pause between loads outlasts) is reset on reuse, before
+ * the server read the request; a browser sends again, and so does this.
+ */
+function againOnReset(request: () => ReturnType<typeof send>): ReturnType<typeof send> {
+  return request().catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET') throw error;
+    return request();
+  });
+}
+
 /** One sign-in of worker `w`: undefined when it went right, else what went wrong. */
 function stepOf(flow: Flow, running: Running): (w: number) => Promise<string | undefined> {
   const { ready, agent } = running;
@@ -279,17 +292,12 @@ function stepOf(flow: Flow, running: Running): (w: number) => Promise<string | u
           },
           body,
         );
-      // A kept-alive connection the server closed while idle (its 5 s keep-alive timeout, which a
-      // pause between loads outlasts) is reset on reuse: a browser sends again, and so does this.
-      reply = await post().catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ECONNRESET') throw error;
-        return post();
-      });
+      reply = await againOnReset(post);
     } else if (flow === 'oauth') {
       const minted = running.callbacks[running.nextLink++];
       if (!minted) return `ran out of minted callbacks (${running.callbacks.length}; raise BENCH_SIGNIN_CALLBACKS)`;
       email = minted.email;
-      reply = await send(agent, ready.port, 'GET', minted.path, { cookie: minted.cookie });
+      reply = await againOnReset(() => send(agent, ready.port, 'GET', minted.path, { cookie: minted.cookie }));
     } else {
       const i = running.nextLink++;
       if (i >= LINKS) return `ran out of magic links (${LINKS}; raise BENCH_SIGNIN_LINKS)`;
@@ -297,7 +305,7 @@ function stepOf(flow: Flow, running: Running): (w: number) => Promise<string | u
       const path = ready.magicLinkPath
         .replace('{token}', encodeURIComponent(magicToken(running.tokenPrefix, i)))
         .replace('{email}', encodeURIComponent(email));
-      reply = await send(agent, ready.port, 'GET', path, {});
+      reply = await againOnReset(() => send(agent, ready.port, 'GET', path, {}));
     }
     if (![200, 302, 303].includes(reply.status)) return `answered ${reply.status}: ${reply.body.slice(0, 300)}`;
     const location = String(reply.headers.location ?? '');
@@ -747,7 +755,7 @@ async function main(): Promise<void> {
       ...profiles.flatMap((p) => [...p.lines, '']),
     );
   const report = lines.join('\n');
-  await writeFile(join(process.cwd(), 'bench', 'RESULTS-signin.md'), report);
+  await writeFile(process.env.BENCH_RESULTS ?? join(process.cwd(), 'bench', 'RESULTS-signin.md'), report);
   console.log(`\n${report}`);
 }
 

@@ -54,6 +54,7 @@ function withAuthProviders(definition: DynamicModule, extras: AuthModuleExtras):
         const config = resolveConfigWith(methods, options, given, instance ?? null);
         const notice = sessionStrategyNotice(options.session?.strategy !== undefined, config.session.strategy, {
           given: given.adapter != null,
+          none: given.adapter === null,
           dataSource: given.dataSource,
         });
         if (notice) new Logger('AuthModule').log(notice);
@@ -102,11 +103,14 @@ function givenExtras(definition: DynamicModule, extras: AuthModuleExtras): AuthM
 }
 
 /**
- * The `Adapter` provider for a class, an instance, a factory, an existing provider, or the TypeORM
- * default (whose module, and TypeORM with it, is imported only here: see `defaultAdapterModule`).
+ * The `Adapter` provider for a class, an instance, a factory, an existing provider, none (`null`), or
+ * the TypeORM default (whose module, and TypeORM with it, is imported only here: see
+ * `defaultAdapterModule`).
  */
 function adapterProvider({ adapter, dataSource }: AuthModuleExtras): OptionProvider {
-  if (adapter === undefined || adapter === null)
+  // `null`: no storage, said explicitly. TypeORM is never loaded, even where it is installed.
+  if (adapter === null) return { provider: { provide: Adapter, useValue: null }, imports: [] };
+  if (adapter === undefined)
     return {
       provider: { provide: Adapter, useExisting: DEFAULT_ADAPTER },
       imports: [defaultAdapterModule(dataSource)],

@@ -11,7 +11,7 @@ import { Discord } from '../lib/providers/catalog/discord.provider.js';
 import { GitHub } from '../lib/providers/catalog/github.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
 import { checkDesign } from './setup/design-checks.js';
-import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
+import { CHROMIUM, chromiumAvailable, VIRTUAL_PLATFORM_AUTHENTICATOR } from './setup/ci.js';
 import { CHROMIUM_ARGS, DESKTOP, shotsDir } from './setup/signin-browser.js';
 
 /**
@@ -20,7 +20,9 @@ import { CHROMIUM_ARGS, DESKTOP, shotsDir } from './setup/signin-browser.js';
  * linked account, two passkeys without a name, an API key. In every state axe (WCAG 2.1 A/AA) finds
  * nothing, every button and link has its visible words in its accessible name (label in name), no
  * two controls share a name, nothing is wider than the screen, and times are in the browser's time
- * zone. Screenshots go to test-output/account-page-<platform>/ (git-ignored) for review.
+ * zone. A user without a passkey is offered one first, on the phone's first screen, and creating it
+ * (DevTools' virtual authenticator) turns the offer into the list. Screenshots go to
+ * test-output/account-page-<platform>/ (git-ignored) for review.
  */
 
 const PASSWORD = 'correct horse battery staple';
@@ -93,12 +95,15 @@ describeBrowser('the account page in Chromium: light and dark, desktop and phone
       await t?.close();
     });
 
-    /** A browser with this user agent, signed in as `email` with the password (a session of its own). */
-    async function signedIn(email: string, userAgent: string): Promise<Page> {
+    /**
+     * A browser with this user agent, signed in as `email` with the password (a session of its own),
+     * on `origin` (http://localhost:<port> for passkeys: WebAuthn refuses an IP address).
+     */
+    async function signedIn(email: string, userAgent: string, origin = t.url): Promise<Page> {
       const context = await browser.newContext({ viewport: DESKTOP, userAgent, timezoneId: TIME_ZONE });
       contexts.push(context);
-      const { csrfToken } = (await (await context.request.get(`${t.url}/auth/csrf`)).json()) as { csrfToken: string };
-      const res = await context.request.post(`${t.url}/auth/callback/credentials`, {
+      const { csrfToken } = (await (await context.request.get(`${origin}/auth/csrf`)).json()) as { csrfToken: string };
+      const res = await context.request.post(`${origin}/auth/callback/credentials`, {
         form: { csrfToken, email, password: PASSWORD },
         maxRedirects: 0,
       });
@@ -222,5 +227,43 @@ describeBrowser('the account page in Chromium: light and dark, desktop and phone
       expect(colours).toEqual(['rgb(255, 255, 255)', 'rgb(185, 28, 28)']);
       await page.emulateMedia({ colorScheme: 'light' });
     }, 180_000);
+
+    // promise: account.passkey-offer
+    it('a user without a passkey is offered one first (what it is, one primary button, on the first phone screen); creating it lists it', async () => {
+      const origin = t.url.replace('127.0.0.1', 'localhost');
+      const email = `${randomUUID()}@example.test`;
+      const user = await adapter.createUser({ email, emailVerified: new Date(), name: 'Grace' } as never);
+      const page = await signedIn(email, AGENTS.chromeMac, origin);
+      const account = `${origin}/auth/account`;
+      await page.goto(account);
+      const offer = page.getByRole('region', { name: m['account.passkeysHeading'] });
+      // The first section, the sentence, then the page's one "Add a passkey": a filled button.
+      expect(await page.locator('section').first().getAttribute('aria-labelledby')).toBe('passkeys-heading');
+      expect(await offer.locator('[data-passkey-offer]').textContent()).toBe(m['account.passkeysOffer']);
+      const add = page.getByRole('button', { name: m['account.addPasskey'] });
+      expect(await add.count()).toBe(1);
+      expect(await add.getAttribute('class')).toBe('button btn-auto');
+      expect(await page.locator('script[src$="/auth/webauthn-client.js"]').count()).toBe(1);
+      // On the phone's first screen too.
+      await checkDesign(page, dir, `${lang} passkey offer`, {
+        distinct: true,
+        primaryBottom: (p) =>
+          p.getByRole('button', { name: m['account.addPasskey'] }).evaluate((b) => b.getBoundingClientRect().bottom),
+      });
+
+      // Creating it (a platform authenticator in this tab): back with the notice, the offer gone, the list there.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', { options: VIRTUAL_PLATFORM_AUTHENTICATOR });
+      await Promise.all([page.waitForURL(`${account}?notice=passkey-added`), add.click()]);
+      expect(await page.getByRole('status').textContent()).toBe(m['account.notice.passkey-added']);
+      expect(await page.locator('[data-passkey-offer]').count()).toBe(0);
+      expect(await page.locator('li[data-passkey]').count()).toBe(1);
+      expect(await page.getByRole('button', { name: m['account.addPasskey'] }).getAttribute('class')).toBe(
+        'button button-secondary btn-auto',
+      );
+      expect(await adapter.listAuthenticatorsByUserId(user.id)).toHaveLength(1);
+      await check(page, `${lang} first passkey added`);
+    }, 120_000);
   });
 });

@@ -26,6 +26,7 @@ import ts from 'typescript';
 import { createTestApp } from './setup/app.js';
 import { readmeSnippet } from './setup/readme.js';
 import { AUTHJS_DDL, SNAKE_DDL, SNAKE_MAPPING } from './setup/authjs-ddl.js';
+import { expectSignInReadsAsQueryBuilder } from './setup/typeorm-differential.js';
 
 // Our TypeOrmAdapter on the tables of Auth.js's official adapters, and the real Auth.js adapter on
 // the same database: what one writes, the other reads.
@@ -179,6 +180,21 @@ for (const target of targets) {
           // here: a strict CI run reports no skipped test.
           inapplicable: 'omit',
         });
+
+      it('the sign-in statements read what the query builder reads on these tables', async () => {
+        const adapter = new TypeOrmAdapter(ds, {}, { schema: c.preset });
+        const users = [];
+        for (const tag of ['a', 'b']) {
+          const email = `diff-${tag}-${randomUUID()}@Example.com`;
+          const user = await adapter.createUser({
+            id: randomUUID(),
+            email,
+            emailVerified: new Date(Date.now() - 5_003),
+          });
+          users.push({ id: user.id, email });
+        }
+        await expectSignInReadsAsQueryBuilder(ds, adapter, users);
+      });
 
       it('the bootstrap check finds nothing to report on the real tables', async () => {
         await new TypeOrmAdapter(ds, {}, { schema: c.preset }).onModuleInit();

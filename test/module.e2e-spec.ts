@@ -349,14 +349,14 @@ describe('the default TypeORM adapter, in an app that lists its own entities (re
   const sqlite = (entities: Function[]) =>
     TypeOrmModule.forRoot({ type: 'better-sqlite3', database: ':memory:', entities, synchronize: true });
 
-  async function boot(entities: Function[], session?: AuthModuleOptions['session']) {
+  async function boot(entities: Function[], session?: AuthModuleOptions['session'], extras: AuthModuleExtras = {}) {
     const lines: string[] = [];
     const spy = jest.spyOn(Logger.prototype, 'log').mockImplementation(function (this: Logger, message: unknown) {
       if ((this as unknown as { context?: string }).context === 'AuthModule') lines.push(String(message));
     });
     try {
       const moduleRef = await Test.createTestingModule({
-        imports: [sqlite(entities), AuthModule.forRoot({ secret: TEST_SECRET, providers: [], session })],
+        imports: [sqlite(entities), AuthModule.forRoot({ secret: TEST_SECRET, providers: [], session, ...extras })],
       }).compile();
       return { moduleRef, lines };
     } finally {
@@ -393,6 +393,23 @@ describe('the default TypeORM adapter, in an app that lists its own entities (re
     } finally {
       await moduleRef.close();
     }
+  });
+
+  it('`adapter: null` leaves the data source alone: no adapter, JWT sessions, nothing logged', async () => {
+    const { moduleRef, lines } = await boot([Note, ...authEntities], undefined, { adapter: null });
+    try {
+      expect(moduleRef.get(Adapter)).toBeNull();
+      expect(moduleRef.get<ResolvedAuthConfig>(AUTH_CONFIG).session.strategy).toBe('jwt');
+      expect(lines).toEqual([]);
+    } finally {
+      await moduleRef.close();
+    }
+    const error = await boot([Note, ...authEntities], { strategy: 'database' }, { adapter: null }).then(
+      ({ moduleRef: ref }) => ref.close().then(() => null),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AuthConfigurationError);
+    expect((error as Error).message).toMatch(/session\.strategy is 'database' but no adapter is available/);
   });
 
   it('logs nothing about the strategy when the app chose it', async () => {

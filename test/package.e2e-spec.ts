@@ -518,6 +518,34 @@ export const smtpDown = () => ({
     });
   });
 
+  it('with TypeORM installed, `adapter: null` keeps it unloaded (JWT sessions); no `adapter` loads the default', () => {
+    const result = run(
+      app,
+      'adapter-null.mjs',
+      `import 'reflect-metadata';
+import { createRequire } from 'node:module';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule } from 'nestjs-auth';
+// TypeORM is CommonJS (its ESM entry wraps it), so once loaded it sits in the CommonJS cache.
+const typeormLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((f) => /[\\/]node_modules[\\/]typeorm[\\/]/.test(f));
+async function start(extras) {
+  class AppModule {}
+  Module({ imports: [AuthModule.forRoot({ secret: 'x'.repeat(40), url: 'http://127.0.0.1', providers: [], ...extras })] })(AppModule);
+  const app = await NestFactory.create(AppModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  const res = await fetch('http://127.0.0.1:' + app.getHttpServer().address().port + '/auth/session');
+  await app.close();
+  return { session: res.status, typeorm: typeormLoaded() };
+}
+const none = await start({ adapter: null });
+const byDefault = await start({ session: { strategy: 'jwt' } });
+console.log(JSON.stringify({ none, byDefault }));
+`,
+    );
+    expect(result).toEqual({ none: { session: 200, typeorm: false }, byDefault: { session: 200, typeorm: true } });
+  });
+
   it('starts without TypeORM, nodemailer or the WebAuthn server installed when the app brings its own adapter', () => {
     for (const name of HEAVY) expect(existsSync(join(lean, 'node_modules', name))).toBe(false);
     const result = run(

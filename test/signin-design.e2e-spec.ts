@@ -11,7 +11,7 @@ import { Apple } from '../lib/providers/catalog/apple.provider.js';
 import { GitHub } from '../lib/providers/catalog/github.provider.js';
 import { Google } from '../lib/providers/catalog/google.provider.js';
 import { createTestApp, type TestApp } from './setup/app.js';
-import { checkDesign } from './setup/design-checks.js';
+import { checkDesign, primaryBottom } from './setup/design-checks.js';
 import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 import { brokenWords, CHROMIUM_ARGS, DESKTOP, focused, PASSWORD, PHONE, shotsDir } from './setup/signin-browser.js';
 
@@ -27,15 +27,6 @@ const describeBrowser = chromiumAvailable('signin-design.e2e-spec') ? describe :
 
 /** A one-colour square logo, as a `data:` URI (no request). */
 const LOGO = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#4f46e5"/></svg>')}`;
-/** The bottom of the page's primary action (the first filled button; else its first button). */
-function primaryBottom(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
-    const buttons = [...document.querySelectorAll('.card .button')].filter(visible);
-    const primary = buttons.find((b) => !b.matches('.button-secondary, .oauth')) ?? buttons[0];
-    return primary ? primary.getBoundingClientRect().bottom : Number.POSITIVE_INFINITY;
-  });
-}
 
 describeBrowser('the sign-in pages in Chromium: light and dark, desktop and phone', () => {
   let browser: Browser;

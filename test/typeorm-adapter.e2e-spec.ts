@@ -35,6 +35,7 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
+import { expectSignInReadsAsQueryBuilder } from './setup/typeorm-differential.js';
 
 const MIGRATIONS: Record<DatabaseName, Function[]> = {
   sqlite: authMigrationsSqlite,
@@ -471,24 +472,45 @@ for (const target of targets) {
         adapter.createUser({ id: randomUUID(), email: `b-${randomUUID()}@example.com`, emailVerified: null });
 
       // promise: storage.concurrency
-      it('50 concurrent useVerificationToken calls for one token: exactly one winner, also through a locking transaction', async () => {
+      it('50 concurrent useVerificationToken calls for one token: exactly one winner on every path, also all racing at once across connections', async () => {
         // SQLite has one connection, on which TypeORM cannot nest transactions: there the adapter
         // never takes the locking path (SQLite has DELETE ... RETURNING, and serialises writes anyway).
-        for (const a of target.name === 'sqlite' ? [adapter] : [adapter, new LockingTypeOrmAdapter(ds)]) {
-          const token = {
-            identifier: `race-${randomUUID()}@example.com`,
-            token: randomBytes(32).toString('hex'),
-            expires: new Date(Date.now() + 600_000),
-          };
-          await a.createVerificationToken(token);
-          const results = await Promise.all(
-            Array.from({ length: 50 }, () =>
-              a.useVerificationToken({ identifier: token.identifier, token: token.token }),
-            ),
-          );
-          expect(results.filter((r) => r !== null)).toHaveLength(1);
-          expect(await ds.getRepository(VerificationTokenEntity).countBy({ identifier: token.identifier })).toBe(0);
+        // Elsewhere a second data source (its own pool) races too, as another instance of the app would.
+        const other =
+          target.name === 'sqlite'
+            ? undefined
+            : await new DataSource({ ...db.options, entities: [...authEntities] } as DataSourceOptions).initialize();
+        try {
+          const paths = [adapter, new TypeOrmAdapter(ds, {}, { preparedStatements: false })];
+          if (other)
+            paths.push(new LockingTypeOrmAdapter(ds), new TypeOrmAdapter(other), new LockingTypeOrmAdapter(other));
+          // Each path alone, then all of them at once on one token.
+          for (const group of [...paths.map((p) => [p]), paths]) {
+            const token = {
+              identifier: `race-${randomUUID()}@example.com`,
+              token: randomBytes(32).toString('hex'),
+              expires: new Date(Date.now() + 600_000),
+            };
+            await group[0]!.createVerificationToken(token);
+            const results = await Promise.all(
+              Array.from({ length: 50 }, (_, i) =>
+                group[i % group.length]!.useVerificationToken({ identifier: token.identifier, token: token.token }),
+              ),
+            );
+            const winners = results.filter((r) => r !== null);
+            expect(winners).toHaveLength(1);
+            expect(winners[0]).toEqual(token);
+            expect(await ds.getRepository(VerificationTokenEntity).countBy({ identifier: token.identifier })).toBe(0);
+          }
+        } finally {
+          await other?.destroy();
         }
+      });
+
+      it('the sign-in statements read what the query builder reads (default entities, both statement paths)', async () => {
+        const users = [await newUser(), await newUser()];
+        for (const preparedStatements of [true, false])
+          await expectSignInReadsAsQueryBuilder(ds, new TypeOrmAdapter(ds, {}, { preparedStatements }), users);
       });
 
       // promise: storage.concurrency
@@ -727,6 +749,52 @@ for (const target of targets) {
           for (const sql of queries) expect(sql).toMatch(/JOIN/i);
         }
       });
+      it("a sign-in's statements (user by email, token consumed, session stored) are one prepared statement each", async () => {
+        const user = await newUser();
+        const token = {
+          identifier: user.email,
+          token: randomBytes(32).toString('hex'),
+          expires: new Date(Date.now() + 60_000),
+        };
+        const signIn = async () => {
+          await adapter.createVerificationToken(token);
+          expect(await adapter.useVerificationToken(token)).toEqual(token);
+          expect(await adapter.getUserByEmail(user.email)).toEqual(user);
+          await adapter.createSession({
+            sessionToken: randomUUID(),
+            userId: user.id,
+            expires: new Date(Date.now() + 60_000),
+          });
+        };
+        await signIn(); // the first builds (and, on SQLite, prepares) the statements
+        const master = (ds.driver as unknown as { master?: Record<string, Function> }).master;
+        const original = master?.query;
+        const names: string[] = [];
+        if (target.name === 'postgres')
+          master!.query = function (this: unknown, ...args: unknown[]) {
+            names.push((args[0] as { name?: string }).name ?? '');
+            return original!.apply(this, args);
+          };
+        let queries: string[];
+        try {
+          queries = await loggedQueries(signIn);
+        } finally {
+          if (master && original) master.query = original;
+        }
+        // Only the token's insert (not on a sign-in's path) goes through the query builder.
+        const direct = queries.filter((q) => !/^INSERT INTO \S*verification_tokens/i.test(q));
+        if (target.name === 'mariadb') {
+          expect(direct).toHaveLength(3);
+          expect(direct[0]).toMatch(/^DELETE FROM .* RETURNING /i);
+        } else {
+          expect(direct).toEqual([]);
+        }
+        if (target.name === 'postgres') {
+          expect(names).toHaveLength(3);
+          for (const name of names) expect(name).toMatch(/^nestjs_auth_(statement|insert)_[0-9a-f]{16}$/);
+        }
+      });
+
       it('getSessionAndUser answers concurrent lookups together: one batched statement on PostgreSQL, each its own row', async () => {
         const users = [await newUser(), await newUser()];
         const tokens = [randomUUID(), randomUUID(), randomUUID()];
@@ -839,6 +907,30 @@ for (const target of targets) {
           expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
         },
       );
+
+      it.each([true, false])(
+        'the sign-in statements read what the query builder reads: transformers, unselected, soft-deleted (preparedStatements: %s)',
+        async (preparedStatements) => {
+          const adapter = new TypeOrmAdapter(ds, { User: ShapedUser }, { preparedStatements });
+          const users = ['live', 'deleted'].map((tag) => {
+            const id = randomUUID();
+            return { id, email: `${tag}-${id}@Example.com` };
+          });
+          for (const [i, user] of users.entries())
+            await ds.getRepository(ShapedUser).insert({
+              ...user,
+              name: null,
+              image: null,
+              emailVerified: new Date(Date.UTC(2026, 1, 3, 4, 5, 6, 78 + i)),
+              tags: i ? [] : ['x', 'y'],
+              secretNote: 'hidden',
+            });
+          await ds.getRepository(ShapedUser).softDelete({ id: users[1]!.id });
+          await expectSignInReadsAsQueryBuilder(ds, adapter, users);
+          expect(await adapter.getUser(users[1]!.id)).toBeNull();
+          expect(await adapter.getUserByEmail(users[0]!.email)).toMatchObject({ tags: ['x', 'y'], kind: 'shaped' });
+        },
+      );
     });
 
     describe('the session lookup with single-table inheritance', () => {
@@ -888,6 +980,10 @@ for (const target of targets) {
         // A user of another type is not a StaffMember: the discriminator keeps it out, as getUser does.
         expect(await adapter.getUser(plainMember)).toBeNull();
         expect(await adapter.getSessionAndUser(memberToken)).toBeNull();
+        await expectSignInReadsAsQueryBuilder(ds, adapter, [
+          { id: staff, email: `st-${staff}@example.com` },
+          { id: plainMember, email: `m-${plainMember}@example.com` },
+        ]);
       });
     });
 
@@ -941,6 +1037,8 @@ for (const target of targets) {
         await adapter.createSession({ sessionToken, userId: input.id, expires: new Date(Date.now() + 60_000) });
         expect((await adapter.getSessionAndUser(sessionToken))?.user).toMatchObject({ role: 'owner' });
         expect(await adapter.getUserByAccount(account)).toMatchObject({ role: 'owner' });
+
+        await expectSignInReadsAsQueryBuilder(ds, adapter, [input, plain]);
 
         // The foreign keys follow the subclass (they reference the `users` table by name).
         await adapter.deleteUser(input.id);

@@ -81,5 +81,6 @@ describe('lookupStatementName', () => {
     expect(lookupStatementName('SELECT 1')).toMatch(/^nestjs_auth_session_[0-9a-f]{16}$/);
     expect(lookupStatementName('SELECT 1')).toBe(lookupStatementName('SELECT 1'));
     expect(lookupStatementName('SELECT 2')).not.toBe(lookupStatementName('SELECT 1'));
+    expect(lookupStatementName('SELECT 1', 'statement')).toMatch(/^nestjs_auth_statement_[0-9a-f]{16}$/);
   });
 });

@@ -92,8 +92,9 @@ function attempt<T>(run: () => Promise<T>): Promise<T> {
 
 /**
  * The name of a lookup's prepared statement on node-postgres: a hash of its SQL, so adapters (or
- * two of one kind over different tables) sharing a pool never give one name two texts.
+ * two of one kind over different tables) sharing a pool never give one name two texts. `kind`
+ * names what the statement is for (the session lookup's is `session`).
  */
-export function lookupStatementName(sql: string): string {
-  return `nestjs_auth_session_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
+export function lookupStatementName(sql: string, kind = 'session'): string {
+  return `nestjs_auth_${kind}_${createHash('sha256').update(sql).digest('hex').slice(0, 16)}`;
 }

@@ -66,13 +66,13 @@ export function requireAdapterMethods(
 export function sessionStrategyNotice(
   strategySet: boolean,
   strategy: 'jwt' | 'database',
-  adapter: { given: boolean; dataSource?: string },
+  adapter: { given: boolean; none?: boolean; dataSource?: string },
 ): string | null {
-  if (strategySet) return null;
+  if (strategySet || adapter.none) return null;
   if (strategy === 'jwt')
     return (
       'session.strategy is not set: using JWT sessions (in a signed cookie), because no adapter is available ' +
-      '(no `adapter` given and no TypeORM data source). Set session.strategy to say so and silence this line.'
+      '(no `adapter` given and no TypeORM data source). Set session.strategy, or `adapter: null`, to say so and silence this line.'
     );
   const why = adapter.given
     ? 'an `adapter` is configured'

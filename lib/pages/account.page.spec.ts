@@ -152,7 +152,11 @@ describe('the account page', () => {
       expect(renderAccountPage(base)).not.toContain('id="two-factor-heading"');
       const html = renderAccountPage({
         ...base,
-        passkeys: { list: [], provider: 'passkey', scriptUrl: '/auth/webauthn-client.js' },
+        passkeys: {
+          list: [{ credentialID: 'c1', name: null, lastUsedAt: null, credentialDeviceType: 'multiDevice' }],
+          provider: 'passkey',
+          scriptUrl: '/auth/webauthn-client.js',
+        },
         twoFactor: { factors, backupCodesLeft: 8, required: false },
         email: { current: null },
       });
@@ -457,6 +461,64 @@ describe('the account page', () => {
     });
   });
 
+  describe('the offer of a first passkey', () => {
+    const page = (list: NonNullable<AccountPageParams['passkeys']>['list'], messages = ENGLISH_MESSAGES) =>
+      renderAccountPage({
+        ...base,
+        messages,
+        email: { current: 'ada@example.com' },
+        password: { hasPassword: true },
+        accounts: { linked: [], linkable: [{ id: 'github', name: 'GitHub' }] },
+        passkeys: { list, provider: 'passkey', scriptUrl: '/auth/webauthn-client.js' },
+        twoFactor: { factors: [], backupCodesLeft: 0, required: false },
+        canDelete: true,
+      });
+    const headings = (html: string) => [...html.matchAll(/<h2 id="([\w-]+)-heading"/g)].map((h) => h[1]);
+
+    it.each([
+      ['English', ENGLISH_MESSAGES],
+      ['German', GERMAN_MESSAGES],
+    ] as const)(
+      'in %s: no passkey yet, the offer comes first: one line saying what a passkey is, one primary button',
+      (_lang, m) => {
+        const html = page([], m);
+        expect(headings(html)).toEqual(['passkeys', 'email', 'password', 'accounts', 'two-factor', 'delete']);
+        const offer = html.slice(html.indexOf('<section aria-labelledby="passkeys-heading"'));
+        expect(offer.slice(0, offer.indexOf('</section>'))).toBe(
+          `<section aria-labelledby="passkeys-heading" class="offer"><h2 id="passkeys-heading">${m['account.passkeysHeading']}</h2>` +
+            `<p data-passkey-offer>${escapeText(m['account.passkeysOffer'])}</p>` +
+            '<form data-webauthn-provider="passkey" data-webauthn-action="register" data-webauthn-base-url="https://app.example/auth">' +
+            '<input type="hidden" name="csrfToken" value="tok&quot;en">' +
+            '<input type="hidden" name="callbackUrl" value="https://app.example/auth/account?notice&#61;passkey-added">' +
+            '<p class="error" data-webauthn-error id="passkey-error" role="alert" hidden></p>' +
+            `<button type="submit" class="button btn-auto">${m['account.addPasskey']}</button>` +
+            `<noscript><p class="muted">${m['account.passkeysNeedScript']}</p></noscript></form>`,
+        );
+        // The page's one "Add a passkey", and the passkey script with it.
+        expect(html.split(`>${m['account.addPasskey']}</button>`)).toHaveLength(2);
+        expect(html).toContain('<script src="/auth/webauthn-client.js" defer></script>');
+      },
+    );
+
+    it('with a passkey: no offer, the list in its place, the button quiet', () => {
+      const html = page([
+        { credentialID: 'c1', name: 'Laptop', lastUsedAt: null, credentialDeviceType: 'multiDevice' },
+      ]);
+      expect(headings(html)).toEqual(['email', 'password', 'accounts', 'passkeys', 'two-factor', 'delete']);
+      expect(html).not.toContain('data-passkey-offer');
+      expect(html).not.toContain('class="offer"');
+      expect(html).toContain(
+        `<button type="submit" class="button button-secondary btn-auto">${ENGLISH_MESSAGES['account.addPasskey']}</button>`,
+      );
+    });
+
+    it('without passkeys configured: no offer, no script', () => {
+      const html = renderAccountPage({ ...base, email: { current: 'ada@example.com' } });
+      expect(html).not.toContain('data-passkey-offer');
+      expect(html).not.toContain('webauthn-client.js');
+    });
+  });
+
   it('the email confirmation page posts the token; the GET itself changes nothing', () => {
     const html = renderEmailChangeConfirmPage({
       action: 'https://app.example/auth/account/email/confirm',
@@ -470,3 +532,13 @@ describe('the account page', () => {
     expect(html).toContain('new@example.com');
   });
 });
+
+/** The page's escaping of a sentence (`escapeHtml`). */
+function escapeText(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}

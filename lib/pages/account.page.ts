@@ -136,6 +136,9 @@ const CSS = [
   '.backup-codes{margin-top:1.25rem;padding-top:1rem;border-top:1px solid var(--line)}',
   'code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;overflow-wrap:anywhere}',
   '.new-key{font-size:1.0625rem;padding:.75rem;border:1px solid var(--border);border-radius:.5rem}.new-key>code{user-select:all}',
+  // The offer of a first passkey, first on the page: a tinted panel, one line, one primary button.
+  'section.offer{padding:1.25rem;border:1px solid var(--notice-line);border-radius:.75rem;background:var(--notice-bg)}',
+  'section.offer+section{margin-top:2rem;padding-top:0;border-top:0}section.offer form .error{margin:0 0 1rem}',
   // The account's deletion, apart: a red frame, a red button with white text (6.5:1 in both schemes).
   'section.danger-zone{margin-top:2rem;padding:1.25rem;border:1px solid var(--error-border);border-radius:.75rem}',
   '.danger{background:#b91c1c;border-color:#b91c1c;color:#fff}',
@@ -164,15 +167,18 @@ export function renderAccountPage(p: AccountPageParams): string {
   const c: Ctx = { m, post, csrf, time: clock(m) };
   const who = p.user.email ?? p.user.name ?? '';
   const nonce = p.nonce ?? randomBytes(16).toString('base64');
+  const prompt = p.passkeys !== undefined && p.passkeys.list.length === 0;
   const body = [
     `<div class="account-head"><div><h1>${escapeHtml(m['account.title'])}</h1>` +
       (who ? `<p class="muted">${escapeHtml(m['account.signedInAs'])} <strong>${escapeHtml(who)}</strong></p>` : '') +
       `</div><a class="button button-secondary btn-sm" href="${escapeAttr(`${p.authUrl}/signout`)}">${escapeHtml(m['account.signOut'])}</a></div>`,
     banner(m, p.notice, p.error),
+    // No passkey yet: the offer to create one comes first, before the settings.
+    prompt ? passkeysSection(c, p) : '',
     p.email ? emailSection(c, p.email.current) : '',
     p.password ? passwordSection(c, p.password.hasPassword, p.password.minLength ?? 8) : '',
     p.accounts ? accountsSection(c, p) : '',
-    p.passkeys ? passkeysSection(c, p) : '',
+    p.passkeys && !prompt ? passkeysSection(c, p) : '',
     p.twoFactor ? twoFactorSection(c, p.twoFactor) : '',
     p.sessions ? sessionsSection(c, p.sessions) : '',
     p.apiKeys ? apiKeysSection(c, p.apiKeys) : '',
@@ -462,15 +468,20 @@ function passkeysSection(c: Ctx, p: AccountPageParams): string {
       `${rename}${remove}`,
     );
   });
+  // Without a passkey the button is the section's one primary action; beside a list, a quiet one.
   const add =
     `<form data-webauthn-provider="${escapeAttr(provider)}" data-webauthn-action="register" data-webauthn-base-url="${escapeAttr(p.authUrl)}">${csrf}` +
     `<input type="hidden" name="callbackUrl" value="${escapeAttr(`${p.accountUrl}?notice=passkey-added`)}">` +
     `<p class="error" data-webauthn-error id="passkey-error" role="alert" hidden></p>` +
-    `<button type="submit" class="button button-secondary btn-auto">${escapeHtml(m['account.addPasskey'])}</button><noscript><p class="muted">${escapeHtml(m['account.passkeysNeedScript'])}</p></noscript></form>`;
-  const listed = list.length
-    ? `<ul class="items">${items.join('')}</ul>`
-    : `<p>${escapeHtml(m['account.noPasskeys'])}</p>`;
-  return section('passkeys', m['account.passkeysHeading'], `${listed}${add}`);
+    `<button type="submit" class="button${list.length ? ' button-secondary' : ''} btn-auto">${escapeHtml(m['account.addPasskey'])}</button><noscript><p class="muted">${escapeHtml(m['account.passkeysNeedScript'])}</p></noscript></form>`;
+  if (!list.length)
+    return section(
+      'passkeys',
+      m['account.passkeysHeading'],
+      `<p data-passkey-offer>${escapeHtml(m['account.passkeysOffer'])}</p>${add}`,
+      'offer',
+    );
+  return section('passkeys', m['account.passkeysHeading'], `<ul class="items">${items.join('')}</ul>${add}`);
 }
 
 function twoFactorSection(c: Ctx, t: NonNullable<AccountPageParams['twoFactor']>): string {

@@ -168,6 +168,13 @@ describe('identifier-first sign-in', () => {
     }
   });
 
+  it("step 2 for an address with an apostrophe (o'brien@…, which the browser's check accepts): shown escaped, sent back in every form", () => {
+    const html = page({ email: "o'brien@example.test", step: 'methods' });
+    expect(html).not.toContain('data-error="InvalidEmail"');
+    expect(html).toContain('<strong data-email id="signin-address">o&#39;brien@example.test</strong>');
+    for (const f of forms(html)) expect(f.inputs.find((i) => i.name === 'email')!.value).toBe("o'brien@example.test");
+  });
+
   it("step 1 keeps the browser's own check and gives the field the page's inline message for it", () => {
     const html = page();
     const identifier = forms(html).find((f) => f.attrs['data-form'] === 'identifier')!;

@@ -12,8 +12,8 @@ import type { SignInPageParams, SignInPageProvider } from './page.types.js';
 import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
 import { isShown } from './signin.forms.js';
 
-/** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. */
-const ADDRESS = /^[^\s@\p{Cc}<>"']{1,64}@[^\s@\p{Cc}<>"']{1,255}$/u;
+/** An address as typed: no spaces, control characters, double quotes or angle brackets; one `@` (an apostrophe, `o'brien@…`, is an address). */
+const ADDRESS = /^[^\s@\p{Cc}<>"]{1,64}@[^\s@\p{Cc}<>"]{1,255}$/u;
 
 /** The id of the step-1 email field. */
 export const IDENTIFIER_FIELD_ID = 'signin-identifier';

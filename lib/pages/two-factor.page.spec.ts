@@ -162,6 +162,64 @@ describe('renderTwoFactorChallengePage', () => {
     expect(code).not.toHaveProperty('value');
   });
 
+  it("a code by email: the page's one filled button while it is the only way; beside a code field or a passkey, a link", () => {
+    const sendClass = (html: string) =>
+      /<form[^>]*class="send-code">[\s\S]*?<button type="submit" class="([^"]+)">/.exec(html)?.[1];
+    // Asked for, not sent yet: no field, the button that sends it is the action.
+    const only = challenge({ methods: [], method: 'email-code', emailCode: {} });
+    expect(visibleInputs(only)).toEqual([]);
+    expect(sendClass(only)).toBe('button');
+    expect(only).toContain('>Email me a code</button>');
+    // Sent: the field and Verify first, "Send a new code" quiet.
+    const sent = challenge({
+      methods: ['email-code'],
+      method: 'email-code',
+      emailCode: { sentTo: 'a•••@example.test' },
+    });
+    expect(sendClass(sent)).toBe('link-button');
+    expect(sent).toContain('>Send a new code</button>');
+    // Beside an app's code, or a passkey: a link-style button.
+    expect(sendClass(challenge({ emailCode: {} }))).toBe('link-button');
+    expect(
+      sendClass(
+        challenge({
+          methods: [],
+          method: 'email-code',
+          emailCode: {},
+          passkey: { scriptUrl: `${AUTH}/webauthn-client.js` },
+        }),
+      ),
+    ).toBe('link-button');
+  });
+
+  it('one primary action (Verify); a passkey, a code by email and a backup code as links under it, then "Sign in another way"', () => {
+    const html = challenge({ emailCode: {}, passkey: { scriptUrl: `${AUTH}/webauthn-client.js` }, rememberDays: 30 });
+    const classes = parseTags(html)
+      .filter((t) => (t.name === 'button' || t.name === 'a') && t.attrs.class)
+      .map((t) => t.attrs.class);
+    expect(classes.filter((c) => c === 'button')).toHaveLength(1);
+    const ways = html.slice(html.indexOf('<div class="alternatives other-ways">'));
+    expect([...ways.matchAll(/<(?:button|a)\b[^>]*>([^<]+)<\/(?:button|a)>/g)].map((x) => x[1]).slice(0, 4)).toEqual([
+      'Use a passkey',
+      'Email me a code',
+      'Use a backup code',
+      'Sign in another way',
+    ]);
+    expect(html.indexOf('>Verify</button>')).toBeLessThan(html.indexOf('<div class="alternatives other-ways">'));
+    // Link-style: no button under Verify looks like one.
+    expect(
+      parseTags(ways.slice(0, ways.indexOf('</div>')))
+        .filter((t) => t.name === 'button')
+        .map((t) => t.attrs.class),
+    ).toEqual(['link-button', 'link-button']);
+    // The passkey's error place is on the page (its script fills it), not styled as a hint.
+    expect(html).toContain('<p class="error" data-webauthn-error hidden role="alert"></p>');
+    // A passkey alone: its button is the primary action, nothing under it but "Sign in another way".
+    const alone = challenge({ methods: [], passkey: { scriptUrl: `${AUTH}/webauthn-client.js` } });
+    expect(alone).toMatch(/<button type="button" class="button" data-webauthn-two-factor=/);
+    expect(alone).not.toContain('<div class="alternatives other-ways">');
+  });
+
   it('escapes every value and refuses links that are not http(s) or paths', () => {
     const html = challenge({
       error: HOSTILE,
@@ -203,7 +261,11 @@ describe('renderTwoFactorEnrolPage', () => {
     const link = parseTags(html).find((t) => t.name === 'a' && 'data-otpauth' in t.attrs)!;
     expect(link.attrs.href).toBe(URI);
     expect(html).toContain('>Open in your authenticator app</a>');
-    expect(html).toContain(`<code data-secret="${SECRET}">JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP</code>`);
+    // The key to type in behind its question (a native disclosure, closed): the apps' own pattern.
+    expect(html).toContain(
+      `<details class="manual"><summary>${ENGLISH_MESSAGES['twoFactor.enrol.manual']}</summary>` +
+        `<p class="secret"><code data-secret="${SECRET}">JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP</code></p></details>`,
+    );
   });
 
   it('confirms with a first code: the form with the CSRF token, the extra hidden inputs and a labelled code field', () => {
@@ -232,8 +294,12 @@ describe('renderTwoFactorEnrolPage', () => {
   it('from the account page: its own wording, an optional labelled name field, and a cancel link', () => {
     const html = enrol({ required: false, nameField: true, cancelUrl: `${AUTH}/account` });
     expect(html).toContain('<h1>Add an authenticator app</h1>');
-    expect(html).toContain(ENGLISH_MESSAGES['twoFactor.intro']);
+    // The person chose to add one (the account page's section says what it is): straight to the QR code.
+    expect(html).not.toContain(ENGLISH_MESSAGES['twoFactor.intro']);
     expect(html).not.toContain(ENGLISH_MESSAGES['twoFactor.enrol.requiredIntro']);
+    expect(html).toContain(
+      `<h1>Add an authenticator app</h1>\n<p id="two-factor-hint">${ENGLISH_MESSAGES['twoFactor.enrol.scan']} ${ENGLISH_MESSAGES['twoFactor.enrol.confirm']}</p>`,
+    );
     expect(visibleInputs(html)).toEqual(['<input name="name">', '<input name="code">']);
     expect(unlabeledInputs(html)).toEqual([]);
     const name = tag(html, 'input', 'name', 'name')!.attrs;
@@ -242,6 +308,21 @@ describe('renderTwoFactorEnrolPage', () => {
     expect(html).toContain('<label for="two-factor-name">Name (optional)</label>');
     expect(tag(html, 'p', 'id', name['aria-describedby']!)).toBeDefined();
     expect(html).toContain(`<a class="button button-secondary" href="${AUTH}/account">Cancel</a>`);
+  });
+
+  it('after a refused code folds the setup away behind "Show the QR code again": the field and its button come first', () => {
+    const first = enrol();
+    expect(first).not.toContain('<details class="setup">');
+    const html = enrol({ error: ENGLISH_MESSAGES['error.InvalidTwoFactorCode'] });
+    const setup = html.indexOf(
+      '<details class="setup"><summary>Show the QR code again</summary><p id="two-factor-hint">',
+    );
+    expect(setup).toBeGreaterThan(html.indexOf(ENGLISH_MESSAGES['twoFactor.enrol.requiredIntro']));
+    // The QR code, the otpauth link and the key are all still there, inside it, before the form.
+    const inside = html.slice(setup, html.indexOf('<form method="post"'));
+    for (const part of ['data-qr', 'data-otpauth', `data-secret="${SECRET}"`]) expect(inside).toContain(part);
+    // The code field is still described by the instruction (and the error first).
+    expect(tag(html, 'input', 'name', 'code')!.attrs['aria-describedby']).toBe('two-factor-error two-factor-hint');
   });
 
   it('shows a refused code as an alert tied to the code field, which it focuses', () => {
@@ -329,6 +410,13 @@ function pages(messages: PageMessages): Record<string, string> {
   return {
     'challenge totp': challenge({ messages }),
     'challenge backup code': challenge({ messages, method: 'backup-code', error: messages['error.CredentialsSignin'] }),
+    'challenge by email': challenge({ messages, methods: [], method: 'email-code', emailCode: {} }),
+    'challenge by email sent': challenge({
+      messages,
+      methods: ['email-code'],
+      method: 'email-code',
+      emailCode: { sentTo: 'a@example.test' },
+    }),
     'enrol required': enrol({ messages }),
     'enrol from the account page': enrol({
       messages,
@@ -359,7 +447,8 @@ function leftover(html: string): string {
     .replace(/<[^>]+>/g, ' ')
     .replace(/\[\[[\w.-]+\]\]/g, ' ')
     .replace(/&#?\w+;/g, ' ');
-  for (const v of [...CODES, 'JBSW', 'Y3DP', 'EHPK', '3PXP', 'Phone', 'UTC']) text = text.split(v).join(' ');
+  for (const v of [...CODES, 'JBSW', 'Y3DP', 'EHPK', '3PXP', 'Phone', 'UTC', 'a@example.test'])
+    text = text.split(v).join(' ');
   return text.replace(/[\s\d.:?,()-]+/g, ' ').trim();
 }
 

@@ -87,6 +87,21 @@ describe('renderVerifyRequestPage', () => {
     }
   });
 
+  it("shows an address with an apostrophe (o'brien@…), escaped, and offers the new link for it", () => {
+    const html = renderVerifyRequestPage({
+      url: 'http://127.0.0.1:3000',
+      theme,
+      email: "o'brien@example.com",
+      signInUrl: 'http://127.0.0.1:3000/auth/signin',
+    });
+    expect(html).toContain('<strong class="address" data-email>o&#39;brien@example.com</strong>');
+    expect(
+      parseTags(html)
+        .filter((t) => t.name === 'a')
+        .map((t) => t.attrs.href),
+    ).toEqual(['http://127.0.0.1:3000/auth/signin?email=o%27brien%40example.com', 'http://127.0.0.1:3000/']);
+  });
+
   it.each([
     [15 * 60, '15 minutes'],
     [3600, '1 hour'],

@@ -3,8 +3,8 @@ import { appName, keepHyphenatedWords, renderPage } from './page-layout.js';
 import { ENGLISH_MESSAGES, text, type PageMessages } from '../config/messages/page-messages.js';
 import type { VerifyRequestPageParams } from './page.types.js';
 
-/** An address as typed: no spaces, control characters, quotes or angle brackets; one `@`. Anything else is not shown. */
-const ADDRESS = /^[^\s@\p{Cc}<>"']{1,64}@[^\s@\p{Cc}<>"']{1,255}$/u;
+/** An address as typed: no spaces, control characters, double quotes or angle brackets; one `@` (an apostrophe, `o'brien@…`, is an address). Anything else is not shown. */
+const ADDRESS = /^[^\s@\p{Cc}<>"]{1,64}@[^\s@\p{Cc}<>"]{1,255}$/u;
 
 /**
  * The built-in "check your email" page shown after a magic link was requested: where the link

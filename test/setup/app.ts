@@ -9,7 +9,6 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { AddressInfo } from 'node:net';
 import { AuthModule } from '../../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../../lib/config/auth-options.interface.js';
@@ -115,7 +114,8 @@ export async function listenTestApp(
   const platform = options.platform ?? TEST_PLATFORM;
   const app =
     platform === 'fastify'
-      ? await NestFactory.create(module, new FastifyAdapter(), { logger })
+      ? // Loaded only on Fastify runs: every suite loads this file, and the Express project need not pay for Fastify.
+        await NestFactory.create(module, new (await import('@nestjs/platform-fastify')).FastifyAdapter(), { logger })
       : await NestFactory.create(module, { logger });
   if (options.cors) app.enableCors(options.cors);
   if (options.globalPrefix) app.setGlobalPrefix(options.globalPrefix);

@@ -93,6 +93,16 @@ export async function checkNames(page: Page, state: string, options: { distinct?
   return all;
 }
 
+/** The bottom of the page's primary action (the first filled button; else its first button). */
+export function primaryBottom(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const visible = (el: Element) => (el as HTMLElement).offsetParent !== null;
+    const buttons = [...document.querySelectorAll('.card .button')].filter(visible);
+    const primary = buttons.find((b) => !b.matches('.button-secondary, .oauth')) ?? buttons[0];
+    return primary ? primary.getBoundingClientRect().bottom : Number.POSITIVE_INFINITY;
+  });
+}
+
 /**
  * Every design check of one page state in light and dark, on a desktop (1280x800) and a phone
  * (390x844), with a screenshot of each in `dir`; then the names ({@link checkNames}). With

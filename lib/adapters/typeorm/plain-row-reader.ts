@@ -1,8 +1,8 @@
 import type { DataSource, ObjectLiteral } from 'typeorm';
 import { dialectOf } from './schema-entities.js';
-import type { ColumnMetadata, LookupPart } from './session-lookup.js';
+import type { ColumnMetadata, LookupPart } from './plain-statements.js';
 
-// How the session lookup's row becomes plain objects (split from session-lookup.ts).
+// How a plain statement's row (the session lookup's, PlainStatements') becomes plain objects.
 
 /** Column types every driver hands over as a JavaScript string, untouched by hydration. */
 const STRING_TYPES = new Set([

@@ -2,18 +2,21 @@ import type { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { TypeOrmAdapterEntities } from './auth-entities.js';
 import { LookupBatcher, lookupStatementName as statementName } from '../lookup-batcher.js';
 import { plainRowReader } from './plain-row-reader.js';
+import {
+  columnOf,
+  pgPoolOf,
+  scopeConditions,
+  selectedPart,
+  sqliteStatement,
+  tableSql,
+  type LookupPart,
+} from './plain-statements.js';
 import { isSessionDetail } from './session-details.query.js';
 
 // The one query of `TypeOrmAdapter.getSessionAndUser`, which runs on every guarded request: its SQL
 // is built once from the entities' metadata and, where the driver allows, prepared once.
 
-export type ColumnMetadata = EntityMetadata['columns'][number];
-
-/** The columns one entity contributes to the lookup's row, each under its own short alias. */
-export interface LookupPart {
-  metadata: EntityMetadata;
-  columns: { alias: string; column: ColumnMetadata }[];
-}
+export type { ColumnMetadata, LookupPart } from './plain-statements.js';
 
 /** The session lookup: SQL built once from the entities' metadata, and how to run it. */
 export interface SessionLookupPlan {
@@ -51,29 +54,13 @@ export function buildSessionLookup(
   const { driver } = dataSource;
   const sessionMeta = dataSource.getMetadata(entities.Session);
   const userMeta = dataSource.getMetadata(entities.User);
-  const column = (metadata: EntityMetadata, property: string) => {
-    const found = metadata.findColumnWithPropertyName(property);
-    if (!found) throw new Error(`TypeOrmAdapter: the ${metadata.name} entity has no column for "${property}".`);
-    return found;
-  };
-  const token = column(sessionMeta, 'sessionToken');
-  const userId = column(sessionMeta, 'userId');
-  const id = column(userMeta, 'id');
+  const token = columnOf(sessionMeta, 'sessionToken');
+  const userId = columnOf(sessionMeta, 'userId');
+  const id = columnOf(userMeta, 'id');
 
   const esc = (name: string) => driver.escape(name);
-  const table = (metadata: EntityMetadata) =>
-    metadata.tablePath
-      .split('.')
-      .map((part) => (part === '' ? part : esc(part)))
-      .join('.');
-  const part = (metadata: EntityMetadata, prefix: string, properties?: readonly string[]): LookupPart => ({
-    metadata,
-    columns: metadata.columns
-      .filter((c) => c.isSelect && !c.isVirtual && !c.isVirtualProperty && !c.isDiscriminator)
-      .filter((c) => !metadata.childEntityMetadatas.some((child) => child.target === c.target))
-      .filter((c) => !properties || properties.includes(c.propertyPath))
-      .map((c, i) => ({ alias: `${prefix}${i}`, column: c })),
-  });
+  const part = (metadata: EntityMetadata, prefix: string, properties?: readonly string[]): LookupPart =>
+    selectedPart(metadata, (_c, i) => `${prefix}${i}`, { only: properties });
   // The optional session columns (device list) stay out: the lookup returns SPEC's fields.
   const session = part(sessionMeta, 's', only?.session);
   session.columns = session.columns
@@ -97,25 +84,12 @@ export function buildSessionLookup(
   for (const [alias, metadata] of [
     ['s', sessionMeta],
     ['u', userMeta],
-  ] as const) {
-    if (metadata.deleteDateColumn)
-      conditions.push(`${esc(alias)}.${esc(metadata.deleteDateColumn.databaseName)} IS NULL`);
-    if (metadata.discriminatorColumn && metadata.parentEntityMetadata) {
-      const values = [
-        ...metadata.childEntityMetadatas
-          .filter((child) => child.discriminatorColumn)
-          .map((child) => child.discriminatorValue),
-        metadata.discriminatorValue,
-      ];
-      conditions.push(
-        `${esc(alias)}.${esc(metadata.discriminatorColumn.databaseName)} IN (${values.map(param).join(', ')})`,
-      );
-    }
-  }
+  ] as const)
+    conditions.push(...scopeConditions(dataSource, metadata, alias, param));
   const from =
     `SELECT ${[...select('s', session), ...select('u', user)].join(', ')}` +
-    ` FROM ${table(sessionMeta)} ${esc('s')}` +
-    ` INNER JOIN ${table(userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}`;
+    ` FROM ${tableSql(dataSource, sessionMeta)} ${esc('s')}` +
+    ` INNER JOIN ${tableSql(dataSource, userMeta)} ${esc('u')} ON ${esc('u')}.${esc(id.databaseName)} = ${esc('s')}.${esc(userId.databaseName)}`;
   const sql = `${from} WHERE ${conditions.join(' AND ')}`;
   const params = (sessionToken: string) => (mysql ? [sessionToken, sessionToken, ...fixed] : [sessionToken, ...fixed]);
   // PostgreSQL: the same lookup for several tokens at once (`= ANY($1)`), for lookups that arrive together.
@@ -136,18 +110,12 @@ function syncRunner<Row>(
   fixed: unknown[],
   raw: boolean,
 ): ((sessionToken: string) => Row | null | undefined) | undefined {
-  if (dataSource.options.type !== 'better-sqlite3') return undefined;
-  const driver = dataSource.driver as typeof dataSource.driver & { databaseConnection?: SqliteDatabase };
-  let statementOf: { connection: SqliteDatabase; statement: SqliteStatement } | undefined;
+  // Array rows (`raw`) skip building an object keyed by column name for every lookup.
+  const statementOf = sqliteStatement(dataSource, sql, raw);
+  if (!statementOf) return undefined;
   return (sessionToken) => {
-    const connection = driver.databaseConnection;
-    if (!connection || typeof connection.prepare !== 'function') return undefined;
-    if (statementOf?.connection !== connection) {
-      // Array rows (`raw`) skip building an object keyed by column name for every lookup.
-      statementOf = { connection, statement: connection.prepare(sql) };
-      if (raw) statementOf.statement.raw(true);
-    }
-    const { statement } = statementOf;
+    const statement = statementOf();
+    if (!statement) return undefined;
     return ((fixed.length ? statement.get(sessionToken, ...fixed) : statement.get(sessionToken)) ?? null) as Row | null;
   };
 }
@@ -171,23 +139,22 @@ function lookupRunner(
     return rows[0];
   };
   if (!prepared) return viaDataSource;
-  const driver = dataSource.driver as typeof dataSource.driver & { master?: PgPool };
   const type = dataSource.options.type;
   if (type === 'postgres') {
     const name = statementName(sql);
     // Named once: the name is a hash of the SQL, and the batch runs on every event-loop turn with lookups.
     const batchName = statementName(batch.sql);
     const single = async (sessionToken: string) => {
-      const pool = driver.master;
-      if (!pool || typeof pool.query !== 'function') return viaDataSource(sessionToken);
+      const pool = pgPoolOf(dataSource);
+      if (!pool) return viaDataSource(sessionToken);
       const result = await pool.query({ name, text: sql, values: params(sessionToken) });
       return result.rows[0];
     };
     const batcher = new LookupBatcher<ObjectLiteral>(
       single,
       async (tokens) => {
-        const pool = driver.master;
-        if (!pool || typeof pool.query !== 'function') return undefined;
+        const pool = pgPoolOf(dataSource);
+        if (!pool) return undefined;
         const result = await pool.query({
           name: batchName,
           text: batch.sql,
@@ -207,20 +174,6 @@ function lookupRunner(
     };
   }
   return viaDataSource;
-}
-
-/** The part of a `pg` Pool the lookup uses. */
-interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: ObjectLiteral[] }>;
-}
-
-/** The part of a better-sqlite3 Database the lookup uses. */
-interface SqliteDatabase {
-  prepare(sql: string): SqliteStatement;
-}
-interface SqliteStatement {
-  get(...params: unknown[]): unknown;
-  raw(on: boolean): unknown;
 }
 
 /**

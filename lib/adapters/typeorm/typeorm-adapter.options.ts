@@ -3,8 +3,9 @@ import type { AuthSchemaOption } from './schema-mapping.js';
 /** Options of {@link TypeOrmAdapter}. */
 export interface TypeOrmAdapterOptions {
   /**
-   * Prepare the session lookup once per connection (PostgreSQL: a named prepared statement;
-   * better-sqlite3: a cached statement) instead of sending its text on every request.
+   * Prepare the session lookup and the statements of a sign-in (the user and account lookups, the
+   * verification token's consumption, the session's insert) once per connection (PostgreSQL: named
+   * prepared statements; better-sqlite3: cached statements) instead of sending their text every time.
    * Turn it off behind a pooler that does not support prepared statements (PgBouncer before 1.21
    * in transaction mode). Default `true`.
    */

@@ -13,7 +13,8 @@ import type { EntityClass } from './auth-entities.js';
 import { mapWriteError } from './write-errors.js';
 import { ROW_ID } from './schema-entities.js';
 
-const SQLITE_TYPES = new Set([
+/** TypeORM's driver types of the SQLite family. */
+export const SQLITE_TYPES: ReadonlySet<string> = new Set([
   'sqlite',
   'better-sqlite3',
   'capacitor',

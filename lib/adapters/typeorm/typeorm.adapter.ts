@@ -38,6 +38,7 @@ import { compareAndSetCounter, updateName } from './authenticator.query.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
+import { PlainStatements, type Statement } from './plain-statements.js';
 import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
 import { sessionInfoOf, specSessionOf, storableDetails } from './session-details.query.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
@@ -84,7 +85,9 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `RefreshFamilyEntity`), `ApiKeyAdapter`'s without `api_keys` (`ApiKey`, `ApiKeyEntity`) and
  * `SigningKeyAdapter`'s without `signing_keys` (`SigningKey`, `SigningKeyEntity`). The
  * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
- * prepared query joining the session and its user) in `SessionLookup`.
+ * prepared query joining the session and its user) in `SessionLookup`; a sign-in's statements (user
+ * and account lookups, the token's consumption, the session's insert), built once from the metadata
+ * and prepared, in `PlainStatements`.
  */
 @Injectable()
 export class TypeOrmAdapter
@@ -123,6 +126,18 @@ export class TypeOrmAdapter
   protected readonly ids: SchemaIds;
   /** The session lookup (one prepared query joining the session and its user). */
   private readonly lookup: SessionLookup;
+  /**
+   * The statements of a sign-in's path, built once from the metadata and run without the query
+   * builder (see `PlainStatements`): the same rows as the query builder's, for less CPU.
+   */
+  private readonly signIn: {
+    userById: Statement;
+    userByEmail: Statement;
+    userByAccount: Statement;
+    account: Statement;
+    useVerificationToken: Statement;
+    insertSession: (value: object) => Promise<void>;
+  };
   /** The two-factor entity, when there is a table for it (see {@link TwoFactorAdapter}). */
   private readonly twoFactorEntity?: EntityClass<TwoFactorEntity>;
   /** The refresh-token family entity, when there is a table for it (see {@link RefreshTokenAdapter}). */
@@ -142,6 +157,19 @@ export class TypeOrmAdapter
     this.ids = new SchemaIds(this.schema?.mapping);
     this.queries = new TypeOrmQueries(dataSource);
     this.lookup = new SessionLookup(dataSource, this.entities, this.queries.mysql, options.preparedStatements ?? true);
+    const statements = new PlainStatements(dataSource, this.queries, options.preparedStatements ?? true);
+    const { User, Account, Session, VerificationToken } = this.entities;
+    this.signIn = {
+      userById: statements.select(User, ['id']),
+      userByEmail: statements.select(User, ['email']),
+      userByAccount: statements.select(User, ['provider', 'providerAccountId'], {
+        entity: Account,
+        on: ['userId', 'id'],
+      }),
+      account: statements.select(Account, ['provider', 'providerAccountId']),
+      useVerificationToken: statements.deleteReturning(VerificationToken, ['identifier', 'token']),
+      insertSession: statements.insert(Session, () => 'session'),
+    };
     // Auth.js's tables have no two-factor table; an initialized data source shows whether it lists one.
     const twoFactor = this.schema ? undefined : this.entities.TwoFactor;
     if (twoFactor && (!dataSource.isInitialized || dataSource.hasMetadata(twoFactor))) this.twoFactorEntity = twoFactor;
@@ -193,24 +221,16 @@ export class TypeOrmAdapter
 
   async getUser(id: string): Promise<AdapterUser | null> {
     if (!this.ids.validUserId(id)) return null;
-    return plain(await this.queries.select(this.entities.User, 'u', { id }).getOne());
+    return firstRow<AdapterUser>(await this.signIn.userById([id]));
   }
 
   async getUserByEmail(email: string): Promise<AdapterUser | null> {
-    return plain(await this.queries.select(this.entities.User, 'u', { email }).getOne());
+    return firstRow<AdapterUser>(await this.signIn.userByEmail([email]));
   }
 
   async getUserByAccount(key: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<AdapterUser | null> {
-    const [where, params] = this.queries.where('a', {
-      provider: key.provider,
-      providerAccountId: key.providerAccountId,
-    });
-    const user = await this.repo(this.entities.User)
-      .createQueryBuilder('u')
-      .innerJoin(this.dataSource.getMetadata(this.entities.Account).target, 'a', 'a.userId = u.id')
-      .where(where, params)
-      .getOne();
-    return plain(user);
+    // The user joined to the account, as `innerJoin(Account, 'a', 'a.userId = u.id')` would read it.
+    return firstRow<AdapterUser>(await this.signIn.userByAccount([key.provider, key.providerAccountId]));
   }
 
   async updateUser(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Promise<AdapterUser> {
@@ -264,7 +284,7 @@ export class TypeOrmAdapter
   }
 
   async getAccount(providerAccountId: string, provider: string): Promise<AdapterAccount | null> {
-    const row = await this.queries.select(this.entities.Account, 'a', { provider, providerAccountId }).getOne();
+    const row = firstRow(await this.signIn.account([provider, providerAccountId]));
     return row ? accountOf(row) : null;
   }
 
@@ -299,7 +319,7 @@ export class TypeOrmAdapter
     if (!this.ids.validUserId(value.userId)) throw new AdapterNotFoundError('user');
     const repo = this.repo(this.entities.Session);
     const details = storableDetails(repo, session);
-    await this.queries.insert(repo, { ...value, ...details, ...this.ids.rowId('session') }, () => 'session');
+    await this.signIn.insertSession({ ...value, ...details, ...this.ids.rowId('session') });
     return { ...value };
   }
 
@@ -364,11 +384,14 @@ export class TypeOrmAdapter
   }
 
   async useVerificationToken(params: { identifier: string; token: string }): Promise<VerificationToken | null> {
-    // One atomic statement: of concurrent calls, exactly one gets the row.
-    const rows = await this.deleteReturning(this.entities.VerificationToken, {
-      identifier: params.identifier,
-      token: params.token,
-    });
+    // One atomic statement (DELETE ... RETURNING; MySQL: a locking transaction): of concurrent
+    // calls, exactly one gets the row.
+    const rows = this.supportsDeleteReturning()
+      ? await this.signIn.useVerificationToken([params.identifier, params.token])
+      : await this.deleteReturning(this.entities.VerificationToken, {
+          identifier: params.identifier,
+          token: params.token,
+        });
     const row = rows[0];
     return row ? { identifier: row.identifier, token: row.token, expires: row.expires } : null;
   }
@@ -804,6 +827,11 @@ function withoutMethods(
     if (adapter[name] !== TypeOrmAdapter.prototype[name]) continue;
     Object.defineProperty(adapter, name, { value: undefined, writable: true, configurable: true, enumerable: false });
   }
+}
+
+/** The first row of a statement's, or `null` (what `getOne` and `plain` give). */
+function firstRow<T = ObjectLiteral>(rows: readonly ObjectLiteral[]): T | null {
+  return (rows[0] as T | undefined) ?? null;
 }
 
 /** `replaceTwoFactors` takes factors of the user and type it replaces only (checked before anything is written). */

@@ -151,7 +151,11 @@ export const ENGLISH_MESSAGES = {
   'account.unlinkNamed': 'Unlink {name}',
   'account.link': 'Link {provider}',
   'account.passkeysHeading': 'Passkeys',
+  /** No longer shown (the offer below replaced it); kept so an app that sets it still starts. */
   'account.noPasskeys': 'You have no passkeys yet.',
+  /** Above "Add a passkey" for a user without one: what a passkey is, in one line. */
+  'account.passkeysOffer':
+    'Sign in with your fingerprint, face or screen lock instead of a password: a passkey cannot be guessed, leaked or phished.',
   'account.unnamedPasskey': 'Passkey',
   'account.syncedPasskey': 'synced',
   'account.deviceBoundPasskey': 'on one device',
@@ -282,8 +286,11 @@ export const ENGLISH_MESSAGES = {
   'twoFactor.enrol.scan': 'Scan this QR code with your authenticator app.',
   'twoFactor.enrol.qrLabel': 'QR code to scan with your authenticator app',
   'twoFactor.enrol.openApp': 'Open in your authenticator app',
-  'twoFactor.enrol.manual': 'Cannot scan it? Enter this key in the app instead:',
+  /** Opens the key to type into the app instead of scanning (a disclosure). */
+  'twoFactor.enrol.manual': 'Cannot scan it? Enter a key instead',
   'twoFactor.enrol.confirm': 'Then enter the code the app shows.',
+  /** After a refused code on the enrolment page: opens the QR code and the key again (a disclosure). */
+  'twoFactor.enrol.showQr': 'Show the QR code again',
   'twoFactor.enrol.nameLabel': 'Name (optional)',
   'twoFactor.enrol.nameHint': 'For example, the phone the app is on.',
   'twoFactor.enrol.submit': 'Verify and turn on',

@@ -16,6 +16,12 @@ describe('defaultNormalizeIdentifier', () => {
     // +tags are kept (EMAIL-07).
     ['a+x@gmail.com', 'a+x@gmail.com'],
     ['first.last@sub.example.co.uk', 'first.last@sub.example.co.uk'],
+    // What the browser's type=email check accepts (WHATWG "valid e-mail address"), lower-cased.
+    ["o'brien@example.com", "o'brien@example.com"],
+    ["O'Brien@Example.com", "o'brien@example.com"],
+    ['back`tick@example.com', 'back`tick@example.com'],
+    ["!#$%&'*+/=?^_`{|}~-@example.com", "!#$%&'*+/=?^_`{|}~-@example.com"],
+    ['a@localhost', 'a@localhost'],
   ])('normalises %j to %j', (input, expected) => {
     expect(defaultNormalizeIdentifier(input)).toBe(expected);
   });
@@ -25,7 +31,13 @@ describe('defaultNormalizeIdentifier', () => {
     ['semicolon list', 'a@x.com;b@y.com'],
     ['quoted local part (GHSA-5jpx-9hw9-2fx4)', '"a@attacker.com"@victim.com'],
     ['quoted local part without @ inside', '"a"@victim.com'],
-    ['apostrophe', "o'brien@example.com"],
+    ['quoted local part with an apostrophe', `"o'brien"@example.com`],
+    ['apostrophe in the domain', "o'brien@exam'ple.com"],
+    ['apostrophe and a list', "o'brien@example.com,victim@victim.com"],
+    ['apostrophe and CRLF header injection', "o'brien@example.com\r\nBcc: evil@evil.com"],
+    ['apostrophe and a space', "o' brien@example.com"],
+    ['apostrophe and a tab', "o'\tbrien@example.com"],
+    ['apostrophe and a control character', "o'\u0007brien@example.com"],
     ['full-width @ making a second @', 'victim@victim.com＠attacker.com'],
     ['small @ making a second @', 'attacker﹫attacker.com@victim.com'],
     ['HTML in the address (CVE-2022-31127)', 'x@y.com <a href=//evil>'],
@@ -62,6 +74,58 @@ describe('defaultNormalizeIdentifier', () => {
     expect(() => defaultNormalizeIdentifier(input)).toThrow(EmailSignInError);
   });
 
+  it("takes a local-part character exactly when the browser's type=email check does (WHATWG), for every printable ASCII character", () => {
+    // WHATWG HTML, "valid e-mail address", as the specification gives it.
+    const whatwg =
+      /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+    const accepts = (address: string) => {
+      try {
+        return defaultNormalizeIdentifier(address) === address.toLowerCase();
+      } catch (error) {
+        if (error instanceof EmailSignInError) return false;
+        throw error;
+      }
+    };
+    const differ: string[] = [];
+    for (let code = 0x20; code <= 0x7e; code++) {
+      const address = `o${String.fromCharCode(code)}brien@example.com`;
+      if (accepts(address) !== whatwg.test(address)) differ.push(address);
+    }
+    expect(differ).toEqual([]);
+    expect(accepts("o'brien@example.com")).toBe(true);
+  });
+
+  it('refuses, beside an apostrophe, every character that could break a header or an SMTP envelope', () => {
+    for (const c of [
+      '"',
+      '\\',
+      ',',
+      ';',
+      ':',
+      '<',
+      '>',
+      '(',
+      ')',
+      '[',
+      ']',
+      ' ',
+      '\t',
+      '\r',
+      '\n',
+      '\r\nBcc: e@evil.com',
+      '\u0000',
+      '\u007f',
+      '\u00a0',
+      '\u200b',
+      '\u2028',
+    ]) {
+      expect({ c, thrown: thrownBy(() => defaultNormalizeIdentifier(`o'bri${c}en@example.com`)) }).toEqual({
+        c,
+        thrown: 'EmailSignin',
+      });
+    }
+  });
+
   it('refuses non-strings with EmailSignin', () => {
     for (const value of [undefined, null, 42, ['a@b.com'], { a: 1 }]) {
       expect(() => defaultNormalizeIdentifier(value as never)).toThrow(EmailSignInError);
@@ -85,3 +149,12 @@ describe('defaultNormalizeIdentifier', () => {
     }
   });
 });
+
+function thrownBy(f: () => unknown): string | undefined {
+  try {
+    f();
+    return undefined;
+  } catch (error) {
+    return (error as EmailSignInError).type;
+  }
+}

@@ -9,13 +9,15 @@ const MAX_INPUT_LENGTH = 1024;
 
 /**
  * Characters no sign-in address may contain. Each one lets a mail library read one string as
- * several addresses, or as an address other than the one stored: quotes and backslashes
+ * several addresses, or as an address other than the one stored: double quotes and backslashes
  * (`"a@evil"@victim.com`, GHSA-5jpx-9hw9-2fx4), commas and semicolons (address lists,
  * CVE-2022-35924), angle brackets, parentheses and colons (display names, comments, groups),
  * square brackets (address literals), whitespace, control and invisible formatting characters
- * (header injection, spoofing).
+ * (header injection, spoofing). Apostrophes and backticks are not among them: they are plain
+ * `atext` (RFC 5322), in an SMTP envelope as they are, and the browser's `type=email` check accepts
+ * them (WHATWG "valid e-mail address"), so `o'brien@example.com` signs in.
  */
-const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Z}\s"'`(),:;<>[\]\\]/u;
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Z}\s"(),:;<>[\]\\]/u;
 
 const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -27,13 +29,15 @@ const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
  * others (GHSA-7rqj-j65f-68wh); then trim and lower-case. The result has exactly one `@`, a local
  * part of 1-64 bytes without leading, trailing or doubled dots, a domain of valid DNS labels
  * written in ASCII (internationalised domains in punycode, so both spellings are one user), none
- * of the forbidden characters (quotes, backslashes, commas, semicolons, angle brackets, parentheses,
- * colons, square brackets, whitespace, control and invisible formatting characters), and at most
- * 254 characters (`EMAIL_MAX_LENGTH`).
+ * of the forbidden characters (double quotes, backslashes, commas, semicolons, angle brackets,
+ * parentheses, colons, square brackets, whitespace, control and invisible formatting characters),
+ * and at most 254 characters (`EMAIL_MAX_LENGTH`).
  * `+tags` are kept: `a+x@example.com` and `a@example.com` are different users.
  *
- * Apostrophes are refused too (`o'brien@…`): rare in addresses, and one more quote a downstream
- * parser could misread. Pass your own `normalizeIdentifier` to accept them.
+ * Every local part the WHATWG "valid e-mail address" production (the browser's `type=email` check)
+ * accepts is accepted (letters, digits and ``.!#$%&'*+/=?^_`{|}~-``, so `o'brien@example.com`),
+ * except dots at either end or doubled, which an SMTP envelope can carry only quoted. Local parts
+ * beyond ASCII (`josé@…`, SMTPUTF8) are accepted as before.
  */
 export function defaultNormalizeIdentifier(identifier: string): string {
   if (typeof identifier !== 'string' || identifier.trim() === '') {
