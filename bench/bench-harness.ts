@@ -127,12 +127,12 @@ export async function load(
 }
 
 /** Proves the setup before timing it: the guard lets the session in, and keeps everyone else out. */
-export async function verify(base: string, ready: BenchServerReady): Promise<void> {
-  const ok = await fetch(`${base}/guarded`, { headers: { [ready.header ?? 'cookie']: ready.cookie } });
+export async function verify(base: string, ready: BenchServerReady, path = 'guarded'): Promise<void> {
+  const ok = await fetch(`${base}/${path}`, { headers: { [ready.header ?? 'cookie']: ready.cookie } });
   const body = (await ok.json()) as { id?: string };
   if (ok.status !== 200 || body.id !== ready.userId)
     throw new Error(`the guarded route refused the session (${ok.status})`);
-  const anonymous = await fetch(`${base}/guarded`);
+  const anonymous = await fetch(`${base}/${path}`);
   if (anonymous.status !== 401) throw new Error(`the guarded route let an anonymous request in (${anonymous.status})`);
 }
 

@@ -31,6 +31,8 @@ import { jweMinter } from './mint-jwe.js';
 import type { BenchOrm } from './orm-adapters.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
+import { AuthService } from '../lib/guard/auth.service.js';
+import { Auth } from '../lib/core/public.decorator.js';
 
 /** The request header a scenario's session travels in. */
 export type SessionHeader = 'cookie' | 'authorization';
@@ -63,6 +65,13 @@ export interface BenchServerConfig {
    * `Authorization: Bearer <token>`.
    */
   accessTokens?: boolean;
+  /**
+   * API keys instead of session cookies: `apiKeys` configured (the default `cacheTtl` of 60 s, and a
+   * rate limit too high to be reached, so each request still counts against it), with the adapter
+   * they need (`database`); `tokens` keys of as many users, created through `AuthService.createApiKey`
+   * and sent as `Authorization: Bearer <key>` to `GET /guarded-api-key` (`@Auth({ accept: ['apiKey'] })`).
+   */
+  apiKeys?: boolean;
   /**
    * Distinct sessions to rotate through (default 1): the server mints them (JWT) or stores them
    * (database) and writes their Cookie headers to `tokensFile`, one a line.
@@ -163,6 +172,13 @@ class BenchController {
     return { ok: true, id };
   }
 
+  @Get('guarded-api-key')
+  @UseGuards(AuthGuard)
+  @Auth({ accept: ['apiKey'] })
+  guardedApiKey(@CurrentUser('id') id: string) {
+    return { ok: true, id };
+  }
+
   @Get('allow-all')
   @UseGuards(AllowAllGuard)
   allowAll(@CurrentUser('id') id: string | undefined) {
@@ -223,6 +239,7 @@ async function main(): Promise<void> {
       ...(config.cacheMaxEntries !== undefined ? { cacheMaxEntries: config.cacheMaxEntries } : {}),
       ...(config.cacheMaxBytes !== undefined ? { cacheMaxBytes: config.cacheMaxBytes } : {}),
     },
+    ...(config.apiKeys ? { apiKeys: { rateLimit: { limit: 1_000_000, window: 60 } } } : {}),
     ...(config.accessTokens
       ? {
           nativeApps: {
@@ -277,7 +294,24 @@ async function seed(
   let userId: string;
   let plan: string | undefined;
   let header: SessionHeader = 'cookie';
-  if (config.accessTokens) {
+  if (config.apiKeys) {
+    header = 'authorization';
+    // The library's own service, as the account API uses it: one key per user.
+    const adapter = app.get(Adapter);
+    const auth = app.get(AuthService);
+    for (let i = 0; i < count; i++) {
+      const user = await adapter.createUser!({
+        email: `bench-key-${i}-${randomUUID()}@example.com`,
+        name: `Bench User ${i}`,
+        image: null,
+        emailVerified: null,
+      } as never);
+      if (i === 0) userId = user.id;
+      const { key } = await auth.createApiKey(user.id, { name: 'Bench key' });
+      cookies.push(`Bearer ${key}`);
+    }
+    userId ??= '';
+  } else if (config.accessTokens) {
     header = 'authorization';
     userId = 'bench-user-0';
     // The library's own signer, as the token route uses it: each token another user's sign-in (its

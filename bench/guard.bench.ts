@@ -99,7 +99,7 @@ async function startSide(scenario: Scenario): Promise<Side | { skip: string }> {
     tokensFile,
   };
   try {
-    await verify(base, ready);
+    await verify(base, ready, scenario.path);
   } catch (error) {
     await stopSide(side);
     throw error;
