@@ -77,6 +77,7 @@ const ONCE = [
   '<rootDir>/test/signin-experience.e2e-spec.ts',
   '<rootDir>/test/identifier-first.e2e-spec.ts',
   '<rootDir>/test/account-page.e2e-spec.ts',
+  '<rootDir>/test/page-weights.e2e-spec.ts',
 ];
 
 /**
