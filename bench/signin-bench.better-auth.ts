@@ -4,19 +4,27 @@
 // default password hashing (scrypt through node:crypto, the cost every library is given here), and
 // its magic-link plugin. Sessions are database rows (its only kind; the cookie cache is off by
 // default and stays off). Its rate limiter is turned off: at its defaults it would refuse the load.
+// For the two-factor flow, its `twoFactor` plugin, and users enrolled as its `/two-factor/enable`
+// and first `/verify-totp` leave them (`twoFactorEnabled`, a verified row with the secret encrypted
+// by its `symmetricEncrypt`); their password is checked by a `password.verify` on a token-cost
+// scrypt hash (the password step is done before timing; the timed step is the code).
 import { betterAuth } from 'better-auth';
-import { hashPassword } from 'better-auth/crypto';
+import { hashPassword, symmetricEncrypt } from 'better-auth/crypto';
 import { getMigrations } from 'better-auth/db/migration';
 import { toNodeHandler } from 'better-auth/node';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { magicLink } from 'better-auth/plugins/magic-link';
+import { twoFactor } from 'better-auth/plugins/two-factor';
 import express from 'express';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifyPassword } from '../lib/methods/credentials/password.js';
 import {
   BENCH_PASSWORD,
   benchEmail,
   magicToken,
+  totpKey,
+  twoFactorEmail,
   type SigninApp,
   type SigninServerConfig,
 } from './signin-bench.common.js';
@@ -40,8 +48,21 @@ export async function start(config: SigninServerConfig): Promise<SigninApp> {
     secret: config.secret,
     baseURL,
     trustedOrigins: [baseURL],
-    emailAndPassword: { enabled: true },
+    emailAndPassword: {
+      enabled: true,
+      // The two-factor flow's users have a token-cost hash (see the top of the file); the other
+      // flows keep better-auth's own hashing, untouched.
+      ...(config.twoFactor
+        ? {
+            password: {
+              hash: () => Promise.reject(new Error('the bench stores its hashes itself')),
+              verify: ({ hash, password }: { hash: string; password: string }) => verifyPassword(password, hash),
+            },
+          }
+        : {}),
+    },
     plugins: [
+      ...(config.twoFactor ? [twoFactor({ issuer: 'Sign-in bench' })] : []),
       magicLink({ sendMagicLink: async () => undefined, expiresIn: 3600 }),
       ...(config.oidc
         ? [
@@ -89,6 +110,30 @@ export async function start(config: SigninServerConfig): Promise<SigninApp> {
       password: passwordHash,
     });
   }
+  if (config.twoFactor) {
+    for (let i = 0; i < config.twoFactor.users; i++) {
+      const user = await ctx.internalAdapter.createUser(
+        { email: twoFactorEmail(i), name: `Bench 2FA ${i}`, emailVerified: true },
+        { method: 'email-password' },
+      );
+      await ctx.internalAdapter.updateUser(user.id, { twoFactorEnabled: true });
+      await ctx.internalAdapter.linkAccount({
+        userId: user.id,
+        providerId: 'credential',
+        accountId: user.id,
+        password: config.twoFactor.passwordHash,
+      });
+      await ctx.adapter.create({
+        model: 'twoFactor',
+        data: {
+          secret: await symmetricEncrypt({ key: ctx.secretConfig, data: totpKey(config.twoFactor.seed, i) }),
+          backupCodes: await symmetricEncrypt({ key: ctx.secretConfig, data: JSON.stringify([]) }),
+          userId: user.id,
+          verified: true,
+        },
+      });
+    }
+  }
   const expiresAt = new Date(Date.now() + 3600_000);
   for (let i = 0; i < config.magicLinks; i++) {
     // What the plugin stores for a link (its default `storeToken: 'plain'`).
@@ -105,6 +150,7 @@ export async function start(config: SigninServerConfig): Promise<SigninApp> {
       credentials: { path: '/api/auth/sign-in/email', body: 'json' },
       oauthStart: { path: '/api/auth/sign-in/social', body: 'json' },
       magicLinkPath: '/api/auth/magic-link/verify?token={token}&callbackURL=%2F',
+      twoFactor: { path: '/api/auth/two-factor/verify-totp', body: 'json' },
       sessionPath: '/api/auth/get-session',
     },
     close: async () => {

@@ -4,12 +4,92 @@
 // tokens, userinfo, and automatic login and consent. Which account logs in is the authorization
 // request's `login_hint` (the bench adds it to each library's authorization URL). Authorization
 // codes live an hour and are not bound to the provider's session, so the bench can mint them all
-// before timing the callbacks.
+// before timing the callbacks. Its storage is an unbounded Map ({@link BenchStorage}): the
+// provider's own development storage is an LRU that keeps only the last 1,000-2,000 entries, and
+// each minted callback stores five or six (interaction, session and its uid index, grant and its
+// member index, code), so with 600 callbacks per server and five servers the codes minted first
+// were evicted before use (the token endpoint's `invalid_grant`, nestjs-auth's `OAuthCallbackError`
+// for every callback of the server minted first).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { oidcEmail, type OidcBenchConfig } from './signin-bench.common.js';
+
+/** What oidc-provider stores through an adapter: a payload with optional indexes. */
+interface Stored {
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+  consumed?: number;
+  [key: string]: unknown;
+}
+
+/** Every entry, across the provider's models (`<model>:<id>`), with its expiry (epoch ms). */
+const entries = new Map<string, { payload: Stored; expires: number }>();
+/** Secondary indexes: a session's uid, a device flow's user code, and a grant's entries. */
+const sessionUids = new Map<string, string>();
+const userCodes = new Map<string, string>();
+const grants = new Map<string, Set<string>>();
+
+/** An oidc-provider adapter on plain Maps, without the development adapter's LRU bound. */
+class BenchStorage {
+  constructor(private readonly model: string) {}
+
+  private key(id: string) {
+    return `${this.model}:${id}`;
+  }
+
+  async upsert(id: string, payload: Stored, expiresIn?: number): Promise<void> {
+    const key = this.key(id);
+    entries.set(key, { payload, expires: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+    if (this.model === 'Session' && payload.uid) sessionUids.set(payload.uid, id);
+    if (payload.userCode) userCodes.set(payload.userCode, id);
+    if (payload.grantId) {
+      const members = grants.get(payload.grantId) ?? new Set<string>();
+      members.add(key);
+      grants.set(payload.grantId, members);
+    }
+  }
+
+  async find(id: string | undefined): Promise<Stored | undefined> {
+    if (id === undefined) return undefined;
+    const entry = entries.get(this.key(id));
+    if (!entry) return undefined;
+    if (entry.expires <= Date.now()) {
+      entries.delete(this.key(id));
+      return undefined;
+    }
+    return entry.payload;
+  }
+
+  async findByUid(uid: string): Promise<Stored | undefined> {
+    return this.find(sessionUids.get(uid));
+  }
+
+  async findByUserCode(userCode: string): Promise<Stored | undefined> {
+    return this.find(userCodes.get(userCode));
+  }
+
+  async consume(id: string): Promise<void> {
+    const entry = entries.get(this.key(id));
+    if (entry) entry.payload.consumed = Math.floor(Date.now() / 1000);
+  }
+
+  async destroy(id: string): Promise<void> {
+    const key = this.key(id);
+    const payload = entries.get(key)?.payload;
+    entries.delete(key);
+    if (payload?.uid && sessionUids.get(payload.uid) === id) sessionUids.delete(payload.uid);
+    if (payload?.userCode && userCodes.get(payload.userCode) === id) userCodes.delete(payload.userCode);
+    if (payload?.grantId) grants.get(payload.grantId)?.delete(key);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    for (const key of grants.get(grantId) ?? []) entries.delete(key);
+    grants.delete(grantId);
+  }
+}
 
 interface OidcInstance {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
@@ -34,6 +114,7 @@ async function main(): Promise<void> {
   // oidc-provider warns about its development defaults (memory storage) on construction.
   console.warn = () => undefined;
   const provider = new Provider(issuer, {
+    adapter: BenchStorage,
     clients: config.clients.map((c) => ({
       ...c,
       response_types: ['code'],
