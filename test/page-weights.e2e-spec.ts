@@ -25,6 +25,7 @@ import { location, TestClient } from './setup/http-client.js';
 import { README_PATH } from './setup/readme.js';
 import { PASSWORD } from './setup/signin-browser.js';
 import { nextCode } from './setup/totp-clock.js';
+import { givePasskey } from './setup/soft-authenticator.js';
 
 /** What a browser sends for a page. */
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
@@ -134,22 +135,6 @@ describe('page weights (README.md, "<!-- page-weights -->")', () => {
     return { id: user.id, email };
   }
 
-  /** A passkey of the user, as a sign-up with it would have stored it. */
-  async function givePasskey(userId: string): Promise<void> {
-    const credentialID = `cred-${randomUUID()}`;
-    await adapter.linkAccount({ userId, type: 'webauthn', provider: 'passkey', providerAccountId: credentialID });
-    await adapter.createAuthenticator({
-      userId,
-      credentialID,
-      providerAccountId: credentialID,
-      credentialPublicKey: 'k',
-      counter: 0,
-      credentialDeviceType: 'multiDevice',
-      credentialBackedUp: true,
-      transports: null,
-    });
-  }
-
   /** A browser that posted the password form; returns it and where it was sent. */
   async function passwordSignIn(email: string): Promise<{ browser: TestClient; to: string }> {
     const browser = new TestClient(t.url);
@@ -200,7 +185,7 @@ describe('page weights (README.md, "<!-- page-weights -->")', () => {
     // The account page: a linked GitHub account, a passkey, signed in on two browsers.
     const ada = await newUser('Ada');
     await adapter.linkAccount({ userId: ada.id, type: 'oauth', provider: 'github', providerAccountId: '4242' });
-    await givePasskey(ada.id);
+    await givePasskey(adapter, ada.id);
     const { browser, to } = await passwordSignIn(ada.email);
     expect(to).toBe('/auth/account');
     await passwordSignIn(ada.email);
@@ -228,7 +213,7 @@ describe('page weights (README.md, "<!-- page-weights -->")', () => {
     const challenged = await passwordSignIn(bob.email);
     expect(challenged.to).toBe('/auth/two-factor');
     pages.set('Two-factor challenge', await page(challenged.browser, '/auth/two-factor'));
-    await givePasskey(bob.id);
+    await givePasskey(adapter, bob.id);
     const withPasskey = await passwordSignIn(bob.email);
     expect(withPasskey.to).toBe('/auth/two-factor');
     extra.set('Two-factor challenge with a passkey', await page(withPasskey.browser, '/auth/two-factor'));

@@ -17,6 +17,7 @@ import { checkDesign, primaryBottom } from './setup/design-checks.js';
 import { CHROMIUM, chromiumAvailable } from './setup/ci.js';
 import { CHROMIUM_ARGS, DESKTOP, focused, PASSWORD, shotsDir } from './setup/signin-browser.js';
 import { nextCode, type TotpFactor } from './setup/totp-clock.js';
+import { givePasskey } from './setup/soft-authenticator.js';
 
 /**
  * The built-in pages the sign-in and account walks leave out, in real Chromium, in English and
@@ -136,22 +137,6 @@ describeBrowser(
         return { id: user.id, email };
       }
 
-      /** A passkey of the user, as a sign-up with it would have stored it (never used here). */
-      async function givePasskey(userId: string): Promise<void> {
-        const credentialID = `cred-${randomUUID()}`;
-        await adapter.linkAccount({ userId, type: 'webauthn', provider: 'passkey', providerAccountId: credentialID });
-        await adapter.createAuthenticator({
-          userId,
-          credentialID,
-          providerAccountId: credentialID,
-          credentialPublicKey: 'k',
-          counter: 0,
-          credentialDeviceType: 'multiDevice',
-          credentialBackedUp: true,
-          transports: null,
-        });
-      }
-
       /** The password (a form post of the browser), then the second factor's page. */
       async function firstFactor(page: Page, email: string): Promise<void> {
         const request = page.context().request;
@@ -252,7 +237,7 @@ describeBrowser(
         // The address verified and a passkey: every way at once.
         const user = (await adapter.getUserByEmail(app.email))!;
         await adapter.updateUser({ id: user.id, emailVerified: new Date() });
-        await givePasskey(user.id);
+        await givePasskey(adapter, user.id);
         const all = await fresh();
         await firstFactor(all, app.email);
         expect(await all.getByRole('button', { name: m['twoFactor.usePasskey'] }).count()).toBe(1);
@@ -287,7 +272,7 @@ describeBrowser(
         ]);
 
         const keyed = await newUser('keyed', false);
-        await givePasskey(keyed.id);
+        await givePasskey(adapter, keyed.id);
         const only = await fresh();
         await firstFactor(only, keyed.email);
         expect(await only.getByRole('button', { name: m['twoFactor.usePasskey'] }).getAttribute('class')).toBe(

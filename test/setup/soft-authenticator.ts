@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import type { Adapter } from '../../lib/adapters/adapter.interface.js';
 
 /**
  * A WebAuthn authenticator in software, for HTTP-level tests: a real P-256 key (ES256), real
@@ -180,4 +181,26 @@ function head(major: number, n: number): Buffer {
   b[0] = (major << 5) | 26;
   b.writeUInt32BE(n, 1);
   return b;
+}
+
+/**
+ * A passkey row of a user, as a sign-up with one stores it: an account of provider `passkey` and its
+ * authenticator, with a stub public key (for pages that list passkeys; no ceremony can use it).
+ */
+export async function givePasskey(
+  adapter: Required<Pick<Adapter, 'linkAccount' | 'createAuthenticator'>>,
+  userId: string,
+): Promise<void> {
+  const credentialID = `cred-${randomUUID()}`;
+  await adapter.linkAccount({ userId, type: 'webauthn', provider: 'passkey', providerAccountId: credentialID });
+  await adapter.createAuthenticator({
+    userId,
+    credentialID,
+    providerAccountId: credentialID,
+    credentialPublicKey: 'k',
+    counter: 0,
+    credentialDeviceType: 'multiDevice',
+    credentialBackedUp: true,
+    transports: null,
+  });
 }
