@@ -17,7 +17,7 @@ const UserId = createParamDecorator(
 @Controller()
 class BareController {
   // Every path a scenario loads (the guarded ones too), the same handler, no guard.
-  @Get(['open', 'guarded', 'allow-all', 'sets-user', 'opens-jwe'])
+  @Get(['open', 'guarded', 'guarded-api-key', 'allow-all', 'sets-user', 'opens-jwe'])
   open(@UserId() id: string | undefined) {
     return { ok: true, id: id ?? 'anonymous' };
   }

@@ -34,6 +34,12 @@ export interface ScenarioResult {
   entryBytes?: { measured: number; counted: number; entries: number };
   plan?: string;
   seconds?: number;
+  /**
+   * Per round, against the bare Nest app of the same rounds (bench/bare-bench.server.ts: no library at
+   * all), as an outside harness compares: guarded req/s over the bare app's, the unguarded route's
+   * over the bare app's (what the module costs a route it does not guard), and the same of CPU time.
+   */
+  overBare?: { guarded: number[]; open: number[]; guardedCpu: number[]; openCpu: number[] };
   /** With a baseline: per-round ratio of this scenario's ratio to the baseline's (and of the CPU-time ratios). */
   versus?: number[];
   cpuVersus?: number[];
@@ -101,6 +107,27 @@ export function memoryTable(results: ScenarioResult[]): string {
 
 /** The middle half (25th to 75th percentile) of values. */
 const spread = (values: number[]) => `${quantile(values, 0.25).toFixed(2)}–${quantile(values, 0.75).toFixed(2)}`;
+
+/**
+ * Each scenario against a bare Nest app loaded in the same rounds: how an outside harness that puts
+ * a bare route at 1.00 reads it, beside this bench's own ratio (guarded against the same app's
+ * unguarded route, which already pays what the module costs every request).
+ */
+export function bareTable(results: ScenarioResult[]): string {
+  const rows = [
+    "| Scenario | Guarded over the bare app | Middle half | CPU time | Middle half | Unguarded route over the bare app | CPU time | This bench's ratio (guarded over unguarded) |",
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    const b = r.overBare;
+    if (r.skipped || !b?.guarded.length) continue;
+    const m = (values: number[]) => median(values).toFixed(3);
+    rows.push(
+      `| ${r.scenario.label} | ${m(b.guarded)} | ${spread(b.guarded)} | ${m(b.guardedCpu)} | ${spread(b.guardedCpu)} | ${m(b.open)} | ${m(b.openCpu)} | ${m(r.ratios!)} |`,
+    );
+  }
+  return rows.length > 2 ? rows.join('\n') : '';
+}
 
 /** The interleaved comparisons (a scenario against its baseline), as a table. */
 export function versusTable(results: ScenarioResult[]): string {

@@ -65,6 +65,8 @@ export interface BenchServerConfig {
    * `Authorization: Bearer <token>`.
    */
   accessTokens?: boolean;
+  /** With `accessTokens`: `accessToken.algorithm` (default EdDSA; RS256 takes the stored keys of the adapter). */
+  accessTokenAlgorithm?: 'EdDSA' | 'RS256';
   /**
    * API keys instead of session cookies: `apiKeys` configured (the default `cacheTtl` of 60 s, and a
    * rate limit too high to be reached, so each request still counts against it), with the adapter
@@ -246,7 +248,11 @@ async function main(): Promise<void> {
             clients: [{ clientId: BENCH_CLIENT_ID, name: 'Bench app', redirectUris: ['com.example.bench:/oauth'] }],
           },
           // The longest lifetime allowed (a day), so no token expires during a long run.
-          accessToken: { issuer: BENCH_ISSUER, maxAge: 86_400 },
+          accessToken: {
+            issuer: BENCH_ISSUER,
+            maxAge: 86_400,
+            ...(config.accessTokenAlgorithm ? { algorithm: config.accessTokenAlgorithm } : {}),
+          },
         }
       : {}),
   };

@@ -27,7 +27,14 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canPin, cpuMicros, load, memoryOf, resetPeak, startServer, stopServer, verify } from './bench-harness.js';
-import { memoryTable, table, versusTable, type RouteStats, type ScenarioResult } from './guard-bench.report.js';
+import {
+  bareTable,
+  memoryTable,
+  table,
+  versusTable,
+  type RouteStats,
+  type ScenarioResult,
+} from './guard-bench.report.js';
 import { SCENARIOS, sequence, type Scenario } from './guard-bench.scenarios.js';
 import type { BenchServerMemory, BenchServerReady, SessionHeader } from './guard-bench.server.js';
 import { startupSection } from './startup-section.js';
@@ -222,6 +229,12 @@ async function runScenario(scenario: Scenario): Promise<ScenarioResult[]> {
         cache: memory.cache,
         entryBytes: side.ready.entryBytes,
         plan: side.ready.plan,
+        overBare: {
+          guarded: side.guarded.rps.map((rps, i) => rps / bare.guarded.rps[i]),
+          open: side.open.rps.map((rps, i) => rps / bare.open.rps[i]),
+          guardedCpu: side.guarded.cpu.map((cpu, i) => bare.guarded.cpu[i] / cpu),
+          openCpu: side.open.cpu.map((cpu, i) => bare.open.cpu[i] / cpu),
+        },
         seconds: (Date.now() - started) / 1000,
       });
     }
@@ -269,7 +282,8 @@ async function main(): Promise<void> {
   const md = table(results);
   const versus = versusTable(results);
   const memory = memoryTable(results);
-  console.log(`\n${md}\n\n${versus}\n\n${memory}\n`);
+  const againstBare = bareTable(results);
+  console.log(`\n${md}\n\n${againstBare}\n\n${versus}\n\n${memory}\n`);
   // Start-up and memory (`startup`): with every scenario, or when named in BENCH_SCENARIOS.
   const startup = !CPU_PROF && (!wanted || wanted.includes('startup')) ? startupSection(process.cwd()) : undefined;
   const plans = results
@@ -295,6 +309,16 @@ async function main(): Promise<void> {
     '',
     md,
     '',
+    ...(againstBare
+      ? [
+          '## Against a bare Nest app',
+          '',
+          "The same rounds read as an outside harness reads them: each scenario's guarded route against a Nest app without this library (bench/bare-bench.server.ts, the same handler, loaded in the same rounds on the same core), per round, then the median. The unguarded route's column is what the module costs a route it does not guard (on Express, giving each request its `user` and session slots as it arrives); this bench's own ratio (guarded over the same app's unguarded route) leaves that out, so it reads higher by about that much.",
+          '',
+          againstBare,
+          '',
+        ]
+      : []),
     '## Memory',
     '',
     "What each server held: the V8 heap after start-up (a GC after seeding), which under load V8 lets grow to a multiple of what it held after its last full collection before collecting again, so every MiB kept (code loaded, cache entries) shows several times in the peak; what the session cache held after the rounds (entries, and the bytes it counts against `session.cacheMaxBytes`); and, in the JWT scale rows, one entry's bytes measured on the heap (2,000 of the scenario's tokens read through the library's reader, each from a Cookie header of its own, the heap compared after a GC) beside what the cache counts for it.",

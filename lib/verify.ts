@@ -31,8 +31,13 @@ export type { JSONWebKeySet } from 'jose';
 
 /** The `typ` header of an access token (RFC 9068 section 2.1). */
 const ACCESS_TOKEN_TYP = 'at+jwt';
-/** The signature algorithms nestjs-auth signs with: Ed25519 (RFC 8037) and P-256. Nothing else is accepted. */
-const ALGORITHMS = ['EdDSA', 'ES256'];
+/**
+ * The signature algorithms nestjs-auth signs with: Ed25519 (RFC 8037), RSA PKCS #1 v1.5 with SHA-256
+ * (`accessToken.algorithm: 'RS256'`) and P-256. Nothing else is accepted.
+ */
+const ALGORITHMS = ['EdDSA', 'RS256', 'ES256'];
+/** The algorithms, as a message says them. */
+const ALGORITHMS_SAID = `${ALGORITHMS.slice(0, -1).join(', ')} or ${ALGORITHMS.at(-1)}`;
 /** The longest access token read; a longer one is refused unparsed (as the library's own verifier does). */
 const MAX_TOKEN_LENGTH = 4096;
 /** The longest `sub`, `jti`, `sid` and `client_id` accepted. */
@@ -159,8 +164,9 @@ export type AccessTokenVerifier = (token: string) => Promise<VerifiedAccessToken
  * Makes a verifier of the access tokens nestjs-auth issues (JWTs `typ: at+jwt`, RFC 9068). It checks
  * what the library's own verifier checks (RFC 8725):
  * - a compact JWS of at most 4096 characters;
- * - `alg` pinned to `EdDSA` or `ES256` (`none`, HS256 and every other refused before any key is
- *   used), and the key named by `kid` decides it: a token whose `alg` is not its key's is refused;
+ * - `alg` pinned to `EdDSA`, `RS256` or `ES256` (`none`, HS256 and every other refused before any
+ *   key is used), and the key named by `kid` decides it: a token whose `alg` is not its key's (its
+ *   `alg` and key type in the JWK Set) is refused;
  * - `typ` `at+jwt` (or `application/at+jwt`), no `crit`;
  * - the signature, with the key of the JWK Set whose `kid` the token names;
  * - `iss` and `aud` as given; `exp` not passed and `iat` not in the future (each within
@@ -249,7 +255,7 @@ function checkHeader(token: unknown): void {
     throw invalid('malformed header');
   }
   if (typeof header.alg !== 'string' || !ALGORITHMS.includes(header.alg))
-    throw invalid(`alg must be ${ALGORITHMS.join(' or ')}`);
+    throw invalid(`alg must be ${ALGORITHMS_SAID}`);
   if (typeof header.typ !== 'string' || !typOk(header.typ)) throw invalid(`typ must be ${ACCESS_TOKEN_TYP} (RFC 9068)`);
   if (header.crit !== undefined) throw invalid('crit header parameters are not understood');
   if (typeof header.kid !== 'string' || !header.kid) throw invalid('no kid in the header');
@@ -292,7 +298,7 @@ function refusal(error: unknown, expected: { issuer: string; audience: string })
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
       return refuse('the signature does not verify');
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
-      return refuse(`alg must be ${ALGORITHMS.join(' or ')}`);
+      return refuse(`alg must be ${ALGORITHMS_SAID}`);
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
       switch (claim) {
         case 'iss':

@@ -53,14 +53,22 @@ const miniflare = await optional<typeof import('miniflare')>('miniflare');
 
 /** A private JWK of the app's signing keys (`accessToken.keys`), and the `kid` the app publishes it under. */
 interface AppKey {
-  alg: 'EdDSA' | 'ES256';
-  jwk: JWK & { kty: 'OKP' | 'EC'; crv: 'Ed25519' | 'P-256'; x: string; d: string };
+  alg: 'EdDSA' | 'ES256' | 'RS256';
+  jwk: JWK &
+    (
+      | { kty: 'OKP' | 'EC'; crv: 'Ed25519' | 'P-256'; x: string; d: string }
+      | { kty: 'RSA'; n: string; e: string; d: string; p: string; q: string; dp: string; dq: string; qi: string }
+    );
   kid: string;
 }
 
-function privateJwk(type: 'ed25519' | 'p256'): AppKey['jwk'] {
+function privateJwk(type: 'ed25519' | 'p256' | 'rsa'): AppKey['jwk'] {
   const { privateKey } =
-    type === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    type === 'ed25519'
+      ? generateKeyPairSync('ed25519')
+      : type === 'rsa'
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+        : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return privateKey.export({ format: 'jwk' }) as AppKey['jwk'];
 }
 
@@ -88,9 +96,10 @@ describe('nestjs-auth/verify', () => {
   let adapter: MemoryAdapter;
   let t: TestApp;
   let jwksUrl: string;
-  /** The app's keys: the Ed25519 one signs, the P-256 one is published too. */
+  /** The app's keys: the Ed25519 one signs, the P-256 and RSA ones are published too. */
   let ed: AppKey;
   let p256: AppKey;
+  let rsa: AppKey;
   /** An access token from the native-app flow, and its claims. */
   let token: string;
   let claims: JWTPayload;
@@ -100,12 +109,13 @@ describe('nestjs-auth/verify', () => {
     adapter = new MemoryAdapter();
     const edJwk = privateJwk('ed25519');
     const p256Jwk = privateJwk('p256');
+    const rsaJwk = privateJwk('rsa');
     t = await createTestApp({
       auth: {
         adapter,
         session: { strategy: 'database' },
         logger: { error: () => undefined, warn: () => undefined },
-        accessToken: { issuer: ISSUER, keys: [edJwk, p256Jwk] },
+        accessToken: { issuer: ISSUER, keys: [edJwk, p256Jwk, rsaJwk] },
         nativeApps: { clients: [{ clientId: 'ios', name: 'Acme for iOS', redirectUris: [REDIRECT] }] },
         providers: [
           Credentials({
@@ -123,6 +133,7 @@ describe('nestjs-auth/verify', () => {
     const kidOf = (kty: string) => published.keys.find((k) => k.kty === kty)!.kid;
     ed = { alg: 'EdDSA', jwk: edJwk, kid: kidOf('OKP') };
     p256 = { alg: 'ES256', jwk: p256Jwk, kid: kidOf('EC') };
+    rsa = { alg: 'RS256', jwk: rsaJwk, kid: kidOf('RSA') };
 
     // The native-app flow: authorization request with PKCE, sign-in in the browser, code exchange.
     const email = `${randomUUID()}@example.test`;
@@ -217,10 +228,12 @@ describe('nestjs-auth/verify', () => {
     const jwks = (await (await fetch(jwksUrl)).json()) as JSONWebKeySet;
     expect(await createAccessTokenVerifier({ jwks, issuer: ISSUER, audience: ISSUER })(token)).toEqual(verified);
     expect(await verifierOf({ jwksUrl: new URL(jwksUrl) })(token)).toEqual(verified);
-    // A token the app's P-256 key signs (ES256) is the other algorithm accepted.
-    const es256 = await forge({}, p256);
-    expect(await verifierOf()(es256)).toEqual(verified);
-    expect(await guard(es256)).toBe(200);
+    // Tokens the app's P-256 key (ES256) and RSA key (RS256) sign are the other algorithms accepted.
+    for (const key of [p256, rsa]) {
+      const other = await forge({}, key);
+      expect(await verifierOf()(other)).toEqual(verified);
+      expect(await guard(other)).toBe(200);
+    }
   });
 
   it('refuses what RFC 8725 says to refuse, with the code and a message that names the problem, as the guard does', async () => {
@@ -237,21 +250,39 @@ describe('nestjs-auth/verify', () => {
         'alg none, with a signature part',
         `${b64({ alg: 'none', typ: 'at+jwt', kid: ed.kid })}.${p}.${token.split('.')[2]}`,
         'invalid_token',
-        /alg must be EdDSA or ES256/,
+        /alg must be EdDSA, RS256 or ES256/,
       ],
       [
         'HS256 keyed with the public key bytes',
         await new SignJWT(claims)
           .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: ed.kid })
-          .sign(Buffer.from(ed.jwk.x, 'base64url')),
+          .sign(Buffer.from(ed.jwk.x!, 'base64url')),
         'invalid_token',
-        /alg must be EdDSA or ES256/,
+        /alg must be EdDSA, RS256 or ES256/,
       ],
       [
         'ES256 under the Ed25519 key’s kid (the key decides the alg)',
         await forge({ header: { kid: ed.kid } }, p256),
         'invalid_token',
         /no key of the JWK Set matches its kid and alg/,
+      ],
+      [
+        'RS256 under the Ed25519 key’s kid',
+        await forge({ header: { kid: ed.kid } }, rsa),
+        'invalid_token',
+        /no key of the JWK Set matches its kid and alg/,
+      ],
+      [
+        'EdDSA under the RSA key’s kid',
+        await forge({ header: { kid: rsa.kid } }, ed),
+        'invalid_token',
+        /no key of the JWK Set matches its kid and alg/,
+      ],
+      [
+        'another RSA key’s signature under the app’s RSA kid',
+        await forge({}, { alg: 'RS256', jwk: privateJwk('rsa'), kid: rsa.kid }),
+        'invalid_token',
+        /signature does not verify/,
       ],
       ['typ JWT', await forge({ header: { typ: 'JWT' } }), 'invalid_token', /typ must be at\+jwt/],
       ['no typ', await forge({ header: { typ: undefined } }), 'invalid_token', /typ must be at\+jwt/],

@@ -355,7 +355,7 @@ export const API_KEY_ADAPTER_METHODS = Object.freeze([
 export interface AdapterSigningKey {
   /** The key id (`kid`): the RFC 7638 thumbprint of its public key (43 base64url characters). */
   id: string;
-  /** `EdDSA` (Ed25519) or `ES256` (P-256). */
+  /** `EdDSA` (Ed25519) or `RS256` (RSA, `accessToken.algorithm`); `ES256` only for given keys, never stored. */
   alg: string;
   /** The public key, a JWK as JSON text. */
   publicJwk: string;

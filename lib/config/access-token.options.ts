@@ -1,14 +1,22 @@
-import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Adapter } from '../adapters/adapter.interface.js';
 import { SIGNING_KEY_ADAPTER_METHODS } from '../adapters/adapter-extensions.js';
-import type { AccessTokenOptions, SigningKeyRotation } from './auth-options.interface.js';
+import type { AccessTokenAlgorithm, AccessTokenOptions, SigningKeyRotation } from './auth-options.interface.js';
+
+/** The algorithm of a signing key: Ed25519 (RFC 8037), P-256 (given keys only) or RSA PKCS #1 v1.5 with SHA-256. */
+export type SigningAlgorithm = 'EdDSA' | 'ES256' | 'RS256';
 
 /** A signing key given in the options, parsed. */
 export interface GivenSigningKey {
-  alg: 'EdDSA' | 'ES256';
+  alg: SigningAlgorithm;
   privateKey: KeyObject;
   publicKey: KeyObject;
 }
+
+/** The algorithms `accessToken.algorithm` takes. */
+const ALGORITHMS: readonly AccessTokenAlgorithm[] = ['EdDSA', 'RS256'];
+/** The RSA modulus sizes a given key may have, in bits (below 2048 is weak; above 4096 only slow and long). */
+export const RSA_MODULUS_BITS = { min: 2048, max: 4096 } as const;
 
 /** `accessToken` as the module runs with it. */
 export interface ResolvedAccessToken {
@@ -24,6 +32,8 @@ export interface ResolvedAccessToken {
   /** The scopes that may be asked for; `null`: any. */
   scopes: ReadonlySet<string> | null;
   keys: 'stored' | 'derived' | GivenSigningKey[];
+  /** The algorithm of the stored keys made from now on (given keys have their own). */
+  algorithm: AccessTokenAlgorithm;
   rotation: Required<SigningKeyRotation>;
   /**
    * Whether `issuer` and `audience` were derived (from `url` and `basePath`; the audience from the
@@ -40,6 +50,7 @@ const KEYS: ReadonlySet<string> = new Set(
     audiences: 0,
     scopes: 0,
     keys: 0,
+    algorithm: 0,
     rotation: 0,
   } satisfies Record<keyof AccessTokenOptions, 0>),
 );
@@ -124,6 +135,7 @@ export function resolveAccessToken(
     context.adapter !== null &&
     SIGNING_KEY_ADAPTER_METHODS.every((m) => typeof (context.adapter as Record<string, unknown>)[m] === 'function');
   let keys: ResolvedAccessToken['keys'] = storable ? 'stored' : 'derived';
+  const saidBefore = problems.length;
   if (o.keys === 'stored' && !storable && enabled)
     problems.push(
       "accessToken.keys 'stored' needs an adapter with the signing-key methods (SigningKeyAdapter: TypeOrmAdapter with SigningKeyEntity, table signing_keys, migration AuthSigningKeys…; MemoryAdapter) (MissingAdapterMethods).",
@@ -131,7 +143,8 @@ export function resolveAccessToken(
   if (o.keys === 'derived' || o.keys === 'stored') keys = o.keys;
   else if (Array.isArray(o.keys)) keys = givenKeys(o.keys, problems);
   else if (o.keys !== undefined)
-    problems.push("accessToken.keys must be 'stored', 'derived' or a list of private JWKs (Ed25519 or P-256).");
+    problems.push("accessToken.keys must be 'stored', 'derived' or a list of private JWKs (Ed25519, P-256 or RSA).");
+  const algorithm = resolveAlgorithm(o.algorithm, keys, enabled && problems.length === saidBefore, problems);
   return {
     enabled: enabled && issuer !== null,
     maxAge,
@@ -140,6 +153,7 @@ export function resolveAccessToken(
     audiences,
     scopes,
     keys,
+    algorithm,
     rotation,
     derived: { issuer: o.issuer === undefined, audience: o.audience === undefined },
   };
@@ -160,6 +174,40 @@ export function withGlobalPrefix(
   return { ...resolved, issuer, audience };
 }
 
+/**
+ * `accessToken.algorithm`, checked against the keys: stored keys are made with it; derived keys are
+ * Ed25519 only (node:crypto cannot make an RSA key from a secret deterministically); given keys each
+ * have their own, which an explicit algorithm must not contradict. `check`: access tokens are on and
+ * the keys were sound (no problem was said about them).
+ */
+function resolveAlgorithm(
+  value: unknown,
+  keys: ResolvedAccessToken['keys'],
+  check: boolean,
+  problems: string[],
+): AccessTokenAlgorithm {
+  if (value === undefined) return 'EdDSA';
+  if (typeof value !== 'string' || !ALGORITHMS.includes(value as AccessTokenAlgorithm)) {
+    problems.push(
+      `accessToken.algorithm must be ${ALGORITHMS.map((a) => `'${a}'`).join(' or ')} (the default 'EdDSA': Ed25519; 'RS256': RSA 2048-bit), not ${JSON.stringify(value)}.`,
+    );
+    return 'EdDSA';
+  }
+  const algorithm = value as AccessTokenAlgorithm;
+  if (!check) return algorithm;
+  if (keys === 'derived' && algorithm === 'RS256')
+    problems.push(
+      "accessToken.algorithm 'RS256' needs stored or given keys: derived keys are Ed25519 only (an RSA key cannot be derived from the secret). Use an adapter with signing-key storage (SigningKeyAdapter: TypeOrmAdapter with SigningKeyEntity, MemoryAdapter) and keys 'stored', or give RSA private JWKs in accessToken.keys.",
+    );
+  if (Array.isArray(keys))
+    for (const [i, key] of keys.entries())
+      if (key.alg !== algorithm)
+        problems.push(
+          `accessToken.keys[${i}] is an ${key.alg} key but accessToken.algorithm is '${algorithm}': leave algorithm out when you give keys (each key signs with its own), or give ${algorithm} keys.`,
+        );
+  return algorithm;
+}
+
 /** The private JWKs of `accessToken.keys`, parsed; a key that is not one is a problem. */
 function givenKeys(list: unknown[], problems: string[]): GivenSigningKey[] {
   const keys: GivenSigningKey[] = [];
@@ -167,11 +215,22 @@ function givenKeys(list: unknown[], problems: string[]): GivenSigningKey[] {
   for (const [i, jwk] of list.entries()) {
     const j = jwk as Record<string, unknown> | null;
     const alg =
-      j?.kty === 'OKP' && j.crv === 'Ed25519' ? 'EdDSA' : j?.kty === 'EC' && j.crv === 'P-256' ? 'ES256' : null;
+      j?.kty === 'OKP' && j.crv === 'Ed25519'
+        ? 'EdDSA'
+        : j?.kty === 'EC' && j.crv === 'P-256'
+          ? 'ES256'
+          : j?.kty === 'RSA'
+            ? 'RS256'
+            : null;
     if (!j || typeof j !== 'object' || !alg || typeof j.d !== 'string') {
       problems.push(
-        `accessToken.keys[${i}] must be a private JWK: { kty: 'OKP', crv: 'Ed25519', x, d } or { kty: 'EC', crv: 'P-256', x, y, d }.`,
+        `accessToken.keys[${i}] must be a private JWK: { kty: 'OKP', crv: 'Ed25519', x, d }, { kty: 'EC', crv: 'P-256', x, y, d } or { kty: 'RSA', n, e, d, p, q, dp, dq, qi }.`,
       );
+      continue;
+    }
+    if (alg === 'RS256') {
+      const key = givenRsaKey(j, `accessToken.keys[${i}]`, problems);
+      if (key) keys.push(key);
       continue;
     }
     try {
@@ -182,4 +241,54 @@ function givenKeys(list: unknown[], problems: string[]): GivenSigningKey[] {
     }
   }
   return keys;
+}
+
+/**
+ * An RSA private JWK (RS256): `alg` RS256 or absent, every private member (node:crypto needs the CRT
+ * ones), a modulus of 2048 to 4096 bits, and parts that agree (it signs what its public half verifies).
+ */
+function givenRsaKey(j: Record<string, unknown>, at: string, problems: string[]): GivenSigningKey | undefined {
+  if (j.alg !== undefined && j.alg !== 'RS256') {
+    problems.push(
+      `${at} is an RSA key with alg ${JSON.stringify(j.alg)}: RSA keys sign RS256 only (set alg 'RS256' or leave it out).`,
+    );
+    return undefined;
+  }
+  const missing = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'].filter((m) => typeof j[m] !== 'string' || !j[m]);
+  if (missing.length) {
+    problems.push(
+      `${at} is an RSA private JWK without ${missing.join(', ')}: give the whole private key (as \`privateKey.export({ format: 'jwk' })\` writes it).`,
+    );
+    return undefined;
+  }
+  let privateKey: KeyObject;
+  let publicKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: j as never, format: 'jwk' });
+    publicKey = createPublicKey(privateKey);
+  } catch {
+    problems.push(`${at} is not a valid RSA private key.`);
+    return undefined;
+  }
+  const bits = privateKey.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < RSA_MODULUS_BITS.min || bits > RSA_MODULUS_BITS.max) {
+    problems.push(
+      `${at} is an RSA key of ${bits} bits: RS256 keys must have ${RSA_MODULUS_BITS.min} to ${RSA_MODULUS_BITS.max} bits (make one with generateKeyPairSync('rsa', { modulusLength: 2048 })).`,
+    );
+    return undefined;
+  }
+  let agrees: boolean;
+  try {
+    const probe = Buffer.from('nestjs-auth signing key check');
+    agrees = verify('sha256', probe, publicKey, sign('sha256', probe, privateKey));
+  } catch {
+    agrees = false;
+  }
+  if (!agrees) {
+    problems.push(
+      `${at} is not a valid RSA private key: its parts do not agree (it does not sign what its n and e verify).`,
+    );
+    return undefined;
+  }
+  return { alg: 'RS256', privateKey, publicKey };
 }

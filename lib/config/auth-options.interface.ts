@@ -307,8 +307,14 @@ export interface ApiKeyOptions {
   cacheTtl?: number;
 }
 
-/** A private key given in the options to sign access tokens: a JWK (`OKP`/`Ed25519` or `EC`/`P-256`, with `d`). */
-export interface SigningJwk {
+/**
+ * A private key given in the options to sign access tokens: a JWK with its private members
+ * (`OKP`/`Ed25519` signs EdDSA, `EC`/`P-256` ES256, `RSA` of 2048 to 4096 bits RS256).
+ */
+export type SigningJwk = EllipticSigningJwk | RsaSigningJwk;
+
+/** An Ed25519 (`OKP`) or P-256 (`EC`) private JWK. */
+export interface EllipticSigningJwk {
   kty: 'OKP' | 'EC';
   crv: 'Ed25519' | 'P-256';
   x: string;
@@ -316,6 +322,31 @@ export interface SigningJwk {
   d: string;
   kid?: string;
 }
+
+/**
+ * An RSA private JWK (RS256), every member as `privateKey.export({ format: 'jwk' })` writes it; its
+ * modulus 2048 to 4096 bits.
+ */
+export interface RsaSigningJwk {
+  kty: 'RSA';
+  /** `RS256` or absent: an RSA key signs RS256 only (another alg is refused at start-up). */
+  alg?: string;
+  n: string;
+  e: string;
+  d: string;
+  p: string;
+  q: string;
+  dp: string;
+  dq: string;
+  qi: string;
+  kid?: string;
+}
+
+/**
+ * The algorithm access tokens are signed with (`accessToken.algorithm`): `EdDSA` (Ed25519) or
+ * `RS256` (RSASSA-PKCS1-v1_5 with SHA-256, RSA 2048-bit). Both are deterministic.
+ */
+export type AccessTokenAlgorithm = 'EdDSA' | 'RS256';
 
 /**
  * When the stored signing keys rotate (`accessToken.keys: 'stored'`): a new key is published
@@ -333,7 +364,7 @@ export interface SigningKeyRotation {
 
 /**
  * The access tokens this module signs (native apps, `AuthService.issueAccessToken`): JWTs
- * (`typ: at+jwt`, RFC 9068) signed with EdDSA (Ed25519) or ES256, verified by the guard as
+ * (`typ: at+jwt`, RFC 9068) signed with EdDSA (Ed25519), RS256 or ES256, verified by the guard as
  * `Authorization: Bearer` and by anyone with the public keys at `{basePath}/jwks`.
  */
 export interface AccessTokenOptions {
@@ -354,10 +385,22 @@ export interface AccessTokenOptions {
    * The signing keys: `'stored'`, generated and kept (private halves encrypted under the secret)
    * through the adapter (`SigningKeyAdapter`: TypeOrmAdapter's `signing_keys`, MemoryAdapter) and
    * rotated by `rotation`; `'derived'`, one Ed25519 key per secret (rotating the secret rotates it);
-   * or your own private JWKs (the first signs, all are published).
+   * or your own private JWKs (Ed25519, P-256 or RSA; the first signs, all are published).
    * @default 'stored' with an adapter that stores them, else 'derived'
    */
   keys?: 'stored' | 'derived' | SigningJwk[];
+  /**
+   * The algorithm of the keys the module makes: `'EdDSA'` (Ed25519), or `'RS256'` (RSA 2048-bit,
+   * PKCS #1 v1.5 with SHA-256): a signature verifies about 6 times faster (~25 µs against ~150 µs)
+   * but signs about 6 times slower (~300 µs against ~47 µs) and is 342 characters instead of 86;
+   * every JWT verifier takes it (some, like AWS API Gateway's JWT authorizers, take RSA only).
+   * `'RS256'` needs stored keys (derived ones are Ed25519 only) or RSA keys in `keys`; with `keys`
+   * given, leave it out (each key signs with its own). Switching it makes the next stored key of the
+   * new algorithm at once (published `rotation.publishAhead` before it signs); the old keys still
+   * verify what they signed until rotation removes them.
+   * @default 'EdDSA'
+   */
+  algorithm?: AccessTokenAlgorithm;
   /** Rotation of stored keys. */
   rotation?: SigningKeyRotation;
 }

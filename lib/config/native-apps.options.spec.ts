@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { generateKeyPairSync } from 'node:crypto';
 import { MemoryAdapter } from '../adapters/memory.adapter.js';
 import { resolveAccessToken, withGlobalPrefix } from './access-token.options.js';
 import {
@@ -190,5 +191,82 @@ describe("access tokens' issuer under the app's global prefix (withGlobalPrefix)
       issuer: 'https://api.example.com/api/auth',
       audience: 'https://api.example.com',
     });
+  });
+});
+
+describe('accessToken.algorithm', () => {
+  const url = new URL('https://api.example.com');
+  const stored = { adapter: new MemoryAdapter(), url, basePath: '/auth', required: false };
+  const bare = { adapter: null, url, basePath: '/auth', required: false };
+  function resolve(option: unknown, context: typeof stored | typeof bare = stored) {
+    const problems: string[] = [];
+    return { resolved: resolveAccessToken(option, context, problems), problems };
+  }
+  const rsaJwk = (modulusLength = 2048) =>
+    generateKeyPairSync('rsa', { modulusLength }).privateKey.export({ format: 'jwk' }) as Record<string, string>;
+  const edJwk = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+
+  it("is 'EdDSA' by default; 'RS256' with stored keys", () => {
+    expect(resolve({})).toMatchObject({ problems: [], resolved: { algorithm: 'EdDSA', keys: 'stored' } });
+    expect(resolve({ algorithm: 'RS256' })).toMatchObject({
+      problems: [],
+      resolved: { algorithm: 'RS256', keys: 'stored' },
+    });
+    expect(resolve({ algorithm: 'RS256', keys: 'stored' }).problems).toEqual([]);
+  });
+
+  it('says which algorithms there are for any other value', () => {
+    for (const value of ['HS256', 'rs256', 'ES256', 1, null])
+      expect(resolve({ algorithm: value }).problems).toEqual([
+        expect.stringMatching(/^accessToken\.algorithm must be 'EdDSA' or 'RS256' .*not /),
+      ]);
+  });
+
+  it("refuses 'RS256' with derived keys, given or the default without storage, saying what to do", () => {
+    const said = [
+      expect.stringMatching(
+        /'RS256' needs stored or given keys: derived keys are Ed25519 only.*keys 'stored'.*RSA private JWKs/,
+      ),
+    ];
+    expect(resolve({ algorithm: 'RS256', keys: 'derived' }).problems).toEqual(said);
+    expect(resolve({ algorithm: 'RS256' }, bare).problems).toEqual(said);
+    expect(resolve({ algorithm: 'EdDSA', keys: 'derived' }).problems).toEqual([]);
+    // keys 'stored' without storage: that one problem, not a second.
+    expect(resolve({ algorithm: 'RS256', keys: 'stored' }, bare).problems).toEqual([
+      expect.stringMatching(/accessToken\.keys 'stored' needs an adapter/),
+    ]);
+  });
+
+  it('takes RSA private JWKs as keys (each key its own alg); an explicit algorithm must agree with every key', () => {
+    const rsa = rsaJwk();
+    expect(resolve({ keys: [rsa] })).toMatchObject({ problems: [], resolved: { keys: [{ alg: 'RS256' }] } });
+    expect(resolve({ keys: [{ ...rsa, alg: 'RS256' }], algorithm: 'RS256' }, bare).problems).toEqual([]);
+    expect(resolve({ keys: [edJwk(), rsa] })).toMatchObject({
+      problems: [],
+      resolved: { keys: [{ alg: 'EdDSA' }, { alg: 'RS256' }] },
+    });
+    expect(resolve({ keys: [rsa], algorithm: 'EdDSA' }).problems).toEqual([
+      expect.stringMatching(
+        /accessToken\.keys\[0\] is an RS256 key but accessToken\.algorithm is 'EdDSA': leave algorithm out/,
+      ),
+    ]);
+    expect(resolve({ keys: [rsa, edJwk()], algorithm: 'RS256' }).problems).toEqual([
+      expect.stringMatching(/accessToken\.keys\[1\] is an EdDSA key but accessToken\.algorithm is 'RS256'/),
+    ]);
+  });
+
+  it('refuses an RSA key that is weak, for another alg, incomplete, or whose parts do not agree', () => {
+    const other = rsaJwk();
+    const cases: Array<[unknown, RegExp]> = [
+      [rsaJwk(1024), /keys\[0\] is an RSA key of 1024 bits: RS256 keys must have 2048 to 4096 bits/],
+      [{ ...rsaJwk(), alg: 'PS256' }, /keys\[0\] is an RSA key with alg "PS256": RSA keys sign RS256 only/],
+      [
+        { ...rsaJwk(), p: undefined, qi: '' },
+        /keys\[0\] is an RSA private JWK without p, qi: give the whole private key/,
+      ],
+      [{ ...rsaJwk(), n: other.n }, /keys\[0\] is not a valid RSA private key: its parts do not agree/],
+      [{ ...rsaJwk(), d: undefined }, /keys\[0\] must be a private JWK: .*\{ kty: 'RSA', n, e, d, p, q, dp, dq, qi \}/],
+    ];
+    for (const [jwk, said] of cases) expect(resolve({ keys: [jwk] }).problems).toEqual([expect.stringMatching(said)]);
   });
 });

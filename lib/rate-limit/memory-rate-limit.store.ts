@@ -45,6 +45,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async increment(key: string, windowMs: number): Promise<RateLimitRecord> {
+    return this.incrementSync(key, windowMs);
+  }
+
+  /** {@link increment} without a promise: this store counts in memory (the guard's cached paths use it). */
+  incrementSync(key: string, windowMs: number): RateLimitRecord {
     const now = this.clock();
     let entry = this.live(key, now);
     if (!entry) {

@@ -25,6 +25,12 @@ export interface RateLimitStore {
   decrement(key: string): Promise<void>;
   /** Forgets `key`. */
   reset(key: string): Promise<void>;
+  /**
+   * Optional: {@link increment} without a promise, for a store that counts in this process (the
+   * memory store). Where it exists, a cached API key is counted and answered without waiting; a
+   * shared store leaves it out and is awaited.
+   */
+  incrementSync?(key: string, windowMs: number): RateLimitRecord;
 }
 
 /** DI token of the rate-limit store (same name as the interface). */

@@ -31,6 +31,18 @@ export class RateLimiterService {
   }
 
   /**
+   * {@link hit} without a promise, when the store counts in this process (`incrementSync`): the
+   * refusal to answer with (`RateLimited`), `null` within the limit, or `undefined` (nothing
+   * counted) when the store must be awaited: call {@link hit}.
+   */
+  hitSync(key: string, rule: RateLimitRule): RateLimited | null | undefined {
+    if (!this.store.incrementSync) return undefined;
+    const { limit, windowMs } = normalise(rule);
+    const record = trusted(this.store.incrementSync(key, windowMs), windowMs, limit);
+    return record.count > limit ? limited(record) : null;
+  }
+
+  /**
    * Counts one hit on each key (e.g. per account and per IP) at once; if any is past its limit,
    * throws the `RateLimited` with the longest wait. Every hit is counted either way.
    */

@@ -1,13 +1,29 @@
-import { describe, expect, it } from '@jest/globals';
-import { sign as signBytes, type KeyObject } from 'node:crypto';
+import { describe, expect, it, jest } from '@jest/globals';
+import { createHash, createPublicKey, generateKeyPairSync, sign as signBytes, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, generateKeyPair, jwtVerify, SignJWT } from 'jose';
-import { AccessTokens, type AccessTokenClaims } from './access-tokens.js';
+import { MemoryAdapter } from '../adapters/memory.adapter.js';
+import type { GivenSigningKey } from '../config/access-token.options.js';
+import { ExpiringMap } from '../util/expiring-map.js';
+import { AccessTokens, accessEntryBytes, type AccessTokenClaims } from './access-tokens.js';
+import { CacheAdmission } from './cache-admission.js';
 import type { JwtRevocation } from './jwt-revocation.js';
-import { SigningKeys } from './signing-keys.js';
+import { SigningKeys, type SigningKey } from './signing-keys.js';
 
 const ISSUER = 'https://api.example.test/auth';
 
-function tokens(secrets = ['first-secret-that-is-long-enough-000000']) {
+/** A key of `accessToken.keys` as the options resolve it. */
+function givenKey(type: 'ed25519' | 'rsa'): GivenSigningKey {
+  const { privateKey, publicKey } =
+    type === 'rsa' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ed25519');
+  return { alg: type === 'rsa' ? 'RS256' : 'EdDSA', privateKey, publicKey };
+}
+
+function tokens(
+  secrets = ['first-secret-that-is-long-enough-000000'],
+  keys: 'derived' | 'stored' | GivenSigningKey[] = 'derived',
+  stored: { adapter?: MemoryAdapter; algorithm?: 'EdDSA' | 'RS256' } = {},
+  session = { cacheMaxEntries: 10_000, cacheMaxBytes: 4 * 1024 * 1024 },
+) {
   const revoked = new Set<string>();
   const revocation = {
     idOf: (t: { sid?: string }) => (t.sid ? `sid:${t.sid}` : undefined),
@@ -17,34 +33,58 @@ function tokens(secrets = ['first-secret-that-is-long-enough-000000']) {
   const config = {
     secrets,
     nativeApps: { clients: new Map() },
-    accessToken: { enabled: true, keys: 'derived', maxAge: 600, issuer: ISSUER, audience: ISSUER },
+    accessToken: {
+      enabled: true,
+      keys,
+      algorithm: stored.algorithm,
+      maxAge: 600,
+      issuer: ISSUER,
+      audience: ISSUER,
+      rotation: { every: 0, publishAhead: 3600, grace: 300 },
+    },
     logger: { debug: () => undefined, error: () => undefined, warn: () => undefined },
+    session,
   };
-  return { at: new AccessTokens(config as never, revocation, new SigningKeys(config as never, {} as never)), revoked };
+  const signingKeys = new SigningKeys(config as never, { raw: stored.adapter ?? new MemoryAdapter() } as never);
+  return { at: new AccessTokens(config as never, revocation, signingKeys), revoked, signingKeys };
+}
+
+/** AccessTokens over stored keys (a MemoryAdapter), loaded as at bootstrap. */
+async function storedTokens(algorithm: 'EdDSA' | 'RS256', adapter = new MemoryAdapter()) {
+  const made = tokens(undefined, 'stored', { adapter, algorithm });
+  await made.signingKeys.refresh();
+  return made;
 }
 
 const user = { id: 'user-1', name: 'Ada', email: 'ada@example.test', image: null };
 const now = () => Math.floor(Date.now() / 1000);
-function mint(at: AccessTokens, iat = now()) {
+/** A token of sign-in `n` (its own `sid` and `jti`). */
+function mint(at: AccessTokens, iat = now(), n = 1) {
   return at.sign({
     user,
-    sid: 'family-1',
+    sid: `family-${n}`,
     clientId: 'ios',
     authTime: new Date(iat * 1000),
     amr: ['pwd', 'otp', 'mfa'],
     iat,
-    jti: 'jti-1',
+    jti: `jti-${n}`,
   }).token;
 }
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const parts = (t: string) => t.split('.') as [string, string, string];
 const decode = (p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
 /** The signing key, to re-sign a mutated token as the module would (private in the class). */
-const privateKeyOf = (at: AccessTokens) =>
-  (at as unknown as { keys: SigningKeys }).keys.signingKey().privateKey as KeyObject;
-function resign(at: AccessTokens, header: Record<string, unknown>, claims: Record<string, unknown>): string {
+const signingKeyOf = (at: AccessTokens): SigningKey => (at as unknown as { keys: SigningKeys }).keys.signingKey();
+/** A token of `header` and `claims` signed with `key` (the one that signs by default), as its algorithm signs. */
+function resign(
+  at: AccessTokens,
+  header: Record<string, unknown>,
+  claims: Record<string, unknown>,
+  key: { alg: string; privateKey?: KeyObject } = signingKeyOf(at),
+): string {
   const input = `${b64(header)}.${b64(claims)}`;
-  return `${input}.${signBytes(null, Buffer.from(input), privateKeyOf(at)).toString('base64url')}`;
+  const hash = key.alg === 'EdDSA' ? null : 'sha256';
+  return `${input}.${signBytes(hash, Buffer.from(input), key.privateKey!).toString('base64url')}`;
 }
 
 describe('AccessTokens', () => {
@@ -87,8 +127,11 @@ describe('AccessTokens', () => {
   });
 
   // Differential: what jose (with the same expectations) accepts, this verifier accepts, and the reverse.
-  describe('agrees with jose on every mutation', () => {
-    const { at } = tokens();
+  describe.each([
+    ['EdDSA', () => tokens().at],
+    ['RS256', () => tokens(undefined, [givenKey('rsa')]).at],
+  ] as const)('agrees with jose on every mutation (%s)', (alg, make) => {
+    const at = make();
     const jwks = createLocalJWKSet(at.jwks() as never);
     const good = mint(at);
     const [h, p, s] = parts(good);
@@ -99,7 +142,7 @@ describe('AccessTokens', () => {
       'alg none': `${b64({ ...header, alg: 'none' })}.${p}.`,
       'alg HS256': `${b64({ ...header, alg: 'HS256' })}.${p}.${s}`,
       'typ JWT (an ID token)': resign(at, { ...header, typ: 'JWT' }, claims),
-      'no typ': resign(at, { alg: 'EdDSA', kid: header.kid }, claims),
+      'no typ': resign(at, { alg, kid: header.kid }, claims),
       'typ application/at+jwt': resign(at, { ...header, typ: 'application/at+jwt' }, claims),
       'unknown kid': resign(at, { ...header, kid: 'other' }, claims),
       'crit header': resign(at, { ...header, crit: ['x'], x: 1 }, claims),
@@ -123,7 +166,7 @@ describe('AccessTokens', () => {
           issuer: ISSUER,
           audience: ISSUER,
           typ: 'at+jwt',
-          algorithms: ['EdDSA'],
+          algorithms: [alg],
           requiredClaims: ['exp', 'iat', 'sub', 'jti'],
           clockTolerance: 15,
           maxTokenAge: '1 day',
@@ -134,6 +177,73 @@ describe('AccessTokens', () => {
         expect({ name, ours }).toEqual({ name, ours: theirs });
       });
     }
+  });
+
+  it('signs RS256 tokens with a stored RSA key, deterministically: 342-character signatures jose verifies', async () => {
+    const { at } = await storedTokens('RS256');
+    const iat = now();
+    const token = mint(at, iat);
+    expect(mint(at, iat)).toBe(token);
+    const [h, p, s] = parts(token);
+    const [jwk] = at.jwks().keys;
+    expect(decode(h)).toEqual({ alg: 'RS256', typ: 'at+jwt', kid: jwk!.kid });
+    expect(s).toHaveLength(342);
+    expect(at.verify(token)).toMatchObject({ status: 'valid', claims: decode(p) });
+    // Published as kty RSA (n, e), its kid the RFC 7638 thumbprint of { e, kty, n } in that order.
+    expect(jwk).toEqual({
+      kty: 'RSA',
+      n: expect.any(String),
+      e: 'AQAB',
+      kid: expect.any(String),
+      alg: 'RS256',
+      use: 'sig',
+    });
+    const { n, e } = jwk as { n: string; e: string };
+    expect(Buffer.from(n, 'base64url')).toHaveLength(256); // 2048 bits
+    const thumbprint = createHash('sha256').update(`{"e":"${e}","kty":"RSA","n":"${n}"}`).digest('base64url');
+    expect(jwk!.kid).toBe(thumbprint);
+    const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(at.jwks() as never), {
+      issuer: ISSUER,
+      audience: ISSUER,
+      typ: 'at+jwt',
+      algorithms: ['RS256'],
+    });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toEqual(decode(p));
+  });
+
+  it('lets the key decide the algorithm: RS256 under an Ed25519 kid and EdDSA under an RSA kid are refused', () => {
+    const ed = givenKey('ed25519');
+    const rsa = givenKey('rsa');
+    const { at } = tokens(undefined, [ed, rsa]);
+    const [edJwk, rsaJwk] = at.jwks().keys;
+    expect([edJwk!.alg, rsaJwk!.alg]).toEqual(['EdDSA', 'RS256']);
+    const claims = decode(parts(mint(at))[1]);
+    const header = (alg: string, kid: string) => ({ alg, typ: 'at+jwt', kid });
+    // Each signed by the key of its alg, under the other's kid.
+    expect(at.verify(resign(at, header('RS256', edJwk!.kid), claims, rsa))).toEqual({
+      status: 'invalid',
+      reason: 'unexpected alg',
+    });
+    expect(at.verify(resign(at, header('EdDSA', rsaJwk!.kid), claims, ed))).toEqual({
+      status: 'invalid',
+      reason: 'unexpected alg',
+    });
+    // Under their own kids, both verify; another RSA key under the RSA kid does not.
+    expect(at.verify(resign(at, header('RS256', rsaJwk!.kid), claims, rsa)).status).toBe('valid');
+    expect(at.verify(resign(at, header('EdDSA', edJwk!.kid), claims, ed)).status).toBe('valid');
+    expect(at.verify(resign(at, header('RS256', rsaJwk!.kid), claims, givenKey('rsa')))).toEqual({
+      status: 'invalid',
+      reason: 'bad signature',
+    });
+  });
+
+  it('publishes a given RSA key by the thumbprint of its public half, and signs with it when it is first', () => {
+    const rsa = givenKey('rsa');
+    const { at } = tokens(undefined, [rsa, givenKey('ed25519')]);
+    const pub = createPublicKey(rsa.privateKey).export({ format: 'jwk' });
+    expect(at.jwks().keys[0]).toMatchObject({ kty: 'RSA', n: pub.n, e: pub.e, alg: 'RS256' });
+    expect(decode(parts(mint(at))[0])).toMatchObject({ alg: 'RS256', kid: at.jwks().keys[0]!.kid });
   });
 
   it('refuses what jose would take but the module never issues: missing sid, client_id or auth_time', () => {
@@ -169,6 +279,55 @@ describe('AccessTokens', () => {
     revoked.add('sid:family-1');
     expect(at.readSync(token)).toBeUndefined();
     expect(await at.read(token)).toEqual({ status: 'invalid', clearCookies: [] });
+  });
+
+  it('once the verified tokens fill the cache, keeps a new one on its second request only (the cached ones stay)', () => {
+    const { at } = tokens();
+    // promise: access-tokens.cache-bounded
+    // A cache of 4 (10,000 in the module), so the test signs a handful of tokens, not thousands.
+    Object.assign(at, { verified: new ExpiringMap(4), admission: new CacheAdmission(8) });
+    const minted = Array.from({ length: 5 }, (_, i) => mint(at, undefined, 10 + i));
+    const checks = jest.spyOn(at, 'verify');
+    for (const t of minted.slice(0, 4)) expect(at.readSync(t)).toMatchObject({ status: 'active' });
+    expect(checks).toHaveBeenCalledTimes(4);
+    // The fifth, first seen: verified and answered, not kept (it would push out a live entry).
+    expect(at.readSync(minted[4]!)).toMatchObject({ status: 'active', user: { id: 'user-1' } });
+    for (const t of minted.slice(0, 4)) at.readSync(t);
+    expect(checks).toHaveBeenCalledTimes(5);
+    // Seen again: kept (the oldest goes), so its third request checks no signature.
+    at.readSync(minted[4]!);
+    at.readSync(minted[4]!);
+    expect(checks).toHaveBeenCalledTimes(6);
+    at.readSync(minted[0]!);
+    expect(checks).toHaveBeenCalledTimes(7);
+  });
+
+  it('keeps verified tokens within session.cacheMaxBytes, counted by accessEntryBytes', () => {
+    // promise: access-tokens.cache-bounded
+    const probe = tokens();
+    const bytes = accessEntryBytes(mint(probe.at, undefined, 10));
+    // Room for two entries and a half: the third is kept only once the first goes.
+    const { at } = tokens(
+      undefined,
+      'derived',
+      {},
+      { cacheMaxEntries: 10_000, cacheMaxBytes: Math.floor(2.5 * bytes) },
+    );
+    const minted = Array.from({ length: 3 }, (_, i) => mint(at, undefined, 10 + i));
+    expect(minted.every((t) => accessEntryBytes(t) === bytes)).toBe(true);
+    const checks = jest.spyOn(at, 'verify');
+    at.readSync(minted[0]!);
+    at.readSync(minted[1]!);
+    at.readSync(minted[0]!);
+    at.readSync(minted[1]!);
+    expect(checks).toHaveBeenCalledTimes(2);
+    at.readSync(minted[2]!); // not kept: it would push out a live entry on its first request
+    at.readSync(minted[2]!); // kept: the oldest goes
+    at.readSync(minted[2]!);
+    expect(checks).toHaveBeenCalledTimes(4);
+    at.readSync(minted[1]!);
+    at.readSync(minted[0]!);
+    expect(checks).toHaveBeenCalledTimes(5);
   });
 
   it('accepts only JWS-shaped bearer tokens of a bounded size', () => {

@@ -1,10 +1,11 @@
-import { sign as signBytes, verify as verifyBytes } from 'node:crypto';
+import { constants, sign as signBytes, verify as verifyBytes, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT } from '../types/common.types.js';
 import { ExpiringMap } from '../util/expiring-map.js';
+import { CacheAdmission } from './cache-admission.js';
 import { CLOCK_SKEW_SECONDS, dateMs, isoStringOfMs } from '../util/instant.js';
 import { assuranceOf, cleanAmr, acrOf, AMR_CLAIM, ACR_CLAIM } from './assurance.js';
 import { JwtRevocation } from './jwt-revocation.js';
@@ -13,12 +14,27 @@ import { CREDENTIAL, type AuthUser, type CredentialInfo, type SessionState } fro
 
 /** The `typ` header of an access token (RFC 9068 section 2.1). */
 export const ACCESS_TOKEN_TYP = 'at+jwt';
-/** The signature algorithms: Ed25519 (RFC 8037, deterministic) and P-256 (given keys only). */
-const ALGS: ReadonlySet<string> = new Set(['EdDSA', 'ES256']);
+/**
+ * The signature algorithms: Ed25519 (RFC 8037) and RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518
+ * section 3.3), both deterministic, and P-256 (given keys only).
+ */
+const ALGS: ReadonlySet<string> = new Set(['EdDSA', 'RS256', 'ES256']);
 /** The longest access token read; longer is refused unparsed. */
 const MAX_TOKEN_LENGTH = 4096;
-/** Verified tokens kept (each until it expires); the oldest goes first. */
-const VERIFIED_MAX = 10_000;
+/**
+ * The memory a verified token's cache entry is counted for, from its token alone (so removing an
+ * entry subtracts what adding it counted, as `jwtEntryBytes` does for sessions): the token (a byte
+ * a character), its decoded claims (about 3/4 of its payload part) and the objects around them
+ * (claims, user, session, credential, map and admission slots). Calibrated on V8's heap after a GC
+ * (Node.js 20, 64-bit, 2,000 entries, each token read out of its own header): an Ed25519 token of
+ * 692 characters measured 2,235 bytes (counted 2,212), an RS256 one of 948 characters 2,425
+ * (counted 2,468).
+ */
+export function accessEntryBytes(raw: string): number {
+  const first = raw.indexOf('.');
+  const payload = raw.indexOf('.', first + 1) - first - 1;
+  return raw.length + ((3 * Math.max(0, payload)) >> 2) + 1150;
+}
 /** A compact JWS: three base64url parts (a session JWE has five). */
 const JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -51,11 +67,12 @@ export type AccessTokenCheck =
 type ActiveState = Extract<SessionState, { status: 'active' }>;
 
 /**
- * The access tokens of native apps: JWTs signed with Ed25519 (`typ: at+jwt`), verified here without
- * storage and by anyone with the public keys (`{basePath}/jwks`).
+ * The access tokens of native apps: JWTs signed with Ed25519 or RSA (RS256) (`typ: at+jwt`), verified
+ * here without storage and by anyone with the public keys (`{basePath}/jwks`).
  *
  * The keys are {@link SigningKeys}' (stored and rotated, derived from the secrets, or given). Ed25519
- * signatures are deterministic: the same claims give the same token, which a retried refresh relies on.
+ * and RS256 (PKCS #1 v1.5) signatures are deterministic: the same claims give the same token, which a
+ * retried refresh relies on.
  *
  * Verification checks what RFC 8725 asks: the key named by `kid` decides the algorithm (`alg: none`,
  * HS256 and any other than the key's refused before it is used), `typ`, `iss`, `aud`, `exp`, `iat`; a token whose
@@ -64,13 +81,27 @@ type ActiveState = Extract<SessionState, { status: 'active' }>;
  */
 @Injectable()
 export class AccessTokens {
-  private readonly verified = new ExpiringMap<string, ActiveState>(VERIFIED_MAX);
+  /**
+   * Verified tokens, each until it expires, within the session cache's bounds (`session.cacheMaxEntries`
+   * and `session.cacheMaxBytes`, counted by {@link accessEntryBytes}); the oldest goes first.
+   */
+  private readonly verified: ExpiringMap<string, ActiveState>;
+  /**
+   * When the verified tokens fill the cache, a new one is kept on its second request only: a stream
+   * of tokens seen once (more clients than the cache holds) neither evicts the ones that come back
+   * nor churns the heap (as the session cache does).
+   */
+  private readonly admission: CacheAdmission;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly revocation: JwtRevocation,
     private readonly keys: SigningKeys,
-  ) {}
+  ) {
+    const { cacheMaxEntries, cacheMaxBytes } = config.session;
+    this.verified = new ExpiringMap(cacheMaxEntries, { max: cacheMaxBytes, of: accessEntryBytes });
+    this.admission = new CacheAdmission(Math.max(64, 2 * cacheMaxEntries));
+  }
 
   /** Whether the module issues and accepts access tokens (`accessToken` or `nativeApps`). */
   get enabled(): boolean {
@@ -126,10 +157,9 @@ export class AccessTokens {
     const key = this.keys.signingKey();
     const header = b64json({ alg: key.alg, typ: ACCESS_TOKEN_TYP, kid: key.kid });
     const signingInput = `${header}.${b64json(claims)}`;
-    const signature = signBytes(hashOf(key), Buffer.from(signingInput), {
-      key: key.privateKey!,
-      dsaEncoding: 'ieee-p1363',
-    }).toString('base64url');
+    const signature = signBytes(hashOf(key), Buffer.from(signingInput), inputOf(key, key.privateKey!)).toString(
+      'base64url',
+    );
     return { token: `${signingInput}.${signature}`, expiresIn: maxAge };
   }
 
@@ -151,7 +181,7 @@ export class AccessTokens {
       ok = verifyBytes(
         hashOf(key),
         Buffer.from(`${headerPart}.${payloadPart}`),
-        { key: key.publicKey, dsaEncoding: 'ieee-p1363' },
+        inputOf(key, key.publicKey),
         Buffer.from(signaturePart, 'base64url'),
       );
     } catch {
@@ -187,7 +217,7 @@ export class AccessTokens {
     const state = hit ?? this.check(raw, now);
     if (state.status !== 'active') return state;
     if (!this.revocation.clearedLocally(this.revocation.idOf(state.token!), now)) return undefined;
-    if (!hit) this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
+    if (!hit) this.keep(raw, state, now);
     return copyOf(state);
   }
 
@@ -212,8 +242,15 @@ export class AccessTokens {
       this.verified.delete(raw);
       return { status: 'invalid', clearCookies: [] };
     }
-    this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
+    this.keep(raw, state, now);
     return copyOf(state);
+  }
+
+  /** Caches a verified token's state until it expires, unless it would push out a live entry on its first request. */
+  private keep(raw: string, state: ActiveState, now: number): void {
+    if (this.verified.get(raw, now) !== undefined) return;
+    if (this.verified.evictsLive(now, raw, state) && !this.admission.admits(raw)) return;
+    this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
   }
 
   private check(raw: string, now: number): SessionState {
@@ -251,9 +288,19 @@ function copyOf(state: Extract<SessionState, { status: 'active' }>): SessionStat
   return { ...state, user: { ...state.user }, session: { ...state.session, user: { ...state.session.user } } };
 }
 
-/** The digest of a key's signatures: none for Ed25519, SHA-256 for ES256. */
+/** The digest of a key's signatures: none for Ed25519, SHA-256 for ES256 and RS256. */
 function hashOf(key: SigningKey): string | null {
-  return key.alg === 'ES256' ? 'sha256' : null;
+  return key.alg === 'EdDSA' ? null : 'sha256';
+}
+
+/**
+ * The key as node:crypto's sign and verify take it, with the options of its algorithm: ES256's
+ * signature is r || s (JWS, RFC 7518 section 3.4), not DER; RS256's padding is PKCS #1 v1.5.
+ */
+function inputOf(key: SigningKey, half: KeyObject): { key: KeyObject; dsaEncoding?: 'ieee-p1363'; padding?: number } {
+  if (key.alg === 'ES256') return { key: half, dsaEncoding: 'ieee-p1363' };
+  if (key.alg === 'RS256') return { key: half, padding: constants.RSA_PKCS1_PADDING };
+  return { key: half };
 }
 
 /** The `kid` a token's header names, or undefined. */

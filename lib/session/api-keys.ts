@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { AdapterApiKey, ApiKeyAdapter } from '../adapters/adapter-extensions.js';
@@ -6,7 +6,6 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
-import { constantTimeEqual } from '../util/constant-time.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
 import { RateLimited, SessionTokenError } from '../errors/auth.errors.js';
@@ -19,7 +18,9 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID_LENGTH = 12;
 const SECRET_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const BODY = new RegExp(`^[0-9A-Za-z]{${ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
+/** Characters after `<prefix>_`. */
+const KEY_BODY_LENGTH = ID_LENGTH + SECRET_LENGTH + CHECKSUM_LENGTH;
+const BODY = new RegExp(`^[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
 /** Keys looked up and kept (each `apiKeys.cacheTtl`); the oldest goes first. */
 const CACHE_MAX = 10_000;
 /** `lastUsedAt` is written at most this often per key. */
@@ -27,10 +28,23 @@ const LAST_USED_MS = 60_000;
 /** An expiry far enough to read as "never" in a session's `expires`. */
 const NEVER_MS = Date.UTC(9999, 11, 31);
 
+type ActiveState = Extract<SessionState, { status: 'active' }>;
+
 /** A key looked up, with its user. */
 interface CachedKey {
   row: AdapterApiKey;
   user: AuthUser;
+  /** `row.expires` in epoch ms; null: never; undefined: unreadable (the key is refused). */
+  expiresMs: number | null | undefined;
+  /** The rate-limit key of this API key. */
+  limitKey: string;
+  /** Before this (epoch ms) the key's `lastUsedAt` is not written again from this entry. */
+  touchAt: number;
+  /**
+   * Once a presented key matched the stored hash: its bytes and the state it gives, so the next
+   * request with it is one constant-time comparison and a copy (no hash, no checksum).
+   */
+  verified?: { key: Buffer; state: ActiveState };
 }
 
 /** `n` random base62 characters. */
@@ -124,15 +138,31 @@ export class ApiKeyReader {
    * hit is counted in the store); `undefined`: call {@link read}.
    */
   readSync(raw: string, now: number = Date.now()): SessionState | undefined {
-    const id = apiKeyId(raw, this.config.apiKeys!.prefix);
-    if (id === null) return { status: 'invalid', clearCookies: [] };
-    const hit = this.config.apiKeys!.rateLimit ? undefined : this.cache.get(id, now);
-    return hit ? this.stateOf(raw, hit, now) : undefined;
+    const { prefix, rateLimit } = this.config.apiKeys!;
+    const known = this.knownKey(raw, prefix, now);
+    let entry: CachedKey | undefined;
+    let state: SessionState;
+    if (known) ({ entry, state } = known);
+    else {
+      const id = apiKeyId(raw, prefix);
+      if (id === null) return { status: 'invalid', clearCookies: [] };
+      entry = this.cache.get(id, now);
+      if (!entry) return undefined;
+      state = this.stateOf(raw, entry, now);
+    }
+    if (state.status !== 'active' || !rateLimit) return state;
+    // A store that counts in this process answers now; a shared one is awaited (read).
+    const refusal = this.limiter!.hitSync(entry.limitKey, rateLimit);
+    if (refusal === undefined) return undefined;
+    return refusal ? { status: 'limited', retryAfter: refusal.retryAfter, clearCookies: [] } : state;
   }
 
   /** The state of a presented key: looked up (or cached), checked, with its user. */
   async read(raw: string, now: number = Date.now()): Promise<SessionState> {
-    const id = apiKeyId(raw, this.config.apiKeys!.prefix);
+    const { prefix } = this.config.apiKeys!;
+    const known = this.knownKey(raw, prefix, now);
+    if (known) return this.limit(known.entry, known.state);
+    const id = apiKeyId(raw, prefix);
     if (id === null) return { status: 'invalid', clearCookies: [] };
     let entry = this.cache.get(id, now);
     if (!entry) {
@@ -146,17 +176,39 @@ export class ApiKeyReader {
         if (this.byHash.size > CACHE_MAX) this.byHash.clear();
       }
     }
-    const state = this.stateOf(raw, entry, now);
+    return this.limit(entry, this.stateOf(raw, entry, now));
+  }
+
+  /** Counts an accepted key's request against `apiKeys.rateLimit`. */
+  private async limit(entry: CachedKey, state: SessionState): Promise<SessionState> {
     const rule = this.config.apiKeys!.rateLimit;
     if (state.status !== 'active' || !rule) return state;
     try {
       // Per key, on the shared store when there is one: every instance counts together.
-      await this.limiter!.hit(`api-key:${id}`, rule);
+      await this.limiter!.hit(entry.limitKey, rule);
     } catch (error) {
       if (error instanceof RateLimited) return { status: 'limited', retryAfter: error.retryAfter, clearCookies: [] };
       throw error;
     }
     return state;
+  }
+
+  /**
+   * A presented key that matched its stored hash before and is still cached: its entry and the
+   * request's state (a copy), else undefined (check it in full). The id is cut out unchecked: only
+   * the whole key, compared in constant time with the one verified, decides.
+   */
+  private knownKey(raw: string, prefix: string, now: number): { entry: CachedKey; state: SessionState } | undefined {
+    if (raw.length !== prefix.length + 1 + KEY_BODY_LENGTH) return undefined;
+    const entry = this.cache.get(raw.slice(prefix.length + 1, prefix.length + 1 + ID_LENGTH), now);
+    const verified = entry?.verified;
+    if (!verified) return undefined;
+    const presented = Buffer.from(raw);
+    if (presented.length !== verified.key.length || !timingSafeEqual(presented, verified.key)) return undefined;
+    const { expiresMs } = entry;
+    if (expiresMs !== null && expiresMs! <= now) return { entry, state: { status: 'expired', clearCookies: [] } };
+    this.touch(entry, now);
+    return { entry, state: copyOf(verified.state) };
   }
 
   /** Forgets a key here and on every instance (revoked, renamed, rotated). */
@@ -173,20 +225,24 @@ export class ApiKeyReader {
     return {
       row,
       user: { id: String(user.id), name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
+      expiresMs: row.expires === null ? null : dateMs(row.expires),
+      limitKey: `api-key:${id}`,
+      touchAt: 0,
     };
   }
 
-  private stateOf(raw: string, { row, user }: CachedKey, now: number): SessionState {
-    if (!constantTimeEqual(apiKeyHash(raw), row.keyHash)) return { status: 'invalid', clearCookies: [] };
-    const expires = row.expires === null ? null : dateMs(row.expires);
+  /** Checks a presented key against its entry's stored hash; a match is remembered with the entry. */
+  private stateOf(raw: string, entry: CachedKey, now: number): SessionState {
+    const { row, user, expiresMs: expires } = entry;
+    if (!hashMatches(apiKeyHash(raw), row.keyHash)) return { status: 'invalid', clearCookies: [] };
     if (expires === undefined) return { status: 'invalid', clearCookies: [] };
     if (expires !== null && expires <= now) return { status: 'expired', clearCookies: [] };
-    this.touch(row, now);
+    this.touch(entry, now);
     const session = { user: { ...user }, expires: isoStringOfMs(expires ?? NEVER_MS) };
     const credential: CredentialInfo = { kind: 'apiKey', scopes: [...row.scopes], keyId: row.id };
     // Enumerable, so the copies a request gets keep it; JSON leaves a symbol out anyway.
     (session as Record<symbol, unknown>)[CREDENTIAL] = credential;
-    return {
+    const state: ActiveState = {
       status: 'active',
       strategy: 'api-key',
       user: { ...user },
@@ -197,10 +253,16 @@ export class ApiKeyReader {
       // An API key is no sign-in: a route that asks for a recent one refuses it.
       signedInAt: null,
     };
+    entry.verified = { key: Buffer.from(raw), state };
+    return copyOf(state);
   }
 
   /** `lastUsedAt`, at most once a minute per key per process; never waited for, never throws. */
-  private touch(row: AdapterApiKey, now: number): void {
+  private touch(entry: CachedKey, now: number): void {
+    // The entry's own mark first: a cached key's requests in between cost one comparison.
+    if (now < entry.touchAt) return;
+    entry.touchAt = now + LAST_USED_MS;
+    const { row } = entry;
     if (!this.touched.remember(row.id, true, now + LAST_USED_MS, now)) return;
     void Promise.resolve()
       .then(() => this.store.updateApiKey(row.id, row.userId, { lastUsedAt: new Date(now) }))
@@ -208,4 +270,31 @@ export class ApiKeyReader {
         this.config.logger.error(new SessionTokenError("Recording an API key's last use failed.", { cause: error })),
       );
   }
+}
+
+/** Two base64url SHA-256 digests compared in constant time (both 43 characters; another length fails). */
+function hashMatches(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * A request's own copy of a cached key's state: a handler that edits `req.user`, the session or the
+ * credential's scopes changes nothing for the next request.
+ */
+function copyOf(state: ActiveState): ActiveState {
+  const session = state.session as unknown as Record<string | symbol, unknown>;
+  const credential = session[CREDENTIAL] as CredentialInfo;
+  const scopes = (credential as { scopes?: string[] | null }).scopes;
+  return {
+    ...state,
+    user: { ...state.user },
+    session: {
+      ...(state.session as object),
+      user: { ...(state.session as { user: object }).user },
+      [CREDENTIAL]: { ...credential, scopes: scopes ? [...scopes] : scopes },
+    } as never,
+    token: { ...state.token },
+  };
 }

@@ -130,6 +130,8 @@ export class SessionCodec {
 function parseBearer(header: string): string | undefined {
   const match = BEARER.exec(header);
   if (!match || match[1].length > MAX_TOKEN_LENGTH) return undefined;
+  // Without a `%` there is nothing to decode (and decoding costs more than the rest of a cache hit).
+  if (!match[1].includes('%')) return match[1];
   try {
     return decodeURIComponent(match[1]);
   } catch {

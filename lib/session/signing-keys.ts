@@ -1,35 +1,28 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  hkdfSync,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, hkdfSync, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { AdapterSigningKey, SigningKeyAdapter } from '../adapters/adapter-extensions.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
+import { RSA_MODULUS_BITS, type SigningAlgorithm } from '../config/access-token.options.js';
+import type { AccessTokenAlgorithm } from '../config/auth-options.interface.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AdapterConflictError, SessionTokenError } from '../errors/auth.errors.js';
 import { dateMs } from '../util/instant.js';
 import { TokenCipher } from '../util/token-cipher.js';
 
-/** A published verification key (a JWK of RFC 7517, with `kid`, `alg` and `use`). */
-export interface PublicSigningJwk {
-  kty: string;
-  crv: string;
-  x: string;
-  y?: string;
-  kid: string;
-  alg: 'EdDSA' | 'ES256';
-  use: 'sig';
-}
+/**
+ * A published verification key (a JWK of RFC 7517, with `kid`, `alg` and `use`): an Ed25519 (`OKP`)
+ * or P-256 (`EC`) key, or an RSA one (`n`, `e`).
+ */
+export type PublicSigningJwk =
+  | { kty: 'OKP' | 'EC'; crv: string; x: string; y?: string; kid: string; alg: 'EdDSA' | 'ES256'; use: 'sig' }
+  | { kty: 'RSA'; n: string; e: string; kid: string; alg: 'RS256'; use: 'sig' };
 
 /** A key as the module holds it in memory. */
 export interface SigningKey {
   kid: string;
-  alg: 'EdDSA' | 'ES256';
+  alg: SigningAlgorithm;
   /** The private half; absent for a stored key whose private half no secret opens (it only verifies). */
   privateKey?: KeyObject;
   publicKey: KeyObject;
@@ -48,10 +41,16 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 const REFRESH_MS = 60_000;
 /** An unknown `kid` asks storage at most this often (ms): a flood of forged ids costs one read. */
 const UNKNOWN_KID_MS = 5_000;
+/** The stored keys' algorithms, and the key type each needs (`KeyObject.asymmetricKeyType`). */
+const STORED_KEY_TYPES: Readonly<Record<string, string>> = { EdDSA: 'ed25519', RS256: 'rsa' };
+/** The RSA keys made for RS256: 2048-bit, exponent 65537. */
+const RSA_KEY = { modulusLength: 2048, publicExponent: 0x10001 } as const;
+const generate = promisify(generateKeyPair);
 
 /**
  * The keys that sign access tokens, and the ones published to verify them (`{basePath}/jwks`):
- * - `stored` (the default with an adapter that stores them): Ed25519 keys generated here, their
+ * - `stored` (the default with an adapter that stores them): keys generated here (Ed25519, or RSA
+ *   2048-bit with `accessToken.algorithm: 'RS256'`), their
  *   private halves encrypted under the secret (AES-256-GCM, as provider tokens are) and kept through
  *   the adapter, so every instance signs with the same key. A new key is written `publishAhead`
  *   before it signs (verifiers' JWKS caches see it first); after `rotation.every` the next one takes
@@ -186,6 +185,11 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
     } else if (every > 0 && newest.activatesAt + every * 1000 - publishAhead * 1000 <= now) {
       const activatesAt = Math.max(newest.activatesAt + every * 1000, now + publishAhead * 1000);
       await this.createOrLearn(newest.slot + 1, now, activatesAt);
+    } else if (this.algorithmChanged(now)) {
+      // `accessToken.algorithm` changed: the next key, of the new algorithm, at once (published
+      // ahead, as any); the old ones sign until it does, then verify until rotation removes them.
+      this.config.logger.warn('signing_key_algorithm_changed');
+      await this.createOrLearn(newest.slot + 1, now, now + publishAhead * 1000);
     }
     for (const key of this.keys)
       if (key.removesAt <= now)
@@ -193,6 +197,24 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
           this.config.logger.error(new SessionTokenError('Deleting an expired signing key failed.', { cause: error })),
         );
     if (this.keys.some((k) => k.removesAt <= now)) await this.load();
+  }
+
+  /**
+   * Whether neither the key that signs now nor one waiting to sign is of `accessToken.algorithm`
+   * (the option changed since they were made). Keys of another algorithm are never used for it:
+   * each key signs and verifies with its own, so a set of both is sound while the switch goes on.
+   */
+  private algorithmChanged(now: number): boolean {
+    const algorithm = this.algorithm;
+    let current: SigningKey | undefined;
+    for (const key of this.keys)
+      if (key.privateKey && key.activatesAt <= now && (!current || key.slot > current.slot)) current = key;
+    return !this.keys.some((k) => (!current || k.slot >= current.slot) && k.alg === algorithm);
+  }
+
+  /** The algorithm of the keys made from now on. */
+  private get algorithm(): AccessTokenAlgorithm {
+    return this.config.accessToken.algorithm ?? 'EdDSA';
   }
 
   private nextSlot(): number {
@@ -210,14 +232,18 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async create(slot: number, now: number, activatesAt: number): Promise<string> {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    const jwk = publicJwk('EdDSA', publicKey);
+    const alg = this.algorithm;
+    // Off the event loop: an RSA key takes about a tenth of a second to make.
+    const { privateKey, publicKey } = alg === 'RS256' ? await generate('rsa', RSA_KEY) : await generate('ed25519');
+    const jwk = publicJwk(alg, publicKey);
     this.cipher ??= new TokenCipher(this.config.secrets);
     const sealed = this.cipher.encrypt(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url'));
     await this.store.createSigningKey({
       id: jwk.kid,
-      alg: 'EdDSA',
-      publicJwk: JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x }),
+      alg,
+      publicJwk: JSON.stringify(
+        jwk.kty === 'RSA' ? { kty: jwk.kty, n: jwk.n, e: jwk.e } : { kty: jwk.kty, crv: jwk.crv, x: jwk.x },
+      ),
       privateKey: sealed,
       slot,
       createdAt: new Date(now),
@@ -258,19 +284,22 @@ export class SigningKeys implements OnApplicationBootstrap, OnApplicationShutdow
   /** A stored key, checked: anything malformed is left out (fail closed). */
   private parse(row: AdapterSigningKey): SigningKey | undefined {
     try {
-      if (!row || typeof row.id !== 'string' || row.alg !== 'EdDSA' || !Number.isSafeInteger(row.slot))
+      const alg = row?.alg;
+      if (!row || typeof row.id !== 'string' || (alg !== 'EdDSA' && alg !== 'RS256') || !Number.isSafeInteger(row.slot))
         return undefined;
       const activatesAt = dateMs(row.activatesAt);
       if (activatesAt === undefined) return undefined;
       const removesAt = row.removesAt === null ? Number.POSITIVE_INFINITY : dateMs(row.removesAt);
       if (removesAt === undefined) return undefined;
       const publicKey = createPublicKey({ key: JSON.parse(row.publicJwk) as never, format: 'jwk' });
-      const key = keyOf('EdDSA', undefined, publicKey, row.slot, activatesAt, removesAt);
+      // The row's alg must be its key's: an RSA key under `EdDSA` (or the reverse) is left out.
+      if (!fits(alg, publicKey)) return undefined;
+      const key = keyOf(alg, undefined, publicKey, row.slot, activatesAt, removesAt);
       if (key.kid !== row.id) return undefined;
       const opened = TokenCipher.isEncrypted(row.privateKey) ? this.cipher!.decrypt(row.privateKey) : undefined;
       if (opened) {
         const privateKey = createPrivateKey({ key: Buffer.from(opened, 'base64url'), format: 'der', type: 'pkcs8' });
-        if (publicJwk('EdDSA', createPublicKey(privateKey)).kid === key.kid) key.privateKey = privateKey;
+        if (publicJwk(alg, createPublicKey(privateKey)).kid === key.kid) key.privateKey = privateKey;
       }
       return key;
     } catch {
@@ -296,8 +325,16 @@ function derivedKey(secret: string, slot: number): SigningKey {
   return keyOf('EdDSA', privateKey, createPublicKey(privateKey), -slot, 0, Number.POSITIVE_INFINITY);
 }
 
+/** Whether a stored key's public half is of the type its `alg` needs (RSA: 2048 to 4096 bits). */
+function fits(alg: 'EdDSA' | 'RS256', publicKey: KeyObject): boolean {
+  if (publicKey.asymmetricKeyType !== STORED_KEY_TYPES[alg]) return false;
+  if (alg !== 'RS256') return true;
+  const bits = publicKey.asymmetricKeyDetails?.modulusLength ?? 0;
+  return bits >= RSA_MODULUS_BITS.min && bits <= RSA_MODULUS_BITS.max;
+}
+
 function keyOf(
-  alg: 'EdDSA' | 'ES256',
+  alg: SigningAlgorithm,
   privateKey: KeyObject | undefined,
   publicKey: KeyObject,
   slot: number,
@@ -317,10 +354,23 @@ function keyOf(
 }
 
 /** The published JWK of a public key, its `kid` the RFC 7638 thumbprint. */
-function publicJwk(alg: 'EdDSA' | 'ES256', publicKey: KeyObject): PublicSigningJwk {
-  const j = publicKey.export({ format: 'jwk' }) as { kty: string; crv: string; x: string; y?: string };
+function publicJwk(alg: SigningAlgorithm, publicKey: KeyObject): PublicSigningJwk {
+  const j = publicKey.export({ format: 'jwk' }) as {
+    kty: string;
+    crv: string;
+    x: string;
+    y?: string;
+    n: string;
+    e: string;
+  };
   // RFC 7638: the required members, in lexicographic order, no whitespace.
-  const members = j.kty === 'EC' ? { crv: j.crv, kty: j.kty, x: j.x, y: j.y } : { crv: j.crv, kty: j.kty, x: j.x };
+  const members =
+    j.kty === 'RSA'
+      ? { e: j.e, kty: j.kty, n: j.n }
+      : j.kty === 'EC'
+        ? { crv: j.crv, kty: j.kty, x: j.x, y: j.y }
+        : { crv: j.crv, kty: j.kty, x: j.x };
   const kid = createHash('sha256').update(JSON.stringify(members)).digest('base64url');
+  if (j.kty === 'RSA') return { kty: 'RSA', n: j.n, e: j.e, kid, alg: 'RS256', use: 'sig' };
   return { ...members, kid, alg, use: 'sig' } as PublicSigningJwk;
 }

@@ -63,4 +63,49 @@ describe('ExpiringMap', () => {
     map.set(2, 22, 1_000, 0);
     expect([map.get(1, 0), map.get(2, 0)]).toEqual([1, 22]);
   });
+  describe('with a byte bound', () => {
+    const sized = (maxBytes: number, max = 100) =>
+      new ExpiringMap<string, string>(max, { max: maxBytes, of: (key, value) => key.length + value.length });
+
+    it('drops the oldest while the bytes would pass the bound, and counts what it holds', () => {
+      const map = sized(30);
+      map.set('a', 'x'.repeat(9), 1_000, 0); // 10
+      map.set('b', 'x'.repeat(9), 1_000, 0); // 20
+      map.set('c', 'x'.repeat(9), 1_000, 0); // 30
+      expect(map.heldBytes).toBe(30);
+      map.set('d', 'x'.repeat(14), 1_000, 0); // 15: a and b go
+      expect([map.get('a', 0), map.get('b', 0)]).toEqual([undefined, undefined]);
+      expect(map.get('c', 0)).toBeDefined();
+      expect(map.heldBytes).toBe(25);
+    });
+
+    it('keeps no entry larger than the whole bound, and replacing or deleting a key gives its bytes back', () => {
+      const map = sized(30);
+      map.set('a', 'x'.repeat(9), 1_000, 0);
+      map.set('big', 'x'.repeat(40), 1_000, 0);
+      expect(map.get('big', 0)).toBeUndefined();
+      expect(map.get('a', 0)).toBeDefined();
+      map.set('a', 'x'.repeat(4), 1_000, 0);
+      expect(map.heldBytes).toBe(5);
+      map.delete('a');
+      expect(map.heldBytes).toBe(0);
+      map.set('e', 'x', 10, 0);
+      expect(map.get('e', 20)).toBeUndefined(); // expired on read: its bytes go too
+      expect(map.heldBytes).toBe(0);
+      map.set('f', 'x', 1_000, 0);
+      map.clear();
+      expect([map.size, map.heldBytes]).toEqual([0, 0]);
+    });
+
+    it('says when a new entry would push out a live one, by entries or by bytes', () => {
+      const map = sized(30, 3);
+      map.set('a', 'x'.repeat(9), 1_000, 0);
+      expect(map.evictsLive(0, 'b', 'x'.repeat(9))).toBe(false);
+      expect(map.evictsLive(0, 'b', 'x'.repeat(29))).toBe(true);
+      map.set('b', 'x', 1_000, 0);
+      map.set('c', 'x', 1_000, 0);
+      expect(map.evictsLive(0, 'd', 'x')).toBe(true); // 3 entries: full
+      expect(map.evictsLive(2_000, 'd', 'x')).toBe(false); // the oldest has expired
+    });
+  });
 });

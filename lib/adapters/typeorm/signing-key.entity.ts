@@ -14,7 +14,7 @@ export class SigningKeyEntity implements AdapterSigningKey {
   @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'PK_signing_keys' })
   id!: string;
 
-  /** `EdDSA` or `ES256`. */
+  /** `EdDSA` (Ed25519) or `RS256` (RSA, `accessToken.algorithm`); `ES256` only for given keys, never stored. */
   @Column({ type: 'varchar', length: 16 })
   alg!: string;
 
