@@ -63,6 +63,11 @@ export interface ProfileShares {
   busyUs: number;
   /** Under this library's frames: lib/ and what it calls synchronously. */
   libInclusiveUs: number;
+  /**
+   * TypeORM's work outside this library's frames: what the adapter's query-builder statements do
+   * after an await (the driver's call, hydration), which `libInclusiveUs` does not see.
+   */
+  typeormOutsideLibUs: number;
   /** Self time by part of the stack (see `partOf`). */
   parts: Map<string, number>;
   /** Self time by function (name, file:line, part). */
@@ -100,7 +105,20 @@ export async function profileShares(file: string): Promise<ProfileShares> {
     }
     return known;
   };
+  const underTypeorm = new Map<number, boolean>();
+  const inTypeorm = (id: number): boolean => {
+    let known = underTypeorm.get(id);
+    if (known === undefined) {
+      const node = byId.get(id)!;
+      const up = parent.get(id);
+      known =
+        partOf(node.callFrame.url, node.callFrame.functionName) === 'TypeORM' || (up !== undefined && inTypeorm(up));
+      underTypeorm.set(id, known);
+    }
+    return known;
+  };
   let libInclusive = 0;
+  let typeormOutsideLib = 0;
   const selfUs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++)
     selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
@@ -114,13 +132,14 @@ export async function profileShares(file: string): Promise<ProfileShares> {
     if (functionName === '(idle)' || inInspector(id)) continue;
     busy += us;
     if (inLib(id)) libInclusive += us;
+    else if (inTypeorm(id)) typeormOutsideLib += us;
     const part = partOf(url, functionName);
     parts.set(part, (parts.get(part) ?? 0) + us);
     const where = url ? `${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : '';
     const key = `\`${functionName || '(anonymous)'}\` ${where} [${part}]`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  return { busyUs: busy, libInclusiveUs: libInclusive, parts, functions };
+  return { busyUs: busy, libInclusiveUs: libInclusive, typeormOutsideLibUs: typeormOutsideLib, parts, functions };
 }
 
 /** The summary lines of one profile: the parts' shares and the `top` functions by self time. */

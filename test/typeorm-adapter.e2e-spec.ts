@@ -35,7 +35,10 @@ import {
   type DatabaseName,
   type TestDatabase,
 } from './setup/databases.js';
-import { expectSignInReadsAsQueryBuilder } from './setup/typeorm-differential.js';
+import {
+  expectFactorPasskeyAndTokenWritesAsQueryBuilder,
+  expectSignInReadsAsQueryBuilder,
+} from './setup/typeorm-differential.js';
 
 const MIGRATIONS: Record<DatabaseName, Function[]> = {
   sqlite: authMigrationsSqlite,
@@ -511,6 +514,15 @@ for (const target of targets) {
         const users = [await newUser(), await newUser()];
         for (const preparedStatements of [true, false])
           await expectSignInReadsAsQueryBuilder(ds, new TypeOrmAdapter(ds, {}, { preparedStatements }), users);
+      });
+
+      it('the second-factor, passkey and account-token statements answer and write as the query builder does (both statement paths)', async () => {
+        for (const preparedStatements of [true, false])
+          await expectFactorPasskeyAndTokenWritesAsQueryBuilder(
+            ds,
+            new TypeOrmAdapter(ds, {}, { preparedStatements }),
+            await newUser(),
+          );
       });
 
       // promise: storage.concurrency

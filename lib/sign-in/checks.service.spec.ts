@@ -218,6 +218,38 @@ describe('ChecksService', () => {
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(InvalidCheck);
   });
 
+  it('consume uses up a check opened with keep, without opening it again: once, replays refused either way', async () => {
+    const { cookies } = await sealed('twoFactor', 'user-1', { provider: 'two-factor', data: { a: 1 } }, checks);
+    const ctx = context(cookies);
+    const opened = await checks.open(ctx, 'twoFactor', 'two-factor', { keep: true });
+    expect(ctx.responseCookies).toEqual([]);
+    await checks.consume(ctx, 'twoFactor', opened);
+    expect(ctx.responseCookies).toEqual([expect.objectContaining({ name: ctx.cookies.twoFactor.name, value: '' })]);
+    // The same cookie again: refused by consume and by open with consume alike.
+    const again = context(cookies);
+    const reopened = await checks.open(again, 'twoFactor', 'two-factor', { keep: true });
+    expect((await invalidCheck(() => checks.consume(again, 'twoFactor', reopened))).message).toMatch(/replayed/);
+    expect(
+      (await invalidCheck(() => checks.open(context(cookies), 'twoFactor', 'two-factor', { consume: true }))).message,
+    ).toMatch(/replayed/);
+    // Only what open returned, for its own kind.
+    await expect(checks.consume(context(cookies), 'twoFactor', { value: 'user-1' })).rejects.toThrow(TypeError);
+    await expect(checks.consume(context(cookies), 'state', reopened)).rejects.toThrow(TypeError);
+  });
+
+  it('consume of a check that expired since it was opened is refused, saying so', async () => {
+    const { cookies } = await sealed('twoFactor', 'user-2', { provider: 'two-factor', maxAge: 1 }, checks);
+    const ctx = context(cookies);
+    const opened = await checks.open(ctx, 'twoFactor', 'two-factor', { keep: true });
+    const realNow = Date.now;
+    Date.now = () => realNow() + 2_000;
+    try {
+      expect((await invalidCheck(() => checks.consume(ctx, 'twoFactor', opened))).message).toMatch(/expired/);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('refuses to seal an empty value or without a provider', async () => {
     await expect(checks.seal(context(), 'state', '', { provider: 'idp' })).rejects.toThrow(TypeError);
     await expect(checks.seal(context(), 'state', 'v', { provider: '' })).rejects.toThrow(TypeError);

@@ -88,6 +88,8 @@ const LABELS: Record<CheckKind, string> = {
 export class ChecksService {
   private readonly codecs = new Map<string, JwtCodec>();
   private readonly consumed = new ExpiringMap<string, true>(CONSUMED_MAX);
+  /** What {@link consume} needs of each check {@link open} returned: its kind, id and expiry. */
+  private readonly ids = new WeakMap<OpenedCheck, { kind: CheckKind; jti: unknown; exp: unknown }>();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -175,7 +177,31 @@ export class ChecksService {
     }
     const isRecord = (v: unknown): v is Record<string, unknown> =>
       typeof v === 'object' && v !== null && !Array.isArray(v);
-    return isRecord(payload.data) ? { value: payload.value, data: payload.data } : { value: payload.value };
+    const opened = isRecord(payload.data) ? { value: payload.value, data: payload.data } : { value: payload.value };
+    this.ids.set(opened, { kind, jti: payload.jti, exp: payload.exp });
+    return opened;
+  }
+
+  /**
+   * Uses up a check this request opened with `keep` (what `open` with `consume` does, without
+   * decrypting the cookie again): refused as "replayed" when it was used before, as "expired" when it
+   * expired since; the cookie is deleted on the client.
+   *
+   * @throws TypeError when `opened` is not what {@link open} returned for `kind` (a bug in the caller)
+   */
+  async consume(ctx: RequestContext, kind: CheckKind, opened: OpenedCheck): Promise<void> {
+    const id = this.ids.get(opened);
+    if (!id || id.kind !== kind) throw new TypeError(`The ${LABELS[kind]} check to consume was not opened here.`);
+    const cookie = ctx.cookies[kind];
+    const label = LABELS[kind];
+    ctx.responseCookies.push(this.deletion(cookie.name, cookie.options));
+    const now = Date.now();
+    const expiresAt = numericDateMs(id.exp) ?? now;
+    if (expiresAt <= now) throw new InvalidCheck(`The ${label} cookie has expired: start the sign-in again.`);
+    if (typeof id.jti !== 'string' || !id.jti)
+      throw new InvalidCheck(`The ${label} cookie has no id, so it cannot be used once only.`);
+    if (!(await this.consumeOnce(`${kind}:${id.jti}`, expiresAt, now, label)))
+      throw new InvalidCheck(`The ${label} cookie was replayed: it was already used.`);
   }
 
   /** Deletes the check cookie of `kind` on the client (one opened with `keep`). */

@@ -123,7 +123,11 @@ export function sqliteStatement(
 
 /** The part of a `pg` Pool the statements use. */
 export interface PgPool {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: ObjectLiteral[] }>;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{
+    rows: ObjectLiteral[];
+    /** Rows a write changed. */
+    rowCount?: number | null;
+  }>;
 }
 
 /** PostgreSQL (`pg`): TypeORM's pool, or `undefined` (another driver, or not connected). */
@@ -183,6 +187,59 @@ export type KeyValues = readonly (string | number)[];
 /** A built statement: its rows for the keys' values, read as plain objects. */
 export type Statement = (values: KeyValues) => Promise<ObjectLiteral[]>;
 
+/** A condition of a plain `UPDATE`'s `WHERE`, on one property's column. */
+export interface UpdateCondition {
+  property: string;
+  /**
+   * `equal`: `column = value`; `equal-or-null`: the same, or `column IS NULL` for a `null` value;
+   * `null-or-below`: `(column IS NULL OR column < value)`.
+   */
+  is: 'equal' | 'equal-or-null' | 'null-or-below';
+}
+
+/**
+ * A built conditional `UPDATE` (see `PlainStatements.update`): `set`'s properties written, the
+ * conditions' values in order; the rows changed (and the changed rows, with `returning`), or
+ * `undefined` when it cannot run without the query builder here (the caller's query builder does).
+ */
+export type PlainUpdate = (
+  set: Readonly<Record<string, unknown>>,
+  values: readonly unknown[],
+) => Promise<{ affected: number; rows: ObjectLiteral[] } | undefined>;
+
+/**
+ * A write of fixed SQL on the direct paths only (better-sqlite3's prepared statement, `pg`'s named
+ * statement): the rows it changed and the rows it returned (`RETURNING`); `undefined` while the
+ * connection is not open.
+ */
+function directWrite(
+  dataSource: DataSource,
+  sql: string,
+  kind: string,
+): (values: unknown[]) => Promise<{ affected: number; rows: ObjectLiteral[] } | undefined> {
+  if (dataSource.options.type === 'postgres') {
+    const name = lookupStatementName(sql, kind);
+    return async (values) => {
+      const pool = pgPoolOf(dataSource);
+      if (!pool) return undefined;
+      const result = await pool.query({ name, text: sql, values });
+      return { affected: result.rowCount ?? result.rows.length, rows: result.rows };
+    };
+  }
+  const statement = sqliteStatement(dataSource, sql, false);
+  return async (values) => {
+    const prepared = statement?.();
+    if (!prepared) return undefined;
+    // better-sqlite3 binds no booleans: 1 and 0, as TypeORM's runner sends them.
+    const bound = values.map((v) => (typeof v === 'boolean' ? Number(v) : v));
+    if (prepared.reader) {
+      const rows = prepared.all(...bound) as ObjectLiteral[];
+      return { affected: rows.length, rows };
+    }
+    return { affected: (prepared.run(...bound) as { changes: number }).changes, rows: [] };
+  };
+}
+
 /**
  * The adapter's statements on a sign-in's path, built once per entity and keys from the metadata
  * (on first use: metadata is complete once the data source is initialised), each run as
@@ -213,9 +270,108 @@ export class PlainStatements {
     entity: EntityClass<ObjectLiteral>,
     keys: readonly string[],
     through?: { entity: EntityClass<ObjectLiteral>; on: readonly [string, string] },
+    orderBy?: readonly string[],
   ): Statement {
     let built: Statement | undefined;
-    return (values) => (built ??= this.buildSelect(entity, keys, through))(values);
+    return (values) => (built ??= this.buildSelect(entity, keys, through, orderBy))(values);
+  }
+
+  /**
+   * A conditional `UPDATE` of `entity`, as `createQueryBuilder().update().set(values).where(...)
+   * .execute()` sends it: the given properties' columns set to their values prepared by the driver
+   * (transformers included), the rows chosen by `where`. With `returning`, the changed rows come back
+   * in the same statement (`UPDATE ... RETURNING`), read as {@link select} reads them. Only on the
+   * direct paths (better-sqlite3, PostgreSQL through `pg`, `prepared` on) and for an entity the query
+   * builder updates that plainly (no update-date or version column, no update listeners, no
+   * subscribers, no embedded or relation column set, no SQL expression as a value): otherwise the
+   * returned function answers `undefined` and the caller runs its query builder. Built on its first call.
+   */
+  update(
+    entity: EntityClass<ObjectLiteral>,
+    where: readonly UpdateCondition[],
+    options: { returning?: boolean } = {},
+  ): PlainUpdate {
+    let built: PlainUpdate | undefined;
+    return (set, values) => (built ??= this.buildUpdate(entity, where, options.returning === true))(set, values);
+  }
+
+  private buildUpdate(
+    entity: EntityClass<ObjectLiteral>,
+    where: readonly UpdateCondition[],
+    returning: boolean,
+  ): PlainUpdate {
+    const { dataSource } = this;
+    const { driver } = dataSource;
+    const type = dataSource.options.type;
+    const metadata = dataSource.getMetadata(entity);
+    if (
+      !this.prepared ||
+      (type !== 'better-sqlite3' && type !== 'postgres') ||
+      metadata.updateDateColumn ||
+      metadata.versionColumn ||
+      // A table-inheritance child: the query builder adds its discriminator values to the WHERE.
+      (metadata.discriminatorColumn && metadata.parentEntityMetadata) ||
+      metadata.beforeUpdateListeners.length ||
+      metadata.afterUpdateListeners.length
+    )
+      return async () => undefined;
+    const esc = (name: string) => driver.escape(name);
+    const table = tableSql(dataSource, metadata);
+    const conditionColumns = where.map((c) => columnOf(metadata, c.property));
+    const part = returning ? selectedPart(metadata, (c) => c.databaseName, { primary: true }) : undefined;
+    const read = part ? plainRowReader(dataSource, part) : undefined;
+    const returningSql = part
+      ? ` RETURNING ${part.columns.map(({ column }) => esc(column.databaseName)).join(', ')}`
+      : '';
+    /** Statements by the set's properties and which `equal-or-null` values are null. */
+    const statements = new Map<
+      string,
+      {
+        run: (values: unknown[]) => Promise<{ affected: number; rows: ObjectLiteral[] } | undefined>;
+        columns: ColumnMetadata[];
+      }
+    >();
+    const build = (properties: readonly string[], nulls: readonly boolean[]) => {
+      const columns = properties.map((p) => columnOf(metadata, p));
+      if (columns.some((c) => c.embeddedMetadata || c.relationMetadata || c.propertyPath.includes('.') || !c.isUpdate))
+        return undefined;
+      let index = 0;
+      const param = () => driver.createParameter(`p${index}`, index++);
+      const assignments = columns.map((c) => `${esc(c.databaseName)} = ${param()}`);
+      const conditions = where.map((c, i) => {
+        const column = esc(conditionColumns[i]!.databaseName);
+        if (c.is === 'null-or-below') return `(${column} IS NULL OR ${column} < ${param()})`;
+        if (c.is === 'equal-or-null' && nulls[i]) return `${column} IS NULL`;
+        return `${column} = ${param()}`;
+      });
+      const sql = `UPDATE ${table} SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')}${returningSql}`;
+      return { run: directWrite(dataSource, sql, 'update'), columns };
+    };
+    return async (set, values) => {
+      // Subscribers see the query builder's updates: with any, it updates.
+      if (dataSource.subscribers.length) return undefined;
+      const properties = Object.keys(set);
+      // Nothing to set: the query builder's error, as before.
+      if (!properties.length) return undefined;
+      const nulls = where.map((c, i) => c.is === 'equal-or-null' && values[i] === null);
+      const key = `${properties.join('\u0000')}|${nulls.map(Number).join('')}`;
+      let statement = statements.get(key);
+      if (!statement) {
+        const made = build(properties, nulls);
+        if (!made) return undefined;
+        statements.set(key, (statement = made));
+      }
+      const params: unknown[] = [];
+      for (const [i, column] of statement.columns.entries()) {
+        const value = set[properties[i]!];
+        if (typeof value === 'function') return undefined;
+        params.push(driver.preparePersistentValue(value, column));
+      }
+      for (const [i, value] of values.entries()) if (!nulls[i]) params.push(value);
+      const result = await statement.run(params);
+      if (!result) return undefined;
+      return read ? { affected: result.affected, rows: Array.from(result.rows, read) } : result;
+    };
   }
 
   /**
@@ -321,6 +477,7 @@ export class PlainStatements {
     entity: EntityClass<ObjectLiteral>,
     keys: readonly string[],
     through?: { entity: EntityClass<ObjectLiteral>; on: readonly [string, string] },
+    orderBy?: readonly string[],
   ): Statement {
     const esc = (name: string) => this.dataSource.driver.escape(name);
     const metadata = this.dataSource.getMetadata(entity);
@@ -341,7 +498,11 @@ export class PlainStatements {
       ...scopeConditions(this.dataSource, metadata, 't', (v) => params.fixed(v)),
     ];
     const select = part.columns.map(({ column }) => `${esc('t')}.${esc(column.databaseName)}`);
-    const sql = `SELECT ${select.join(', ')} FROM ${from} WHERE ${conditions.join(' AND ')}`;
+    // `orderBy('t.<property>', 'ASC')`, then `addOrderBy` for each next one.
+    const order = orderBy?.length
+      ? ` ORDER BY ${orderBy.map((p) => `${esc('t')}.${esc(columnOf(metadata, p).databaseName)} ASC`).join(', ')}`
+      : '';
+    const sql = `SELECT ${select.join(', ')} FROM ${from} WHERE ${conditions.join(' AND ')}${order}`;
     return this.statement(sql, params, part);
   }
 
@@ -381,7 +542,9 @@ export class PlainStatements {
   private statement(sql: string, params: Params, part: LookupPart): Statement {
     const run = statementRunner(this.dataSource, sql, this.prepared, 'statement');
     const read = plainRowReader(this.dataSource, part);
-    return async (values) => (await run(params.values(values))).map(read);
+    // `Array.from`, not the driver's array's `map`: a list made in this module's realm (a driver's
+    // native array may come from another one, whose `map` would make its own kind of array).
+    return async (values) => Array.from(await run(params.values(values)), read);
   }
 }
 

@@ -34,11 +34,11 @@ import {
   SIGNING_KEY_ADAPTER_METHODS,
   TWO_FACTOR_ADAPTER_METHODS,
 } from '../adapter-extensions.js';
-import { compareAndSetCounter, updateName } from './authenticator.query.js';
+import { compareAndSetCounter, updateName, usedNow } from './authenticator.query.js';
 import { AdapterConflictError, AdapterNotFoundError, MissingAdapterMethods } from '../../errors/auth.errors.js';
 import { defaultAuthEntities, type EntityClass, type TypeOrmAdapterEntities } from './auth-entities.js';
 import { SessionLookup } from './session-lookup.js';
-import { PlainStatements, type Statement } from './plain-statements.js';
+import { PlainStatements, type PlainUpdate, type Statement } from './plain-statements.js';
 import type { SynchronousSessionLookupAdapter } from '../sync-session-lookup.js';
 import { sessionInfoOf, specSessionOf, storableDetails } from './session-details.query.js';
 import { accountOf, deleteReturningSupported, plain, TypeOrmQueries, type Keys } from './typeorm-queries.js';
@@ -86,8 +86,9 @@ export type { TypeOrmAdapterOptions } from './typeorm-adapter.options.js';
  * `SigningKeyAdapter`'s without `signing_keys` (`SigningKey`, `SigningKeyEntity`). The
  * statements themselves live in `TypeOrmQueries` and the `*.query` helpers; the session lookup (one
  * prepared query joining the session and its user) in `SessionLookup`; a sign-in's statements (user
- * and account lookups, the token's consumption, the session's insert), built once from the metadata
- * and prepared, in `PlainStatements`.
+ * and account lookups, the token's consumption, the session's insert, the second factors' list and
+ * step, the passkey's read and counter, the account tokens' compare-and-swap), built once from the
+ * metadata and prepared, in `PlainStatements` (the query builder where they cannot run plainly).
  */
 @Injectable()
 export class TypeOrmAdapter
@@ -135,8 +136,26 @@ export class TypeOrmAdapter
     userByEmail: Statement;
     userByAccount: Statement;
     account: Statement;
+    /** The user's accounts (`listAccountsByUserId`: an OAuth sign-in's token write reads them). */
+    accountsOfUser: Statement;
     useVerificationToken: Statement;
     insertSession: (value: object) => Promise<void>;
+    /** A passkey by its credential id (sign-in and the read after its counter moved). */
+    authenticator: Statement;
+    /** The counter's compare-and-set (`UPDATE ... RETURNING`): by credential id, and the counter read. */
+    moveCounter: PlainUpdate;
+    /** The counter set without an expected value (by credential id only). */
+    setCounter: PlainUpdate;
+    /** The compare-and-swap of an account's tokens (`UPDATE ... RETURNING`; see `swapAccountTokens`). */
+    swapAccountTokens: PlainUpdate;
+  };
+  /** The second-factor statements of a sign-in, when there is a two-factor table. */
+  private readonly factorStatements?: {
+    entity: EntityClass<TwoFactorEntity>;
+    /** The user's factors, oldest first (`listTwoFactorsByUserId`). */
+    list: Statement;
+    /** The TOTP step's compare-and-set (`useTwoFactorStep`). */
+    useStep: PlainUpdate;
   };
   /** The two-factor entity, when there is a table for it (see {@link TwoFactorAdapter}). */
   private readonly twoFactorEntity?: EntityClass<TwoFactorEntity>;
@@ -158,7 +177,7 @@ export class TypeOrmAdapter
     this.queries = new TypeOrmQueries(dataSource);
     this.lookup = new SessionLookup(dataSource, this.entities, this.queries.mysql, options.preparedStatements ?? true);
     const statements = new PlainStatements(dataSource, this.queries, options.preparedStatements ?? true);
-    const { User, Account, Session, VerificationToken } = this.entities;
+    const { User, Account, Session, VerificationToken, Authenticator } = this.entities;
     this.signIn = {
       userById: statements.select(User, ['id']),
       userByEmail: statements.select(User, ['email']),
@@ -167,13 +186,44 @@ export class TypeOrmAdapter
         on: ['userId', 'id'],
       }),
       account: statements.select(Account, ['provider', 'providerAccountId']),
+      accountsOfUser: statements.select(Account, ['userId']),
       useVerificationToken: statements.deleteReturning(VerificationToken, ['identifier', 'token']),
       insertSession: statements.insert(Session, () => 'session'),
+      authenticator: statements.select(Authenticator, ['credentialID']),
+      moveCounter: statements.update(
+        Authenticator,
+        [
+          { property: 'credentialID', is: 'equal' },
+          { property: 'counter', is: 'equal' },
+        ],
+        { returning: true },
+      ),
+      setCounter: statements.update(Authenticator, [{ property: 'credentialID', is: 'equal' }], { returning: true }),
+      swapAccountTokens: statements.update(
+        Account,
+        [
+          { property: 'provider', is: 'equal' },
+          { property: 'providerAccountId', is: 'equal' },
+          { property: 'refresh_token', is: 'equal-or-null' },
+          { property: 'expires_at', is: 'equal-or-null' },
+        ],
+        { returning: true },
+      ),
     };
     // Auth.js's tables have no two-factor table; an initialized data source shows whether it lists one.
     const twoFactor = this.schema ? undefined : this.entities.TwoFactor;
-    if (twoFactor && (!dataSource.isInitialized || dataSource.hasMetadata(twoFactor))) this.twoFactorEntity = twoFactor;
-    else withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
+    if (twoFactor && (!dataSource.isInitialized || dataSource.hasMetadata(twoFactor))) {
+      this.twoFactorEntity = twoFactor;
+      this.factorStatements = {
+        entity: twoFactor,
+        list: statements.select(twoFactor, ['userId'], undefined, ['createdAt', 'id']),
+        useStep: statements.update(twoFactor, [
+          { property: 'id', is: 'equal' },
+          { property: 'userId', is: 'equal' },
+          { property: 'lastUsedStep', is: 'null-or-below' },
+        ]),
+      };
+    } else withoutMethods(this, TWO_FACTOR_ADAPTER_METHODS);
     // Nor a refresh-token family table.
     const refreshFamily = this.schema ? undefined : this.entities.RefreshFamily;
     if (refreshFamily && (!dataSource.isInitialized || dataSource.hasMetadata(refreshFamily)))
@@ -290,12 +340,23 @@ export class TypeOrmAdapter
 
   /** The user's accounts (beyond SPEC: `AccountTokensAdapter`, for `AuthService.getAccessToken`). */
   async listAccountsByUserId(userId: string): Promise<AdapterAccount[]> {
-    const rows = await this.queries.select(this.entities.Account, 'a', { userId }).getMany();
-    return rows.map(accountOf);
+    return (await this.signIn.accountsOfUser([userId])).map(accountOf);
   }
 
   /** Compare-and-swap of the account's tokens (beyond SPEC: `AccountTokensAdapter`; see `swapAccountTokens`). */
   async updateAccountTokens(match: AccountTokensMatch, next: AccountTokens): Promise<AdapterAccount | null> {
+    // One `UPDATE ... RETURNING` where the driver allows: the row as written, without reading it again.
+    const metadata = this.repo(this.entities.Account).metadata;
+    const changes: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(next))
+      if (value !== undefined && metadata.findColumnWithPropertyName(key)) changes[key] = value;
+    const swapped = await this.signIn.swapAccountTokens(changes, [
+      match.provider,
+      match.providerAccountId,
+      match.refresh_token,
+      match.expires_at,
+    ]);
+    if (swapped) return swapped.affected === 0 || !swapped.rows[0] ? null : accountOf(swapped.rows[0]);
     const affected = await swapAccountTokens(this.dataSource, this.queries, this.entities.Account, match, next);
     if (affected === 0) return null;
     const current = await this.getAccount(match.providerAccountId, match.provider);
@@ -415,7 +476,7 @@ export class TypeOrmAdapter
 
   async getAuthenticator(credentialID: string): Promise<AdapterAuthenticator | null> {
     this.authenticatorTable();
-    return plain(await this.queries.select(this.entities.Authenticator, 'a', { credentialID }).getOne());
+    return firstRow<AdapterAuthenticator>(await this.signIn.authenticator([credentialID]));
   }
 
   async listAuthenticatorsByUserId(userId: string): Promise<AdapterAuthenticator[]> {
@@ -431,13 +492,21 @@ export class TypeOrmAdapter
     expectedCounter?: number,
   ): Promise<AdapterAuthenticator> {
     this.authenticatorTable();
-    const affected = await compareAndSetCounter(
-      this.queries,
-      this.repo(this.entities.Authenticator),
-      credentialID,
-      newCounter,
-      expectedCounter,
-    );
+    // One `UPDATE ... RETURNING` where the driver allows: the row as written, without reading it again.
+    const repo = this.repo(this.entities.Authenticator);
+    const moved =
+      expectedCounter === undefined
+        ? await this.signIn.setCounter({ counter: newCounter, ...usedNow(repo) }, [credentialID])
+        : await this.signIn.moveCounter({ counter: newCounter, ...usedNow(repo) }, [credentialID, expectedCounter]);
+    if (moved?.rows[0]) return moved.rows[0] as AdapterAuthenticator;
+    if (moved) {
+      if (!(await this.getAuthenticator(credentialID))) throw new AdapterNotFoundError('authenticator');
+      throw new AdapterConflictError(
+        'authenticator.counter',
+        'The authenticator was used concurrently: its counter changed since it was read.',
+      );
+    }
+    const affected = await compareAndSetCounter(this.queries, repo, credentialID, newCounter, expectedCounter);
     const current = await this.getAuthenticator(credentialID);
     if (!current) throw new AdapterNotFoundError('authenticator');
     if (affected === 0 || (affected === undefined && current.counter !== newCounter)) {
@@ -480,6 +549,7 @@ export class TypeOrmAdapter
   async listTwoFactorsByUserId(userId: string): Promise<AdapterTwoFactor[]> {
     const entity = this.twoFactorTable();
     if (!this.ids.validUserId(userId)) return [];
+    if (this.factorStatements?.entity === entity) return (await this.factorStatements.list([userId])).map(twoFactorOf);
     const rows = await this.queries
       .select(entity, 'f', { userId })
       .orderBy('f.createdAt', 'ASC')
@@ -506,6 +576,10 @@ export class TypeOrmAdapter
   async useTwoFactorStep(id: string, userId: string, step: number, at: Date): Promise<boolean> {
     const entity = this.twoFactorTable();
     if (!this.ids.validUserId(userId)) return false;
+    if (this.factorStatements?.entity === entity) {
+      const used = await this.factorStatements.useStep({ lastUsedStep: step, lastUsedAt: at }, [id, userId, step]);
+      if (used) return used.affected === 1;
+    }
     // A driver that does not report affected rows cannot tell which call won: refuse.
     return (await useStep(this.queries, this.repo(entity), { id, userId }, step, at)) === 1;
   }

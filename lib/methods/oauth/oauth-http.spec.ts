@@ -28,6 +28,14 @@ beforeAll(async () => {
           body: gzipSync(JSON.stringify({ zipped: true })),
           headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
         };
+      case '/sized': {
+        const body = JSON.stringify({ sized: true });
+        return { body, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } };
+      }
+      case '/sized-large': {
+        const body = 'z'.repeat(OAUTH_MAX_RESPONSE_BYTES + 1);
+        return { body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } };
+      }
       case '/moved':
         return { status: 302, headers: { location: '/small' } };
       case '/empty':
@@ -53,6 +61,17 @@ describe('boundedFetch', () => {
     await expect(boundedFetch(`${server.url}/large?secret=1`, GET)).rejects.toThrow(
       `the response from ${server.url} is too large`,
     );
+  });
+
+  it('passes an unencoded body of a declared length within the cap on as it is, and refuses one declared over it', async () => {
+    const res = await boundedFetch(`${server.url}/sized`, GET);
+    expect(res.headers.get('content-length')).toBe(String(JSON.stringify({ sized: true }).length));
+    expect(await res.json()).toEqual({ sized: true });
+    await expect(boundedFetch(`${server.url}/sized-large`, GET)).rejects.toThrow('too large');
+    // A chunked body (no declared length) is read and capped here, copied into a new Response.
+    const chunked = await boundedFetch(`${server.url}/small`, GET);
+    expect(chunked.headers.get('content-length')).toBeNull();
+    expect(await chunked.json()).toEqual({ ok: true });
   });
 
   it('hands on the decoded body without the encoding and length headers that described the wire', async () => {

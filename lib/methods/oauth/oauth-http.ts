@@ -29,12 +29,29 @@ export async function boundedFetch(
     : AbortSignal.timeout(OAUTH_HTTP_TIMEOUT_MS);
   const response = await (customFetch ?? fetch)(url, { ...(init as RequestInit), signal });
   if (!response.body || response.status === 204 || response.status === 304) return response;
+  // Node's fetch reads no more of an unencoded body than its declared length: one within the cap
+  // goes on as it is (read later under the same time limit), without copying it into a new Response.
+  if (!customFetch && declaredWithin(response.headers, OAUTH_MAX_RESPONSE_BYTES)) return response;
   const body = await readCappedBody(response, OAUTH_MAX_RESPONSE_BYTES);
   if (!body) throw new Error(`the response from ${new URL(url).origin} is too large`);
   const headers = new Headers(response.headers);
   headers.delete('content-encoding');
   headers.delete('content-length');
   return new Response(new Uint8Array(body), { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Whether a response's body is bounded by its headers within `max` bytes: a `Content-Length` of at
+ * most `max`, no `Transfer-Encoding`, and no `Content-Encoding` but `identity` (a compressed body's
+ * length says nothing about what it decompresses to).
+ */
+function declaredWithin(headers: Headers, max: number): boolean {
+  const length = headers.get('content-length');
+  if (length === null || !/^\d{1,9}$/.test(length) || Number(length) > max) return false;
+  const encoding = headers.get('content-encoding');
+  return (
+    headers.get('transfer-encoding') === null && (encoding === null || encoding.trim().toLowerCase() === 'identity')
+  );
 }
 
 /**

@@ -44,10 +44,13 @@ export class TwoFactorChallenge implements ChallengeFlow {
     private readonly devices: RememberedDevices,
   ) {}
 
-  /** What the user can prove the second factor with: an app's code, backup codes, and the other methods' (a passkey). */
-  private async methodsOf(pending: PendingSignIn): Promise<string[]> {
+  /**
+   * What the user can prove the second factor with: an app's code, backup codes, and the other
+   * methods' (a passkey). `own`: the app's and backup codes' methods, when already known.
+   */
+  private async methodsOf(pending: PendingSignIn, own?: readonly string[]): Promise<string[]> {
     const { userId } = pending;
-    const own: string[] = await this.factors.methods(userId);
+    own ??= await this.factors.methods(userId);
     const others = await Promise.all(
       this.others.map(async (f) => ((await f.available(userId, pending.amr)) ? f.method : null)),
     );
@@ -175,7 +178,7 @@ export class TwoFactorChallenge implements ChallengeFlow {
       await this.limiter.reset(key);
       // Once only: of two requests with one pending state, one gets the session (and one stores
       // the app of a required enrolment: the write comes after, on every instance).
-      await this.pending.consume(ctx);
+      await this.pending.consume(ctx, pending);
       if (proved.enrolStep !== undefined)
         proved.backupCodes = await this.factors.enrolConfirmed(pending.userId, pending.enrolSecret!, proved.enrolStep);
       const user = await this.adapters.require('getUser').getUser(pending.userId);
@@ -228,20 +231,27 @@ export class TwoFactorChallenge implements ChallengeFlow {
     pending: PendingSignIn,
     body: Record<string, unknown>,
   ): Promise<{ amr: string[]; enrolStep?: number; backupCodes?: string[] }> {
-    const methods = await this.methodsOf(pending);
+    const method = typeof body.method === 'string' && body.method ? body.method : 'totp';
+    // The user's factors, read once: an app's code or a backup code is checked against the rows that
+    // listed it (the adapter's compare-and-set or delete decides its use), without asking the other
+    // methods whether they are available.
+    const factors = await this.factors.factorsOf(pending.userId);
+    const own = this.factors.methodsIn(factors);
+    if (own.includes(method as SecondFactorMethod) && !this.others.some((f) => f.method === method))
+      return { amr: [await this.factors.verify(pending.userId, method as SecondFactorMethod, body.code, factors)] };
+    const methods = await this.methodsOf(pending, own);
     if (!methods.length) {
       // Enrolment required at sign-in: the app's first code proves it, and it is stored.
       if (!pending.enrolSecret)
         throw new InvalidTwoFactorCode('Open the two-factor page first: it shows the code to scan.');
       return { amr: ['otp'], enrolStep: await this.factors.checkEnrolment(pending.enrolSecret, body.code) };
     }
-    const method = typeof body.method === 'string' && body.method ? body.method : 'totp';
     if (!methods.includes(method))
       throw new InvalidTwoFactorCode('This way of proving your second factor is not set up.');
     // Another method's factor (a passkey) checks its own answer; the app's code and backup codes are ours.
     const other = this.others.find((f) => f.method === method);
     if (other) return { amr: await other.verify(ctx, pending.userId, body) };
-    return { amr: [await this.factors.verify(pending.userId, method as SecondFactorMethod, body.code)] };
+    return { amr: [await this.factors.verify(pending.userId, method as SecondFactorMethod, body.code, factors)] };
   }
 
   /** What the authenticator app shows the account as: the user's address, else their name. */

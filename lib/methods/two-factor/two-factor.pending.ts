@@ -4,7 +4,7 @@ import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { InvalidCheck } from '../../errors/auth.errors.js';
 import { cleanAmr } from '../../session/assurance.js';
-import { ChecksService } from '../../sign-in/checks.service.js';
+import { ChecksService, type OpenedCheck } from '../../sign-in/checks.service.js';
 import type { Account, Profile } from '../../types/common.types.js';
 
 /** The check a pending sign-in is sealed for (a check cookie bound to this name, like a provider's). */
@@ -37,6 +37,9 @@ export interface PendingSignIn {
 /** Seals, opens, renews and consumes the pending state (see {@link PendingSignIn}). */
 @Injectable()
 export class PendingSignIns {
+  /** The opened check of each pending sign-in {@link open} returned, for {@link consume}. */
+  private readonly opened = new WeakMap<PendingSignIn, OpenedCheck>();
+
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly checks: ChecksService,
@@ -95,7 +98,7 @@ export class PendingSignIns {
       this.discard(ctx);
       throw new InvalidCheck('The sign-in waiting for a second factor has expired: sign in again.');
     }
-    return {
+    const pending: PendingSignIn = {
       userId: opened.value,
       account,
       ...(d.pr && typeof d.pr === 'object' ? { profile: d.pr as Profile } : {}),
@@ -106,14 +109,19 @@ export class PendingSignIns {
       until,
       ...(typeof d.enrol === 'string' ? { enrolSecret: d.enrol } : {}),
     };
+    this.opened.set(pending, opened);
+    return pending;
   }
 
   /**
-   * Uses the pending sign-in up: opened once more with `consume`, so of two requests that complete
-   * the same one (a replayed cookie), one goes on; the cookie is deleted.
+   * Uses the pending sign-in up, so of two requests that complete the same one (a replayed cookie),
+   * one goes on; the cookie is deleted. `pending`: what {@link open} returned in this request (its
+   * cookie is not decrypted again); else the cookie is opened once more.
    */
-  async consume(ctx: RequestContext): Promise<void> {
-    await this.checks.open(ctx, 'twoFactor', PENDING, { consume: true });
+  async consume(ctx: RequestContext, pending?: PendingSignIn): Promise<void> {
+    const opened = pending && this.opened.get(pending);
+    if (opened) await this.checks.consume(ctx, 'twoFactor', opened);
+    else await this.checks.open(ctx, 'twoFactor', PENDING, { consume: true });
   }
 
   /** Deletes the cookie (the user chose to sign in another way). */

@@ -102,6 +102,14 @@ export class TwoFactors {
     }
   }
 
+  /**
+   * Every factor row of the user (the adapter's answer, checked), for a request that both lists the
+   * methods ({@link methodsIn}) and checks one ({@link verify}): one read of the rows.
+   */
+  factorsOf(userId: string): Promise<readonly AdapterTwoFactor[]> {
+    return this.rows(userId);
+  }
+
   /** Every factor row of the user (the adapter's answer, checked). */
   private async rows(userId: string): Promise<AdapterTwoFactor[]> {
     const rows = await this.store.listTwoFactorsByUserId(userId);
@@ -119,10 +127,15 @@ export class TwoFactors {
 
   /** The methods the user can prove a second factor with now (empty: none enrolled). */
   async methods(userId: string): Promise<SecondFactorMethod[]> {
-    const { apps, backupCodesLeft } = await this.status(userId);
+    return this.methodsIn(await this.rows(userId));
+  }
+
+  /** {@link methods} of the user's rows as {@link factorsOf} read them. */
+  methodsIn(rows: readonly AdapterTwoFactor[]): SecondFactorMethod[] {
+    const apps = rows.some((r) => r.type === TOTP && r.confirmedAt);
     const out: SecondFactorMethod[] = [];
-    if (apps.length) out.push('totp');
-    if (apps.length && backupCodesLeft) out.push('backup-code');
+    if (apps) out.push('totp');
+    if (apps && rows.some((r) => r.type === BACKUP_CODE)) out.push('backup-code');
     return out;
   }
 
@@ -247,9 +260,16 @@ export class TwoFactors {
   /**
    * Checks a second factor of the user: `otp` for an app's code, `lookup` for a backup code (used up).
    * `InvalidTwoFactorCode` when it does not match or was used already (a replayed TOTP step).
+   * `factors`: the user's rows as {@link factorsOf} read them in this request (else read here); what
+   * decides a use is the adapter's compare-and-set or delete, never the rows read.
    */
-  async verify(userId: string, method: SecondFactorMethod, code: unknown): Promise<'otp' | 'lookup'> {
-    const rows = await this.rows(userId);
+  async verify(
+    userId: string,
+    method: SecondFactorMethod,
+    code: unknown,
+    factors?: readonly AdapterTwoFactor[],
+  ): Promise<'otp' | 'lookup'> {
+    const rows = factors ?? (await this.rows(userId));
     if (method === 'backup-code') {
       const keys = backupCodeKeys(this.config.secrets);
       for (const row of rows.filter((r) => r.type === BACKUP_CODE)) {
