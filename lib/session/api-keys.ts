@@ -134,8 +134,9 @@ export class ApiKeyReader {
   }
 
   /**
-   * The state of a key known here and still valid, without waiting (only without a rate limit: a
-   * hit is counted in the store); `undefined`: call {@link read}.
+   * The state of a key known here, without waiting: checked against its cached entry and counted
+   * against `apiKeys.rateLimit` in this turn when the store counts in memory (`incrementSync`);
+   * `undefined` (nothing counted): call {@link read}.
    */
   readSync(raw: string, now: number = Date.now()): SessionState | undefined {
     const { prefix, rateLimit } = this.config.apiKeys!;
