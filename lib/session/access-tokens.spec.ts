@@ -6,6 +6,7 @@ import type { GivenSigningKey } from '../config/access-token.options.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { AccessTokens, accessEntryBytes, type AccessTokenClaims } from './access-tokens.js';
 import { CacheAdmission } from './cache-admission.js';
+import { CREDENTIAL, type SessionState } from './session.types.js';
 import type { JwtRevocation } from './jwt-revocation.js';
 import { SigningKeys, type SigningKey } from './signing-keys.js';
 
@@ -328,6 +329,30 @@ describe('AccessTokens', () => {
     at.readSync(minted[1]!);
     at.readSync(minted[0]!);
     expect(checks).toHaveBeenCalledTimes(5);
+  });
+
+  it("gives each request its own copy of a cached token's state: edits to the user, claims or scopes stay in that request", () => {
+    const { at } = tokens();
+    const token = at.sign({
+      user,
+      sid: 'family-9',
+      clientId: 'ios',
+      authTime: new Date(),
+      amr: ['pwd'],
+      iat: now(),
+      jti: 'j9',
+      scope: ['notes:read'],
+    }).token;
+    const first = at.readSync(token) as Extract<SessionState, { status: 'active' }>;
+    first.user.name = 'Mallory';
+    (first.token as Record<string, unknown>).sub = 'someone-else';
+    (first.session as unknown as Record<symbol, { scopes: string[] }>)[CREDENTIAL].scopes.push('admin');
+    const next = at.readSync(token) as Extract<SessionState, { status: 'active' }>;
+    expect(next.user.name).toBe('Ada');
+    expect((next.token as Record<string, unknown>).sub).toBe('user-1');
+    expect((next.session as unknown as Record<symbol, { scopes: string[] }>)[CREDENTIAL].scopes).toEqual([
+      'notes:read',
+    ]);
   });
 
   it('accepts only JWS-shaped bearer tokens of a bounded size', () => {

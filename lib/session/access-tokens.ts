@@ -10,7 +10,7 @@ import { CLOCK_SKEW_SECONDS, dateMs, isoStringOfMs } from '../util/instant.js';
 import { assuranceOf, cleanAmr, acrOf, AMR_CLAIM, ACR_CLAIM } from './assurance.js';
 import { JwtRevocation } from './jwt-revocation.js';
 import { SigningKeys, type SigningKey } from './signing-keys.js';
-import { CREDENTIAL, type AuthUser, type CredentialInfo, type SessionState } from './session.types.js';
+import { CREDENTIAL, ownBearerState, type AuthUser, type CredentialInfo, type SessionState } from './session.types.js';
 
 /** The `typ` header of an access token (RFC 9068 section 2.1). */
 export const ACCESS_TOKEN_TYP = 'at+jwt';
@@ -218,7 +218,7 @@ export class AccessTokens {
     if (state.status !== 'active') return state;
     if (!this.revocation.clearedLocally(this.revocation.idOf(state.token!), now)) return undefined;
     if (!hit) this.keep(raw, state, now);
-    return copyOf(state);
+    return ownBearerState(state);
   }
 
   /** The request state of a bearer access token: verified, then checked against revocation. */
@@ -243,7 +243,7 @@ export class AccessTokens {
       return { status: 'invalid', clearCookies: [] };
     }
     this.keep(raw, state, now);
-    return copyOf(state);
+    return ownBearerState(state);
   }
 
   /** Caches a verified token's state until it expires, unless it would push out a live entry on its first request. */
@@ -281,11 +281,6 @@ export class AccessTokens {
       signedInAt: new Date(c.auth_time * 1000),
     };
   }
-}
-
-/** A request's own copy of a cached state: a handler that edits `req.user` changes nothing for the next. */
-function copyOf(state: Extract<SessionState, { status: 'active' }>): SessionState {
-  return { ...state, user: { ...state.user }, session: { ...state.session, user: { ...state.session.user } } };
 }
 
 /** The digest of a key's signatures: none for Ed25519, SHA-256 for ES256 and RS256. */

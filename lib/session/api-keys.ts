@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { AdapterApiKey, ApiKeyAdapter } from '../adapters/adapter-extensions.js';
@@ -6,12 +6,13 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
+import { equalBytes } from '../util/constant-time.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
 import { RateLimited, SessionTokenError } from '../errors/auth.errors.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { RevocationBroadcast } from './revocation-broadcast.js';
-import { CREDENTIAL, type AuthUser, type CredentialInfo, type SessionState } from './session.types.js';
+import { CREDENTIAL, ownBearerState, type AuthUser, type CredentialInfo, type SessionState } from './session.types.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Characters of a key's public id, its secret and its checksum. */
@@ -205,11 +206,11 @@ export class ApiKeyReader {
     const verified = entry?.verified;
     if (!verified) return undefined;
     const presented = Buffer.from(raw);
-    if (presented.length !== verified.key.length || !timingSafeEqual(presented, verified.key)) return undefined;
+    if (!equalBytes(presented, verified.key)) return undefined;
     const { expiresMs } = entry;
     if (expiresMs !== null && expiresMs! <= now) return { entry, state: { status: 'expired', clearCookies: [] } };
     this.touch(entry, now);
-    return { entry, state: copyOf(verified.state) };
+    return { entry, state: ownBearerState(verified.state) };
   }
 
   /** Forgets a key here and on every instance (revoked, renamed, rotated). */
@@ -235,7 +236,8 @@ export class ApiKeyReader {
   /** Checks a presented key against its entry's stored hash; a match is remembered with the entry. */
   private stateOf(raw: string, entry: CachedKey, now: number): SessionState {
     const { row, user, expiresMs: expires } = entry;
-    if (!hashMatches(apiKeyHash(raw), row.keyHash)) return { status: 'invalid', clearCookies: [] };
+    if (!equalBytes(Buffer.from(apiKeyHash(raw)), Buffer.from(row.keyHash)))
+      return { status: 'invalid', clearCookies: [] };
     if (expires === undefined) return { status: 'invalid', clearCookies: [] };
     if (expires !== null && expires <= now) return { status: 'expired', clearCookies: [] };
     this.touch(entry, now);
@@ -255,7 +257,7 @@ export class ApiKeyReader {
       signedInAt: null,
     };
     entry.verified = { key: Buffer.from(raw), state };
-    return copyOf(state);
+    return ownBearerState(state);
   }
 
   /** `lastUsedAt`, at most once a minute per key per process; never waited for, never throws. */
@@ -271,31 +273,4 @@ export class ApiKeyReader {
         this.config.logger.error(new SessionTokenError("Recording an API key's last use failed.", { cause: error })),
       );
   }
-}
-
-/** Two base64url SHA-256 digests compared in constant time (both 43 characters; another length fails). */
-function hashMatches(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/**
- * A request's own copy of a cached key's state: a handler that edits `req.user`, the session or the
- * credential's scopes changes nothing for the next request.
- */
-function copyOf(state: ActiveState): ActiveState {
-  const session = state.session as unknown as Record<string | symbol, unknown>;
-  const credential = session[CREDENTIAL] as CredentialInfo;
-  const scopes = (credential as { scopes?: string[] | null }).scopes;
-  return {
-    ...state,
-    user: { ...state.user },
-    session: {
-      ...(state.session as object),
-      user: { ...(state.session as { user: object }).user },
-      [CREDENTIAL]: { ...credential, scopes: scopes ? [...scopes] : scopes },
-    } as never,
-    token: { ...state.token },
-  };
 }

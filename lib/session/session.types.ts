@@ -70,3 +70,23 @@ export type SessionState =
 
 /** Where a request's session token came from, or the verdict when there is none to look up. */
 export type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionState, { status: 'active' }>;
+
+/**
+ * A request's own copy of a cached bearer state (an access token's, an API key's): a handler that
+ * edits `req.user`, the session, its credential's scopes or the claims changes nothing for the
+ * next request served from the cache.
+ */
+export function ownBearerState(state: Extract<SessionState, { status: 'active' }>): SessionState {
+  const session = state.session as unknown as Record<string | symbol, unknown> & { user: object };
+  const credential = session[CREDENTIAL] as CredentialInfo | undefined;
+  return {
+    ...state,
+    user: { ...state.user },
+    session: {
+      ...session,
+      user: { ...session.user },
+      ...(credential ? { [CREDENTIAL]: { ...credential, scopes: credential.scopes && [...credential.scopes] } } : {}),
+    } as never,
+    ...(state.token ? { token: { ...state.token } } : {}),
+  };
+}

@@ -10,3 +10,11 @@ export function constantTimeEqual(a: string, b: string): boolean {
   const db = createHash('sha256').update(b).digest();
   return timingSafeEqual(da, db) && a.length === b.length;
 }
+
+/**
+ * Two byte strings of a public length (a key of a fixed format, a digest) compared in constant time;
+ * another length is `false` at once.
+ */
+export function equalBytes(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
