@@ -24,10 +24,10 @@ import { Adapter } from '../lib/adapters/adapter.interface.js';
 import { AuthModule } from '../lib/auth.module.js';
 import type { AuthModuleExtras, AuthModuleOptions } from '../lib/config/auth-options.interface.js';
 import { AccessTokens } from '../lib/session/access-tokens.js';
-import { createJwtCodec, encode } from '../lib/session/jwt.js';
+import { createJwtCodec } from '../lib/session/jwt.js';
 import { SessionCache } from '../lib/session/session-cache.js';
 import { SessionReader } from '../lib/session/session-reader.js';
-import { jweMinter } from './mint-jwe.js';
+import { BENCH_COOKIE_NAME, mintSessionCookies } from './mint-jwe.js';
 import type { BenchOrm } from './orm-adapters.js';
 import { AuthGuard } from '../lib/guard/auth.guard.js';
 import { CurrentUser } from '../lib/guard/current-user.decorator.js';
@@ -82,6 +82,11 @@ export interface BenchServerConfig {
   /** Database: session rows stored in all (>= tokens; the rest are other users' sessions). */
   rows?: number;
   tokensFile?: string;
+  /**
+   * JWT sessions: `tokensFile` already holds the `tokens` Cookie headers (the harness minted them
+   * with `mintSessionCookies`); the server reads the first and mints none.
+   */
+  tokensGiven?: boolean;
   /** Writes a V8 CPU profile (`.cpuprofile`) of the server from READY to SIGTERM to this path. */
   cpuProfile?: string;
 }
@@ -135,7 +140,7 @@ class SetsUserGuard implements CanActivate {
 }
 
 /** The session cookie's name (http): the salt of its JWE key. */
-const COOKIE_NAME = 'authjs.session-token';
+const COOKIE_NAME = BENCH_COOKIE_NAME;
 
 /**
  * What verifying a session JWE on every request costs by itself: the library's own decrypter
@@ -339,21 +344,14 @@ async function seed(
     }
   } else if (config.strategy === 'jwt') {
     userId = 'bench-user-0';
-    // The first with the library's encoder (jose); the rest with the same construction written
-    // against node:crypto (bench/mint-jwe.ts), tens of times faster: 50,000 tokens in a second or two.
-    const claims = (i: number) => ({
-      sub: `bench-user-${i}`,
-      name: `Bench User ${i}`,
-      email: `bench-${i}@example.com`,
-      picture: null,
-      // What a password sign-in writes into every session JWT (the sign-in time and its assurance).
-      auth_time: Math.floor(Date.now() / 1000),
-      amr: ['pwd'],
-      acr: 'aal1',
-    });
-    cookies.push(`${cookieName}=${await encode({ token: claims(0), secret: config.secret, salt: cookieName })}`);
-    const mint = jweMinter(config.secret, cookieName);
-    for (let i = 1; i < count; i++) cookies.push(`${cookieName}=${mint(claims(i))}`);
+    if (config.tokensGiven && config.tokensFile) {
+      // Minted by the harness (bench/mint-jwe.ts), so this process's memory is the app's, not the minting's.
+      // Decoded from the bytes of the first line: a slice of the whole file's string would keep it alive.
+      const file = await readFile(config.tokensFile);
+      const first = file.subarray(0, file.indexOf(10)).toString('latin1');
+      return { header, cookie: first, userId };
+    }
+    cookies.push(...(await mintSessionCookies(config.secret, count)));
   } else if (orm) {
     // Through the adapter itself: one user and session per token (the ORM rows rotate few tokens).
     userId = '';

@@ -15,8 +15,8 @@ export const AUTH_DEFAULTS = {
   sessionCacheTtl: 0,
   /** Sessions the session cache keeps at most (`session.cacheMaxEntries`). */
   sessionCacheMaxEntries: 10_000,
-  /** Bytes the session cache's entries may take, as it counts them (`session.cacheMaxBytes`): 4 MiB. */
-  sessionCacheMaxBytes: 4 * 1024 * 1024,
+  /** Bytes the session cache's entries may take, as it counts them (`session.cacheMaxBytes`): 3 MiB. */
+  sessionCacheMaxBytes: 3 * 1024 * 1024,
   /** Seconds a sign-in counts as recent for sensitive actions: 10 minutes. */
   recentSignInMaxAge: 10 * 60,
   /** Minimum length of a secret. */

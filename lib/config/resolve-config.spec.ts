@@ -128,7 +128,7 @@ describe('resolveConfig', () => {
   it('takes the session cache bounds as whole numbers, refusing anything else at bootstrap', () => {
     const session = (extra: object) =>
       resolveConfig({ secret: SECRET, providers: [], session: { strategy: 'jwt', ...extra } }, {}, null, {}).session;
-    expect(session({})).toMatchObject({ cacheMaxEntries: 10_000, cacheMaxBytes: 4 * 1024 * 1024 });
+    expect(session({})).toMatchObject({ cacheMaxEntries: 10_000, cacheMaxBytes: 3 * 1024 * 1024 });
     expect(session({ cacheMaxEntries: 0, cacheMaxBytes: 16 * 1024 * 1024 })).toMatchObject({
       cacheMaxEntries: 0,
       cacheMaxBytes: 16 * 1024 * 1024,

@@ -266,6 +266,64 @@ describe('AccessTokens', () => {
     expect(at.verify(forged)).toEqual({ status: 'invalid', reason: 'bad signature' });
   });
 
+  describe.each(['EdDSA', 'RS256'] as const)(
+    'a token verified before (%s), no longer in the cache of states',
+    (alg) => {
+      // promise: access-tokens.signature-digests
+      /** AccessTokens whose states cache holds nothing, so only the digests of verified tokens remain. */
+      async function digestsOnly() {
+        const made = alg === 'RS256' ? await storedTokens('RS256') : tokens();
+        Object.assign(made.at, { verified: new ExpiringMap(0) });
+        return made;
+      }
+      /**
+       * Swaps the verifying half of the signing key for another key's: a signature checked from now on
+       * fails, so what still verifies was answered from the digests.
+       */
+      function breakSignatureChecks(at: AccessTokens): void {
+        const other = alg === 'RS256' ? givenKey('rsa') : givenKey('ed25519');
+        signingKeyOf(at).publicKey = other.publicKey as KeyObject;
+      }
+
+      it('skips its signature check, and only its: a new token and an edited one are checked', async () => {
+        const { at } = await digestsOnly();
+        const seen = mint(at, undefined, 1);
+        const unseen = mint(at, undefined, 2);
+        expect(at.readSync(seen)).toMatchObject({ status: 'active', user: { id: 'user-1' } });
+        breakSignatureChecks(at);
+        expect(at.readSync(seen)).toMatchObject({ status: 'active', user: { id: 'user-1' } });
+        expect(at.verify(unseen)).toEqual({ status: 'invalid', reason: 'bad signature' });
+        // The seen token's signature on other claims, and its claims with the signature's last bit flipped.
+        const [h, p, s] = parts(seen);
+        const grafted = `${h}.${b64({ ...decode(p), sub: 'someone-else' })}.${s}`;
+        const sig = Buffer.from(s, 'base64url');
+        sig[sig.length - 1] = sig[sig.length - 1]! ^ 1;
+        for (const forged of [grafted, `${h}.${p}.${sig.toString('base64url')}`])
+          expect(at.verify(forged)).toEqual({ status: 'invalid', reason: 'bad signature' });
+      });
+
+      it('still checks its key, its claims and its family: a removed key, expiry and revocation refuse it', async () => {
+        const { at, revoked, signingKeys } = await digestsOnly();
+        const iat = now();
+        const token = mint(at, iat, 1);
+        expect(at.readSync(token)).toMatchObject({ status: 'active' });
+        expect(at.verify(token, (iat + 600) * 1000)).toEqual({ status: 'expired', reason: 'expired' });
+        revoked.add('sid:family-1');
+        expect(await at.read(token)).toEqual({ status: 'invalid', clearCookies: [] });
+        (signingKeys as unknown as { keys: SigningKey[] }).keys = [];
+        expect(at.verify(token)).toEqual({ status: 'invalid', reason: 'unknown kid' });
+      });
+    },
+  );
+
+  it('keeps no digest of a verified token with session.cacheMaxEntries 0', () => {
+    const { at } = tokens(undefined, 'derived', {}, { cacheMaxEntries: 0, cacheMaxBytes: 4 * 1024 * 1024 });
+    const token = mint(at);
+    expect(at.readSync(token)).toMatchObject({ status: 'active' });
+    signingKeyOf(at).publicKey = givenKey('ed25519').publicKey as KeyObject;
+    expect(at.verify(token)).toEqual({ status: 'invalid', reason: 'bad signature' });
+  });
+
   it('reads a token as an active state, caches it, and refuses it once its family is revoked', async () => {
     const { at, revoked } = tokens();
     const token = mint(at);

@@ -4,8 +4,10 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { SessionTokenError } from '../errors/auth.errors.js';
 import type { JWT } from '../types/common.types.js';
+import { DigestTable } from '../util/digest-table.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { CacheAdmission } from './cache-admission.js';
+import { ownCopy } from './cache-entries.js';
 import { CLOCK_SKEW_SECONDS, dateMs, isoStringOfMs } from '../util/instant.js';
 import { assuranceOf, cleanAmr, acrOf, AMR_CLAIM, ACR_CLAIM } from './assurance.js';
 import { JwtRevocation } from './jwt-revocation.js';
@@ -35,6 +37,8 @@ export function accessEntryBytes(raw: string): number {
   const payload = raw.indexOf('.', first + 1) - first - 1;
   return raw.length + ((3 * Math.max(0, payload)) >> 2) + 1150;
 }
+/** Checked protected headers remembered at most (forgotten all at once when more come). */
+const HEADERS_KEPT = 32;
 /** A compact JWS: three base64url parts (a session JWE has five). */
 const JWS = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -92,6 +96,15 @@ export class AccessTokens {
    * nor churns the heap (as the session cache does).
    */
   private readonly admission: CacheAdmission;
+  /**
+   * The tokens whose signature this process verified, as digests (20 bytes each, in a table of
+   * `session.cacheMaxBytes`; none with `session.cacheMaxEntries: 0`), until they expire. A token
+   * seen before but no longer in {@link verified} (more clients than it holds) skips only the
+   * signature check: its header, key and claims are checked again.
+   */
+  private readonly signed: DigestTable;
+  /** Protected headers that passed {@link headerOf}'s checks, by their base64url text. */
+  private readonly headers = new Map<string, { alg: string; kid: unknown }>();
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -101,6 +114,7 @@ export class AccessTokens {
     const { cacheMaxEntries, cacheMaxBytes } = config.session;
     this.verified = new ExpiringMap(cacheMaxEntries, { max: cacheMaxBytes, of: accessEntryBytes });
     this.admission = new CacheAdmission(Math.max(64, 2 * cacheMaxEntries));
+    this.signed = new DigestTable(cacheMaxEntries === 0 ? 0 : cacheMaxBytes);
   }
 
   /** Whether the module issues and accepts access tokens (`accessToken` or `nativeApps`). */
@@ -167,27 +181,17 @@ export class AccessTokens {
   verify(raw: string, now: number = Date.now()): AccessTokenCheck {
     if (!this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
     const [headerPart, payloadPart, signaturePart] = raw.split('.') as [string, string, string];
-    const header = parseJson(headerPart);
-    if (!header) return { status: 'invalid', reason: 'malformed header' };
-    if (typeof header.alg !== 'string' || !ALGS.has(header.alg)) return { status: 'invalid', reason: 'unexpected alg' };
-    if (typeof header.typ !== 'string' || !typOk(header.typ)) return { status: 'invalid', reason: 'not typ at+jwt' };
-    if (header.crit !== undefined) return { status: 'invalid', reason: 'crit not understood' };
+    const header = this.headerOf(headerPart);
+    if (typeof header === 'string') return { status: 'invalid', reason: header };
     const key = this.keys.byKid(header.kid, now);
     if (!key) return { status: 'invalid', reason: 'unknown kid' };
     // The key decides the algorithm, never the token (RFC 8725 section 2.1).
     if (header.alg !== key.alg) return { status: 'invalid', reason: 'unexpected alg' };
-    let ok: boolean;
-    try {
-      ok = verifyBytes(
-        hashOf(key),
-        Buffer.from(`${headerPart}.${payloadPart}`),
-        inputOf(key, key.publicKey),
-        Buffer.from(signaturePart, 'base64url'),
-      );
-    } catch {
-      ok = false;
-    }
-    if (!ok) return { status: 'invalid', reason: 'bad signature' };
+    const nowSec = now / 1000;
+    // A token verified before is the same bytes under the same key (its digest covers all of it).
+    const known = this.signed.has(raw, nowSec);
+    if (!known && !verifySignature(key, `${headerPart}.${payloadPart}`, signaturePart))
+      return { status: 'invalid', reason: 'bad signature' };
     const c = parseJson(payloadPart);
     if (!c) return { status: 'invalid', reason: 'malformed claims' };
     const { issuer, audience } = this.config.accessToken;
@@ -202,10 +206,30 @@ export class AccessTokens {
         return { status: 'invalid', reason: `no ${claim}` };
     if (c.scope !== undefined && (typeof c.scope !== 'string' || c.scope.length > 2048))
       return { status: 'invalid', reason: 'malformed scope' };
-    const nowSec = now / 1000;
     if ((c.iat as number) > nowSec + CLOCK_SKEW_SECONDS) return { status: 'invalid', reason: 'issued in the future' };
     if ((c.exp as number) <= nowSec) return { status: 'expired', reason: 'expired' };
+    if (!known) this.signed.add(raw, c.exp as number, nowSec);
     return { status: 'valid', claims: c as unknown as AccessTokenClaims };
+  }
+
+  /**
+   * What a protected header says (its `alg` and `kid`), or why it is refused. The headers that pass
+   * are few (one per key, as the module signs them), so they are remembered by their exact text and
+   * a token's header is decoded once, not on every request.
+   */
+  private headerOf(part: string): { alg: string; kid: unknown } | string {
+    const known = this.headers.get(part);
+    if (known) return known;
+    const header = parseJson(part);
+    if (!header) return 'malformed header';
+    if (typeof header.alg !== 'string' || !ALGS.has(header.alg)) return 'unexpected alg';
+    if (typeof header.typ !== 'string' || !typOk(header.typ)) return 'not typ at+jwt';
+    if (header.crit !== undefined) return 'crit not understood';
+    if (this.headers.size >= HEADERS_KEPT) this.headers.clear();
+    const checked = { alg: header.alg, kid: header.kid };
+    // Its own copy: a slice of the token would keep the request's whole header alive.
+    this.headers.set(ownCopy(part), checked);
+    return checked;
   }
 
   /**
@@ -217,8 +241,8 @@ export class AccessTokens {
     const state = hit ?? this.check(raw, now);
     if (state.status !== 'active') return state;
     if (!this.revocation.clearedLocally(this.revocation.idOf(state.token!), now)) return undefined;
-    if (!hit) this.keep(raw, state, now);
-    return ownBearerState(state);
+    // A state just built is the request's own unless the cache keeps it too.
+    return hit || this.keep(raw, state, now) ? ownBearerState(state) : state;
   }
 
   /** The request state of a bearer access token: verified, then checked against revocation. */
@@ -242,15 +266,18 @@ export class AccessTokens {
       this.verified.delete(raw);
       return { status: 'invalid', clearCookies: [] };
     }
-    this.keep(raw, state, now);
-    return ownBearerState(state);
+    return this.keep(raw, state, now) ? ownBearerState(state) : state;
   }
 
-  /** Caches a verified token's state until it expires, unless it would push out a live entry on its first request. */
-  private keep(raw: string, state: ActiveState, now: number): void {
-    if (this.verified.get(raw, now) !== undefined) return;
-    if (this.verified.evictsLive(now, raw, state) && !this.admission.admits(raw)) return;
-    this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
+  /**
+   * Caches a verified token's state until it expires, unless it would push out a live entry on its
+   * first request. True when the cache holds this state (kept now, or before).
+   */
+  private keep(raw: string, state: ActiveState, now: number): boolean {
+    const held = this.verified.get(raw, now);
+    if (held !== undefined) return held === state;
+    if (this.verified.evictsLive(now, raw, state) && !this.admission.admits(raw)) return false;
+    return this.verified.set(raw, state, (state.token!.exp as number) * 1000, now);
   }
 
   private check(raw: string, now: number): SessionState {
@@ -280,6 +307,20 @@ export class AccessTokens {
       bearer: true,
       signedInAt: new Date(c.auth_time * 1000),
     };
+  }
+}
+
+/** Whether `signature` (base64url) is `key`'s over `signingInput`; never throws. */
+function verifySignature(key: SigningKey, signingInput: string, signature: string): boolean {
+  try {
+    return verifyBytes(
+      hashOf(key),
+      Buffer.from(signingInput),
+      inputOf(key, key.publicKey),
+      Buffer.from(signature, 'base64url'),
+    );
+  } catch {
+    return false;
   }
 }
 

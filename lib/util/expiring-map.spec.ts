@@ -10,6 +10,13 @@ describe('ExpiringMap', () => {
     expect(map.size).toBe(0);
   });
 
+  it('keeps nothing with a bound of 0 entries', () => {
+    const map = new ExpiringMap<string, number>(0, { max: 1_000, of: () => 10 });
+    map.set('a', 1, 1_000, 0);
+    expect(map.get('a', 0)).toBeUndefined();
+    expect([map.size, map.heldBytes]).toEqual([0, 0]);
+  });
+
   it('treats a NaN expiry as expired (fails closed)', () => {
     const map = new ExpiringMap<string, number>(10);
     map.set('a', 1, Number.NaN, 0);

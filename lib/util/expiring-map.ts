@@ -14,7 +14,7 @@ export class ExpiringMap<K, V> {
   private sweepCredit = 0;
 
   /**
-   * @param max entries kept at most
+   * @param max entries kept at most; `0` keeps none (a cache turned off: `remember` then tells no replay)
    * @param bytes optionally, a bound on memory too: entries are counted for `of(key, value)` bytes,
    *   and the oldest go while the total would pass `max` (an entry larger than the whole bound is not kept)
    */
@@ -43,17 +43,20 @@ export class ExpiringMap<K, V> {
     return entry.value;
   }
 
-  set(key: K, value: V, expiresAt: number, now = Date.now()): void {
+  /** Keeps `value` until `expiresAt`; false when it is not kept (no room at all: a bound of 0, or larger than the byte bound). */
+  set(key: K, value: V, expiresAt: number, now = Date.now()): boolean {
+    if (this.max <= 0) return false;
     const bytes = this.bytes ? this.bytes.of(key, value) : 0;
     if (this.bytes) {
       this.delete(key);
-      if (bytes > this.bytes.max) return;
+      if (bytes > this.bytes.max) return false;
       while (this.entries.size > 0 && this.held + bytes > this.bytes.max) this.makeRoom(now);
     }
     if (!this.entries.has(key) && this.entries.size >= this.max) this.makeRoom(now);
     this.entries.set(key, { value, expiresAt, bytes });
     this.held += bytes;
     if (expiresAt < this.earliest) this.earliest = expiresAt;
+    return true;
   }
 
   /**
