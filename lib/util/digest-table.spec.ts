@@ -65,6 +65,13 @@ describe('DigestTable', () => {
     expect(wordsOf(table)!.byteLength).toBeLessThanOrEqual(1_000_000);
   });
 
+  it('keeps nothing, and throws nothing, when the memory it is given cannot be had', () => {
+    const table = new DigestTable(2 ** 53);
+    expect(() => table.add('x', NOW + 100, NOW)).not.toThrow();
+    expect(table.has('x', NOW)).toBe(false);
+    expect(table.capacity).toBe(0);
+  });
+
   it('keeps nothing when given less than a bucket, and forgets everything on clear', () => {
     const none = new DigestTable(4 * DIGEST_SLOT_BYTES - 1);
     none.add('x', NOW + 100, NOW);

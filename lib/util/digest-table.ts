@@ -25,7 +25,7 @@ export const DIGEST_SLOT_BYTES = WORDS * 4;
  */
 export class DigestTable {
   private table: Uint32Array | undefined;
-  private readonly buckets: number;
+  private buckets: number;
   /** The digest being looked up or added: four 32-bit words, reused by every call. */
   private readonly digest = new Uint32Array(4);
 
@@ -50,7 +50,8 @@ export class DigestTable {
   /** Holds `value` until `expiresSec` (epoch seconds), in place of the digest of its bucket that expires first. */
   add(value: string, expiresSec: number, nowSec: number): void {
     if (this.buckets === 0 || !(expiresSec > nowSec)) return;
-    const table = (this.table ??= new Uint32Array(this.buckets * WAYS * WORDS));
+    const table = (this.table ??= this.allocate());
+    if (table === undefined) return;
     const first = this.bucketOf(value);
     let target = this.find(table, first);
     if (target < 0) {
@@ -61,6 +62,19 @@ export class DigestTable {
     table.set(this.digest, target);
     // Whole seconds, at most 2^32 - 1 (the year 2106): a later expiry is held as that.
     table[target + 4] = Math.min(Math.ceil(expiresSec), 0xffffffff);
+  }
+
+  /**
+   * The table's memory, or undefined when the process cannot have it (a bound of gigabytes on a
+   * small machine): the table then keeps nothing, and every string reads as not seen (fails closed).
+   */
+  private allocate(): Uint32Array | undefined {
+    try {
+      return new Uint32Array(this.buckets * WAYS * WORDS);
+    } catch {
+      this.buckets = 0;
+      return undefined;
+    }
   }
 
   /** Forgets every string. */
