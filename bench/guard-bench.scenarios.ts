@@ -148,7 +148,7 @@ function apiKeyScenario(): Scenario['setup'] {
 const JWT: Scenario = {
   id: 'jwt',
   label: 'JWT sessions',
-  target: 0.9,
+  target: 0.95,
   setup: async () => ({ config: { strategy: 'jwt', secret: SECRET }, cleanup: async () => undefined }),
 };
 
@@ -271,7 +271,7 @@ export const SCENARIOS: Scenario[] = [
     label: 'Database sessions, SQLite, rollback journal (the default; no WAL)',
     setup: sqliteScenario(false),
   },
-  { id: 'sqlite', label: 'Database sessions, SQLite (WAL)', target: 0.8, setup: sqliteScenario(true) },
+  { id: 'sqlite', label: 'Database sessions, SQLite (WAL)', target: 0.85, setup: sqliteScenario(true) },
   {
     id: 'sqlite-200k',
     label: 'Database sessions, SQLite (WAL), 200,000 rows, 50,000 tokens rotated',
@@ -288,7 +288,7 @@ export const SCENARIOS: Scenario[] = [
       setup: sqliteScenario(true),
     },
   },
-  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.7, setup: postgresScenario(0) },
+  { id: 'postgres', label: 'Database sessions, PostgreSQL', target: 0.75, setup: postgresScenario(0) },
   {
     id: 'postgres-200k',
     label: 'Database sessions, PostgreSQL, 200,000 rows, 50,000 tokens rotated',

@@ -420,4 +420,14 @@ describe('AccessTokens', () => {
     expect(at.accepts('0123456789abcdef')).toBe(false);
     expect(at.accepts(`eyJ${'a'.repeat(5000)}.b.c`)).toBe(false);
   });
+
+  it('checks the shape of a token given to verify itself, whichever token accepts took last', () => {
+    const { at } = tokens();
+    const good = mint(at);
+    expect(at.accepts(good)).toBe(true);
+    for (const bad of ['a.b.c.d.e', `${good}.x`, good.replace('.', '.$'), `eyJ${'a'.repeat(5000)}.b.c`])
+      expect(at.verify(bad)).toEqual({ status: 'invalid', reason: 'not an access token' });
+    expect(at.verify(good).status).toBe('valid');
+    expect(at.verify(` ${good}`.slice(1)).status).toBe('valid');
+  });
 });

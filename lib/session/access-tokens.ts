@@ -105,6 +105,8 @@ export class AccessTokens {
   private readonly signed: DigestTable;
   /** Protected headers that passed {@link headerOf}'s checks, by their base64url text. */
   private readonly headers = new Map<string, { alg: string; kid: unknown }>();
+  /** The last token {@link accepts} took (a JWS of this module's shape). */
+  private shaped: string | undefined;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -124,7 +126,9 @@ export class AccessTokens {
 
   /** Whether a bearer token is one of these (a JWS, not a session JWE or a database token). */
   accepts(raw: string): boolean {
-    return this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw);
+    if (!(this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw))) return false;
+    this.shaped = raw;
+    return true;
   }
 
   /** The public keys, as a JWK Set (`{basePath}/jwks`). */
@@ -179,7 +183,8 @@ export class AccessTokens {
 
   /** Checks a token's header, signature and claims (not revocation). Never throws. */
   verify(raw: string, now: number = Date.now()): AccessTokenCheck {
-    if (!this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
+    // The session reader asked `accepts` of this very token a moment ago: its shape is not checked twice.
+    if (raw !== this.shaped && !this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
     const [headerPart, payloadPart, signaturePart] = raw.split('.') as [string, string, string];
     const header = this.headerOf(headerPart);
     if (typeof header === 'string') return { status: 'invalid', reason: header };

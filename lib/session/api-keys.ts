@@ -101,6 +101,8 @@ export class ApiKeyReader {
   private readonly touched = new ExpiringMap<string, true>(CACHE_MAX);
   /** With a revocation bus: each cached id's keyed hash, to find it from a message. */
   private readonly byHash = new Map<string, string>();
+  /** How this app's keys begin (`<prefix>_`); undefined without `apiKeys`. */
+  private readonly keyStart: string | undefined;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -109,6 +111,7 @@ export class ApiKeyReader {
     // Optional for the session parts' own test beds; the module always provides it.
     @Optional() private readonly limiter?: RateLimiterService,
   ) {
+    this.keyStart = config.apiKeys ? `${config.apiKeys.prefix}_` : undefined;
     if (config.apiKeys?.rateLimit && !limiter)
       throw new TypeError('ApiKeyReader needs RateLimiterService for apiKeys.rateLimit.');
     if (config.apiKeys && broadcast.enabled)
@@ -123,11 +126,7 @@ export class ApiKeyReader {
 
   /** Whether a bearer token is an API key of this app (its prefix). */
   accepts(raw: string): boolean {
-    return (
-      this.config.apiKeys !== null &&
-      this.config.apiKeys !== undefined &&
-      raw.startsWith(`${this.config.apiKeys.prefix}_`)
-    );
+    return this.keyStart !== undefined && raw.startsWith(this.keyStart);
   }
 
   private get store(): ApiKeyAdapter {

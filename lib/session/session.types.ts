@@ -78,15 +78,15 @@ export type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionStat
  */
 export function ownBearerState(state: Extract<SessionState, { status: 'active' }>): SessionState {
   const session = state.session as unknown as Record<string | symbol, unknown> & { user: object };
+  // Built in place (no spread of a temporary object): this runs on every cached bearer request.
+  const own: Record<string | symbol, unknown> = { ...session, user: { ...session.user } };
   const credential = session[CREDENTIAL] as CredentialInfo | undefined;
-  return {
+  if (credential) own[CREDENTIAL] = { ...credential, scopes: credential.scopes && [...credential.scopes] };
+  const copy: Extract<SessionState, { status: 'active' }> = {
     ...state,
     user: { ...state.user },
-    session: {
-      ...session,
-      user: { ...session.user },
-      ...(credential ? { [CREDENTIAL]: { ...credential, scopes: credential.scopes && [...credential.scopes] } } : {}),
-    } as never,
-    ...(state.token ? { token: { ...state.token } } : {}),
+    session: own as never,
   };
+  if (state.token) copy.token = { ...state.token };
+  return copy;
 }

@@ -22,6 +22,23 @@ describe('DigestTable', () => {
     for (const value of [...added, ...others, ...nearMisses]) expect(table.has(value, NOW)).toBe(set.has(value));
   });
 
+  it('hashes a string looked up then added once, and never lets one string stand for another', () => {
+    const table = new DigestTable(1024 * 1024);
+    table.add(tokenLike(), NOW + 600, NOW);
+    for (let i = 0; i < 200; i++) {
+      const [looked, added] = [tokenLike(), tokenLike()];
+      expect(table.has(looked, NOW)).toBe(false);
+      table.add(added, NOW + 600, NOW);
+      expect(table.has(added, NOW)).toBe(true);
+      expect(table.has(looked, NOW)).toBe(false);
+    }
+    // The same characters in another string are the same digest.
+    const value = tokenLike();
+    expect(table.has(value, NOW)).toBe(false);
+    table.add(value, NOW + 600, NOW);
+    expect(table.has(` ${value}`.slice(1), NOW)).toBe(true);
+  });
+
   it('forgets a string when it expires, and keeps none that has', () => {
     const table = new DigestTable(1024);
     table.add('token-a', NOW + 10, NOW);

@@ -28,6 +28,8 @@ export class DigestTable {
   private buckets: number;
   /** The digest being looked up or added: four 32-bit words, reused by every call. */
   private readonly digest = new Uint32Array(4);
+  /** The string whose digest {@link digest} holds. */
+  private digested: string | undefined;
 
   /** @param maxBytes memory the table may take (a whole number of 4-slot buckets; under one keeps nothing) */
   constructor(maxBytes: number) {
@@ -82,10 +84,16 @@ export class DigestTable {
     this.table?.fill(0);
   }
 
-  /** Puts the first 128 bits of `value`'s SHA-256 in {@link digest}; returns its bucket's first slot. */
+  /**
+   * Puts the first 128 bits of `value`'s SHA-256 in {@link digest} (unless it holds them already: a
+   * `has` then an `add` of the same string hash it once); returns its bucket's first slot.
+   */
   private bucketOf(value: string): number {
-    const bytes = hash('sha256', value, 'binary');
-    for (let i = 0; i < 4; i++) this.digest[i] = word(bytes, 4 * i);
+    if (value !== this.digested) {
+      const bytes = hash('sha256', value, 'binary');
+      for (let i = 0; i < 4; i++) this.digest[i] = word(bytes, 4 * i);
+      this.digested = value;
+    }
     return (this.digest[0]! % this.buckets) * WAYS * WORDS;
   }
 

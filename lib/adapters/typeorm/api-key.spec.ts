@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import type { AdapterApiKey } from '../adapter.interface.js';
 import { AdapterConflictError } from '../../errors/auth.errors.js';
 import { authEntities } from './auth-entities.js';
 import { TypeOrmAdapter } from './typeorm.adapter.js';
+import { ApiKeyEntity } from './api-key.entity.js';
+import { storedApiKey } from '../memory-store.helpers.js';
 
 // The API key table's own checks (what it refuses, how it stores); whether an adapter has the
 // capability at all is optional-tables.spec.ts', the behaviour the conformance suite's.
@@ -71,5 +73,30 @@ describe('TypeOrmAdapter: API key storage', () => {
     expect(await raw(without.id)).toEqual([{ scopes: null }]);
     expect((await adapter.getApiKey(withScopes.id))?.scopes).toEqual(['read', 'write:all']);
     expect((await adapter.getApiKey(without.id))?.scopes).toEqual([]);
+  });
+
+  it("reads a key and writes its lastUsedAt (the guard's path) without the query builder, to the same rows it reads", async () => {
+    const adapter = new TypeOrmAdapter(dataSource);
+    const stored = await adapter.createApiKey(apiKey({ id: 'plain0000001', scopes: ['read', 'write'] }));
+    const built = jest.spyOn(dataSource, 'createQueryBuilder');
+    try {
+      const read = await adapter.getApiKey(stored.id);
+      const lastUsedAt = new Date('2026-11-28T12:00:00.123Z');
+      const touched = await adapter.updateApiKey(stored.id, 'u1', { lastUsedAt });
+      expect(await adapter.getApiKey('plain0000404')).toBeNull();
+      expect(await adapter.updateApiKey(stored.id, 'someone-else', { lastUsedAt })).toBeNull();
+      expect(built).not.toHaveBeenCalled();
+      expect(read).toEqual(stored);
+      expect(touched).toEqual({ ...stored, lastUsedAt });
+    } finally {
+      built.mockRestore();
+    }
+    // What the query builder reads of the same row.
+    const row = await dataSource
+      .getRepository(ApiKeyEntity)
+      .createQueryBuilder('k')
+      .where('k.id = :id', { id: stored.id })
+      .getOne();
+    expect(await adapter.getApiKey(stored.id)).toEqual(storedApiKey(row!));
   });
 });

@@ -163,6 +163,11 @@ export class TypeOrmAdapter
   private readonly refreshFamilyEntity?: EntityClass<RefreshFamilyEntity>;
   /** The API key entity, when there is a table for it (see {@link ApiKeyAdapter}). */
   private readonly apiKeyEntity?: EntityClass<ApiKeyEntity>;
+  /**
+   * The API key reads and writes of the guard's path (a key's first request, and its `lastUsedAt`
+   * once a minute), built once like {@link signIn}'s: by id, and the update by id and user.
+   */
+  private readonly apiKeyStatements?: { entity: EntityClass<ApiKeyEntity>; byId: Statement; update: PlainUpdate };
   /** The signing-key entity, when there is a table for it (see {@link SigningKeyAdapter}). */
   private readonly signingKeyEntity?: EntityClass<SigningKeyEntity>;
 
@@ -231,8 +236,21 @@ export class TypeOrmAdapter
     else withoutMethods(this, REFRESH_TOKEN_ADAPTER_METHODS);
     // Nor an API key table, nor a signing-key table.
     const apiKey = this.schema ? undefined : this.entities.ApiKey;
-    if (apiKey && (!dataSource.isInitialized || dataSource.hasMetadata(apiKey))) this.apiKeyEntity = apiKey;
-    else withoutMethods(this, API_KEY_ADAPTER_METHODS);
+    if (apiKey && (!dataSource.isInitialized || dataSource.hasMetadata(apiKey))) {
+      this.apiKeyEntity = apiKey;
+      this.apiKeyStatements = {
+        entity: apiKey,
+        byId: statements.select(apiKey, ['id']),
+        update: statements.update(
+          apiKey,
+          [
+            { property: 'id', is: 'equal' },
+            { property: 'userId', is: 'equal' },
+          ],
+          { returning: true },
+        ),
+      };
+    } else withoutMethods(this, API_KEY_ADAPTER_METHODS);
     const signingKey = this.schema ? undefined : this.entities.SigningKey;
     if (signingKey && (!dataSource.isInitialized || dataSource.hasMetadata(signingKey)))
       this.signingKeyEntity = signingKey;
@@ -688,7 +706,10 @@ export class TypeOrmAdapter
   /** The key, checked as it is read: a row whose fields are not of their types is `null` (fail closed). */
   async getApiKey(id: string): Promise<AdapterApiKey | null> {
     const entity = this.apiKeyTable();
-    const row = await this.queries.select(entity, 'k', { id }).getOne();
+    const row =
+      this.apiKeyStatements?.entity === entity
+        ? firstRow<ApiKeyEntity>(await this.apiKeyStatements.byId([id]))
+        : await this.queries.select(entity, 'k', { id }).getOne();
     return row ? storedApiKey(row) : null;
   }
 
@@ -708,6 +729,10 @@ export class TypeOrmAdapter
     const entity = this.apiKeyTable();
     const changes = apiKeyPatch(patch);
     if (!this.ids.validUserId(userId)) return null;
+    // One `UPDATE ... RETURNING` where it can run without the query builder (better-sqlite3, `pg`).
+    const written =
+      this.apiKeyStatements?.entity === entity ? await this.apiKeyStatements.update(changes, [id, userId]) : undefined;
+    if (written) return written.rows[0] ? storedApiKey(written.rows[0] as ApiKeyEntity) : null;
     await this.queries.update(entity, { id, userId }, changes, () => 'apiKey');
     const row = await this.queries.select(entity, 'k', { id, userId }).getOne();
     return row ? storedApiKey(row) : null;
