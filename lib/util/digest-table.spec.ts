@@ -22,7 +22,7 @@ describe('DigestTable', () => {
     for (const value of [...added, ...others, ...nearMisses]) expect(table.has(value, NOW)).toBe(set.has(value));
   });
 
-  it('hashes a string looked up then added once, and never lets one string stand for another', () => {
+  it('answers for each string by its own digest when lookups and adds of other strings interleave', () => {
     const table = new DigestTable(1024 * 1024);
     table.add(tokenLike(), NOW + 600, NOW);
     for (let i = 0; i < 200; i++) {
