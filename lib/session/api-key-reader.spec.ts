@@ -128,6 +128,20 @@ describe('ApiKeyReader: the cached path', () => {
     active(keys.readSync(key));
   });
 
+  it('refuses a cached key with a character whose low byte is the right one (the bytes compared are Latin-1)', async () => {
+    const { reader: keys, add } = await reader({ rateLimit: false });
+    const { key } = await add();
+    active(await keys.read(key));
+    // Each character of the secret in turn, raised by 0x100 (same low byte: 'A' becomes 'Ł'). The
+    // id stays, so every one reaches the comparison with the cached key.
+    for (let i = 'nak_'.length + 12; i < key.length; i++) {
+      const lookAlike = key.slice(0, i) + String.fromCharCode(key.charCodeAt(i) + 0x100) + key.slice(i + 1);
+      expect(keys.readSync(lookAlike)).toEqual({ status: 'invalid', clearCookies: [] });
+      expect(await keys.read(lookAlike)).toEqual({ status: 'invalid', clearCookies: [] });
+    }
+    active(keys.readSync(key));
+  });
+
   it('gives each request its own copy: a handler that edits the user or the scopes changes nothing for the next', async () => {
     const { reader: keys, add } = await reader({ rateLimit: false });
     const { key } = await add();

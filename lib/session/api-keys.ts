@@ -45,7 +45,7 @@ interface CachedKey {
    * Once a presented key matched the stored hash: its bytes and the state it gives, so the next
    * request with it is one constant-time comparison and a copy (no hash, no checksum).
    */
-  verified?: { key: Buffer; state: ActiveState };
+  verified?: { key: Buffer; raw: string; state: ActiveState };
 }
 
 /** `n` random base62 characters. */
@@ -103,6 +103,11 @@ export class ApiKeyReader {
   private readonly byHash = new Map<string, string>();
   /** How this app's keys begin (`<prefix>_`); undefined without `apiKeys`. */
   private readonly keyStart: string | undefined;
+  /**
+   * The bytes of the key a request presents, written here for the comparison with a verified key
+   * (one buffer for every request: no allocation on the cached path). Its length is a key's.
+   */
+  private readonly presented: Buffer;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -112,6 +117,7 @@ export class ApiKeyReader {
     @Optional() private readonly limiter?: RateLimiterService,
   ) {
     this.keyStart = config.apiKeys ? `${config.apiKeys.prefix}_` : undefined;
+    this.presented = Buffer.alloc((this.keyStart?.length ?? 0) + KEY_BODY_LENGTH);
     if (config.apiKeys?.rateLimit && !limiter)
       throw new TypeError('ApiKeyReader needs RateLimiterService for apiKeys.rateLimit.');
     if (config.apiKeys && broadcast.enabled)
@@ -204,8 +210,12 @@ export class ApiKeyReader {
     const entry = this.cache.get(raw.slice(prefix.length + 1, prefix.length + 1 + ID_LENGTH), now);
     const verified = entry?.verified;
     if (!verified) return undefined;
-    const presented = Buffer.from(raw);
-    if (!equalBytes(presented, verified.key)) return undefined;
+    // Latin-1 keeps one byte a character, so the length is the key's; a character above U+00FF
+    // loses its high byte there, so a byte match must also be the very string (no secret is left
+    // to time once every byte matched).
+    const { presented } = this;
+    presented.write(raw, 0, presented.length, 'latin1');
+    if (!equalBytes(presented, verified.key) || raw !== verified.raw) return undefined;
     const { expiresMs } = entry;
     if (expiresMs !== null && expiresMs! <= now) return { entry, state: { status: 'expired', clearCookies: [] } };
     this.touch(entry, now);
@@ -255,7 +265,8 @@ export class ApiKeyReader {
       // An API key is no sign-in: a route that asks for a recent one refuses it.
       signedInAt: null,
     };
-    entry.verified = { key: Buffer.from(raw), state };
+    // `raw` is well formed here (base62, its checksum matched): its Latin-1 bytes are its characters.
+    entry.verified = { key: Buffer.from(raw, 'latin1'), raw, state };
     return ownBearerState(state);
   }
 
