@@ -20,6 +20,7 @@ import { UserCreationService } from './sign-in/user-creation.service.js';
 import { ExplicitLinkService } from './sign-in/explicit-link.service.js';
 import { WaysInGate } from './sign-in/ways-in.gate.js';
 import { AccountManagementService } from './sign-in/account-management.service.js';
+import { UserWaysIn } from './sign-in/user-ways-in.js';
 import { RateLimiterService } from './rate-limit/rate-limiter.service.js';
 import { AccountRoutes } from './account/account-routes.js';
 import { AuthorizationCodes } from './native-apps/authorization-codes.js';
@@ -54,6 +55,7 @@ export const AUTH_SERVICES: Provider[] = [
   UserCreationService,
   ExplicitLinkService,
   WaysInGate,
+  UserWaysIn,
   AccountManagementService,
   RequestContextFactory,
   AuthRouterService,

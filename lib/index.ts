@@ -132,6 +132,7 @@ export type {
   SecondFactorProvider,
   ChallengeFlow,
 } from './sign-in/sign-in-method.js';
+export type { WayIn, WaysInQuery } from './sign-in/user-ways-in.js';
 export type { ProviderCheckContext } from './config/provider-kind.js';
 export type { ProviderFlow, ProviderContext, RequestContext } from './core/request-context.js';
 export type { AuthResponse, ResponseCookie } from './types/http.types.js';

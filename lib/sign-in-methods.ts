@@ -54,6 +54,8 @@ export function registeredMethods(extra: unknown): readonly SignInMethod[] {
       problems.push(`${where}: \`providers\` must list its injectables (the flow at least).`);
     if (typeof method.validate !== 'function')
       problems.push(`${where}: \`validate(provider, problems, ctx)\` is required.`);
+    if (method.waysIn !== undefined && typeof method.waysIn !== 'function')
+      problems.push(`${where}: \`waysIn\`, when given, must be a function (query) => Promise<WayIn[]>.`);
     // Nest builds only what `providers` lists: the flow and the steps must be there.
     if (Array.isArray(method.providers)) {
       if (typeof method.flow === 'function' && !method.providers.includes(method.flow))

@@ -14,6 +14,7 @@ import { EmailCodeMethod } from './fixtures/email-code/email-code.method.js';
 import { LockedAccountStep } from './fixtures/email-code/locked-account.step.js';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from '../lib/auth.module.js';
+import { AuthService } from '../lib/guard/auth.service.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './setup/app.js';
 import { location, TestClient } from './setup/http-client.js';
 
@@ -139,6 +140,35 @@ describe('a sign-in method of the app’s own (the email-code fixture), through 
     expect(me.user.id).toBe(existing.id);
   });
 
+  it('counts the ways in it gives (`waysIn`) in the one "last way to sign in" rule', async () => {
+    const auth = t.app.get(AuthService);
+    // A password account and an address: the email-code method's way in remains, so the password goes.
+    await adapter.createUser({ id: 'u-wan', email: 'wan@example.test', emailVerified: null });
+    await adapter.linkAccount({
+      provider: 'password',
+      providerAccountId: 'wan',
+      type: 'credentials' as never,
+      userId: 'u-wan',
+    });
+    expect((await auth.listAccounts('u-wan')).map((a) => a.provider)).toEqual(['password']);
+    await auth.unlinkAccount('u-wan', { provider: 'password', providerAccountId: 'wan' }, { recentSignIn: false });
+    expect(await auth.listAccounts('u-wan')).toEqual([]);
+    // No address: the password is the only way in, and stays.
+    await adapter.createUser({ id: 'u-ono', email: null as never, emailVerified: null });
+    await adapter.linkAccount({
+      provider: 'password',
+      providerAccountId: 'ono',
+      type: 'credentials' as never,
+      userId: 'u-ono',
+    });
+    await expect(
+      auth.unlinkAccount('u-ono', { provider: 'password', providerAccountId: 'ono' }, { recentSignIn: false }),
+    ).rejects.toMatchObject({
+      type: 'LastSignInMethod',
+    });
+    expect((await auth.listAccounts('u-ono')).map((a) => a.provider)).toEqual(['password']);
+  });
+
   it('adds a pipeline step that every method passes, the built-in credentials included: it can end a sign-in before any session', async () => {
     LockedAccountStep.locked.add('locked@example.test');
     const byCode = new TestClient(t.url);
@@ -240,5 +270,12 @@ describe('registering a method', () => {
     expect(() =>
       AuthModule.forRoot({ secret: TEST_SECRET, providers: [], methods: [{ ...EmailCodeMethod, providers: [] }] }),
     ).toThrow(/list its flow \(EmailCodeFlow\) in `providers`[\s\S]*list its step LockedAccountStep in `providers`/);
+    expect(() =>
+      AuthModule.forRoot({
+        secret: TEST_SECRET,
+        providers: [],
+        methods: [{ ...EmailCodeMethod, waysIn: 'email' }] as never,
+      }),
+    ).toThrow(/`waysIn`, when given, must be a function/);
   });
 });

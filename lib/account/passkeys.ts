@@ -4,6 +4,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthEvents } from '../core/auth-events.js';
 import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from '../methods/webauthn/index.js';
+import { UserWaysIn } from '../sign-in/user-ways-in.js';
 
 /**
  * Managing a signed-in user's own passkeys (what the WebAuthn method offers: listing, renaming,
@@ -16,6 +17,7 @@ export class Passkeys {
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
     private readonly adapters: AdapterService,
     private readonly events: AuthEvents,
+    private readonly waysIn: UserWaysIn,
   ) {}
 
   /** Whether a WebAuthn provider is configured (passkeys can be added). */
@@ -34,7 +36,7 @@ export class Passkeys {
   }
 
   async delete(userId: string, credentialID: string): Promise<void> {
-    await deletePasskey(this.adapters, this.config, userId, credentialID);
+    await deletePasskey(this.adapters, this.config, this.waysIn, userId, credentialID);
     this.events.emit('accountChange', { action: 'passkey.delete', userId, detail: { credentialID } });
   }
 }

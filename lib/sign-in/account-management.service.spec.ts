@@ -4,11 +4,9 @@ import { AUTH_SERVICES } from '../auth.providers.js';
 import type { AppProviders } from '../providers/provider.types.js';
 import { AccountManagementService } from './account-management.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from './fixtures/auth-testbed.fixture.js';
-import { signInMethods } from './user-ways-in.js';
-import { AdapterService } from '../core/adapter.service.js';
+import { UserWaysIn } from './user-ways-in.js';
 import { SessionIssuer } from '../session/session-issuer.js';
 import { SessionReader } from '../session/session-reader.js';
-import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 
 const GITHUB = { provider: 'idp', providerAccountId: 'gh-1', type: 'oauth' as const };
 const GITHUB2 = { provider: 'idp', providerAccountId: 'gh-2', type: 'oauth' as const };
@@ -17,8 +15,7 @@ const typeOf = (error: unknown) => (error as { type?: string }).type;
 describe('AccountManagementService', () => {
   let service: AccountManagementService;
   let adapter: MemoryAdapter;
-  let adapters: AdapterService;
-  let config: ResolvedAuthConfig;
+  let waysIn: UserWaysIn;
   let events: string[];
 
   async function setup(providers: AppProviders = everyProvider()) {
@@ -35,8 +32,7 @@ describe('AccountManagementService', () => {
       AUTH_SERVICES,
     );
     service = bed.get(AccountManagementService);
-    adapters = bed.get(AdapterService);
-    config = bed.config;
+    waysIn = bed.get(UserWaysIn);
     adapter = bed.adapter!;
     await adapter.createUser({ id: 'ada', email: 'ada@example.com', emailVerified: null, name: 'Ada' });
     await adapter.createUser({ id: 'bob', email: 'bob@example.com', emailVerified: new Date() });
@@ -104,15 +100,12 @@ describe('AccountManagementService', () => {
         credentialBackedUp: true,
         userId: 'ada',
       });
-      expect((await signInMethods(adapters, config, 'ada')).map((m) => m.kind)).toEqual(['account', 'passkey']);
+      expect((await waysIn.list('ada')).map((m) => m.kind)).toEqual(['account', 'passkey']);
       await link({ provider: 'credentials', providerAccountId: 'ada', type: 'credentials' }, 'bob');
       await adapter.updateUser({ id: 'ada', passwordHash: '$scrypt$...' } as never);
-      expect((await signInMethods(adapters, config, 'ada')).map((m) => m.kind)).toEqual([
-        'account',
-        'passkey',
-        'password',
-      ]);
-      expect((await signInMethods(adapters, config, 'bob')).map((m) => m.kind)).toEqual(['password', 'email']);
+      // In the registry's order: OAuth, email, credentials, passkeys.
+      expect((await waysIn.list('ada')).map((m) => m.kind)).toEqual(['account', 'password', 'passkey']);
+      expect((await waysIn.list('bob')).map((m) => m.kind)).toEqual(['email', 'password']);
       await service.unlinkAccount('ada', GITHUB);
     });
 

@@ -15,7 +15,7 @@ import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../errors/a
 import { SessionCache } from '../session/session-cache.js';
 import { SessionList } from '../session/session-list.js';
 import { KeyedQueue } from '../util/keyed-queue.js';
-import { assertKeepsSignInMethod, listUserAccounts } from './user-ways-in.js';
+import { listUserAccounts, UserWaysIn } from './user-ways-in.js';
 
 /** A linked account as application code sees it: never a token. */
 export interface LinkedAccountInfo {
@@ -33,7 +33,7 @@ type Extras = Adapter & Partial<UserDeletionAdapter & SessionsByUserAdapter & Ve
 
 /**
  * Account management behind `AuthService`: the user's linked accounts, unlinking one (never the
- * last way to sign in, by the rule of `sign-in-methods.ts`) and deleting the whole account.
+ * last way to sign in, by the rule of `UserWaysIn`) and deleting the whole account.
  * Changes to one user's sign-in methods run one after the other in this process (`KeyedQueue`),
  * so two concurrent removals cannot each leave the other as the last method.
  */
@@ -47,6 +47,7 @@ export class AccountManagementService {
     private readonly cache: SessionCache,
     private readonly sessions: SessionList,
     private readonly events: AuthEvents,
+    private readonly waysIn: UserWaysIn,
   ) {}
 
   /** The user's linked accounts, oldest first where storage knows the order; no token values. */
@@ -81,11 +82,9 @@ export class AccountManagementService {
         throw new InvalidRequest(
           'This account is a passkey: remove it with deletePasskey, which also deletes the key.',
         );
-      await assertKeepsSignInMethod(
-        this.adapters,
-        this.config,
+      await this.waysIn.assertKeeps(
         userId,
-        (m) => m.provider === provider && m.providerAccountId === providerAccountId,
+        (way) => way.provider === provider && way.providerAccountId === providerAccountId,
         'This account',
       );
       const user = await adapter.getUser(userId);

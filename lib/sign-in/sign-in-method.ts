@@ -6,6 +6,7 @@ import type { AuthResponse } from '../types/http.types.js';
 import type { AuthUser } from '../session/session.types.js';
 import type { AdapterUser } from '../adapters/adapter.interface.js';
 import type { Account, Profile } from '../types/common.types.js';
+import type { WayIn, WaysInQuery } from './user-ways-in.js';
 
 /**
  * A sign-in method: everything the library needs to offer one way of signing in, in one object that
@@ -37,6 +38,14 @@ export interface SignInMethod extends ProviderKind {
   readonly challenge?: Type<ChallengeFlow>;
   /** Second factors the method offers to the two-factor challenge (one of `providers` each). */
   readonly secondFactors?: readonly Type<SecondFactorProvider>[];
+  /**
+   * The ways into an account the method gives a stored user today (a linked account, a passkey, a
+   * verified address, a password), asked only when providers of its types are configured. The
+   * rule that removing one never leaves a user none (`UserWaysIn`) counts what every method gives;
+   * a method without it gives none it counts, so a user who signs in only through it cannot
+   * remove their last counted way.
+   */
+  readonly waysIn?: (query: WaysInQuery) => Promise<readonly WayIn[]>;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { InternalProviderOf } from '../../providers/internal-provider.js';
 import type { SignInMethod } from '../../sign-in/sign-in-method.js';
 import { CredentialsService } from './credentials.service.js';
 import { validateCredentialsProvider } from './credentials.validate.js';
+import { credentialsWaysIn } from './credentials.ways-in.js';
 
 /** A form the app checks itself (`Credentials({ credentials, authorize })`). */
 export const CredentialsMethod: SignInMethod = {
@@ -10,6 +11,7 @@ export const CredentialsMethod: SignInMethod = {
   types: ['credentials'],
   flow: CredentialsService,
   providers: [CredentialsService],
+  waysIn: credentialsWaysIn,
   validate(provider, problems, { where, adapter, hasAdapter, strategy }) {
     if (typeof provider.config.authorize !== 'function')
       problems.push(`${where}: \`authorize(credentials, request)\` is required (MissingAuthorize).`);

@@ -4,6 +4,7 @@ import type { SignInMethod } from '../../sign-in/sign-in-method.js';
 import { EmailService } from './email.service.js';
 import { EmailSecondFactor } from './email-second-factor.js';
 import { validateEmailProvider } from './email.validate.js';
+import { emailWaysIn } from './email.ways-in.js';
 
 /** Magic links by email (`Email()`, `Nodemailer()`, `Resend()` and the other senders of type email). */
 export const EmailMethod: SignInMethod = {
@@ -12,6 +13,7 @@ export const EmailMethod: SignInMethod = {
   flow: EmailService,
   providers: [EmailService, EmailSecondFactor],
   secondFactors: [EmailSecondFactor],
+  waysIn: emailWaysIn,
   applyEnv(config, env, envId) {
     config.apiKey ??= env[`AUTH_${envId}_KEY`];
     if (config.apiKey === undefined) delete config.apiKey;

@@ -16,12 +16,14 @@ import { checkOAuthEndpoints, validateOAuthProvider } from './oauth.validate.js'
 import { ProviderTokens } from './provider-tokens.js';
 import { SessionProviderTokens } from './session-provider-tokens.js';
 import { TokenRefresh } from './token-refresh.js';
+import { oauthWaysIn } from './oauth.ways-in.js';
 
 /** OAuth 2.0 and OpenID Connect providers (the catalogue, `OAuth()`, `OIDC()` or a config of type oauth/oidc). */
 export const OAuthMethod: SignInMethod = {
   name: 'oauth',
   types: ['oauth', 'oidc'],
   flow: OAuthService,
+  waysIn: oauthWaysIn,
   providers: [
     OAuthService,
     OAuthAuthorization,

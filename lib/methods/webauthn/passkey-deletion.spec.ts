@@ -4,20 +4,23 @@ import { AUTH_SERVICES } from '../../auth.providers.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { createAuthTestbed, everyProvider, rejectionOf } from '../../sign-in/fixtures/auth-testbed.fixture.js';
+import { UserWaysIn } from '../../sign-in/user-ways-in.js';
 import { deletePasskey } from './passkeys.js';
 
-// Deleting a passkey follows the one "last way to sign in" rule (sign-in/sign-in-methods.ts).
+// Deleting a passkey follows the one "last way to sign in" rule (UserWaysIn, sign-in/user-ways-in.ts).
 
 describe('deletePasskey: never the last way to sign in', () => {
   let adapter: MemoryAdapter;
   let adapters: AdapterService;
   let config: ResolvedAuthConfig;
+  let waysIn: UserWaysIn;
 
   beforeEach(async () => {
     const bed = await createAuthTestbed({ providers: everyProvider() }, AUTH_SERVICES);
     adapter = bed.adapter!;
     adapters = bed.get(AdapterService);
     config = bed.config;
+    waysIn = bed.get(UserWaysIn);
     await adapter.createUser({ id: 'ada', email: 'ada@example.com', emailVerified: null });
     await adapter.linkAccount({ provider: 'passkey', providerAccountId: 'cred-1', type: 'webauthn', userId: 'ada' });
     await adapter.createAuthenticator({
@@ -31,7 +34,7 @@ describe('deletePasskey: never the last way to sign in', () => {
     });
   });
 
-  const remove = () => deletePasskey(adapters, config, 'ada', 'cred-1');
+  const remove = () => deletePasskey(adapters, config, waysIn, 'ada', 'cred-1');
 
   it('refuses the only passkey of a user whose address is not verified (LastSignInMethod), keeping it', async () => {
     expect((await rejectionOf(remove())) as { type?: string }).toMatchObject({ type: 'LastSignInMethod' });

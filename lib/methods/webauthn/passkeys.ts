@@ -3,7 +3,8 @@ import type { AdapterService } from '../../core/adapter.service.js';
 import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
 import { dateMs } from '../../util/instant.js';
 import { AdapterError, InvalidRequest, MissingAdapterMethods } from '../../errors/auth.errors.js';
-import { assertKeepsSignInMethod, passkeyProvider } from '../../sign-in/user-ways-in.js';
+import type { UserWaysIn } from '../../sign-in/user-ways-in.js';
+import { passkeyProvider } from './webauthn.ways-in.js';
 
 /** A passkey as application code sees it (no public key). */
 export interface PasskeyInfo {
@@ -70,13 +71,14 @@ export async function listPasskeys(
 
 /**
  * Removes one of the user's passkeys, unless it is their last way to sign in (the rule of
- * `sign-in/sign-in-methods.ts`, shared with unlinking accounts). The account link goes first (the
+ * `UserWaysIn`, shared with unlinking accounts). The account link goes first (the
  * passkey then no longer signs in); the authenticator row is deleted when the adapter has
  * `deleteAuthenticator`.
  */
 export async function deletePasskey(
   adapters: AdapterService,
   config: ResolvedAuthConfig,
+  waysIn: UserWaysIn,
   userId: string,
   credentialID: string,
 ): Promise<void> {
@@ -89,11 +91,9 @@ export async function deletePasskey(
   );
   const { authenticator, provider } = await ownPasskey(adapters, config, userId, credentialID);
 
-  await assertKeepsSignInMethod(
-    adapters,
-    config,
+  await waysIn.assertKeeps(
     userId,
-    (m) => m.kind === 'passkey' && m.providerAccountId === credentialID,
+    (way) => way.kind === 'passkey' && way.providerAccountId === credentialID,
     'This passkey',
   );
 

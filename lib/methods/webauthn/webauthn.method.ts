@@ -7,6 +7,7 @@ import { WebAuthnOptionsService } from './webauthn-options.service.js';
 import { WebAuthnRegistrationService } from './webauthn-registration.service.js';
 import { WebAuthnService } from './webauthn.service.js';
 import { WebAuthnSecondFactor } from './webauthn-second-factor.js';
+import { webauthnWaysIn } from './webauthn.ways-in.js';
 import { validateWebAuthnProvider } from './webauthn.validate.js';
 
 /** Passkeys (`Passkey()`, or a config of type webauthn). */
@@ -23,6 +24,7 @@ export const WebAuthnMethod: SignInMethod = {
     WebAuthnSecondFactor,
   ],
   secondFactors: [WebAuthnSecondFactor],
+  waysIn: webauthnWaysIn,
   validate(provider, problems, { where, adapter, hasAdapter }) {
     requireAdapterMethods(`${where} (passkeys)`, REQUIRED_ADAPTER_METHODS.webauthn, adapter, problems);
     validateWebAuthnProvider(provider as InternalProviderOf<'webauthn'>, problems, { hasAdapter });
