@@ -2,6 +2,7 @@ import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import type { RequestContext } from '../core/request-context.js';
 import { Verification } from '../errors/auth.errors.js';
 import { isPlausibleToken } from '../methods/email/index.js';
+import { webauthnProviderOf } from '../methods/webauthn/index.js';
 import type { AccountPageParams } from '../pages/account.page.js';
 import { loadRenderers } from '../pages/load-renderers.js';
 import type { AuthResponse } from '../types/http.types.js';
@@ -40,7 +41,7 @@ export async function accountPage(
   readSections: (req: AccountRequest) => Promise<AccountSections>,
 ): Promise<AuthResponse> {
   const { ctx, user } = req;
-  const webauthn = config.providers.find((p) => p.type === 'webauthn');
+  const webauthn = webauthnProviderOf(config);
   const [passkeys, hasPassword, sections] = await Promise.all([
     webauthn ? passkeyList.list(user.id) : undefined,
     passwords.store ? passwords.hasPassword(user.id) : undefined,

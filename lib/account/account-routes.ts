@@ -28,6 +28,7 @@ import { Passkeys } from './passkeys.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { AccountManagementService } from '../sign-in/account-management.service.js';
 import { accountPage, emailConfirmPage, isJsonRequest, type AccountSections } from './account-page.js';
+import { isOAuthAccount, oauthProvidersOf } from '../methods/oauth/index.js';
 import { TwoFactors, type TotpEnrolment } from '../methods/two-factor/index.js';
 import { loadRenderers } from '../pages/load-renderers.js';
 
@@ -290,9 +291,9 @@ export class AccountRoutes {
     // Not available (JWT sessions without revocation, an adapter that cannot list): left out.
     const sessions = await this.sessions.list(user.id, state).catch(() => undefined);
     const linked = await this.accounts.listAccounts(user.id).catch(() => undefined);
-    const oauth = this.config.providers.filter((p) => p.type === 'oauth' || p.type === 'oidc');
+    const oauth = oauthProvidersOf(this.config);
     const accounts = linked && {
-      linked: linked.filter((a) => a.type === 'oauth' || a.type === 'oidc'),
+      linked: linked.filter(isOAuthAccount),
       linkable: oauth.filter((p) => !linked.some((a) => a.provider === p.id)).map((p) => ({ id: p.id, name: p.name })),
     };
     return {

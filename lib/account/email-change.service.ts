@@ -16,6 +16,7 @@ import {
 } from '../errors/auth.errors.js';
 import {
   EMAIL_DEFAULTS,
+  emailProviderOf,
   generateToken,
   isPlausibleToken,
   normalize,
@@ -23,7 +24,6 @@ import {
   sendVerificationRequestWithNodemailer,
 } from '../methods/email/index.js';
 import type { EmailConfig, SendVerificationRequestParams } from '../methods/email/email.types.js';
-import { providerOfType } from '../providers/internal-provider.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { SessionCache } from '../session/session-cache.js';
 import { isExpiredDate } from '../util/instant.js';
@@ -55,7 +55,7 @@ export class EmailChangeService {
 
   /** Whether an email provider is configured (the change needs its sender). */
   get available(): boolean {
-    return this.config.providers.some((p) => p.type === 'email');
+    return emailProviderOf(this.config) !== undefined;
   }
 
   /**
@@ -194,12 +194,12 @@ export class EmailChangeService {
 
   /** The first email provider: its sender, normaliser, token lifetime and secret are used. */
   private provider(): EmailConfig {
-    const provider = this.config.providers.find((p) => p.type === 'email');
+    const provider = emailProviderOf(this.config);
     if (!provider)
       throw new AuthConfigurationError([
         'changing the email address needs an email provider (Email({ server, from }) or your own sendVerificationRequest)',
       ]);
-    return providerOfType(provider, 'email').config;
+    return provider.config;
   }
 
   private secrets(provider: EmailConfig): string[] {

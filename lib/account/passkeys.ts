@@ -3,7 +3,13 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
 import { AuthEvents } from '../core/auth-events.js';
-import { deletePasskey, listPasskeys, renamePasskey, type PasskeyInfo } from '../methods/webauthn/index.js';
+import {
+  deletePasskey,
+  listPasskeys,
+  renamePasskey,
+  webauthnProviderOf,
+  type PasskeyInfo,
+} from '../methods/webauthn/index.js';
 import { UserWaysIn } from '../sign-in/user-ways-in.js';
 
 /**
@@ -22,7 +28,7 @@ export class Passkeys {
 
   /** Whether a WebAuthn provider is configured (passkeys can be added). */
   get enabled(): boolean {
-    return this.config.providers.some((p) => p.type === 'webauthn');
+    return webauthnProviderOf(this.config) !== undefined;
   }
 
   list(userId: string): Promise<PasskeyInfo[]> {

@@ -3,7 +3,7 @@ import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AuthEvents } from '../core/auth-events.js';
 import { AuthConfigurationError, InvalidRequest, WrongPassword } from '../errors/auth.errors.js';
-import { hashPassword, PASSWORD_DEFAULTS, verifyPassword } from '../methods/credentials/index.js';
+import { hashPassword, PASSWORD_DEFAULTS, passwordStoreOf, verifyPassword } from '../methods/credentials/index.js';
 import type { PasswordStore } from '../methods/credentials/credentials.types.js';
 
 /** Shortest new password unless `passwordStore.minLength` says otherwise. */
@@ -23,12 +23,7 @@ export class PasswordChangeService {
 
   /** The `passwordStore` of the credentials provider that has one, if any. */
   get store(): PasswordStore | undefined {
-    for (const p of this.config.providers) {
-      const store =
-        p.type === 'credentials' ? (p.config as { passwordStore?: PasswordStore }).passwordStore : undefined;
-      if (store) return store;
-    }
-    return undefined;
+    return passwordStoreOf(this.config);
   }
 
   /** Whether the user has a password now (the page asks for the current one only then). */

@@ -3,3 +3,4 @@
 export { generateToken, normalize } from './email-input.js';
 export { isPlausibleToken } from './email-token.js';
 export { EMAIL_DEFAULTS, resolveEmailRateLimit, sendVerificationRequestWithNodemailer } from './email.provider.js';
+export { emailProviderOf } from './email.configured.js';
