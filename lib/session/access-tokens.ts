@@ -105,8 +105,6 @@ export class AccessTokens {
   private readonly signed: DigestTable;
   /** Protected headers that passed {@link headerOf}'s checks, by their base64url text. */
   private readonly headers = new Map<string, { alg: string; kid: unknown }>();
-  /** The last token {@link accepts} took (a JWS of this module's shape). */
-  private shaped: string | undefined;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -126,9 +124,7 @@ export class AccessTokens {
 
   /** Whether a bearer token is one of these (a JWS, not a session JWE or a database token). */
   accepts(raw: string): boolean {
-    if (!(this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw))) return false;
-    this.shaped = raw;
-    return true;
+    return this.enabled && raw.length <= MAX_TOKEN_LENGTH && JWS.test(raw);
   }
 
   /** The public keys, as a JWK Set (`{basePath}/jwks`). */
@@ -183,8 +179,7 @@ export class AccessTokens {
 
   /** Checks a token's header, signature and claims (not revocation). Never throws. */
   verify(raw: string, now: number = Date.now()): AccessTokenCheck {
-    // The session reader asked `accepts` of this very token a moment ago: its shape is not checked twice.
-    if (raw !== this.shaped && !this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
+    if (!this.accepts(raw)) return { status: 'invalid', reason: 'not an access token' };
     const [headerPart, payloadPart, signaturePart] = raw.split('.') as [string, string, string];
     const header = this.headerOf(headerPart);
     if (typeof header === 'string') return { status: 'invalid', reason: header };
@@ -213,7 +208,8 @@ export class AccessTokens {
       return { status: 'invalid', reason: 'malformed scope' };
     if ((c.iat as number) > nowSec + CLOCK_SKEW_SECONDS) return { status: 'invalid', reason: 'issued in the future' };
     if ((c.exp as number) <= nowSec) return { status: 'expired', reason: 'expired' };
-    if (!known) this.signed.add(raw, c.exp as number, nowSec);
+    // `has` above hashed this token; nothing between touched the table.
+    if (!known) this.signed.addLastLookedUp(c.exp as number, nowSec);
     return { status: 'valid', claims: c as unknown as AccessTokenClaims };
   }
 

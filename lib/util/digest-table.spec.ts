@@ -39,6 +39,26 @@ describe('DigestTable', () => {
     expect(table.has(` ${value}`.slice(1), NOW)).toBe(true);
   });
 
+  it('addLastLookedUp holds the string the last has looked up, the very first one included', () => {
+    const table = new DigestTable(1024 * 1024);
+    // Nothing added yet (no table allocated): the lookup still hashed its string.
+    const first = tokenLike();
+    expect(table.has(first, NOW)).toBe(false);
+    table.addLastLookedUp(NOW + 600, NOW);
+    expect(table.has(first, NOW)).toBe(true);
+    for (let i = 0; i < 200; i++) {
+      const [kept, other] = [tokenLike(), tokenLike()];
+      expect(table.has(kept, NOW)).toBe(false);
+      table.addLastLookedUp(NOW + 600, NOW);
+      expect(table.has(other, NOW)).toBe(false);
+      expect(table.has(kept, NOW)).toBe(true);
+    }
+    // Before any lookup it holds nothing.
+    const fresh = new DigestTable(1024 * 1024);
+    fresh.addLastLookedUp(NOW + 600, NOW);
+    expect(wordsOf(fresh)).toBeUndefined();
+  });
+
   it('forgets a string when it expires, and keeps none that has', () => {
     const table = new DigestTable(1024);
     table.add('token-a', NOW + 10, NOW);

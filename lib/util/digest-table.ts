@@ -28,8 +28,8 @@ export class DigestTable {
   private buckets: number;
   /** The digest being looked up or added: four 32-bit words, reused by every call. */
   private readonly digest = new Uint32Array(4);
-  /** The string whose digest {@link digest} holds. */
-  private digested: string | undefined;
+  /** Whether {@link digest} holds a looked-up string's digest yet. */
+  private looked = false;
 
   /** @param maxBytes memory the table may take (a whole number of 4-slot buckets; under one keeps nothing) */
   constructor(maxBytes: number) {
@@ -43,18 +43,34 @@ export class DigestTable {
 
   /** Whether `value` was added and has not expired by `nowSec` (epoch seconds). */
   has(value: string, nowSec: number): boolean {
+    if (this.buckets === 0) return false;
+    // Hashed even before the first add, so that `addLastLookedUp` holds this string.
+    const first = this.bucketOf(value);
     const table = this.table;
     if (table === undefined) return false;
-    const slot = this.find(table, this.bucketOf(value));
+    const slot = this.find(table, first);
     return slot >= 0 && table[slot + 4] > nowSec;
   }
 
   /** Holds `value` until `expiresSec` (epoch seconds), in place of the digest of its bucket that expires first. */
   add(value: string, expiresSec: number, nowSec: number): void {
     if (this.buckets === 0 || !(expiresSec > nowSec)) return;
+    this.store(this.bucketOf(value), expiresSec);
+  }
+
+  /**
+   * {@link add} of the string the last {@link has} looked up, without hashing it again: call it in
+   * the same synchronous turn as that `has`, with no other lookup between (a verified token's
+   * signature check). No string is kept or compared to tell which one that was.
+   */
+  addLastLookedUp(expiresSec: number, nowSec: number): void {
+    if (this.buckets === 0 || !(expiresSec > nowSec) || !this.looked) return;
+    this.store((this.digest[0]! % this.buckets) * WAYS * WORDS, expiresSec);
+  }
+
+  private store(first: number, expiresSec: number): void {
     const table = (this.table ??= this.allocate());
     if (table === undefined) return;
-    const first = this.bucketOf(value);
     let target = this.find(table, first);
     if (target < 0) {
       target = first;
@@ -84,16 +100,11 @@ export class DigestTable {
     this.table?.fill(0);
   }
 
-  /**
-   * Puts the first 128 bits of `value`'s SHA-256 in {@link digest} (unless it holds them already: a
-   * `has` then an `add` of the same string hash it once); returns its bucket's first slot.
-   */
+  /** Puts the first 128 bits of `value`'s SHA-256 in {@link digest}; returns its bucket's first slot. */
   private bucketOf(value: string): number {
-    if (value !== this.digested) {
-      const bytes = hash('sha256', value, 'binary');
-      for (let i = 0; i < 4; i++) this.digest[i] = word(bytes, 4 * i);
-      this.digested = value;
-    }
+    const bytes = hash('sha256', value, 'binary');
+    for (let i = 0; i < 4; i++) this.digest[i] = word(bytes, 4 * i);
+    this.looked = true;
     return (this.digest[0]! % this.buckets) * WAYS * WORDS;
   }
 
