@@ -57,6 +57,14 @@ function partOf(url: string, name: string): string {
 
 const PROFILE_HEADING = '## CPU profiles';
 
+/**
+ * better-sqlite3's statement methods, native (no script URL): the database's own execution when
+ * called from script code outside Node.js (the adapter's statements). Node's own crypto jobs have a
+ * native `run` too, called from node:internal/crypto: that is this library's work (a signature
+ * checked, random bytes), not the database's.
+ */
+const SQLITE_NATIVE = new Set(['run', 'all', 'get', 'iterate']);
+
 /** What a profile's busy time went to, microseconds (idle left out). */
 export interface ProfileShares {
   /** Busy CPU time of the profiled thread. */
@@ -68,6 +76,14 @@ export interface ProfileShares {
    * after an await (the driver's call, hydration), which `libInclusiveUs` does not see.
    */
   typeormOutsideLibUs: number;
+  /**
+   * Of `libInclusiveUs`, what is not this library's own code although it runs under its frames:
+   * the HTTP client of a round trip to an identity provider (undici, under `fetch`), and a
+   * database's own statement execution called synchronously (better-sqlite3's native `run`, `all`,
+   * `get`, `iterate`).
+   */
+  roundTripUs: number;
+  databaseUs: number;
   /** Self time by part of the stack (see `partOf`). */
   parts: Map<string, number>;
   /** Self time by function (name, file:line, part). */
@@ -81,44 +97,30 @@ export async function profileShares(file: string): Promise<ProfileShares> {
   const parent = new Map<number, number>();
   for (const n of profile.nodes)
     for (const child of (n as { children?: number[] }).children ?? []) parent.set(child, n.id);
-  /** True when a sample's stack runs through this library's code (lib/), callees included. */
-  const underLib = new Map<number, boolean>();
-  const inLib = (id: number): boolean => {
-    let known = underLib.get(id);
-    if (known === undefined) {
-      const node = byId.get(id)!;
-      const own = partOf(node.callFrame.url, node.callFrame.functionName) === 'nestjs-auth (lib/)';
-      const up = parent.get(id);
-      known = own || (up !== undefined && inLib(up));
-      underLib.set(id, known);
-    }
-    return known;
+  /** A test of a sample's stack: true when `frame` holds for its node or any caller (memoised per node). */
+  const onStack = (frame: (node: ProfileNode) => boolean) => {
+    const known = new Map<number, boolean>();
+    const test = (id: number): boolean => {
+      let found = known.get(id);
+      if (found === undefined) {
+        const up = parent.get(id);
+        found = frame(byId.get(id)!) || (up !== undefined && test(up));
+        known.set(id, found);
+      }
+      return found;
+    };
+    return test;
   };
-  const underInspector = new Map<number, boolean>();
-  const inInspector = (id: number): boolean => {
-    let known = underInspector.get(id);
-    if (known === undefined) {
-      const node = byId.get(id)!;
-      const up = parent.get(id);
-      known = node.callFrame.url === 'node:inspector' || (up !== undefined && inInspector(up));
-      underInspector.set(id, known);
-    }
-    return known;
-  };
-  const underTypeorm = new Map<number, boolean>();
-  const inTypeorm = (id: number): boolean => {
-    let known = underTypeorm.get(id);
-    if (known === undefined) {
-      const node = byId.get(id)!;
-      const up = parent.get(id);
-      known =
-        partOf(node.callFrame.url, node.callFrame.functionName) === 'TypeORM' || (up !== undefined && inTypeorm(up));
-      underTypeorm.set(id, known);
-    }
-    return known;
-  };
+  const partIs = (part: string) => (n: ProfileNode) => partOf(n.callFrame.url, n.callFrame.functionName) === part;
+  /** The stack runs through this library's code (lib/), callees included. */
+  const inLib = onStack(partIs('nestjs-auth (lib/)'));
+  const inInspector = onStack((n) => n.callFrame.url === 'node:inspector');
+  const inTypeorm = onStack(partIs('TypeORM'));
+  const inUndici = onStack((n) => n.callFrame.url.includes('/undici'));
   let libInclusive = 0;
   let typeormOutsideLib = 0;
+  let roundTrip = 0;
+  let database = 0;
   const selfUs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++)
     selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
@@ -131,15 +133,31 @@ export async function profileShares(file: string): Promise<ProfileShares> {
     // The profiler's own stop (serialising the profile, under node:inspector's `post`) is not the server's work.
     if (functionName === '(idle)' || inInspector(id)) continue;
     busy += us;
-    if (inLib(id)) libInclusive += us;
-    else if (inTypeorm(id)) typeormOutsideLib += us;
+    if (inLib(id)) {
+      libInclusive += us;
+      if (inUndici(id)) roundTrip += us;
+      else if (
+        url === '' &&
+        SQLITE_NATIVE.has(functionName) &&
+        !byId.get(parent.get(id)!)?.callFrame.url.startsWith('node:')
+      )
+        database += us;
+    } else if (inTypeorm(id)) typeormOutsideLib += us;
     const part = partOf(url, functionName);
     parts.set(part, (parts.get(part) ?? 0) + us);
     const where = url ? `${url.split('/').slice(-2).join('/')}:${lineNumber + 1}` : '';
     const key = `\`${functionName || '(anonymous)'}\` ${where} [${part}]`;
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  return { busyUs: busy, libInclusiveUs: libInclusive, typeormOutsideLibUs: typeormOutsideLib, parts, functions };
+  return {
+    busyUs: busy,
+    libInclusiveUs: libInclusive,
+    typeormOutsideLibUs: typeormOutsideLib,
+    roundTripUs: roundTrip,
+    databaseUs: database,
+    parts,
+    functions,
+  };
 }
 
 /** The summary lines of one profile: the parts' shares and the `top` functions by self time. */
