@@ -65,7 +65,7 @@ export class DigestTable {
    */
   addLastLookedUp(expiresSec: number, nowSec: number): void {
     if (this.buckets === 0 || !(expiresSec > nowSec) || !this.looked) return;
-    this.store((this.digest[0]! % this.buckets) * WAYS * WORDS, expiresSec);
+    this.store(this.digestBucket(), expiresSec);
   }
 
   private store(first: number, expiresSec: number): void {
@@ -105,6 +105,11 @@ export class DigestTable {
     const bytes = hash('sha256', value, 'binary');
     for (let i = 0; i < 4; i++) this.digest[i] = word(bytes, 4 * i);
     this.looked = true;
+    return this.digestBucket();
+  }
+
+  /** The first slot of the bucket of the digest {@link digest} holds. */
+  private digestBucket(): number {
     return (this.digest[0]! % this.buckets) * WAYS * WORDS;
   }
 
