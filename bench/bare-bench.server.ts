@@ -26,7 +26,23 @@ class BareController {
 @Module({ controllers: [BareController] })
 class BareModule {}
 
+/**
+ * What the bare app loads beside Nest (the first argument, JSON): with `orm: 'typeorm-postgres'`, a
+ * TypeORM DataSource on PostgreSQL, initialised and queried once, that no route uses (what an app
+ * whose own code uses TypeORM has loaded before it adds any auth module).
+ */
+interface BareConfig {
+  orm?: 'typeorm-postgres';
+  postgresUrl?: string;
+}
+
 async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as BareConfig;
+  if (config.orm === 'typeorm-postgres') {
+    const { DataSource } = await import('typeorm');
+    const dataSource = await new DataSource({ type: 'postgres', url: config.postgresUrl }).initialize();
+    await dataSource.query('SELECT 1');
+  }
   const app = await NestFactory.create(BareModule, { logger: false });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
