@@ -11,8 +11,8 @@
 import { loadavg } from 'node:os';
 import { cpuMicros, load, median, quantile, startServer, stopServer } from './bench-harness.js';
 import type { BenchServerReady } from './guard-bench.server.js';
+import { POSTGRES_URL, withPostgres } from './guard-bench.scenarios.js';
 
-const URL = process.env.AUTH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const DURATION = Number(process.env.BENCH_DURATION ?? 1);
 const MIB = 1024 * 1024;
@@ -25,12 +25,21 @@ interface Side {
 }
 
 async function main(): Promise<void> {
+  try {
+    await withPostgres(POSTGRES_URL, (client) => client.query('SELECT 1'));
+  } catch (error) {
+    console.error(
+      `PostgreSQL is not reachable at ${new URL(POSTGRES_URL).host} (${(error as Error).message}): nothing measured.`,
+    );
+    process.exitCode = 1;
+    return;
+  }
   const load1 = loadavg()[0];
   const sides: Side[] = [];
   try {
     for (const [name, config] of [
       ['bare app', {}],
-      ['bare app + TypeORM (PostgreSQL)', { orm: 'typeorm-postgres', postgresUrl: URL }],
+      ['bare app + TypeORM (PostgreSQL)', { orm: 'typeorm-postgres', postgresUrl: POSTGRES_URL }],
     ] as const) {
       sides.push({
         name,
