@@ -23,8 +23,12 @@ import { readmeSnippet } from './setup/readme.js';
 import { REDIS_URL, redisAvailable } from './setup/redis.js';
 
 const COOKIE = 'authjs.session-token';
-/** The load loop: at most this many requests, for at most this long after the revocation. */
-const MAX_REQUESTS = 3000;
+/**
+ * The load loop runs until this long after the revocation, and at most this many requests after it
+ * (a safety bound, far above what 1.5 s serves: a bound that also counted the requests before the
+ * revocation ended the loop before 1 s had passed whenever the sign-out on B was slow and A fast).
+ */
+const MAX_REQUESTS = 20_000;
 const OBSERVE_MS = 1500;
 const CONCURRENCY = 4;
 
@@ -58,14 +62,16 @@ const me = (app: TestApp, token: string) => fetch(`${app.url}/me`, { headers: { 
 async function underLoad(a: TestApp, token: string, revoke: () => Promise<unknown>) {
   const samples: Array<{ at: number; status: number }> = [];
   let revokedAt = Infinity;
+  let after = 0;
   let stop = false;
   const worker = async () => {
-    while (!stop && samples.length < MAX_REQUESTS) {
+    while (!stop) {
       const at = Date.now();
       const res = await me(a, token);
       await res.arrayBuffer();
       samples.push({ at, status: res.status });
-      if (at > revokedAt + OBSERVE_MS) stop = true;
+      if (at >= revokedAt) after += 1;
+      if (at > revokedAt + OBSERVE_MS || after >= MAX_REQUESTS) stop = true;
     }
   };
   const workers = Array.from({ length: CONCURRENCY }, worker);
@@ -182,7 +188,7 @@ for (const [strategy, bus] of VARIANTS) {
         expect(out.headers.get('location')).toBe(`${b.url}/public`);
       });
       // The loop ran before and well after the revocation, within its bounds.
-      expect(samples.length).toBeLessThanOrEqual(MAX_REQUESTS + CONCURRENCY);
+      expect(samples.filter((s) => s.at >= 0).length).toBeLessThanOrEqual(MAX_REQUESTS + CONCURRENCY);
       expect(samples.some((s) => s.at < 0 && s.status === 200)).toBe(true);
       expect(samples.some((s) => s.at > 1000)).toBe(true);
       const stale = staleFor(samples);
