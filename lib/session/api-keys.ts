@@ -6,7 +6,7 @@ import type { AdapterUser } from '../adapters/adapter.interface.js';
 import { AUTH_CONFIG } from '../config/auth.constants.js';
 import type { ResolvedAuthConfig } from '../config/resolved-config.js';
 import { AdapterService } from '../core/adapter.service.js';
-import { equalBytes } from '../util/constant-time.js';
+import { equalBytes, equalStrings } from '../util/constant-time.js';
 import { ExpiringMap } from '../util/expiring-map.js';
 import { dateMs, isoStringOfMs } from '../util/instant.js';
 import { RateLimited, SessionTokenError } from '../errors/auth.errors.js';
@@ -42,10 +42,10 @@ interface CachedKey {
   /** Before this (epoch ms) the key's `lastUsedAt` is not written again from this entry. */
   touchAt: number;
   /**
-   * Once a presented key matched the stored hash: its bytes and the state it gives, so the next
+   * Once a presented key matched the stored hash: the key and the state it gives, so the next
    * request with it is one constant-time comparison and a copy (no hash, no checksum).
    */
-  verified?: { key: Buffer; raw: string; state: ActiveState };
+  verified?: { raw: string; state: ActiveState };
 }
 
 /** `n` random base62 characters. */
@@ -103,11 +103,6 @@ export class ApiKeyReader {
   private readonly byHash = new Map<string, string>();
   /** How this app's keys begin (`<prefix>_`); undefined without `apiKeys`. */
   private readonly keyStart: string | undefined;
-  /**
-   * The bytes of the key a request presents, written here for the comparison with a verified key
-   * (one buffer for every request: no allocation on the cached path). Its length is a key's.
-   */
-  private readonly presented: Buffer;
 
   constructor(
     @Inject(AUTH_CONFIG) private readonly config: ResolvedAuthConfig,
@@ -117,7 +112,6 @@ export class ApiKeyReader {
     @Optional() private readonly limiter?: RateLimiterService,
   ) {
     this.keyStart = config.apiKeys ? `${config.apiKeys.prefix}_` : undefined;
-    this.presented = Buffer.alloc((this.keyStart?.length ?? 0) + KEY_BODY_LENGTH);
     if (config.apiKeys?.rateLimit && !limiter)
       throw new TypeError('ApiKeyReader needs RateLimiterService for apiKeys.rateLimit.');
     if (config.apiKeys && broadcast.enabled)
@@ -209,13 +203,8 @@ export class ApiKeyReader {
     if (raw.length !== prefix.length + 1 + KEY_BODY_LENGTH) return undefined;
     const entry = this.cache.get(raw.slice(prefix.length + 1, prefix.length + 1 + ID_LENGTH), now);
     const verified = entry?.verified;
-    if (!verified) return undefined;
-    // Latin-1 keeps one byte a character, so the length is the key's; a character above U+00FF
-    // loses its high byte there, so a byte match must also be the very string (no secret is left
-    // to time once every byte matched).
-    const { presented } = this;
-    presented.write(raw, 0, presented.length, 'latin1');
-    if (!equalBytes(presented, verified.key) || raw !== verified.raw) return undefined;
+    // Every character compared (lengths are equal here, a key's): no copy into bytes, no early exit.
+    if (!verified || !equalStrings(raw, verified.raw)) return undefined;
     const { expiresMs } = entry;
     if (expiresMs !== null && expiresMs! <= now) return { entry, state: { status: 'expired', clearCookies: [] } };
     this.touch(entry, now);
@@ -265,8 +254,7 @@ export class ApiKeyReader {
       // An API key is no sign-in: a route that asks for a recent one refuses it.
       signedInAt: null,
     };
-    // `raw` is well formed here (base62, its checksum matched): its Latin-1 bytes are its characters.
-    entry.verified = { key: Buffer.from(raw, 'latin1'), raw, state };
+    entry.verified = { raw, state };
     return ownBearerState(state);
   }
 

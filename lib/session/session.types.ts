@@ -79,14 +79,16 @@ export type TokenSource = { raw: string; bearer: boolean } | Exclude<SessionStat
 export function ownBearerState(state: Extract<SessionState, { status: 'active' }>): SessionState {
   // Built from literals of the shapes both producers make (no spread of the state or of a session
   // with a symbol key, which V8 copies on its slow path): this runs on every cached bearer request.
+  // One copy of the user for the state and its session, as a cookie session's hit gives.
   const held = state.session as unknown as { user: AuthUser; expires: string } & Record<symbol, unknown>;
-  const session: Record<string | symbol, unknown> = { user: { ...held.user }, expires: held.expires };
+  const user = { ...state.user };
+  const session: Record<string | symbol, unknown> = { user, expires: held.expires };
   const credential = held[CREDENTIAL] as CredentialInfo | undefined;
   if (credential) session[CREDENTIAL] = { ...credential, scopes: credential.scopes && [...credential.scopes] };
   return {
     status: 'active',
     strategy: state.strategy,
-    user: { ...state.user },
+    user,
     session: session as never,
     token: state.token && { ...state.token },
     sessionToken: state.sessionToken,
