@@ -69,8 +69,22 @@ export interface ProviderFlow {
     /** The URL that ends the user's session at the provider and comes back to `callbackUrl`; none without one. */
     endSessionUrl(userId: string, callbackUrl: string): Promise<string | undefined>;
   };
-  /** `callback` may be POSTed from another site (an OAuth provider's `form_post` page): no same-origin check. */
+  /**
+   * `callback` comes from another site (the provider's redirect back, or its `form_post` page posts
+   * it), never from a page of this module: no same-origin check on a POST, and its error answers
+   * carry `Referrer-Policy: no-referrer` (its URL held a code and a state).
+   */
   readonly crossSiteCallback?: boolean;
   /** `callback` is a form post: POST only, with the CSRF token (credentials). */
   readonly callbackIsFormPost?: boolean;
+  /**
+   * The sign-in page loads the browser script (`{basePath}/webauthn-client.js`) when a provider of
+   * this flow is configured: its forms run a ceremony in the browser (passkeys).
+   */
+  readonly usesBrowserScript?: boolean;
+  /**
+   * `GET /verify-request?provider=<id>`: how long (seconds) the link this flow sent to the provider's
+   * user stays valid, which the "check your email" page states; undefined: the page says nothing.
+   */
+  linkMaxAge?(provider: InternalProvider): number | undefined;
 }

@@ -130,6 +130,27 @@ describe('AuthRouterService', () => {
       expect(client.jar['authjs.session-token']).toBeUndefined();
     });
 
+    it("asks the methods: the passkey script only with a passkey provider, the link's lifetime from its flow", async () => {
+      // everyProvider has a passkey provider; without it, the page loads no script.
+      bed = await createAuthTestbed(
+        { providers: everyProvider(sent).filter((p) => (p as { type?: string }).type !== 'webauthn') },
+        AUTH_SERVICES,
+      );
+      const page = await new Client(bed).send('GET', '/signin');
+      expect(page.html).toContain(`action="${AUTH}/signin/idp"`);
+      expect(page.html).not.toContain('webauthn-client.js');
+      // The email flow tells the page its link's lifetime (the provider's default, 24 hours); another
+      // provider, or none, says nothing about it.
+      const lifetime = (html: string | undefined) => /data-expires>([^<]*)</.exec(html ?? '')?.[1];
+      expect(lifetime((await client.send('GET', '/verify-request', { query: { provider: 'email' } })).html)).toBe(
+        '24 hours',
+      );
+      expect(
+        lifetime((await client.send('GET', '/verify-request', { query: { provider: 'idp' } })).html),
+      ).toBeUndefined();
+      expect(lifetime((await client.send('GET', '/verify-request')).html)).toBeUndefined();
+    });
+
     it('GET /verify-request and GET /error render their pages', async () => {
       expect((await client.send('GET', '/verify-request')).html).toContain('Check your email');
       const error = await client.send('GET', '/error', { query: { error: 'Configuration' } });
@@ -268,6 +289,18 @@ describe('AuthRouterService', () => {
       });
       expect(errorOf(response)).not.toBe('MissingCSRF');
       expect(response.headers).toEqual({ 'Referrer-Policy': 'no-referrer' });
+    });
+
+    it("sends no Referer from a failed callback of another site's flow or of no known provider, and keeps it for the module's own forms", async () => {
+      const refused = async (path: string, body: Record<string, unknown>) => {
+        const response = await client.post(path, body);
+        expect(response.redirect).toContain('error=');
+        return response.headers?.['Referrer-Policy'];
+      };
+      expect(await refused('/callback/idp', {})).toBe('no-referrer');
+      expect(await refused('/callback/nobody', {})).toBe('no-referrer');
+      // The credentials form is this module's page: its answer keeps the default policy (same-origin).
+      expect(await refused('/callback/credentials', { username: 'ada', password: 'wrong' })).toBeUndefined();
     });
   });
 });

@@ -110,7 +110,9 @@ export class AuthRouterService {
       const response = await this.dispatch(ctx, action, providerId);
       return withCookies(response, ctx);
     } catch (error) {
-      return errorResponse(this.config, this.errorLog, error, { request, action, ctx, providerId });
+      // A callback from another site (or from no known provider) answers its error without a Referer.
+      const noReferrer = action === 'callback' && this.callbackFromElsewhere(providerId);
+      return errorResponse(this.config, this.errorLog, error, { request, action, ctx, providerId, noReferrer });
     }
   }
 
@@ -139,7 +141,8 @@ export class AuthRouterService {
         }
         break;
       case 'signin':
-        if (get && !providerId) return await signInPage(this.config, ctx, this.methodForms);
+        if (get && !providerId)
+          return await signInPage(this.config, ctx, { forms: this.methodForms, browserScript: this.browserScript });
         if (post && providerId) {
           if (!ctx.csrfVerified)
             throw csrfRefusal(
@@ -213,7 +216,7 @@ export class AuthRouterService {
         break;
       case 'verify-request':
         if (!get) break;
-        return await verifyRequestPage(this.config, ctx);
+        return await verifyRequestPage(this.config, ctx, this.linkMaxAge(ctx.request.query.provider));
       case 'error':
         if (!get) break;
         return await errorPage(this.config, ctx);
@@ -290,9 +293,39 @@ export class AuthRouterService {
     };
   }
 
+  /** The configured provider of an id from the request, if any. */
+  private configured(providerId: string | undefined): InternalProvider | undefined {
+    return providerId === undefined ? undefined : this.config.providerById.get(providerId);
+  }
+
+  /** Whether a configured provider's flow runs in the browser script (the sign-in page loads it). */
+  private get browserScript(): boolean {
+    return this.config.providers.some((p) => this.flows.get(p.type)?.usesBrowserScript === true);
+  }
+
+  /** The lifetime of the link a provider's flow sent (the verify-request page states it), if it says. */
+  private linkMaxAge(providerId: string | undefined): number | undefined {
+    const provider = this.configured(providerId);
+    return provider && this.flows.get(provider.type)?.linkMaxAge?.(provider);
+  }
+
+  /**
+   * For an error answer: whether the callback came from another site, or names no known provider
+   * (both: no Referer). True too when the flows cannot be resolved (the answer is an error already).
+   */
+  private callbackFromElsewhere(providerId: string | undefined): boolean {
+    const provider = this.configured(providerId);
+    if (provider === undefined) return true;
+    try {
+      return this.flows.get(provider.type)?.crossSiteCallback === true;
+    } catch {
+      return true;
+    }
+  }
+
   /** Whether the provider's callback may come from another site (an unknown id: no). */
   private crossSiteCallback(providerId: string | undefined): boolean {
-    const provider = providerId === undefined ? undefined : this.config.providerById.get(providerId);
+    const provider = this.configured(providerId);
     return provider !== undefined && this.flows.get(provider.type)?.crossSiteCallback === true;
   }
 

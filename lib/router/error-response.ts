@@ -15,7 +15,7 @@ import type { AuthRequest, AuthResponse } from '../types/http.types.js';
 import type { AuthAction } from './auth-action.js';
 import { wantsJson } from '../core/web-request.js';
 
-/** Answers of OAuth callbacks, successful or not: their URL carried a code and a state. */
+/** Answers of callbacks from another site (OAuth), successful or not: their URL carried a code and a state. */
 const NO_REFERRER = { 'Referrer-Policy': 'no-referrer' };
 /** Actions that answer JSON, errors included. */
 const JSON_ACTIONS = new Set<AuthAction>([
@@ -37,6 +37,8 @@ export interface FailedRequest {
   action: AuthAction;
   ctx?: RequestContext;
   providerId?: string;
+  /** The answer sends no Referer: a callback from another site, or from no known provider (the router knows). */
+  noReferrer?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export function errorResponse(
   config: ResolvedAuthConfig,
   errorLog: RequestErrorLog,
   error: unknown,
-  { request, action, ctx, providerId }: FailedRequest,
+  { request, action, ctx, providerId, noReferrer }: FailedRequest,
 ): AuthResponse {
   if (error instanceof SignInRedirect) return withCookies({ redirect: error.url }, ctx);
   const type = isClientError(error) ? error.type : 'Configuration';
@@ -87,8 +89,7 @@ export function errorResponse(
   target.searchParams.set('error', type);
   if (error instanceof CredentialsSignin) target.searchParams.set('code', error.code);
   if (signInKind) keepSignInForm(config, request, providerId, target);
-  const headers = action === 'callback' && isOAuthProvider(config, providerId) ? NO_REFERRER : undefined;
-  return withCookies({ redirect: target.href, ...(headers ? { headers } : {}) }, ctx);
+  return withCookies({ redirect: target.href, ...(noReferrer ? { headers: NO_REFERRER } : {}) }, ctx);
 }
 
 /**
@@ -132,12 +133,6 @@ function keepSignInForm(
   const email = request.body.email;
   if (typeof email === 'string' && email.length <= 320 && TYPED_EMAIL.test(email.trim()))
     target.searchParams.set('email', email.trim());
-}
-
-/** True when `providerId` names an OAuth/OIDC provider, or no known provider (its answers get no Referer either). */
-export function isOAuthProvider(config: ResolvedAuthConfig, providerId: string | undefined): boolean {
-  const type = providerId === undefined ? undefined : config.providerById.get(providerId)?.type;
-  return type === undefined || type === 'oauth' || type === 'oidc';
 }
 
 /** The response with the cookies the context collected (CSRF, callback URL) in front of its own. */

@@ -11,14 +11,22 @@ import type { SignInFormRenderer } from '../pages/page.types.js';
 // the built-in pages, or redirects to the app's own `pages`. The renderers load on the first page
 // (loadRenderers), so a redirect to the app's page never loads them.
 
+/** What the registered methods add to the built-in sign-in page (the router asks them). */
+export interface SignInPageParts {
+  /** The forms the methods contribute, by provider type. */
+  forms?: Readonly<Record<string, SignInFormRenderer>>;
+  /** A configured provider's forms run in the browser script (`{basePath}/webauthn-client.js`). */
+  browserScript?: boolean;
+}
+
 /**
  * `GET /signin`: the built-in page, or a redirect to `pages.signIn` with the callback URL, error and
- * code. `methodForms`: the forms the registered methods contribute, by provider type.
+ * code.
  */
 export async function signInPage(
   config: ResolvedAuthConfig,
   ctx: RequestContext,
-  methodForms: Readonly<Record<string, SignInFormRenderer>> = {},
+  { forms: methodForms = {}, browserScript = false }: SignInPageParts = {},
 ): Promise<AuthResponse> {
   const { query } = ctx.request;
   if (config.pages.signIn) {
@@ -56,9 +64,7 @@ export async function signInPage(
         error: query.error?.slice(0, 64),
         errorProvider: query.provider?.slice(0, 64),
       }),
-      webauthnScriptUrl: config.providers.some((p) => p.type === 'webauthn')
-        ? `${ctx.authUrl}/webauthn-client.js`
-        : undefined,
+      webauthnScriptUrl: browserScript ? `${ctx.authUrl}/webauthn-client.js` : undefined,
       forgotPasswordUrl: config.pages.forgotPassword ? pageUrl(ctx, config.pages.forgotPassword, {}) : undefined,
     }),
   };
@@ -82,12 +88,17 @@ export async function signOutPage(config: ResolvedAuthConfig, ctx: RequestContex
   };
 }
 
-/** `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query. */
-export async function verifyRequestPage(config: ResolvedAuthConfig, ctx: RequestContext): Promise<AuthResponse> {
+/**
+ * `GET /verify-request`: "check your email", or a redirect to `pages.verifyRequest` with the query.
+ * `maxAge`: the link's lifetime in seconds, as the flow of `?provider=` tells it.
+ */
+export async function verifyRequestPage(
+  config: ResolvedAuthConfig,
+  ctx: RequestContext,
+  maxAge?: number,
+): Promise<AuthResponse> {
   if (config.pages.verifyRequest) return { redirect: pageUrl(ctx, config.pages.verifyRequest, ctx.request.query) };
   const { query } = ctx.request;
-  const provider = query.provider ? config.providerById.get(query.provider) : undefined;
-  const maxAge = provider?.type === 'email' ? (provider.config as { maxAge?: unknown }).maxAge : undefined;
   const { renderVerifyRequestPage } = await loadRenderers();
   return {
     html: renderVerifyRequestPage({

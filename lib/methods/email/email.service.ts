@@ -7,7 +7,7 @@ import type {
 } from '../../adapters/adapter.interface.js';
 import { AdapterService } from '../../core/adapter.service.js';
 import { AUTH_CONFIG } from '../../config/auth.constants.js';
-import type { ResolvedAuthConfig } from '../../config/resolved-config.js';
+import type { InternalProvider, ResolvedAuthConfig } from '../../config/resolved-config.js';
 import {
   AdapterError,
   AuthConfigurationError,
@@ -98,6 +98,11 @@ export class EmailService implements ProviderFlow, OnApplicationBootstrap {
     }
     if (problems.length > 0)
       throw new AuthConfigurationError(problems, { cause: causes.length === 1 ? causes[0] : causes });
+  }
+
+  /** The link's lifetime, which the verify-request page states. */
+  linkMaxAge(provider: InternalProvider): number {
+    return providerOfType(provider, 'email').config.maxAge ?? EMAIL_DEFAULTS.maxAge;
   }
 
   async signIn(ctx: ProviderContext): Promise<AuthResponse> {

@@ -35,7 +35,10 @@ export class OAuthService implements ProviderFlow {
     private readonly backchannel: BackchannelLogout,
   ) {}
 
-  /** An OAuth provider's `form_post` response is POSTed to the callback by the provider's page. */
+  /**
+   * The callback is the provider's redirect back (its `form_post` page POSTs it): from another
+   * site, with a code and a state in its URL.
+   */
   readonly crossSiteCallback = true;
 
   /** `POST {basePath}/signin/:provider`: redirects to the provider's authorization endpoint. */

@@ -33,6 +33,9 @@ export class WebAuthnService implements ProviderFlow {
     private readonly authentication: WebAuthnAuthenticationService,
   ) {}
 
+  /** The sign-in page's passkey forms run their ceremonies in the browser script. */
+  readonly usesBrowserScript = true;
+
   /** `GET {basePath}/webauthn-options/:provider?action=register|authenticate&email=`. */
   async options(ctx: ProviderContext): Promise<AuthResponse> {
     return this.optionsService.options(ctx, this.providerConfig(ctx));
