@@ -155,7 +155,10 @@ export async function dropDatabase(db: TestDatabase | undefined): Promise<void> 
       await Promise.all(['', '-wal', '-shm', '-journal'].map((suffix) => rm(`${db.name}${suffix}`, { force: true })));
       return;
     case 'postgres':
-      await withPostgres(POSTGRES_URL, (c) => c.query(`DROP DATABASE IF EXISTS "${db.name}" WITH (FORCE)`));
+      await withPostgres(POSTGRES_URL, async (c) => {
+        await closedConnections(c, db.name);
+        await c.query(`DROP DATABASE IF EXISTS "${db.name}" WITH (FORCE)`);
+      });
       return;
     case 'mariadb':
       await withMariaDb((c) => c.query(`DROP DATABASE IF EXISTS \`${db.name}\``));
@@ -169,7 +172,28 @@ function importUntyped(name: string): Promise<unknown> {
 }
 
 interface Queryable {
-  query(sql: string): Promise<unknown>;
+  query(sql: string, values?: unknown[]): Promise<unknown>;
+}
+
+/** How long a drop waits for the database's connections to end before it ends them itself. */
+const DROP_WAIT_MS = 2_000;
+
+/**
+ * Waits (at most {@link DROP_WAIT_MS}) until no backend is connected to `name`. A `pg` pool's
+ * `end()` resolves once its clients have sent their goodbye, before their backends exit; a forced
+ * drop in that moment sends a closing client a FATAL (57P01) that it reports as an unhandled error,
+ * failing the suite that closed it properly. A connection a suite left open is still ended by the
+ * drop (`WITH (FORCE)`) after the wait.
+ */
+async function closedConnections(client: Queryable, name: string): Promise<void> {
+  const deadline = Date.now() + DROP_WAIT_MS;
+  for (;;) {
+    const { rows } = (await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [
+      name,
+    ])) as { rows: Array<{ n: number }> };
+    if (rows[0]!.n === 0 || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function withPostgres<T>(url: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
