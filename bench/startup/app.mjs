@@ -54,7 +54,14 @@ await app.close();
 // The hook's thread reports asynchronously: give its last messages time to arrive.
 if (globalThis.__loadedUrls) await new Promise((resolve) => setTimeout(resolve, 300));
 const urls = [...(globalThis.__loadedUrls ?? [])];
-const loaded = ['typeorm', '@nestjs/typeorm', 'nodemailer', '@simplewebauthn/server', 'jose', 'oauth4webapi'].filter(
-  (name) => urls.some((url) => url.includes(`/node_modules/${name}/`)),
-);
+const loaded = [
+  'typeorm',
+  '@nestjs/typeorm',
+  'nodemailer',
+  '@simplewebauthn/server',
+  'jose',
+  'oauth4webapi',
+  'otplib',
+  'uqr',
+].filter((name) => urls.some((url) => url.includes(`/node_modules/${name}/`)));
 console.log(JSON.stringify({ mode, status: res.status, startupMs, cpuMs, rss, peakRss, loaded }));

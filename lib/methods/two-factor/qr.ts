@@ -1,5 +1,12 @@
-import { renderSVG } from 'uqr';
 import { escapeAttr } from '../../util/html-escape.js';
+import { lazyModule } from '../../util/lazy-module.js';
+
+/**
+ * `uqr`, loaded on the first QR code (an authenticator app's enrolment): an app starts without it,
+ * and one that never enrols an app never loads it. This file is the only one of lib/ that may load
+ * it (qr.spec.ts).
+ */
+const uqr = lazyModule(() => import('uqr'));
 
 export interface QrSvgOptions {
   /** The accessible name (`aria-label`), e.g. "QR code for your authenticator app". */
@@ -18,7 +25,8 @@ const SVG_OPEN = '<svg xmlns="http://www.w3.org/2000/svg" ';
  * quiet zone scanners expect, on white whatever the page's colours. `role="img"` with the label as
  * its name, or `aria-hidden` without one (the page then says what it is next to it).
  */
-export function qrSvg(text: string, options: QrSvgOptions = {}): string {
+export async function qrSvg(text: string, options: QrSvgOptions = {}): Promise<string> {
+  const { renderSVG } = await uqr.load();
   const svg = renderSVG(text, { ecc: 'M', border: 4, pixelSize: 1 });
   if (!svg.startsWith(SVG_OPEN)) throw new Error('uqr rendered an unexpected SVG.');
   const attrs = [

@@ -125,7 +125,7 @@ export class TwoFactorChallenge implements ChallengeFlow {
     const label = await this.labelOf(pending.userId);
     const issuer = this.config.twoFactor!.issuer ?? new URL(ctx.origin).hostname;
     const uri = totpUri({ issuer, label: label || issuer, secret });
-    const svg = qrSvg(uri, { label: 'QR code', className: 'qr-code' });
+    const svg = await qrSvg(uri, { label: 'QR code', className: 'qr-code' });
     if (wantsJson(ctx.request))
       return {
         json: { csrfToken: ctx.csrfToken, methods: [], enrol: { secret, uri, qrSvg: svg } },

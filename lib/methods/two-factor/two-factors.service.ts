@@ -155,18 +155,12 @@ export class TwoFactors {
     return `${ids(TOTP)}|${ids(BACKUP_CODE)}`;
   }
 
-  /** A new secret for an authenticator app and what the user scans or types, not stored. */
-  newSecret(label: string, origin: string): TotpEnrolment & { sealed: string } {
+  /** A new secret for an authenticator app and what the user types, not stored (no QR code: see `startTotp`). */
+  newSecret(label: string, origin: string): Omit<TotpEnrolment, 'qrSvg'> & { sealed: string } {
     const secret = createTotpSecret();
     const issuer = this.settings.issuer ?? new URL(origin).hostname;
     const uri = totpUri({ issuer, label: label || issuer, secret });
-    return {
-      id: randomUUID(),
-      secret,
-      uri,
-      qrSvg: qrSvg(uri, { label: 'QR code', className: 'qr-code' }),
-      sealed: sealTotpSecret(secret, this.config.secrets),
-    };
+    return { id: randomUUID(), secret, uri, sealed: sealTotpSecret(secret, this.config.secrets) };
   }
 
   /** Starts adding an authenticator app (account page): stored unconfirmed until its first code. */
@@ -190,7 +184,7 @@ export class TwoFactors {
         lastUsedStep: null,
       });
       const { sealed: _sealed, ...shown } = enrolment;
-      return shown;
+      return { ...shown, qrSvg: await qrSvg(shown.uri, { label: 'QR code', className: 'qr-code' }) };
     });
   }
 
