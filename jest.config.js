@@ -46,6 +46,8 @@ const common = {
  */
 const ONCE = [
   '<rootDir>/test/package.e2e-spec.ts',
+  // Express's own router (the module's routes as one mounted router): Fastify routes by a radix tree.
+  '<rootDir>/test/express-routes.e2e-spec.ts',
   '<rootDir>/test/typeorm-adapter.e2e-spec.ts',
   '<rootDir>/test/drizzle-adapter.e2e-spec.ts',
   '<rootDir>/test/drizzle-migrations.e2e-spec.ts',

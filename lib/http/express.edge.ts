@@ -25,6 +25,7 @@ export const expressEdge = defineEdge<Request, Response>({
   // path-to-regexp 8: a named wildcard, optional so that `prefix/` matches too.
   catchAll: (prefix) => `${prefix}/{*rest}`,
   install(instance, prefix) {
+    gateRoutes(instance as ExpressApp, prefix);
     // Nest's body parsers run before any route: a body they refuse (malformed JSON, too large, a
     // charset other than UTF-8) would reach Nest's exception layer, whose body names the parser's
     // internals. Under the module's prefix it is the module's own answer instead: InvalidRequest.
@@ -38,6 +39,54 @@ export const expressEdge = defineEdge<Request, Response>({
     );
   },
 });
+
+/** What {@link gateRoutes} reads of Express 5's app: its router's layers (the `router` package, 2.x). */
+interface ExpressApp {
+  router?: { stack?: RouterLayer[]; caseSensitive?: boolean };
+}
+interface RouterLayer {
+  route?: { path?: unknown };
+  match?: (path: string) => unknown;
+}
+
+/**
+ * Express tests a request against the app's routes one by one in the order they were registered
+ * (each a regular expression), and Nest registers them module by module in the order of `imports`.
+ * So the module's routes (about thirty: its pages, flows and APIs) cost every request to a route
+ * registered after them, that is every route of an app that imports AuthModule before its feature
+ * modules: about 4 % of a small route's requests per second (`npm run bench:route-order`). Once
+ * Nest has registered them, this puts a gate in front of each one's own test: a request whose path
+ * does not begin with `prefix` (in any case, as Express may match it without regard to case) is
+ * refused at once, the same answer the route's expression would give, since each of its paths begins
+ * with the prefix. Once per request, not per route: the verdict for the last path is kept. The
+ * routes stay where they are, in their order, with their own tests for everything else (methods,
+ * `OPTIONS`, `HEAD`, case and trailing-slash settings, parameters), so every answer is the same.
+ */
+export function gateRoutes(app: ExpressApp, prefix: string): void {
+  const stack = app.router?.stack;
+  // A prefix of plain characters only: one that holds what path-to-regexp reads as a parameter or
+  // encodes would not be matched literally by the routes' own expressions.
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix) || !Array.isArray(stack)) return;
+  const start = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i');
+  let lastPath: string | undefined;
+  let lastUnder = false;
+  const under = (path: string) => {
+    if (path !== lastPath) {
+      lastPath = path;
+      lastUnder = start.test(path);
+    }
+    return lastUnder;
+  };
+  for (const layer of stack) {
+    const path = layer.route?.path;
+    const match = layer.match;
+    if (typeof path !== 'string' || typeof match !== 'function') continue;
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+    layer.match = function (this: RouterLayer, requested: string) {
+      return typeof requested === 'string' && !under(requested) ? false : match.call(this, requested);
+    };
+  }
+}
 
 type ExpressErrorHandler = (error: unknown, req: Request, res: Response, next: (error?: unknown) => void) => void;
 
