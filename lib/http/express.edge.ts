@@ -42,7 +42,7 @@ export const expressEdge = defineEdge<Request, Response>({
 
 /** What {@link gateRoutes} reads of Express 5's app: its router's layers (the `router` package, 2.x). */
 interface ExpressApp {
-  router?: { stack?: RouterLayer[]; caseSensitive?: boolean };
+  router?: { stack?: RouterLayer[] };
 }
 interface RouterLayer {
   route?: { path?: unknown };
@@ -54,7 +54,7 @@ interface RouterLayer {
  * (each a regular expression), and Nest registers them module by module in the order of `imports`.
  * So the module's routes (about thirty: its pages, flows and APIs) cost every request to a route
  * registered after them, that is every route of an app that imports AuthModule before its feature
- * modules: about 4 % of a small route's requests per second (`npm run bench:route-order`). Once
+ * modules: 1.6-4.2 % of a small route's requests per second (`npm run bench:route-order`). Once
  * Nest has registered them, this puts a gate in front of each one's own test: a request whose path
  * does not begin with `prefix` (in any case, as Express may match it without regard to case) is
  * refused at once, the same answer the route's expression would give, since each of its paths begins
