@@ -314,10 +314,8 @@ export class AuthRouterService {
    * (both: no Referer). True too when the flows cannot be resolved (the answer is an error already).
    */
   private callbackFromElsewhere(providerId: string | undefined): boolean {
-    const provider = this.configured(providerId);
-    if (provider === undefined) return true;
     try {
-      return this.flows.get(provider.type)?.crossSiteCallback === true;
+      return this.configured(providerId) === undefined || this.crossSiteCallback(providerId);
     } catch {
       return true;
     }
